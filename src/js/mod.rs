@@ -1,0 +1,35 @@
+//! The wasm-bindgen layer: converts between JavaScript and the core, never
+//! decides. Every export returns `Result<_, JsValue>` whose error is a JS
+//! `Error` with a `name` from [`crate::ErrorKind::name`]; nothing here may
+//! panic, because a panic under wasm kills the whole instance.
+
+mod error;
+
+use wasm_bindgen::prelude::*;
+
+pub use error::to_js_error;
+
+/// The crate version, equal to the npm package version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::VERSION.to_string()
+}
+
+/// Parses a dtype name (`"float32"`, `"int64"`...) and returns its canonical
+/// name. Unknown names raise a `TypeError`: the smallest entry point that
+/// shows the typed-error convention every other entry point follows.
+#[wasm_bindgen(js_name = canonicalDtype)]
+pub fn canonical_dtype(name: &str) -> Result<String, JsValue> {
+    crate::value::DType::parse(name)
+        .map(|d| d.name().to_string())
+        .map_err(to_js_error)
+}
+
+/// The `name` of every error kind this package raises.
+#[wasm_bindgen(js_name = errorNames)]
+pub fn error_names() -> Vec<String> {
+    crate::ErrorKind::ALL
+        .iter()
+        .map(|k| k.name().to_string())
+        .collect()
+}

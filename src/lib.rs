@@ -1,0 +1,17 @@
+//! compgym: compiler optimisation as a reinforcement-learning environment.
+//!
+//! The crate is a pure Rust core (everything but [`js`](crate) bindings) that
+//! builds natively and for `wasm32-unknown-unknown`. See `ARCHITECTURE.md`.
+
+pub mod error;
+pub mod rng;
+pub mod value;
+
+pub use error::{Error, ErrorKind, Result};
+pub use rng::Rng;
+
+/// The crate version, as in `Cargo.toml` and the npm package.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[cfg(target_arch = "wasm32")]
+mod js;
