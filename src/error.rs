@@ -79,10 +79,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
-        }
+        Error { kind, message: message.into() }
     }
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -96,10 +93,7 @@ impl Error {
 
     /// The same error with `context: ` put before its message.
     pub fn context(self, context: impl fmt::Display) -> Self {
-        Error {
-            kind: self.kind,
-            message: format!("{context}: {}", self.message),
-        }
+        Error { kind: self.kind, message: format!("{context}: {}", self.message) }
     }
 
     pub fn value(message: impl Into<String>) -> Self {
@@ -154,8 +148,9 @@ macro_rules! ensure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn names_are_stable_and_distinct() {
         let names: std::collections::HashSet<_> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
         assert_eq!(names.len(), ErrorKind::ALL.len());
@@ -163,7 +158,7 @@ mod tests {
         assert_eq!(ErrorKind::SessionNotFound.name(), "SessionNotFound");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn display_and_context() {
         let e = Error::value("low > high").context("Box");
         assert_eq!(e.to_string(), "ValueError: Box: low > high");
@@ -175,7 +170,7 @@ mod tests {
         Ok(x)
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn ensure_macro() {
         assert_eq!(checked(3), Ok(3));
         let e = checked(-1).unwrap_err();

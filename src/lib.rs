@@ -14,4 +14,4 @@ pub use rng::Rng;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[cfg(target_arch = "wasm32")]
-mod js;
+pub mod js;

@@ -26,12 +26,7 @@ impl Rng {
     /// A generator whose whole stream is determined by `seed`.
     pub fn seed_from_u64(seed: u64) -> Rng {
         let mut sm = seed;
-        let s = [
-            splitmix64(&mut sm),
-            splitmix64(&mut sm),
-            splitmix64(&mut sm),
-            splitmix64(&mut sm),
-        ];
+        let s = [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
         // SplitMix64 never yields four zero words from one seed, but keep the
         // invariant explicit: the all-zero state is a fixed point.
         debug_assert!(s != [0; 4]);
@@ -138,11 +133,7 @@ impl Rng {
     pub fn uniform(&mut self, a: f64, b: f64) -> f64 {
         let u = self.next_f64();
         let span = b - a;
-        let x = if span.is_finite() {
-            a + span * u
-        } else {
-            a * (1.0 - u) + b * u
-        };
+        let x = if span.is_finite() { a + span * u } else { a * (1.0 - u) + b * u };
         x.clamp(a, b)
     }
 
@@ -175,17 +166,14 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Test vectors: these exact bits are checked natively and in wasm
     /// (tests/wasm_rng.rs) so a platform difference cannot go unnoticed.
-    pub const SEED_42_U64: [u64; 4] = [
-        0x1578_0B2E_0C2E_C716,
-        0x6104_D986_6D11_3A7E,
-        0xAE17_5332_39E4_99A1,
-        0xECB8_AD47_03B3_60A1,
-    ];
+    pub const SEED_42_U64: [u64; 4] =
+        [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1, 0xECB8_AD47_03B3_60A1];
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn xoshiro256starstar_reference_outputs() {
         // The reference implementation's first outputs from state [1, 2, 3, 4].
         let mut r = Rng::from_state([1, 2, 3, 4]).unwrap();
@@ -193,14 +181,14 @@ mod tests {
         assert_eq!(got, [11520, 0, 1509978240, 1215971899390074240]);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn splitmix_reference_value() {
         // SplitMix64 from state 0: first output is 0xE220A8397B1DCDAF (published reference).
         let mut s = 0u64;
         assert_eq!(splitmix64(&mut s), 0xE220_A839_7B1D_CDAF);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn same_seed_same_stream_different_seed_different_stream() {
         let mut a = Rng::seed_from_u64(7);
         let mut b = Rng::seed_from_u64(7);
@@ -212,7 +200,7 @@ mod tests {
         assert_ne!(xs, zs);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn state_round_trips_and_zero_state_is_rejected() {
         let mut a = Rng::seed_from_u64(3);
         a.next_u64();
@@ -221,7 +209,7 @@ mod tests {
         assert!(Rng::from_state([0; 4]).is_none());
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn int_inclusive_covers_both_ends_and_full_range() {
         let mut r = Rng::seed_from_u64(1);
         let mut seen = [false; 3];
@@ -237,7 +225,7 @@ mod tests {
         assert_eq!(r.int_inclusive(5, 5), 5);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn below_is_roughly_uniform() {
         let mut r = Rng::seed_from_u64(9);
         let mut counts = [0u32; 6];
@@ -249,7 +237,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn uniform_stays_in_bounds_even_for_huge_spans() {
         let mut r = Rng::seed_from_u64(2);
         for _ in 0..1000 {
@@ -260,7 +248,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn normal_and_exponential_moments() {
         let mut r = Rng::seed_from_u64(11);
         let n = 50_000;
@@ -279,7 +267,7 @@ mod tests {
         assert!((e / n - 1.0).abs() < 0.03);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn shuffle_is_a_permutation() {
         let mut r = Rng::seed_from_u64(5);
         let mut v: Vec<u32> = (0..50).collect();
@@ -290,7 +278,7 @@ mod tests {
         assert_ne!(v, sorted);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn seed_42_vector() {
         let mut r = Rng::seed_from_u64(42);
         let got: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();

@@ -263,18 +263,12 @@ impl Array {
 
     /// A 1-d array over `data`.
     pub fn vector(data: ArrayData) -> Array {
-        Array {
-            shape: vec![data.len()],
-            data,
-        }
+        Array { shape: vec![data.len()], data }
     }
 
     pub fn zeros(dtype: DType, shape: Vec<usize>) -> Result<Array> {
         let n = shape_len(&shape)?;
-        Ok(Array {
-            shape,
-            data: ArrayData::zeros(dtype, n),
-        })
+        Ok(Array { shape, data: ArrayData::zeros(dtype, n) })
     }
 
     pub fn shape(&self) -> &[usize] {
@@ -436,8 +430,9 @@ impl From<bool> for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn dtype_names_round_trip() {
         for d in DType::ALL {
             assert_eq!(DType::parse(d.name()).unwrap(), d);
@@ -447,7 +442,7 @@ mod tests {
         assert!(e.message().contains("complex64"));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn array_shape_must_match_data() {
         assert!(Array::new(vec![2, 3], ArrayData::F32(vec![0.0; 6])).is_ok());
         let e = Array::new(vec![2, 3], ArrayData::F32(vec![0.0; 5])).unwrap_err();
@@ -457,19 +452,16 @@ mod tests {
         assert!(shape_len(&[usize::MAX, 2]).is_err());
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn int_ranges() {
         assert_eq!(DType::U64.int_range(), Some((0, u64::MAX as i128)));
         assert_eq!(DType::I8.int_range(), Some((-128, 127)));
         assert_eq!(DType::F32.int_range(), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn value_accessors() {
-        let d = Value::Dict(vec![
-            ("a".into(), Value::Int(1)),
-            ("b".into(), Value::Float(2.5)),
-        ]);
+        let d = Value::Dict(vec![("a".into(), Value::Int(1)), ("b".into(), Value::Float(2.5))]);
         assert_eq!(d.get("b").and_then(Value::as_f64), Some(2.5));
         assert_eq!(d.get("c"), None);
         assert_eq!(Value::Int(3).as_f64(), Some(3.0));

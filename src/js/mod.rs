@@ -20,16 +20,11 @@ pub fn version() -> String {
 /// shows the typed-error convention every other entry point follows.
 #[wasm_bindgen(js_name = canonicalDtype)]
 pub fn canonical_dtype(name: &str) -> Result<String, JsValue> {
-    crate::value::DType::parse(name)
-        .map(|d| d.name().to_string())
-        .map_err(to_js_error)
+    crate::value::DType::parse(name).map(|d| d.name().to_string()).map_err(to_js_error)
 }
 
 /// The `name` of every error kind this package raises.
 #[wasm_bindgen(js_name = errorNames)]
 pub fn error_names() -> Vec<String> {
-    crate::ErrorKind::ALL
-        .iter()
-        .map(|k| k.name().to_string())
-        .collect()
+    crate::ErrorKind::ALL.iter().map(|k| k.name().to_string()).collect()
 }

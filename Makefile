@@ -1,0 +1,18 @@
+# The two commands a newcomer needs (see README.md), and a few more.
+.PHONY: serve test build bench clean
+
+serve: ## set up what is missing, build the package, serve the playground on :8080
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@node scripts/serve.mjs
+
+test: ## set up what is missing, run every test layer
+	@scripts/setup.sh test
+	@scripts/test.sh
+
+build: ## build pkg/ and www/pkg/ (release)
+	@scripts/setup.sh build
+	@scripts/build.sh
+
+clean:
+	rm -rf pkg www/pkg .tmp target

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what is missing for building (`setup.sh build`) or for running every
+# test layer (`setup.sh test`). Idempotent: a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+purpose=${1:-build}
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+die() { printf '\033[31msetup: %s\033[0m\n' "$*" >&2; exit 1; }
+
+command -v cargo >/dev/null || die "cargo is missing: install Rust with rustup (https://rustup.rs), then run this again."
+command -v node >/dev/null || die "node is missing: install Node.js 18 or newer (Debian: apt-get install nodejs npm)."
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' \
+  || die "node $(node --version) is too old: install Node.js 18 or newer."
+
+# The wasm target.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  command -v rustup >/dev/null || die "rustup is missing: the wasm32-unknown-unknown target cannot be added. Install Rust with rustup."
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The wasm-bindgen CLI at exactly the version pinned in Cargo.toml: the
+# generated glue must match the library's macros byte for byte.
+pinned=$(sed -nE 's/^wasm-bindgen = "=([0-9.]+)"/\1/p' Cargo.toml | head -n 1)
+[ -n "$pinned" ] || die "Cargo.toml does not pin wasm-bindgen with '='."
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $pinned" ]; then
+  say "installing wasm-bindgen-cli $pinned (a few minutes, once)"
+  # Not --locked: the CLI's own lock file can name a yanked dependency.
+  cargo install wasm-bindgen-cli --version "=$pinned" --quiet
+fi
+
+# wasm-pack, from crates.io (its npm wrapper downloads a binary, which fails here).
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack (a few minutes, once)"
+  cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
+fi
+
+[ "$purpose" = test ] || exit 0
+
+# Browser tests: Debian's Chromium and its WebDriver.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing Debian's chromium and chromium-driver"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    die "Chromium is missing. As root, run: apt-get update && apt-get install -y chromium chromium-driver"
+  fi
+fi
+
+# The JS test tools (playwright-core drives the system Chromium; it downloads nothing).
+if [ ! -d tests/js/node_modules/playwright-core ] || [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
+  say "installing the JS test tools"
+  npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
+fi

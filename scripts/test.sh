@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs every test layer and ends with a one-line summary per layer:
+#   native    cargo test (unit, integration, CLI, doc tests) and cargo fmt --check
+#   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
+#   node      the same wasm tests in Node (wasm-pack test --node)
+#   js        the npm package (pack, install, import from Node and a plain page)
+#             and the playground end to end in Chromium (playwright-core)
+# Exits non-zero if any layer fails; later layers still run so one report shows all.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+logs=.tmp/test-logs
+mkdir -p "$logs"
+summaries=()
+failed=0
+
+# Sums cargo/wasm-bindgen "test result:" lines of a log into "N passed, M failed".
+cargo_counts() {
+  awk '/test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+       END { printf "%d passed, %d failed", p, f }' "$1"
+}
+
+# Runs one layer: name, counter function, command...
+layer() {
+  local name=$1 counter=$2; shift 2
+  local log="$logs/$name.log" start=$SECONDS
+  printf '\n\033[1m== %s: %s\033[0m\n' "$name" "$*"
+  "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local counts; counts=$($counter "$log")
+  if [ "$status" -ne 0 ] && [[ "$counts" == *" 0 failed" ]]; then
+    counts="${counts%0 failed}1 failed"  # a build or runner failure counts as a failure
+  fi
+  [ "$status" -eq 0 ] || failed=1
+  summaries+=("$(printf '%-9s %s (%ss)' "$name:" "$counts" $((SECONDS - start)))")
+}
+
+native() { cargo fmt --check && cargo test; }
+chromium() {
+  WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
+    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
+}
+node_wasm() { WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test --node; }
+js() { scripts/build.sh && node --test --test-reporter=spec tests/js/; }
+node_counts() {
+  awk '/^ℹ pass / { p = $3 } /^ℹ fail / { f = $3 } END { printf "%d passed, %d failed", p, f }' "$1"
+}
+
+layer native cargo_counts native
+layer chromium cargo_counts chromium
+layer node cargo_counts node_wasm
+layer js node_counts js
+
+printf '\n\033[1m== summary\033[0m\n'
+printf '%s\n' "${summaries[@]}"
+exit $failed

@@ -1,0 +1,10 @@
+// Entry point for Node: the module is compiled synchronously from the file
+// beside this one, so everything is usable right after `import`. The default
+// export is kept so code written for browsers (`await init()`) runs unchanged.
+import { readFileSync } from 'node:fs';
+import { initSync } from './compgym.js';
+
+initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
+
+export * from './compgym.js';
+export default async function init() {}

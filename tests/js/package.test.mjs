@@ -1,0 +1,69 @@
+// The published package: `npm pack` it, install the tarball in a scratch
+// project, and import it from Node (ESM) and from a page with no bundler.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../../scripts/serve.mjs';
+import { launch, strictPage } from './browser.mjs';
+
+const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
+const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+let scratch;
+
+before(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'compgym-pack-'));
+  const tarball = execFileSync('npm', ['pack', pkgDir, '--pack-destination', scratch, '--silent'], {
+    encoding: 'utf8',
+  }).trim();
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(scratch, tarball)], {
+    cwd: scratch,
+  });
+});
+
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+test('the tarball holds exactly the files the manifest lists, plus package.json', () => {
+  const listed = execFileSync('npm', ['pack', pkgDir, '--dry-run', '--json'], { encoding: 'utf8' });
+  const files = JSON.parse(listed)[0].files.map((f) => f.path).sort();
+  assert.deepEqual(files, [...manifest.files, 'package.json'].sort());
+});
+
+test('Node imports the installed package as ESM, ready without init()', () => {
+  const script = `
+    import init, { version, canonicalDtype } from 'compgym';
+    await init();
+    let name = null;
+    try { canonicalDtype('nope'); } catch (e) { name = e.name; }
+    console.log(JSON.stringify({ version: version(), name, ok: canonicalDtype('int64') }));
+  `;
+  const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64' });
+});
+
+test('a page with no bundler imports the installed package', async () => {
+  writeFileSync(
+    join(scratch, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+     <script type="module">
+       import init, { version } from './node_modules/compgym/index.js';
+       await init();
+       window.__version = version();
+     </script>`,
+  );
+  const server = await serve(scratch, 0);
+  const browser = await launch();
+  try {
+    const page = await strictPage(browser);
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => window.__version !== undefined, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => window.__version), manifest.version);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
