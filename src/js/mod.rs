@@ -3,6 +3,7 @@
 //! `Error` with a `name` from [`crate::ErrorKind::name`]; nothing here may
 //! panic, because a panic under wasm kills the whole instance.
 
+pub mod convert;
 mod error;
 
 use wasm_bindgen::prelude::*;
