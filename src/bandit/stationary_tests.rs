@@ -139,6 +139,7 @@ fn actions_must_match_the_batch_and_the_available_arms() {
             "action: expected integer actions, got dtype float32",
         ),
         (Value::Str("0".into()), "TypeError", "action: expected an int32 array of 2 actions, got a string"),
+        (Value::Int(0), "ValueError", "action: the number of actions (1) must match the batch size (2)"),
     ];
     for (action, kind, message) in cases {
         let err = e.step(&action).unwrap_err();

@@ -3,7 +3,7 @@
 //! every time step against the time step spec.
 
 use super::specs::{check_value_batched, sample_spec_batched, TimeStepSpec};
-use super::timestep::TimeStep;
+use super::timestep::{StepType, TimeStep};
 use super::timestep_env::TimeStepEnvironment;
 use crate::error::Result;
 use crate::rng::Rng;
@@ -36,7 +36,7 @@ pub fn validate_environment_with_policy(
     let spec = env.time_step_spec();
     let outer = outer_dims(env)?;
     let mut completed = 0;
-    let mut time_step = env.reset()?;
+    let mut time_step = reset(env)?;
     while completed < episodes {
         check_time_step(&spec, &time_step, &outer)?;
         ensure!(
@@ -49,10 +49,20 @@ pub fn validate_environment_with_policy(
         if time_step.is_last() {
             check_time_step(&spec, &time_step, &outer)?;
             completed += 1;
-            time_step = env.reset()?;
+            time_step = reset(env)?;
         }
     }
     Ok(())
+}
+
+/// Resets and checks that the episode starts with a FIRST step.
+fn reset(env: &mut dyn TimeStepEnvironment) -> Result<TimeStep> {
+    let time_step = env.reset()?;
+    if !time_step.is_first() {
+        let got: Vec<&str> = time_step.step_types()?.into_iter().map(StepType::name).collect();
+        bail!(Value, "reset must return a FIRST time step, got {got:?}");
+    }
+    Ok(time_step)
 }
 
 /// Checks the four fields of `time_step` against `spec`, with `outer_dims`
@@ -114,7 +124,11 @@ mod tests {
         }
         fn reset_impl(&mut self) -> Result<TimeStep> {
             self.steps = 0;
-            TimeStep::restart(self.obs(), Some(self.batch), None)
+            let mut ts = TimeStep::restart(self.obs(), Some(self.batch), None)?;
+            if self.bug == Some("reset mid") {
+                ts.step_type = Value::Array(Array::vector(ArrayData::I32(vec![1; self.batch])));
+            }
+            Ok(ts)
         }
         fn step_impl(&mut self, action: &Value) -> Result<TimeStep> {
             if let Some(ArrayData::I32(v)) = action.as_array().map(|a| a.data()) {
@@ -166,6 +180,11 @@ mod tests {
             ),
             ("reward dtype", "TypeError", "reward: expected dtype float32, got float64"),
             ("no batch size", "ValueError", "environment \"environment\" is batched but has no batch_size"),
+            (
+                "reset mid",
+                "ValueError",
+                "reset must return a FIRST time step, got [\"MID\", \"MID\", \"MID\"]",
+            ),
         ];
         for (bug, kind, message) in cases {
             let mut env = Walk::new(3, Some(bug));
