@@ -45,6 +45,9 @@ fn bounds_are_scalar_or_per_element_and_validated() {
         BoundedArraySpec::from_spec(&ArraySpec::new(vec![], DType::I8)).minimum(),
         &Bounds::Int(vec![-128])
     );
+    // An open side takes the dtype's limit.
+    let half_open = bounded(vec![2], DType::I16, Bound::DTypeLimit, 5i64);
+    assert_eq!(half_open.minimum(), &Bounds::Int(vec![i16::MIN as i128]));
 }
 
 #[wasm_bindgen_test(unsupported = test)]
