@@ -1,0 +1,28 @@
+//! Per-arm contextual bandits after tf_agents.
+//!
+//! - [`functions`] holds the context samplers, arm-count sampler and reward
+//!   function a bandit is made of (closures or built-ins);
+//! - [`observation`] holds the per-arm observation layout shared by environments
+//!   and agents;
+//! - [`stationary`] holds `StationaryStochasticPerArmEnvironment`;
+//! - [`state`] holds its JSON state token;
+//! - [`linucb`] holds a LinUCB agent over the concatenated features.
+//!
+//! Another arm or context source (the compiler bandit, whose arms are
+//! passes) plugs in either as these functions or as its own
+//! `TimeStepEnvironment` emitting the same observation layout, which the
+//! agents read through [`PerArmObservation::from_value`].
+
+pub mod functions;
+pub mod linucb;
+pub mod observation;
+pub mod state;
+pub mod stationary;
+
+pub use functions::{
+    reward_with_expectation, ContextSampler, GaussianContext, LinearNormalReward, NumActionsSampler,
+    RewardFn, UniformContext, UniformNumActions,
+};
+
+pub use observation::{actions_value, PerArmObservation};
+pub use stationary::{StationaryStochasticPerArmBuilder, StationaryStochasticPerArmEnvironment};
