@@ -216,3 +216,26 @@ pub fn from_js(value: &JsValue) -> Result<Value> {
         Err(Error::type_error(format!("cannot use a {} as a value", type_of(value))))
     }
 }
+
+/// Reads a seed: a non-negative safe-integer number or a BigInt in the u64
+/// range. Anything else is an error naming `what`.
+pub fn js_to_u64(value: &JsValue, what: &str) -> Result<u64> {
+    if value.is_bigint() {
+        let big: &BigInt = value.unchecked_ref();
+        return u64::try_from(big.clone()).map_err(|_| {
+            Error::overflow(format!("{what}: {} is not in the uint64 range", js_string(value)))
+        });
+    }
+    let Some(x) = value.as_f64() else {
+        return Err(Error::type_error(format!(
+            "{what} must be a number or a BigInt, got {}",
+            type_of(value)
+        )));
+    };
+    if x.fract() != 0.0 || !(0.0..=MAX_SAFE_INTEGER as f64).contains(&x) {
+        return Err(Error::value(format!(
+            "{what} must be a non-negative safe integer (or a BigInt), got {x}"
+        )));
+    }
+    Ok(x as u64)
+}

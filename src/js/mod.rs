@@ -5,6 +5,7 @@
 
 pub mod convert;
 mod error;
+pub mod rng;
 
 use wasm_bindgen::prelude::*;
 
