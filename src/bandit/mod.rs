@@ -24,5 +24,6 @@ pub use functions::{
     RewardFn, UniformContext, UniformNumActions,
 };
 
+pub use linucb::LinUcb;
 pub use observation::{actions_value, PerArmObservation};
 pub use stationary::{StationaryStochasticPerArmBuilder, StationaryStochasticPerArmEnvironment};

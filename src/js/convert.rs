@@ -239,3 +239,106 @@ pub fn js_to_u64(value: &JsValue, what: &str) -> Result<u64> {
     }
     Ok(x as u64)
 }
+
+/// One number read from JS: a float from a `number`, an exact integer from a `BigInt`.
+#[derive(Clone, Copy)]
+enum Num {
+    Float(f64),
+    Int(i128),
+}
+
+fn read_numbers(value: &JsValue, what: &str) -> Result<Vec<Num>> {
+    let one = |item: &JsValue, i: Option<usize>| -> Result<Num> {
+        if let Some(x) = item.as_f64() {
+            Ok(Num::Float(x))
+        } else if let Some(b) = item.as_bool() {
+            Ok(Num::Int(b as i128))
+        } else if item.is_bigint() {
+            let big: &BigInt = item.unchecked_ref();
+            let text = big.to_string(10).ok().and_then(|s| s.as_string()).unwrap_or_default();
+            text.parse::<i128>()
+                .map(Num::Int)
+                .map_err(|_| Error::overflow(format!("{what}: {text} is too large")))
+        } else {
+            let at = i.map_or(String::new(), |i| format!("[{i}]"));
+            Err(Error::type_error(format!("{what}{at} must be a number, got {}", type_of(item))))
+        }
+    };
+    if let Some(data) = typed_array_to_data(value) {
+        let n = data.len();
+        return Ok(match &data {
+            ArrayData::I64(v) => v.iter().map(|&x| Num::Int(x as i128)).collect(),
+            ArrayData::U64(v) => v.iter().map(|&x| Num::Int(x as i128)).collect(),
+            _ => (0..n).map(|i| Num::Float(data.get_f64(i))).collect(),
+        });
+    }
+    if JsArray::is_array(value) {
+        let items: &JsArray = value.unchecked_ref();
+        return items.iter().enumerate().map(|(i, item)| one(&item, Some(i))).collect();
+    }
+    Ok(vec![one(value, None)?])
+}
+
+fn to_int(n: Num, dtype: DType, what: &str) -> Result<i128> {
+    let (lo, hi) = dtype.int_range().unwrap_or((i128::MIN, i128::MAX));
+    let i = match n {
+        Num::Int(i) => i,
+        Num::Float(x) if x.fract() == 0.0 && x.is_finite() && x.abs() < 1.8e19 => x as i128,
+        Num::Float(x) => {
+            return Err(Error::value(format!("{what} must hold integers for dtype {dtype}, got {x}")))
+        }
+    };
+    if !(lo..=hi).contains(&i) {
+        return Err(Error::value(format!("{what}: {i} is out of the {dtype} range [{lo}, {hi}]")));
+    }
+    Ok(i)
+}
+
+/// Reads a number, an array of numbers or a typed array as an array of
+/// `dtype` and `shape`. Integers must be integral and in the dtype's range;
+/// the element count must match the shape. Errors name `what`.
+pub fn js_to_array(value: &JsValue, dtype: DType, shape: &[usize], what: &str) -> Result<Array> {
+    let numbers = read_numbers(value, what)?;
+    let expected = crate::value::shape_len(shape)?;
+    if numbers.len() != expected {
+        return Err(Error::value(format!(
+            "{what} must have {expected} element(s) for shape {shape:?}, got {}",
+            numbers.len()
+        )));
+    }
+    let ints = || numbers.iter().map(|&n| to_int(n, dtype, what)).collect::<Result<Vec<i128>>>();
+    let floats = || {
+        numbers.iter().map(|&n| match n {
+            Num::Float(x) => x,
+            Num::Int(i) => i as f64,
+        })
+    };
+    let data = match dtype {
+        DType::F32 => ArrayData::F32(floats().map(|x| x as f32).collect()),
+        DType::F64 => ArrayData::F64(floats().collect()),
+        DType::Bool => ArrayData::Bool(ints()?.into_iter().map(|i| i != 0).collect()),
+        DType::I8 => ArrayData::I8(ints()?.into_iter().map(|i| i as i8).collect()),
+        DType::I16 => ArrayData::I16(ints()?.into_iter().map(|i| i as i16).collect()),
+        DType::I32 => ArrayData::I32(ints()?.into_iter().map(|i| i as i32).collect()),
+        DType::I64 => ArrayData::I64(ints()?.into_iter().map(|i| i as i64).collect()),
+        DType::U8 => ArrayData::U8(ints()?.into_iter().map(|i| i as u8).collect()),
+        DType::U16 => ArrayData::U16(ints()?.into_iter().map(|i| i as u16).collect()),
+        DType::U32 => ArrayData::U32(ints()?.into_iter().map(|i| i as u32).collect()),
+        DType::U64 => ArrayData::U64(ints()?.into_iter().map(|i| i as u64).collect()),
+    };
+    Array::new(shape.to_vec(), data)
+}
+
+/// A JS value as JSON text (for opaque tokens), or a TypeError.
+pub fn js_to_json(value: &JsValue, what: &str) -> Result<serde_json::Value> {
+    let text = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::type_error(format!("{what} must be JSON-serialisable")))?;
+    serde_json::from_str(&text).map_err(|e| Error::value(format!("{what}: {e}")))
+}
+
+/// A JSON value as the equal plain JS value.
+pub fn json_to_js(value: &serde_json::Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
+}

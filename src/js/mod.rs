@@ -3,9 +3,12 @@
 //! `Error` with a `name` from [`crate::ErrorKind::name`]; nothing here may
 //! panic, because a panic under wasm kills the whole instance.
 
+pub mod bandit;
 pub mod convert;
 mod error;
 pub mod rng;
+pub mod specs;
+pub mod timestep;
 
 use wasm_bindgen::prelude::*;
 

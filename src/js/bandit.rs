@@ -1,0 +1,340 @@
+//! The per-arm stochastic bandit for JavaScript, with JS callbacks or
+//! built-in functions, regret helpers, and a LinUCB agent.
+
+use super::convert::{array_data_to_js, js_to_i64, js_to_u64, type_of};
+use super::error::to_js_error;
+use super::rng::JsRng;
+use super::timestep::time_step_methods;
+use crate::bandit::{
+    ContextSampler, GaussianContext, LinUcb, LinearNormalReward, NumActionsSampler, PerArmObservation,
+    RewardFn, StationaryStochasticPerArmEnvironment, UniformContext, UniformNumActions,
+};
+use crate::env::validate_environment_with_policy;
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+use crate::value::ArrayData;
+use js_sys::{Array as JsArray, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Reads `options[key]`; `undefined` when absent.
+fn field(options: &JsValue, key: &str) -> JsValue {
+    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn number(options: &JsValue, key: &str, default: f64, what: &str) -> Result<f64> {
+    let value = field(options, key);
+    if value.is_undefined() {
+        return Ok(default);
+    }
+    value
+        .as_f64()
+        .ok_or_else(|| Error::type_error(format!("{what}.{key} must be a number, got {}", type_of(&value))))
+}
+
+fn count(options: &JsValue, key: &str, what: &str) -> Result<usize> {
+    let value = field(options, key);
+    let n = js_to_u64(&value, &format!("{what}.{key}"))?;
+    usize::try_from(n).map_err(|_| Error::value(format!("{what}.{key} is too large")))
+}
+
+/// Calls a JS callback with `args`, turning a throw into a ValueError naming it.
+fn call(f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue> {
+    let args: JsArray = args.iter().collect();
+    f.apply(&JsValue::NULL, &args).map_err(|thrown| {
+        let text = Reflect::get(&thrown, &"message".into()).ok().and_then(|m| m.as_string());
+        Error::value(format!("{name} threw: {}", text.unwrap_or_else(|| type_of(&thrown))))
+    })
+}
+
+/// Runs a JS callback with a JS `Rng` that shares `rng`'s stream, so a
+/// callback that draws from it replays exactly by seed and by state.
+fn call_with_rng(f: &Function, name: &str, rng: &mut Rng, args: &[JsValue]) -> Result<JsValue> {
+    let js_rng = JsRng::from_rng(*rng);
+    let mut all = args.to_vec();
+    all.push(js_rng.share().into());
+    let out = call(f, name, &all);
+    *rng = js_rng.get();
+    out
+}
+
+fn to_f64_vec(value: &JsValue, name: &str) -> Result<Vec<f64>> {
+    if let Some(data) = super::convert::typed_array_to_data(value) {
+        return Ok(data.to_f64_vec());
+    }
+    if JsArray::is_array(value) {
+        let items: &JsArray = value.unchecked_ref();
+        return items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.as_f64().ok_or_else(|| {
+                    Error::value(format!("{name} must return numbers, element {i} is a {}", type_of(&x)))
+                })
+            })
+            .collect();
+    }
+    Err(Error::value(format!("{name} must return an array of numbers, got {}", type_of(value))))
+}
+
+/// A context sampler: a JS function `(rng) => number[]` or a built-in
+/// `{kind: "gaussian", dim, mean, std}` / `{kind: "uniform", dim, low, high}`.
+struct Context(Box<dyn ContextSampler>);
+
+impl ContextSampler for Context {
+    fn sample(&mut self, rng: &mut Rng) -> Result<Vec<f64>> {
+        self.0.sample(rng)
+    }
+}
+
+fn context(options: &JsValue, name: &'static str) -> Result<Context> {
+    let value = field(options, name);
+    if let Some(f) = value.dyn_ref::<Function>() {
+        let f = f.clone();
+        return Ok(Context(Box::new(move |rng: &mut Rng| {
+            to_f64_vec(&call_with_rng(&f, name, rng, &[])?, name)
+        })));
+    }
+    let kind = field(&value, "kind").as_string().unwrap_or_default();
+    let dim = || count(&value, "dim", name);
+    Ok(Context(match kind.as_str() {
+        "gaussian" => Box::new(GaussianContext::new(
+            dim()?,
+            number(&value, "mean", 0.0, name)?,
+            number(&value, "std", 1.0, name)?,
+        )?),
+        "uniform" => Box::new(UniformContext::new(
+            dim()?,
+            number(&value, "low", 0.0, name)?,
+            number(&value, "high", 1.0, name)?,
+        )?),
+        _ => {
+            return Err(Error::type_error(format!(
+                "{name} must be a function or {{kind: \"gaussian\" | \"uniform\", dim, ...}}, got {}",
+                type_of(&value)
+            )))
+        }
+    }))
+}
+
+/// A reward: a JS function `(features: Float64Array, rng) => number` or the
+/// built-in `{kind: "linear", theta, noiseStd}` (which also knows its expectation).
+struct Reward(Box<dyn RewardFn>);
+
+impl RewardFn for Reward {
+    fn reward(&mut self, features: &[f64], rng: &mut Rng) -> Result<f64> {
+        self.0.reward(features, rng)
+    }
+    fn expected_reward(&self, features: &[f64]) -> Result<f64> {
+        self.0.expected_reward(features)
+    }
+}
+
+fn reward(options: &JsValue) -> Result<Reward> {
+    const NAME: &str = "rewardFn";
+    let value = field(options, NAME);
+    if let Some(f) = value.dyn_ref::<Function>() {
+        let f = f.clone();
+        return Ok(Reward(Box::new(move |features: &[f64], rng: &mut Rng| {
+            let x = array_data_to_js(&ArrayData::F64(features.to_vec()));
+            let out = call_with_rng(&f, NAME, rng, &[x])?;
+            out.as_f64()
+                .ok_or_else(|| Error::value(format!("{NAME} must return a number, got {}", type_of(&out))))
+        })));
+    }
+    if field(&value, "kind").as_string().as_deref() == Some("linear") {
+        let theta = to_f64_vec(&field(&value, "theta"), "rewardFn.theta")?;
+        return Ok(Reward(Box::new(LinearNormalReward::new(theta, number(&value, "noiseStd", 0.0, NAME)?)?)));
+    }
+    Err(Error::type_error(format!(
+        "{NAME} must be a function or {{kind: \"linear\", theta, noiseStd}}, got {}",
+        type_of(&value)
+    )))
+}
+
+/// The number of available arms: `(rng) => integer` or `{kind: "uniform", low, high}`.
+struct NumActions(Box<dyn NumActionsSampler>);
+
+impl NumActionsSampler for NumActions {
+    fn sample(&mut self, rng: &mut Rng) -> Result<i64> {
+        self.0.sample(rng)
+    }
+}
+
+fn num_actions(value: &JsValue) -> Result<NumActions> {
+    const NAME: &str = "numActionsFn";
+    if let Some(f) = value.dyn_ref::<Function>() {
+        let f = f.clone();
+        return Ok(NumActions(Box::new(move |rng: &mut Rng| {
+            js_to_i64(&call_with_rng(&f, NAME, rng, &[])?, NAME)
+        })));
+    }
+    if field(value, "kind").as_string().as_deref() == Some("uniform") {
+        let low = js_to_i64(&field(value, "low"), "numActionsFn.low")?;
+        let high = js_to_i64(&field(value, "high"), "numActionsFn.high")?;
+        return Ok(NumActions(Box::new(UniformNumActions::new(low, high)?)));
+    }
+    Err(Error::type_error(format!(
+        "{NAME} must be a function or {{kind: \"uniform\", low, high}}, got {}",
+        type_of(value)
+    )))
+}
+
+fn build(options: &JsValue) -> Result<StationaryStochasticPerArmEnvironment> {
+    if !options.is_object() {
+        return Err(Error::type_error(format!("options must be an object, got {}", type_of(options))));
+    }
+    let mut builder = StationaryStochasticPerArmEnvironment::builder(
+        context(options, "globalContextSamplingFn")?,
+        context(options, "armContextSamplingFn")?,
+        count(options, "maxNumActions", "options")?,
+        reward(options)?,
+    );
+    let num_actions_fn = field(options, "numActionsFn");
+    if !num_actions_fn.is_undefined() {
+        builder = builder.num_actions_fn(num_actions(&num_actions_fn)?);
+    }
+    if !field(options, "batchSize").is_undefined() {
+        builder = builder.batch_size(count(options, "batchSize", "options")?);
+    }
+    if let Some(name) = field(options, "name").as_string() {
+        builder = builder.name(name);
+    }
+    let seed = field(options, "seed");
+    if !seed.is_undefined() {
+        builder = builder.seed(js_to_u64(&seed, "options.seed")?);
+    }
+    builder.build()
+}
+
+/// tf_agents' `StationaryStochasticPerArmPyEnvironment`: every step is LAST;
+/// the reward is `rewardFn([global, arm])` of the chosen arm.
+#[wasm_bindgen(js_name = StationaryStochasticPerArmEnvironment)]
+pub struct JsPerArmBandit {
+    env: StationaryStochasticPerArmEnvironment,
+}
+
+fn usize_list(values: Vec<usize>) -> js_sys::Int32Array {
+    let values: Vec<i32> = values.into_iter().map(|v| v as i32).collect();
+    js_sys::Int32Array::from(&values[..])
+}
+
+#[wasm_bindgen(js_class = StationaryStochasticPerArmEnvironment)]
+impl JsPerArmBandit {
+    /// Options: `globalContextSamplingFn`, `armContextSamplingFn`, `maxNumActions`,
+    /// `rewardFn`, and optionally `numActionsFn`, `batchSize`, `name`, `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsPerArmBandit, JsValue> {
+        build(&options).map(|env| JsPerArmBandit { env }).map_err(to_js_error)
+    }
+
+    #[wasm_bindgen(getter, js_name = maxNumActions)]
+    pub fn max_num_actions(&self) -> u32 {
+        self.env.max_num_actions() as u32
+    }
+    #[wasm_bindgen(getter, js_name = globalDim)]
+    pub fn global_dim(&self) -> u32 {
+        self.env.global_dim() as u32
+    }
+    #[wasm_bindgen(getter, js_name = armDim)]
+    pub fn arm_dim(&self) -> u32 {
+        self.env.arm_dim() as u32
+    }
+
+    /// The best available arm of each batch element for the current observation.
+    #[wasm_bindgen(js_name = optimalActions)]
+    pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {
+        self.env.optimal_actions().map(usize_list).map_err(to_js_error)
+    }
+
+    /// The expected reward of the best available arm of each batch element.
+    #[wasm_bindgen(js_name = optimalExpectedRewards)]
+    pub fn optimal_expected_rewards(&self) -> Result<js_sys::Float64Array, JsValue> {
+        self.env.optimal_expected_rewards().map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
+    }
+
+    /// The expected reward of `actions` (one per batch element) for the current observation.
+    #[wasm_bindgen(js_name = expectedRewards)]
+    pub fn expected_rewards(&self, actions: JsValue) -> Result<js_sys::Float64Array, JsValue> {
+        let actions = read_actions(&actions).map_err(to_js_error)?;
+        self.env.expected_rewards(&actions).map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
+    }
+
+    /// Plays `episodes` episodes with random available arms, checking every time
+    /// step against the specs (tf_agents' `validate_py_environment`).
+    pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
+        let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
+        let mut policy = |ts: &crate::env::TimeStep, rng: &mut Rng| {
+            let obs = PerArmObservation::from_value(&ts.observation)?;
+            Ok(crate::bandit::actions_value(&obs.random_available_actions(rng)))
+        };
+        validate_environment_with_policy(&mut self.env, episodes.unwrap_or(5) as usize, &mut rng, &mut policy)
+            .map_err(to_js_error)
+    }
+}
+
+time_step_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
+
+fn read_actions(actions: &JsValue) -> Result<Vec<usize>> {
+    let values = to_f64_vec(actions, "actions").or_else(|_| actions.as_f64().map(|x| vec![x]).ok_or(()));
+    let values = values
+        .map_err(|_| Error::type_error(format!("actions must be integers, got {}", type_of(actions))))?;
+    values
+        .into_iter()
+        .map(|x| {
+            if x.fract() == 0.0 && (0.0..4294967296.0).contains(&x) {
+                Ok(x as usize)
+            } else {
+                Err(Error::value(format!("actions must be non-negative integers, got {x}")))
+            }
+        })
+        .collect()
+}
+
+/// A LinUCB agent over `[global, arm]` features: `act(env)` picks arms for the
+/// environment's current observation, `learn(rewards)` updates with them.
+#[wasm_bindgen(js_name = LinUcb)]
+pub struct JsLinUcb {
+    agent: LinUcb,
+    pending: Option<(PerArmObservation, Vec<usize>)>,
+}
+
+#[wasm_bindgen(js_class = LinUcb)]
+impl JsLinUcb {
+    /// `dim` is the feature length (global + arm), `alpha` the exploration
+    /// weight (default 1), `regularization` the ridge term (default 1).
+    #[wasm_bindgen(constructor)]
+    pub fn new(dim: u32, alpha: Option<f64>, regularization: Option<f64>) -> Result<JsLinUcb, JsValue> {
+        LinUcb::new(dim as usize, alpha.unwrap_or(1.0), regularization.unwrap_or(1.0))
+            .map(|agent| JsLinUcb { agent, pending: None })
+            .map_err(to_js_error)
+    }
+
+    /// The arms to play for `env`'s current observation (reset it first).
+    pub fn act(&mut self, env: &JsPerArmBandit) -> Result<js_sys::Int32Array, JsValue> {
+        let obs = env.env.observation().cloned().ok_or_else(|| {
+            to_js_error(Error::value("the environment has no observation yet: call reset()"))
+        })?;
+        let actions = self.agent.select(&obs).map_err(to_js_error)?;
+        let out = usize_list(actions.clone());
+        self.pending = Some((obs, actions));
+        Ok(out)
+    }
+
+    /// Updates the model with the rewards of the arms `act` chose last.
+    pub fn learn(&mut self, rewards: JsValue) -> Result<(), JsValue> {
+        let rewards = to_f64_vec(&rewards, "rewards").map_err(to_js_error)?;
+        let (obs, actions) =
+            self.pending.take().ok_or_else(|| to_js_error(Error::value("learn() needs a prior act()")))?;
+        self.agent.observe(&obs, &actions, &rewards).map_err(|e| {
+            self.pending = Some((obs.clone(), actions.clone()));
+            to_js_error(e)
+        })
+    }
+
+    /// The current estimate of the reward weights.
+    #[wasm_bindgen(getter)]
+    pub fn theta(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(self.agent.theta())
+    }
+}
