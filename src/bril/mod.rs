@@ -1,0 +1,33 @@
+//! The Bril compiler: IR, text and JSON formats, verifier, interpreter,
+//! bundled benchmark suite and random program generator.
+//!
+//! Bril is the teaching IR of Cornell's CS 6120. Semantics follow the
+//! reference interpreter `brili`: the same output and the same dynamic
+//! instruction count.
+
+mod assemble;
+pub mod ir;
+pub mod json;
+mod lex;
+mod list;
+pub mod ops;
+pub mod parse;
+pub mod print;
+pub mod types;
+
+pub use ir::{
+    Block, BlockId, Dest, FuncId, Function, Instr, Literal, Op, Param, Pos, Program, Type, VarId,
+};
+pub use json::{parse_json, to_json, to_json_value};
+pub use parse::parse_text;
+pub use print::to_text;
+
+/// Reads a program in either format: JSON when the first non-blank character
+/// is `{`, Bril text otherwise.
+pub fn parse_any(src: &str) -> crate::Result<Program> {
+    if src.trim_start().starts_with('{') {
+        parse_json(src)
+    } else {
+        parse_text(src)
+    }
+}
