@@ -6,6 +6,7 @@
 //! instruction count.
 
 mod assemble;
+pub mod interp;
 pub mod ir;
 pub mod json;
 mod lex;
@@ -14,6 +15,7 @@ pub mod ops;
 pub mod parse;
 pub mod print;
 pub mod types;
+pub mod verify;
 
 pub use ir::{
     Block, BlockId, Dest, FuncId, Function, Instr, Literal, Op, Param, Pos, Program, Type, VarId,
@@ -21,6 +23,7 @@ pub use ir::{
 pub use json::{parse_json, to_json, to_json_value};
 pub use parse::parse_text;
 pub use print::to_text;
+pub use verify::verify;
 
 /// Reads a program in either format: JSON when the first non-blank character
 /// is `{`, Bril text otherwise.
