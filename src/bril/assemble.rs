@@ -4,7 +4,7 @@
 //! borrows its names from the input; [`assemble`] forms basic blocks and
 //! resolves variables, labels and callees, reporting what does not resolve.
 
-use std::collections::HashMap;
+use super::hash::FxHashMap as HashMap;
 
 use super::ir::*;
 use crate::error::{Error, ErrorKind, Result};
@@ -65,7 +65,7 @@ fn at(func: &str, pos: Pos, message: String) -> Error {
 
 pub(crate) fn assemble(raw: RawProgram<'_>) -> Result<Program> {
     crate::ensure!(raw.functions.len() < MAX_TABLE, Limit, "too many functions");
-    let mut func_ids: HashMap<&str, FuncId> = HashMap::with_capacity(raw.functions.len());
+    let mut func_ids: HashMap<&str, FuncId> = HashMap::default();
     for (i, f) in raw.functions.iter().enumerate() {
         if func_ids.insert(f.name, FuncId::new(i)).is_some() {
             return Err(at(
@@ -107,7 +107,7 @@ impl<'a> Vars<'a> {
 fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) -> Result<Function> {
     let fname = raw.name;
     let mut vars = Vars {
-        ids: HashMap::new(),
+        ids: HashMap::default(),
         names: Vec::new(),
     };
     let mut params = Vec::with_capacity(raw.params.len());
@@ -128,7 +128,7 @@ fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) ->
     // First pass: where each label lives. A block starts at every label and
     // at code after a terminator, so terminators only ever end blocks; both
     // passes split blocks by this same rule.
-    let mut labels: HashMap<&str, BlockId> = HashMap::new();
+    let mut labels: HashMap<&str, BlockId> = HashMap::default();
     let mut block_count = 0usize;
     let mut need_block = true;
     for item in &raw.items {

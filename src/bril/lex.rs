@@ -58,8 +58,21 @@ fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'%'
 }
 
+/// Bytes that may continue an identifier, as a lookup table.
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'_' || c == b'%' || c == b'.';
+        i += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_ident_continue(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'%' || c == b'.'
+    IDENT_CONTINUE[c as usize]
 }
 
 /// The escapes a char literal may use (as `bril2json` reads them).
@@ -123,13 +136,15 @@ impl<'a> Lexer<'a> {
                             self.args = Some(args.split_whitespace().map(String::from).collect());
                         }
                     }
-                    self.bump(len);
+                    // The column is reset by the newline that ends the comment.
+                    self.at += len;
                 }
                 _ => break,
             }
         }
     }
 
+    /// Takes ASCII bytes from `self.at` through those from `from` that satisfy `pred`.
     fn take_while(&mut self, from: usize, pred: impl Fn(u8) -> bool) -> &'a str {
         let bytes = self.src.as_bytes();
         let mut end = from;
@@ -137,7 +152,9 @@ impl<'a> Lexer<'a> {
             end += 1;
         }
         let text = &self.src[self.at..end];
-        self.bump(end - self.at);
+        // Only ASCII was taken: one column per byte.
+        self.col = self.col.saturating_add((end - self.at) as u32);
+        self.at = end;
         text
     }
 

@@ -6,6 +6,8 @@
 //! instruction count.
 
 mod assemble;
+pub mod bench;
+mod hash;
 pub mod interp;
 pub mod ir;
 pub mod json;
@@ -14,6 +16,7 @@ mod list;
 pub mod ops;
 pub mod parse;
 pub mod print;
+pub mod suite;
 pub mod types;
 pub mod verify;
 
