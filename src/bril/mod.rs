@@ -7,6 +7,7 @@
 
 mod assemble;
 pub mod bench;
+pub mod generator;
 mod hash;
 pub mod interp;
 pub mod ir;
