@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Every community benchmark under `../shared/bril-bench`: our JSON equals
 //! `bril2json`'s, text round-trips, and (below) our interpreter reproduces
 //! brili's output and dynamic instruction count.

@@ -27,6 +27,13 @@ const USAGE: &str = "usage:
                                         interpreter throughput on .bril files or
                                         folders of them (default: the bundled suite)";
 
+/// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// A failure: the message and the exit code.
 struct Failure(String, u8);
 
@@ -43,7 +50,7 @@ fn main() -> ExitCode {
         Some("verify") => cmd_verify(&args[1..]),
         Some("bench-interp") => cmd_bench_interp(&args[1..]),
         Some("help" | "-h" | "--help") => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(())
         }
         Some(other) => Err(usage_error(format!("unknown command {other:?}"))),
@@ -87,14 +94,14 @@ fn single_file(args: &[String]) -> Result<Option<&str>, Failure> {
 
 fn cmd_convert(args: &[String], print: impl Fn(&Program) -> String) -> Result<(), Failure> {
     let program = load(single_file(args)?)?;
-    print!("{}", print(&program));
+    let _ = std::io::stdout().write_all(print(&program).as_bytes());
     Ok(())
 }
 
 fn cmd_verify(args: &[String]) -> Result<(), Failure> {
     let program = load(single_file(args)?)?;
     bril::verify(&program).map_err(|e| Failure(e.to_string(), 1))?;
-    println!("ok");
+    say!("ok");
     Ok(())
 }
 
@@ -193,19 +200,21 @@ fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
             sized.push((o.dyn_inst, name, p));
         }
     }
-    sized.sort_by(|a, b| b.0.cmp(&a.0));
+    sized.sort_by_key(|s| std::cmp::Reverse(s.0));
     let mut total_inst = 0.0;
     let mut total_secs = 0.0;
-    println!(
+    say!(
         "{:>14} {:>8} {:>10}  program",
-        "instr/s", "runs", "dyn_inst"
+        "instr/s",
+        "runs",
+        "dyn_inst"
     );
     for (_, name, p) in sized.iter().take(8) {
         let m = bril::bench::measure(p, &p.main_args(), seconds / 8.0, &mut now)
             .map_err(|e| Failure(format!("{name}: {e}"), 2))?;
         total_inst += m.dyn_inst as f64 * f64::from(m.runs);
         total_secs += m.seconds;
-        println!(
+        say!(
             "{:>14.0} {:>8} {:>10}  {name}",
             m.per_second(),
             m.runs,
@@ -213,13 +222,13 @@ fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
         );
     }
     if total_secs > 0.0 {
-        println!("{:>14.0} overall", total_inst / total_secs);
+        say!("{:>14.0} overall", total_inst / total_secs);
     }
     if let Some((_, name, p)) = sized.iter().max_by_key(|(_, _, p)| p.instr_count()) {
         let text = bril::to_text(p);
         let us = bril::bench::parse_time(&text, 0.2, &mut now)
             .map_err(|e| Failure(format!("{name}: {e}"), 2))?;
-        println!(
+        say!(
             "parse: {us:.1} us for {} static instructions ({name})",
             p.instr_count()
         );

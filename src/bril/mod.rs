@@ -4,6 +4,17 @@
 //! Bril is the teaching IR of Cornell's CS 6120. Semantics follow the
 //! reference interpreter `brili`: the same output and the same dynamic
 //! instruction count.
+//!
+//! - [`ir`]: [`Program`] / [`Function`] / [`Block`] / [`Instr`] with typed ids
+//!   ([`VarId`], [`BlockId`], [`FuncId`]); CFG helpers (`successors`,
+//!   `predecessors`), uses/defs, fresh names.
+//! - Formats: [`parse_text`], [`to_text`], [`parse_json`], [`to_json`],
+//!   [`parse_any`] (either). Readers resolve every name, so a program that
+//!   exists has no dangling label or callee.
+//! - [`verify`]: types, arities, signatures, definedness, SSA rules.
+//! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
+//! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
+//! - [`bench`]: interpreter throughput with the caller's clock.
 
 mod assemble;
 pub mod bench;
