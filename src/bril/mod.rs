@@ -11,10 +11,10 @@
 //! - Formats: [`parse_text`], [`to_text`], [`parse_json`], [`to_json`],
 //!   [`parse_any`] (either). Readers resolve every name, so a program that
 //!   exists has no dangling label or callee.
-//! - [`verify`]: types, arities, signatures, definedness, SSA rules.
+//! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
 //! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
-//! - [`bench`]: interpreter throughput with the caller's clock.
+//! - [`mod@bench`]: interpreter throughput with the caller's clock.
 
 mod assemble;
 pub mod bench;
