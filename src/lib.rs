@@ -4,6 +4,7 @@
 //! builds natively and for `wasm32-unknown-unknown`. See `ARCHITECTURE.md`.
 
 pub mod bandit;
+pub mod bril;
 pub mod env;
 pub mod error;
 pub mod rng;

@@ -1,0 +1,220 @@
+//! `compgym`: the native command line over the compgym core.
+//!
+//! ```text
+//! compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON)
+//! compgym json [FILE|-]                 Bril text to JSON
+//! compgym text [FILE|-]                 Bril JSON to text
+//! compgym verify [FILE|-]               check a program is well formed
+//! compgym bench-interp [--seconds S] [PATH...]
+//!                                       interpreter throughput
+//! ```
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use compgym::bril::{self, interp, Program};
+
+const USAGE: &str = "usage:
+  compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
+                                        ARGS, the program's `# ARGS:` line is used;
+                                        -p prints total_dyn_inst on stderr
+  compgym json [FILE|-]                 print a program as Bril JSON
+  compgym text [FILE|-]                 print a program as Bril text
+  compgym verify [FILE|-]               check that a program is well formed
+  compgym bench-interp [--seconds S] [PATH...]
+                                        interpreter throughput on .bril files or
+                                        folders of them (default: the bundled suite)";
+
+/// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// A failure: the message and the exit code.
+struct Failure(String, u8);
+
+fn usage_error(message: impl Into<String>) -> Failure {
+    Failure(format!("{}\n{USAGE}", message.into()), 1)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => cmd_run(&args[1..]),
+        Some("json") => cmd_convert(&args[1..], |p| bril::to_json(p) + "\n"),
+        Some("text") => cmd_convert(&args[1..], bril::to_text),
+        Some("verify") => cmd_verify(&args[1..]),
+        Some("bench-interp") => cmd_bench_interp(&args[1..]),
+        Some("help" | "-h" | "--help") => {
+            say!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(usage_error(format!("unknown command {other:?}"))),
+        None => Err(usage_error("missing command")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message, code)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// The program text from a file, or from stdin for `None` and `-`.
+fn read_source(file: Option<&str>) -> Result<String, Failure> {
+    match file {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| Failure(format!("reading stdin: {e}"), 1))?;
+            Ok(s)
+        }
+        Some(path) => std::fs::read_to_string(path).map_err(|e| Failure(format!("{path}: {e}"), 1)),
+    }
+}
+
+fn load(file: Option<&str>) -> Result<Program, Failure> {
+    let src = read_source(file)?;
+    bril::parse_any(&src).map_err(|e| Failure(e.to_string(), 1))
+}
+
+fn single_file(args: &[String]) -> Result<Option<&str>, Failure> {
+    match args {
+        [] => Ok(None),
+        [file] => Ok(Some(file)),
+        _ => Err(usage_error("expected at most one file")),
+    }
+}
+
+fn cmd_convert(args: &[String], print: impl Fn(&Program) -> String) -> Result<(), Failure> {
+    let program = load(single_file(args)?)?;
+    let _ = std::io::stdout().write_all(print(&program).as_bytes());
+    Ok(())
+}
+
+fn cmd_verify(args: &[String]) -> Result<(), Failure> {
+    let program = load(single_file(args)?)?;
+    bril::verify(&program).map_err(|e| Failure(e.to_string(), 1))?;
+    say!("ok");
+    Ok(())
+}
+
+fn cmd_run(args: &[String]) -> Result<(), Failure> {
+    let profile = args.iter().any(|a| a == "-p");
+    let rest: Vec<&String> = args.iter().filter(|a| *a != "-p").collect();
+    let file = rest.first().map(|s| s.as_str());
+    let program = load(file)?;
+    let mut main_args: Vec<String> = rest.iter().skip(1).map(|s| s.to_string()).collect();
+    if main_args.is_empty() {
+        main_args = program.main_args();
+    }
+    let exe = interp::Executable::new(&program).map_err(|e| Failure(e.to_string(), 1))?;
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let mut sink = |s: &str| {
+        let _ = lock.write_all(s.as_bytes());
+    };
+    let outcome = exe.run_streaming(&main_args, &interp::Limits::default(), Some(&mut sink));
+    let _ = lock.flush();
+    drop(lock);
+    outcome.result.map_err(|e| Failure(e.to_string(), 2))?;
+    if profile {
+        eprintln!("total_dyn_inst: {}", outcome.dyn_inst);
+    }
+    Ok(())
+}
+
+/// `.bril` files named, or found in folders named (one level of subfolders).
+fn collect_bril_files(paths: &[String]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    fn visit(dir: &Path, depth: u32, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() && depth > 0 {
+                visit(&path, depth - 1, files)?;
+            } else if path.extension().is_some_and(|e| e == "bril") {
+                files.push(path);
+            }
+        }
+        Ok(())
+    }
+    for p in paths {
+        let path = PathBuf::from(p);
+        if path.is_dir() {
+            visit(&path, 2, &mut files).map_err(|e| Failure(format!("{p}: {e}"), 1))?;
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
+    let mut seconds = 1.0;
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--seconds" {
+            seconds = it
+                .next()
+                .and_then(|s| s.parse::<f64>().ok())
+                .filter(|s| *s > 0.0)
+                .ok_or_else(|| usage_error("--seconds needs a positive number"))?;
+        } else {
+            paths.push(a.clone());
+        }
+    }
+
+    // (name, program): files given, or the bundled suite.
+    let mut programs: Vec<(String, Program)> = Vec::new();
+    if paths.is_empty() {
+        for b in bril::suite::all() {
+            let p = b.program().map_err(|e| Failure(format!("{}: {e}", b.name), 1))?;
+            programs.push((b.name.to_string(), p));
+        }
+    } else {
+        for f in collect_bril_files(&paths)? {
+            let name = f.display().to_string();
+            let p = load(Some(&name))?;
+            programs.push((name, p));
+        }
+    }
+
+    let start = Instant::now();
+    let mut now = move || start.elapsed().as_secs_f64();
+    // Rank by dynamic size with one quick run, then time the largest few.
+    let mut sized: Vec<(u64, String, Program)> = Vec::new();
+    for (name, p) in programs {
+        let args = p.main_args();
+        let o = interp::run(&p, &args, &interp::Limits::default());
+        if o.result.is_ok() {
+            sized.push((o.dyn_inst, name, p));
+        }
+    }
+    sized.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut total_inst = 0.0;
+    let mut total_secs = 0.0;
+    say!("{:>14} {:>8} {:>10}  program", "instr/s", "runs", "dyn_inst");
+    for (_, name, p) in sized.iter().take(8) {
+        let m = bril::bench::measure(p, &p.main_args(), seconds / 8.0, &mut now)
+            .map_err(|e| Failure(format!("{name}: {e}"), 2))?;
+        total_inst += m.dyn_inst as f64 * f64::from(m.runs);
+        total_secs += m.seconds;
+        say!("{:>14.0} {:>8} {:>10}  {name}", m.per_second(), m.runs, m.dyn_inst);
+    }
+    if total_secs > 0.0 {
+        say!("{:>14.0} overall", total_inst / total_secs);
+    }
+    if let Some((_, name, p)) = sized.iter().max_by_key(|(_, _, p)| p.instr_count()) {
+        let text = bril::to_text(p);
+        let us =
+            bril::bench::parse_time(&text, 0.2, &mut now).map_err(|e| Failure(format!("{name}: {e}"), 2))?;
+        say!("parse: {us:.1} us for {} static instructions ({name})", p.instr_count());
+    }
+    Ok(())
+}

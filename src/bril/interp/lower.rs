@@ -1,0 +1,425 @@
+//! Lowering a verified program into flat code for the interpreter.
+//!
+//! Types are static in Bril, so registers are untyped 64-bit words and each
+//! opcode is specialised by type here, once: operands become register slots,
+//! jump targets code offsets, callees function indices. Every code word is 16
+//! bytes. Char comparisons become int comparisons on code points and
+//! `id`/`set`/`get`/`char2int` become plain copies.
+
+use crate::bril::ir::*;
+use crate::error::{Error, ErrorKind, Result};
+
+/// A register slot in the current frame.
+pub(crate) type Slot = u32;
+
+/// "No destination" for calls whose result is dropped.
+pub(crate) const NO_DEST: Slot = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Code {
+    Const {
+        d: Slot,
+        bits: u64,
+    },
+    Copy {
+        d: Slot,
+        a: Slot,
+    },
+    Add {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Sub {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Mul {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Div {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Eq {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Lt {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Gt {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Le {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Ge {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Not {
+        d: Slot,
+        a: Slot,
+    },
+    And {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Or {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fadd {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fsub {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fmul {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fdiv {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Feq {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Flt {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fgt {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fle {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Fge {
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Int2Char {
+        d: Slot,
+        a: Slot,
+    },
+    Jmp {
+        to: u32,
+    },
+    Br {
+        c: Slot,
+        then: u32,
+        otherwise: u32,
+    },
+    /// A call: the callee and arguments are in [`Lowered::calls`].
+    Call {
+        d: Slot,
+        site: u32,
+    },
+    Ret {
+        a: Slot,
+    },
+    RetVoid,
+    /// Falling off the end of a function: returns without counting.
+    End,
+    /// Prints the values listed in [`Lowered::prints`].
+    Print {
+        at: u32,
+        n: u32,
+    },
+    Nop,
+    Alloc {
+        d: Slot,
+        a: Slot,
+    },
+    Free {
+        a: Slot,
+    },
+    Store {
+        p: Slot,
+        v: Slot,
+    },
+    Load {
+        d: Slot,
+        p: Slot,
+    },
+    PtrAdd {
+        d: Slot,
+        p: Slot,
+        k: Slot,
+    },
+}
+
+/// How to print a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Int,
+    Bool,
+    Float,
+    Char,
+    Ptr,
+}
+
+impl Kind {
+    fn of(ty: Type) -> Kind {
+        if ty.is_ptr() {
+            return Kind::Ptr;
+        }
+        match ty.base {
+            BaseType::Int => Kind::Int,
+            BaseType::Bool => Kind::Bool,
+            BaseType::Float => Kind::Float,
+            BaseType::Char => Kind::Char,
+        }
+    }
+}
+
+pub(crate) struct CallSite {
+    pub func: u32,
+    pub at: u32,
+    pub n: u32,
+}
+
+pub(crate) struct LoweredFunction {
+    pub name: Name,
+    pub code: Vec<Code>,
+    pub slots: u32,
+    pub params: Vec<(Slot, Type)>,
+}
+
+pub(crate) struct Lowered {
+    pub functions: Vec<LoweredFunction>,
+    pub calls: Vec<CallSite>,
+    /// Argument slots of every call site.
+    pub call_args: Vec<Slot>,
+    pub prints: Vec<(Slot, Kind)>,
+}
+
+fn fail(f: &Function, instr: &Instr, message: &str) -> Error {
+    let at = if instr.pos.is_known() { format!(" at {}", instr.pos) } else { String::new() };
+    Error::new(ErrorKind::Verify, format!("@{}: {}{at}: {message}", f.name, instr.op))
+}
+
+fn to_u32(n: usize, what: &str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| Error::new(ErrorKind::Limit, format!("too many {what}")))
+}
+
+pub(crate) fn lower(program: &Program) -> Result<Lowered> {
+    let mut out = Lowered {
+        functions: Vec::with_capacity(program.functions.len()),
+        calls: Vec::new(),
+        call_args: Vec::new(),
+        prints: Vec::new(),
+    };
+    for f in &program.functions {
+        let lf = lower_function(program, f, &mut out)?;
+        out.functions.push(lf);
+    }
+    Ok(out)
+}
+
+fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<LoweredFunction> {
+    // Every variable an instruction names must be in the table: slots are
+    // then inside the frame, which the machine relies on.
+    let nvars = f.vars.len();
+    let known = |v: &VarId| v.index() < nvars;
+    let consistent = f.params.iter().all(|p| known(&p.var))
+        && f.instrs().all(|i| i.args.iter().all(known) && i.def().as_ref().is_none_or(known));
+    if !consistent {
+        return Err(Error::new(
+            ErrorKind::Verify,
+            format!("@{}: an instruction names an unknown variable", f.name),
+        ));
+    }
+
+    // Each variable's type (the verifier guarantees there is one).
+    let mut kinds: Vec<Kind> = vec![Kind::Int; f.vars.len()];
+    for p in &f.params {
+        if let Some(k) = kinds.get_mut(p.var.index()) {
+            *k = Kind::of(p.ty);
+        }
+    }
+    for i in f.instrs() {
+        if let Some(d) = i.dest {
+            if let Some(k) = kinds.get_mut(d.var.index()) {
+                *k = Kind::of(d.ty);
+            }
+        }
+    }
+    // Shadow variables of set/get get their own slots after the variables.
+    let mut shadow: Vec<Option<Slot>> = vec![None; f.vars.len()];
+    let mut slots = to_u32(f.vars.len(), "variables")?;
+    for i in f.instrs() {
+        let target = match i.op {
+            Op::Get => i.def(),
+            Op::Set => i.shadow_target(),
+            _ => None,
+        };
+        if let Some(v) = target {
+            if let Some(s @ None) = shadow.get_mut(v.index()) {
+                *s = Some(slots);
+                slots =
+                    slots.checked_add(1).ok_or_else(|| Error::new(ErrorKind::Limit, "too many variables"))?;
+            }
+        }
+    }
+
+    let mut starts = Vec::with_capacity(f.blocks.len());
+    let mut pc = 0usize;
+    for b in &f.blocks {
+        starts.push(to_u32(pc, "instructions")?);
+        pc += b.instrs.len();
+    }
+    let target = |b: BlockId| starts.get(b.index()).copied();
+
+    let mut code = Vec::with_capacity(pc + 1);
+    for instr in f.instrs() {
+        let arg = |i: usize| -> Result<Slot> {
+            instr.args.get(i).map(|v| v.0).ok_or_else(|| fail(f, instr, "missing argument"))
+        };
+        let dest = || -> Result<Slot> {
+            instr.def().map(|v| v.0).ok_or_else(|| fail(f, instr, "missing destination"))
+        };
+        let label = |i: usize| -> Result<u32> {
+            instr.labels.get(i).and_then(|&b| target(b)).ok_or_else(|| fail(f, instr, "missing label"))
+        };
+        macro_rules! bin {
+            ($variant:ident) => {
+                Code::$variant { d: dest()?, a: arg(0)?, b: arg(1)? }
+            };
+        }
+        let c = match instr.op {
+            Op::Const => {
+                let ty = instr.dest.map(|d| d.ty).ok_or_else(|| fail(f, instr, "missing type"))?;
+                let value = instr.value.ok_or_else(|| fail(f, instr, "missing value"))?;
+                Code::Const { d: dest()?, bits: literal_bits(value, ty) }
+            }
+            Op::Id | Op::Char2Int => Code::Copy { d: dest()?, a: arg(0)? },
+            Op::Add => bin!(Add),
+            Op::Sub => bin!(Sub),
+            Op::Mul => bin!(Mul),
+            Op::Div => bin!(Div),
+            Op::Eq | Op::Ceq => bin!(Eq),
+            Op::Lt | Op::Clt => bin!(Lt),
+            Op::Gt | Op::Cgt => bin!(Gt),
+            Op::Le | Op::Cle => bin!(Le),
+            Op::Ge | Op::Cge => bin!(Ge),
+            Op::Not => Code::Not { d: dest()?, a: arg(0)? },
+            Op::And => bin!(And),
+            Op::Or => bin!(Or),
+            Op::Fadd => bin!(Fadd),
+            Op::Fsub => bin!(Fsub),
+            Op::Fmul => bin!(Fmul),
+            Op::Fdiv => bin!(Fdiv),
+            Op::Feq => bin!(Feq),
+            Op::Flt => bin!(Flt),
+            Op::Fgt => bin!(Fgt),
+            Op::Fle => bin!(Fle),
+            Op::Fge => bin!(Fge),
+            Op::Int2Char => Code::Int2Char { d: dest()?, a: arg(0)? },
+            Op::Jmp => Code::Jmp { to: label(0)? },
+            Op::Br => Code::Br { c: arg(0)?, then: label(0)?, otherwise: label(1)? },
+            Op::Call => {
+                let callee = instr.func.ok_or_else(|| fail(f, instr, "missing callee"))?;
+                if callee.index() >= program.functions.len() {
+                    return Err(fail(f, instr, "unknown callee"));
+                }
+                let site = to_u32(out.calls.len(), "call sites")?;
+                out.calls.push(CallSite {
+                    func: callee.0,
+                    at: to_u32(out.call_args.len(), "call arguments")?,
+                    n: to_u32(instr.args.len(), "call arguments")?,
+                });
+                out.call_args.extend(instr.args.iter().map(|v| v.0));
+                Code::Call { d: instr.def().map_or(NO_DEST, |v| v.0), site }
+            }
+            Op::Ret => match instr.args.first() {
+                Some(v) => Code::Ret { a: v.0 },
+                None => Code::RetVoid,
+            },
+            Op::Print => {
+                let at = to_u32(out.prints.len(), "print arguments")?;
+                for &a in instr.args.iter() {
+                    let kind = kinds.get(a.index()).copied().unwrap_or(Kind::Int);
+                    out.prints.push((a.0, kind));
+                }
+                Code::Print { at, n: to_u32(instr.args.len(), "print arguments")? }
+            }
+            Op::Nop => Code::Nop,
+            Op::Alloc => Code::Alloc { d: dest()?, a: arg(0)? },
+            Op::Free => Code::Free { a: arg(0)? },
+            Op::Store => Code::Store { p: arg(0)?, v: arg(1)? },
+            Op::Load => Code::Load { d: dest()?, p: arg(0)? },
+            Op::PtrAdd => Code::PtrAdd { d: dest()?, p: arg(0)?, k: arg(1)? },
+            Op::Set => {
+                let v = instr.shadow_target().ok_or_else(|| fail(f, instr, "missing argument"))?;
+                Code::Copy { d: shadow[v.index()].ok_or_else(|| fail(f, instr, "no shadow"))?, a: arg(1)? }
+            }
+            Op::Get => {
+                let v = instr.def().ok_or_else(|| fail(f, instr, "missing destination"))?;
+                Code::Copy { d: v.0, a: shadow[v.index()].ok_or_else(|| fail(f, instr, "no shadow"))? }
+            }
+            // An undefined value reads as zero: well-formed programs never use it.
+            Op::Undef => Code::Const { d: dest()?, bits: 0 },
+            Op::Phi => {
+                return Err(Error::new(
+                    ErrorKind::Runtime,
+                    format!("@{}: the legacy phi instruction cannot run; use set/get SSA form", f.name),
+                ))
+            }
+        };
+        code.push(c);
+    }
+    code.push(Code::End);
+
+    Ok(LoweredFunction {
+        name: f.name.clone(),
+        code,
+        slots,
+        params: f.params.iter().map(|p| (p.var.0, p.ty)).collect(),
+    })
+}
+
+/// The register word of a `const` of type `ty`.
+fn literal_bits(value: Literal, ty: Type) -> u64 {
+    let float = !ty.is_ptr() && ty.base == BaseType::Float;
+    match value {
+        Literal::Int(i) if float => (i as f64).to_bits(),
+        Literal::Int(i) => i as u64,
+        // brili floors a float literal given to an int.
+        Literal::Float(x) if !float => x.floor() as i64 as u64,
+        Literal::Float(x) => x.to_bits(),
+        Literal::Bool(b) => u64::from(b),
+        Literal::Char(c) => u64::from(u32::from(c)),
+    }
+}

@@ -1,0 +1,175 @@
+use super::*;
+use crate::bril::parse_text;
+
+fn run_src(src: &str, args: &[&str]) -> Outcome {
+    run_with(src, args, &Limits::default())
+}
+
+fn run_with(src: &str, args: &[&str], limits: &Limits) -> Outcome {
+    let p = parse_text(src).unwrap();
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    run(&p, &args, limits)
+}
+
+fn error_of(o: &Outcome) -> (ErrorKind, String) {
+    let e = o.result.clone().unwrap_err();
+    (e.kind(), e.message().to_string())
+}
+
+#[test]
+fn integer_arithmetic_wraps_like_brili() {
+    let o = run_src(
+        "@main(a: int) {\n  m: int = const -9223372036854775808;\n  n: int = const -1;\n  q: int = div m n;\n  big: int = const 9223372036854775807;\n  one: int = const 1;\n  s: int = add big one;\n  t: int = mul big big;\n  d: int = div a n;\n  e: int = const 7;\n  f: int = const -2;\n  g: int = div e f;\n  print q s t d g;\n}",
+        &["5"],
+    );
+    assert_eq!(o.stdout, "-9223372036854775808 -9223372036854775808 1 -5 -3\n");
+    assert_eq!(o.dyn_inst, 12);
+    assert!(o.is_ok());
+}
+
+#[test]
+fn division_by_zero_is_a_runtime_error() {
+    let o =
+        run_src("@main {\n  a: int = const 1;\n  z: int = const 0;\n  print a;\n  q: int = div a z;\n}", &[]);
+    assert_eq!(o.stdout, "1\n", "output before the error is kept");
+    assert_eq!(error_of(&o).0, ErrorKind::Runtime);
+}
+
+#[test]
+fn counts_instructions_not_labels_or_implicit_returns() {
+    let src = "@main {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n.top:\n  c: bool = lt i n;\n  br c .body .end;\n.body:\n  i: int = add i one;\n  jmp .top;\n.end:\n  call @f;\n}\n@f {\n  nop;\n}";
+    let o = run_src(src, &[]);
+    // 3 consts + 4 * (lt, br) + 3 * (add, jmp) + call + nop
+    assert_eq!(o.dyn_inst, 3 + 8 + 6 + 2);
+    let with_ret = run_src("@main {\n  x: int = const 1;\n  ret;\n  print x;\n}", &[]);
+    assert_eq!(with_ret.dyn_inst, 2);
+    assert_eq!(with_ret.stdout, "");
+}
+
+#[test]
+fn values_print_like_brili() {
+    let o = run_src(
+        "@main(x: float, b: bool, c: char) {\n  h: float = const 0.5;\n  y: float = fmul x h;\n  z: float = const 0;\n  n: float = fdiv z z;\n  i: float = fdiv x z;\n  k: int = char2int c;\n  k2: int = const 10;\n  k3: int = add k k2;\n  c2: char = int2char k3;\n  lt: bool = clt c c2;\n  print y b c c2 lt n i;\n  print;\n}",
+        &["3", "true", "a"],
+    );
+    assert_eq!(o.stdout, "1.50000000000000000 true a k true NaN Infinity\n\n");
+}
+
+#[test]
+fn int2char_rejects_non_characters() {
+    let o = run_src("@main {\n  i: int = const -1;\n  c: char = int2char i;\n}", &[]);
+    assert_eq!(error_of(&o).0, ErrorKind::Runtime);
+}
+
+#[test]
+fn memory_works_and_errors_are_reported() {
+    let ok = run_src(
+        "@main {\n  n: int = const 3;\n  p: ptr<int> = alloc n;\n  q: ptr<int> = ptradd p n;\n  m: int = const -1;\n  q: ptr<int> = ptradd q m;\n  store q n;\n  v: int = load q;\n  pp: ptr<ptr<int>> = alloc n;\n  store pp p;\n  p2: ptr<int> = load pp;\n  w: int = load q;\n  free pp;\n  free p2;\n  print v w;\n}",
+        &[],
+    );
+    assert_eq!(ok.stdout, "3 3\n");
+    assert!(ok.is_ok(), "{:?}", ok.result);
+
+    let prelude = "@main {\n  n: int = const 2;\n  p: ptr<int> = alloc n;\n";
+    let failing = [
+        "  q: ptr<int> = ptradd p n;\n  store q n;\n  free p;\n}",
+        "  free p;\n  v: int = load p;\n}",
+        "  free p;\n  free p;\n}",
+        "  q: ptr<int> = ptradd p n;\n  free q;\n}",
+        "  v: int = load p;\n  free p;\n}",
+        "  print n;\n}",
+        "  z: int = const 0;\n  q: ptr<int> = alloc z;\n  free p;\n}",
+    ];
+    for tail in failing {
+        let o = run_src(&format!("{prelude}{tail}"), &[]);
+        assert_eq!(error_of(&o).0, ErrorKind::Runtime, "{tail}");
+    }
+    let leak = run_src(&format!("{prelude}  print n;\n}}"), &[]);
+    assert_eq!(leak.stdout, "2\n");
+    assert!(error_of(&leak).1.contains("not been freed"));
+}
+
+#[test]
+fn limits_stop_runaway_programs() {
+    let spin = "@main {\n.l:\n  jmp .l;\n}";
+    let limits = Limits { fuel: 1000, ..Limits::default() };
+    let o = run_with(spin, &[], &limits);
+    assert_eq!(error_of(&o).0, ErrorKind::Limit);
+    assert!(o.dyn_inst > 1000 && o.dyn_inst < 1010);
+
+    let recurse = "@main {\n  call @main;\n}";
+    let o = run_with(recurse, &[], &Limits::default());
+    assert_eq!(error_of(&o).0, ErrorKind::Limit);
+
+    let hog = "@main {\n  n: int = const 1000;\n.l:\n  p: ptr<int> = alloc n;\n  jmp .l;\n}";
+    let o = run_with(hog, &[], &Limits::default());
+    assert_eq!(error_of(&o).0, ErrorKind::Limit);
+
+    let chatty = "@main {\n  x: int = const 1;\n.l:\n  print x;\n  jmp .l;\n}";
+    let small = Limits { max_output_bytes: 100, ..Limits::default() };
+    let o = run_with(chatty, &[], &small);
+    assert_eq!(error_of(&o).0, ErrorKind::Limit);
+    assert!(o.stdout.len() <= 102);
+}
+
+#[test]
+fn main_arguments_are_checked() {
+    let src = "@main(a: int, b: bool) {\n  print a b;\n}";
+    assert_eq!(run_src(src, &["1", "false"]).stdout, "1 false\n");
+    assert_eq!(error_of(&run_src(src, &["1"])).0, ErrorKind::Value);
+    assert_eq!(error_of(&run_src(src, &["x", "true"])).0, ErrorKind::Value);
+    assert_eq!(error_of(&run_src(src, &["1", "yes"])).0, ErrorKind::Value);
+}
+
+#[test]
+fn calls_pass_arguments_and_return_values() {
+    let o = run_src(
+        "@main {\n  n: int = const 10;\n  r: int = call @fib n;\n  print r;\n}\n@fib(n: int): int {\n  two: int = const 2;\n  small: bool = lt n two;\n  br small .base .rec;\n.base:\n  ret n;\n.rec:\n  one: int = const 1;\n  a: int = sub n one;\n  b: int = sub n two;\n  x: int = call @fib a;\n  y: int = call @fib b;\n  s: int = add x y;\n  ret s;\n}",
+        &[],
+    );
+    assert_eq!(o.stdout, "55\n");
+    assert!(o.is_ok());
+}
+
+#[test]
+fn falling_off_a_value_function_is_an_error() {
+    let o = run_src(
+        "@main {\n  x: int = call @f;\n}\n@f: int {\n  c: bool = const false;\n  br c .a .b;\n.a:\n  one: int = const 1;\n  ret one;\n.b:\n}",
+        &[],
+    );
+    assert_eq!(error_of(&o).0, ErrorKind::Runtime);
+}
+
+#[test]
+fn ssa_set_and_get_carry_values_across_edges() {
+    let o = run_src(
+        "@main(c: bool) {\n  a: int = const 5;\n  set x a;\n  br c .here .there;\n.here:\n  b: int = const 7;\n  set x b;\n.there:\n  x: int = get;\n  u: int = undef;\n  print x;\n}",
+        &["true"],
+    );
+    assert_eq!(o.stdout, "7\n");
+    assert_eq!(o.dyn_inst, 8);
+}
+
+#[test]
+fn streaming_hands_output_to_the_sink() {
+    let p = parse_text("@main {\n  x: int = const 4;\n  print x;\n  print x;\n}").unwrap();
+    let exe = Executable::new(&p).unwrap();
+    let mut seen = String::new();
+    let mut sink = |s: &str| seen.push_str(s);
+    let o = exe.run_streaming(&[], &Limits::default(), Some(&mut sink));
+    assert!(o.stdout.is_empty());
+    assert_eq!(seen, "4\n4\n");
+}
+
+#[test]
+fn unverified_nonsense_never_panics() {
+    // Type confusion and undefined reads in an unverified program run to
+    // some result or error, never a panic.
+    let p = parse_text(
+        "@main {\n  b: bool = const true;\n  x: int = add b b;\n  p: ptr<int> = id x;\n  v: int = load p;\n  print v q;\n  q: float = const 1.5;\n}",
+    )
+    .unwrap();
+    let exe = Executable::new_unverified(&p).unwrap();
+    let o = exe.run(&[], &Limits::default());
+    assert_eq!(error_of(&o).0, ErrorKind::Runtime);
+}

@@ -1,0 +1,81 @@
+//! The `compgym` binary, driven as a user would.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn compgym(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compgym"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const PROGRAM: &str =
+    "# ARGS: 4\n@main(n: int) {\n  one: int = const 1;\n  m: int = add n one;\n  print m;\n}\n";
+
+#[test]
+fn run_from_stdin_with_profile() {
+    let o = compgym(&["run", "-p", "-", "41"], PROGRAM);
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout), "42\n");
+    assert_eq!(text(&o.stderr), "total_dyn_inst: 3\n");
+}
+
+#[test]
+fn run_uses_the_args_line_and_reads_json() {
+    let o = compgym(&["run"], PROGRAM);
+    assert_eq!(text(&o.stdout), "5\n");
+    let json = compgym(&["json"], PROGRAM);
+    assert!(json.status.success());
+    let o = compgym(&["run", "-", "9"], &text(&json.stdout));
+    assert_eq!(text(&o.stdout), "10\n");
+}
+
+#[test]
+fn json_and_text_round_trip() {
+    let json = text(&compgym(&["json"], PROGRAM).stdout);
+    let back = compgym(&["text"], &json);
+    assert!(back.status.success());
+    // JSON has no `# ARGS:` line; everything else comes back as written.
+    assert_eq!(text(&back.stdout), PROGRAM.replace("# ARGS: 4\n", ""));
+}
+
+#[test]
+fn errors_exit_nonzero_with_a_message() {
+    let parse = compgym(&["run"], "@main {\n  x: int = bogus;\n}");
+    assert_eq!(parse.status.code(), Some(1));
+    assert!(text(&parse.stderr).contains("2:12"), "{}", text(&parse.stderr));
+
+    let runtime =
+        compgym(&["run"], "@main {\n  a: int = const 1;\n  z: int = const 0;\n  q: int = div a z;\n}");
+    assert_eq!(runtime.status.code(), Some(2));
+    assert!(text(&runtime.stderr).contains("division by zero"));
+
+    let verify = compgym(&["verify"], "@main {\n  print nothing;\n}");
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(text(&verify.stderr).contains("VerifyError"));
+
+    let usage = compgym(&["frobnicate"], "");
+    assert_eq!(usage.status.code(), Some(1));
+    assert!(text(&usage.stderr).contains("usage"));
+
+    let missing = compgym(&["run", "/nonexistent/file.bril"], "");
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn verify_accepts_a_good_program() {
+    let o = compgym(&["verify"], PROGRAM);
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout), "ok\n");
+}
