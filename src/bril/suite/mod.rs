@@ -54,7 +54,49 @@ macro_rules! suite {
     };
 }
 
-static SUITE: &[Benchmark] = suite!["collatz",];
+static SUITE: &[Benchmark] = suite![
+    "ackermann",
+    "binary-search",
+    "bit-count",
+    "bubble-sort",
+    "caesar",
+    "collatz",
+    "constant-branch",
+    "dead-code",
+    "digit-sum",
+    "fact-tail",
+    "fib-iter",
+    "fib-rec",
+    "gcd-lcm",
+    "hanoi",
+    "histogram",
+    "horner",
+    "inline-small",
+    "insertion-sort",
+    "knapsack",
+    "lcs",
+    "loop-invariant",
+    "mandel-small",
+    "matmul",
+    "merge-sort",
+    "newton-sqrt",
+    "nonescaping-alloc",
+    "nqueens",
+    "palindromes",
+    "pascal",
+    "perfect-numbers",
+    "pi-leibniz",
+    "power-mod",
+    "prime-factors",
+    "quicksort",
+    "redundant-expr",
+    "sieve",
+    "ssa-loop",
+    "strength-reduce",
+    "string-reverse",
+    "tak",
+    "trapezoid",
+];
 
 /// Every benchmark, sorted by name.
 pub fn all() -> &'static [Benchmark] {

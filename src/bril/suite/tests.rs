@@ -24,3 +24,16 @@ fn lookup_by_name_and_uri() {
     sorted.dedup();
     assert_eq!(names, sorted, "names are sorted and unique");
 }
+
+#[test]
+fn every_program_file_is_registered() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bril/suite");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter_map(|f| f.strip_suffix(".bril").map(String::from))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "the suite has at least 40 programs, found {}", files.len());
+    assert_eq!(names().collect::<Vec<_>>(), files);
+}
