@@ -27,6 +27,7 @@ mod lex;
 mod list;
 pub mod ops;
 pub mod parse;
+pub mod passes;
 pub mod print;
 pub mod suite;
 pub mod types;

@@ -1,0 +1,61 @@
+//! Optimisation passes: the actions of the Bril environment.
+//!
+//! A pass is a plain function over a [`Program`] that transforms it in place
+//! and reports whether it changed anything: `Ok(false)` means the program is
+//! exactly as it was. Every pass keeps a well-formed program well formed and
+//! never changes what the program prints; a pass that cannot prove a
+//! transformation safe does not make it. Passes never panic: an internal
+//! inconsistency is an error value.
+//!
+//! [`registry`] lists every pass with its command-line flag and a one-line
+//! description, in a fixed order that is the action space's order.
+
+use super::ir::Program;
+use crate::error::{Error, Result};
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+/// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
+pub type PassFn = fn(&mut Program) -> Result<bool>;
+
+/// One registered pass.
+#[derive(Clone, Copy)]
+pub struct PassInfo {
+    /// The command-line flag, e.g. `-dce`: also the action's name.
+    pub flag: &'static str,
+    /// A one-line description for `compgym opt --list` and the action space.
+    pub description: &'static str,
+    pub run: PassFn,
+}
+
+impl std::fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassInfo").field("flag", &self.flag).finish()
+    }
+}
+
+/// Every pass, in action-space order.
+pub fn registry() -> &'static [PassInfo] {
+    REGISTRY
+}
+
+static REGISTRY: &[PassInfo] = &[];
+
+/// The pass with `flag` (`-dce` or `dce`), or a LookupError.
+pub fn by_flag(flag: &str) -> Result<&'static PassInfo> {
+    let flag = flag.trim();
+    REGISTRY
+        .iter()
+        .find(|p| p.flag == flag || p.flag.strip_prefix('-') == Some(flag))
+        .ok_or_else(|| Error::lookup(format!("unknown pass {flag:?}; `compgym opt --list` shows them all")))
+}
+
+/// Runs the passes named by `flags` in order; true if any changed the program.
+pub fn run_flags(program: &mut Program, flags: &[&str]) -> Result<bool> {
+    let mut changed = false;
+    for flag in flags {
+        changed |= (by_flag(flag)?.run)(program)?;
+    }
+    Ok(changed)
+}

@@ -1,0 +1,129 @@
+//! Test support for passes: a corpus of programs with their arguments, and a
+//! check that a pass keeps every program well formed, keeps its output, and
+//! reports change truthfully.
+
+use crate::bril::interp::{run, Limits};
+use crate::bril::ir::Program;
+use crate::bril::{generator, parse_text, suite, to_text, verify};
+use crate::error::Result;
+
+/// One program of the corpus.
+pub(crate) struct Case {
+    pub name: String,
+    pub program: Program,
+    pub args: Vec<String>,
+}
+
+/// Dynamic instructions above which a community benchmark is left out of
+/// per-pass unit tests (the integration tests run them all).
+const QUICK_FUEL: u64 = 3_000_000;
+
+/// The bundled suite, the community benchmarks under `../shared/bril-bench`
+/// that run in under [`QUICK_FUEL`] instructions, and `generated` random programs.
+pub(crate) fn corpus(generated: u64) -> Vec<Case> {
+    let mut cases: Vec<Case> = suite::all()
+        .iter()
+        .map(|b| Case { name: b.uri(), program: b.program().unwrap(), args: b.args() })
+        .collect();
+    cases.extend(community_benchmarks());
+    for seed in 0..generated {
+        let program = generator::generate(seed, 40).unwrap();
+        cases.push(Case { name: format!("generator://random-v0/{seed}"), program, args: vec![] });
+    }
+    cases
+}
+
+fn community_benchmarks() -> Vec<Case> {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
+    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
+    let mut cases = Vec::new();
+    for dir in std::fs::read_dir(root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let prof = std::fs::read_to_string(path.with_extension("prof")).unwrap_or_default();
+            let count: u64 =
+                prof.trim().trim_start_matches("total_dyn_inst:").trim().parse().unwrap_or(u64::MAX);
+            if path.extension().is_some_and(|e| e == "bril") && count <= QUICK_FUEL {
+                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let args = program.args.clone().unwrap_or_default();
+                cases.push(Case { name: path.display().to_string(), program, args });
+            }
+        }
+    }
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    cases
+}
+
+/// Runs `program` and returns its output, or the error text.
+pub(crate) fn output(program: &Program, args: &[String]) -> std::result::Result<String, String> {
+    let outcome = run(program, args, &Limits { fuel: 100_000_000, ..Limits::default() });
+    outcome.result.map(|()| outcome.stdout).map_err(|e| e.to_string())
+}
+
+/// Applies `pass` to a copy of `case` and checks the contract: the result
+/// verifies, prints the same output, and `changed` is true iff the text changed.
+pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    let before = to_text(&case.program);
+    let mut program = case.program.clone();
+    let changed = pass(&mut program).unwrap_or_else(|e| panic!("{}: pass failed: {e}", case.name));
+    let after = to_text(&program);
+    if let Err(e) = verify(&program) {
+        panic!("{}: the pass left an ill-formed program: {e}\n{after}", case.name);
+    }
+    assert_eq!(
+        changed,
+        before != after,
+        "{}: the pass reported changed={changed} wrongly\n{after}",
+        case.name
+    );
+    let (expected, got) = (output(&case.program, &case.args), output(&program, &case.args));
+    assert_eq!(got, expected, "{}: the output changed\n--- before\n{before}\n--- after\n{after}", case.name);
+}
+
+/// [`check_pass_on`] over the whole corpus.
+pub(crate) fn check_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    for case in corpus(300) {
+        check_pass_on(&case, pass);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::ir::Op;
+
+    #[test]
+    fn the_corpus_holds_suite_community_and_generated_programs() {
+        let cases = corpus(3);
+        assert!(cases.iter().any(|c| c.name.starts_with("benchmark://suite-v0/")));
+        assert!(cases.iter().any(|c| c.name.contains("bril-bench")));
+        assert_eq!(cases.iter().filter(|c| c.name.starts_with("generator://")).count(), 3);
+    }
+
+    #[test]
+    fn an_identity_pass_passes() {
+        for case in corpus(5) {
+            check_pass_on(&case, &|_| Ok(false));
+        }
+    }
+
+    #[test]
+    fn the_checker_catches_a_pass_that_breaks_output_or_lies() {
+        let case = corpus(0).into_iter().next().unwrap();
+        let drop_prints = |p: &mut Program| {
+            for f in &mut p.functions {
+                for b in &mut f.blocks {
+                    b.instrs.retain(|i| i.op != Op::Print);
+                }
+            }
+            Ok(true)
+        };
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &drop_prints)).is_err());
+        let lies = |_: &mut Program| Ok(true);
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &lies)).is_err());
+    }
+}
