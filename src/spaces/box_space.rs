@@ -373,15 +373,22 @@ impl BoxSpace {
         Array::new(self.shape.clone(), data)
     }
 
+    /// Bounds as JSON: one number when every element shares it, else a flat list.
     fn bounds_to_json(&self) -> (Json, Json) {
+        fn compact<T: PartialEq>(v: &[T], f: impl Fn(&T) -> Json) -> Json {
+            match v.first() {
+                Some(x) if v.iter().all(|y| y == x) => f(x),
+                _ => Json::Array(v.iter().map(f).collect()),
+            }
+        }
         match &self.bounds {
             BoxBounds::Float { low, high } => (
-                Json::Array(low.iter().map(|&x| ju::f64_to_json(x)).collect()),
-                Json::Array(high.iter().map(|&x| ju::f64_to_json(x)).collect()),
+                compact(low, |&x| ju::f64_to_json(x)),
+                compact(high, |&x| ju::f64_to_json(x)),
             ),
             BoxBounds::Int { low, high } => (
-                Json::Array(low.iter().map(|&x| ju::i128_to_json(x)).collect()),
-                Json::Array(high.iter().map(|&x| ju::i128_to_json(x)).collect()),
+                compact(low, |&x| ju::i128_to_json(x)),
+                compact(high, |&x| ju::i128_to_json(x)),
             ),
         }
     }
@@ -794,8 +801,11 @@ mod tests {
         let big = json!({"type": "Box", "name": "u", "low": 0, "high": u64::MAX, "shape": [1], "dtype": "uint64"});
         assert_eq!(
             space_from_json(&big).unwrap().to_json()["high"],
-            json!([u64::MAX])
+            json!(u64::MAX)
         );
+        let mixed = BoxSpace::new("m", vec![0.0, 1.0], vec![2.0], vec![2], DType::F64).unwrap();
+        let j = Space::from(mixed).to_json();
+        assert_eq!((&j["low"], &j["high"]), (&json!([0.0, 1.0]), &json!(2.0)));
     }
 
     use crate::spaces::SpaceKind;

@@ -200,8 +200,9 @@ impl Kind for DynamicBoxSpace {
         let mut e = JsonMap::new();
         self.element.describe(&mut e);
         out.insert("dtype".into(), e["dtype"].clone());
-        out.insert("low".into(), e["low"][0].clone());
-        out.insert("high".into(), e["high"][0].clone());
+        // A one-element box describes its bounds as single numbers.
+        out.insert("low".into(), e["low"].clone());
+        out.insert("high".into(), e["high"].clone());
         out.insert("shape_low".into(), ju::shape_to_json(&self.shape_low));
         out.insert("shape_high".into(), ju::shape_to_json(&self.shape_high));
         out.insert("fill_value".into(), ju::f64_to_json(self.fill_value));

@@ -103,7 +103,15 @@ fn gym_box(j: &Json, what: &str) -> Result<BoxSpace> {
     }
 }
 
-/// Nests a flat list into `shape` (row-major), the form numpy prints.
+/// Nests a flat JSON list into `shape` (row-major), the form numpy prints;
+/// a single number (shared by every element) stays as it is.
+fn nest_json(j: &Json, shape: &[usize]) -> Json {
+    match j {
+        Json::Array(flat) => nest(flat, shape),
+        other => other.clone(),
+    }
+}
+
 fn nest(flat: &[Json], shape: &[usize]) -> Json {
     match shape.split_first() {
         None => flat.first().cloned().unwrap_or(Json::Null),
@@ -143,8 +151,8 @@ pub fn to_gym_space(space: &Space) -> Result<Json> {
             let shape = md.shape();
             json!({
                 "type": "MultiDiscrete",
-                "nvec": nest(m["nvec"].as_array().expect("list"), shape),
-                "start": nest(m["start"].as_array().expect("list"), shape),
+                "nvec": nest_json(&m["nvec"], shape),
+                "start": nest_json(&m["start"], shape),
                 "dtype": md.dtype().name(),
             })
         }
@@ -199,8 +207,8 @@ fn gym_box_json(b: &BoxSpace) -> Json {
     let m = described(b);
     json!({
         "type": "Box",
-        "low": nest(m["low"].as_array().expect("list"), b.shape()),
-        "high": nest(m["high"].as_array().expect("list"), b.shape()),
+        "low": nest_json(&m["low"], b.shape()),
+        "high": nest_json(&m["high"], b.shape()),
         "shape": b.shape(),
         "dtype": b.dtype().name(),
     })
@@ -213,7 +221,8 @@ mod tests {
     #[test]
     fn gymnasium_descriptions_round_trip() {
         for j in [
-            json!({"type": "Box", "low": [[0.0, 0.0]], "high": [[1.0, "inf"]], "shape": [1, 2], "dtype": "float32"}),
+            json!({"type": "Box", "low": [[0.0, 0.5]], "high": [[1.0, "inf"]], "shape": [1, 2], "dtype": "float32"}),
+            json!({"type": "Box", "low": -1, "high": 1, "shape": [2, 2], "dtype": "int8"}),
             json!({"type": "Discrete", "n": 4, "start": -1}),
             json!({"type": "MultiDiscrete", "nvec": [[2, 3]], "start": [[0, 1]], "dtype": "int64"}),
             json!({"type": "MultiBinary", "n": [2, 2]}),
