@@ -213,20 +213,7 @@ impl BoxSpace {
 
     /// Whether the flat data (without shape) lies in the bounds with a castable dtype.
     pub fn data_within(&self, data: &ArrayData) -> bool {
-        if data.len() != self.len() || !can_cast(data.dtype(), self.dtype) {
-            return false;
-        }
-        match &self.bounds {
-            BoxBounds::Float { low, high } => (0..low.len()).all(|i| {
-                let x = data.get_f64(i);
-                x >= low[i] && x <= high[i]
-            }),
-            BoxBounds::Int { low, high } => (0..low.len()).all(|i| {
-                // can_cast into an integer dtype implies an integer source.
-                data.get_i128(i)
-                    .is_some_and(|x| x >= low[i] && x <= high[i])
-            }),
-        }
+        data.len() == self.len() && self.rows_within(data, 0, 1)
     }
 
     /// Whether rows `first..first + rows` of `data` (rows of `len` elements,
@@ -236,16 +223,35 @@ impl BoxSpace {
         if !can_cast(data.dtype(), self.dtype) || data.len() < (first + rows) * n {
             return false;
         }
-        let range = first * n..(first + rows) * n;
-        match &self.bounds {
-            BoxBounds::Float { low, high } => range.into_iter().all(|i| {
+        if n == 0 {
+            return true;
+        }
+        let r = first * n..(first + rows) * n;
+        // One match on the dtype, then a tight loop over the typed slice.
+        match (&self.bounds, data) {
+            (BoxBounds::Float { low, high }, ArrayData::F32(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::F64(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::I8(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::U8(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::I16(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::U16(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::I32(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, ArrayData::U32(v)) => floats_within(&v[r], low, high),
+            (BoxBounds::Float { low, high }, _) => r.into_iter().all(|i| {
                 let x = data.get_f64(i);
                 x >= low[i % n] && x <= high[i % n]
             }),
-            BoxBounds::Int { low, high } => range.into_iter().all(|i| {
-                data.get_i128(i)
-                    .is_some_and(|x| x >= low[i % n] && x <= high[i % n])
-            }),
+            (BoxBounds::Int { low, high }, ArrayData::Bool(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::I8(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::U8(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::I16(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::U16(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::I32(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::U32(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::I64(v)) => ints_within(&v[r], low, high),
+            (BoxBounds::Int { low, high }, ArrayData::U64(v)) => ints_within(&v[r], low, high),
+            // Floats never cast safely to an integer dtype.
+            (BoxBounds::Int { .. }, ArrayData::F32(_) | ArrayData::F64(_)) => false,
         }
     }
 
@@ -412,6 +418,26 @@ impl BoxSpace {
         };
         Self::from_nums(name, low, high, shape, dtype)
     }
+}
+
+/// Whether each row of `values` lies within `[low, high]` elementwise
+/// (NaN never does).
+fn floats_within<T: Copy + Into<f64>>(values: &[T], low: &[f64], high: &[f64]) -> bool {
+    values.chunks_exact(low.len()).all(|row| {
+        row.iter().zip(low).zip(high).all(|((&x, &a), &b)| {
+            let x: f64 = x.into();
+            x >= a && x <= b
+        })
+    })
+}
+
+fn ints_within<T: Copy + Into<i128>>(values: &[T], low: &[i128], high: &[i128]) -> bool {
+    values.chunks_exact(low.len()).all(|row| {
+        row.iter().zip(low).zip(high).all(|((&x, &a), &b)| {
+            let x: i128 = x.into();
+            x >= a && x <= b
+        })
+    })
 }
 
 fn nums_from_json(j: &Json, what: &str) -> Result<(Vec<usize>, Vec<Num>)> {
