@@ -55,6 +55,11 @@ impl BatchedSpace {
     pub fn new(name: &str, space: Space, batch_shape: Vec<usize>) -> Result<BatchedSpace> {
         let name = check_name(name, "Batched name")?;
         let count = super::checked_len(&batch_shape, "batch_shape")?;
+        if let Mode::Stack(_, inner) = mode(&space) {
+            let mut all = batch_shape.clone();
+            all.extend(inner);
+            super::checked_len(&all, "batch_shape + the space's shape")?;
+        }
         Ok(BatchedSpace {
             name,
             space: Box::new(space),
@@ -281,5 +286,8 @@ mod tests {
         assert!(!s.contains(&Value::List(vec![])));
         assert_eq!(s.seed(3).len(), 2);
         assert!(BatchedSpace::new("x", s.clone(), vec![usize::MAX, 2]).is_err());
+        let big = BoxSpace::uniform("b", 0.0, 1.0, Some(vec![1 << 20]), DType::F32).unwrap();
+        let e = BatchedSpace::new("x", big.into(), vec![1 << 10]).unwrap_err();
+        assert!(e.message().contains("batch_shape"), "{e}");
     }
 }

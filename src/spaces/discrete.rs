@@ -162,5 +162,12 @@ mod tests {
             .all(|&x| (5.0..129.0).contains(&x)));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert_eq!(s.to_string(), "Discrete(d, 124, start=5)");
+        let e = s.sample_batch(usize::MAX).unwrap_err();
+        assert!(e.message().contains("sample_batch"));
+        let huge: Space = Discrete::new("h", u64::MAX / 2, 0).unwrap().into();
+        assert_eq!(
+            crate::spaces::flatdim(&huge).unwrap_err().name(),
+            "ValueError"
+        );
     }
 }

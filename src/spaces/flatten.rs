@@ -24,8 +24,14 @@ fn children(space: &Space) -> Vec<&Space> {
     space.kind().children()
 }
 
-/// The number of elements of a flattened value.
+/// The number of elements of a flattened value (at most [`super::MAX_ELEMENTS`]).
 pub fn flatdim(space: &Space) -> Result<usize> {
+    let n = flatdim_unchecked(space)?;
+    super::check_length(n, "flat size")?;
+    Ok(n)
+}
+
+fn flatdim_unchecked(space: &Space) -> Result<usize> {
     let sum = |spaces: Vec<&Space>| -> Result<usize> {
         spaces.into_iter().try_fold(0usize, |acc, s| {
             acc.checked_add(flatdim(s)?)
@@ -123,6 +129,7 @@ fn discrete_index(space: &Space, value: &Value, n: u64, start: i64) -> Result<us
 
 /// Flattens `value` (of `space`) to a 1-d array of [`flatdim`] elements.
 pub fn flatten(space: &Space, value: &Value) -> Result<Array> {
+    flatdim(space)?; // refuses sizes too large to allocate before any work
     Ok(Array::vector(flatten_data(space, value)?))
 }
 

@@ -75,6 +75,17 @@ impl GraphSpace {
             ));
         }
         let batch_count = super::checked_len(&batch_shape, "batch_shape")?;
+        // Bound what one sample can allocate: graphs × nodes × features, and edges likewise.
+        let nodes = max_nodes.unwrap_or(min_nodes.saturating_add(UNBOUNDED_EXTRA_NODES));
+        let edges = max_edges.unwrap_or(min_edges.saturating_add(nodes.saturating_mul(2)));
+        let edge_len = edge_space.as_ref().map_or(2, |s| s.len().max(2));
+        let node_len = node_space.len().max(1);
+        for (count, len, what) in [
+            (nodes, node_len, "max_nodes"),
+            (edges, edge_len, "max_edges"),
+        ] {
+            super::checked_len(&[batch_count, count, len], what)?;
+        }
         Ok(GraphSpace {
             name,
             node_space,
@@ -487,7 +498,7 @@ mod tests {
             assert!(x.n_nodes.is_none());
         }
         assert!(
-            g.contains(&g.create_empty()) == false,
+            !g.contains(&g.create_empty()),
             "zero nodes is below min_nodes"
         );
     }
@@ -524,7 +535,7 @@ mod tests {
             let max = nn.data().to_f64_vec().into_iter().fold(0.0, f64::max) as usize;
             assert_eq!(x.nodes.as_ref().unwrap().shape(), [2, 2, max, 3]);
         }
-        assert!(g.contains(&g.create_empty()) == false);
+        assert!(!g.contains(&g.create_empty()));
         let lenient =
             GraphSpace::new("g", features(1), None, (0, None), (0, None), vec![3]).unwrap();
         assert!(lenient.contains(&lenient.create_empty()));
@@ -545,6 +556,9 @@ mod tests {
                 .contains("min_edges")
         );
         assert!(GraphSpace::new("g", features(1), None, (0, None), (1, None), vec![]).is_err());
+        let huge = (0, Some(usize::MAX));
+        let e = GraphSpace::new("g", features(1), None, huge, (0, None), vec![]).unwrap_err();
+        assert!(e.message().contains("max_nodes"), "{e}");
         let s: Space = graph(vec![4]).into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         let mut j = s.to_json();

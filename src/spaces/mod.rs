@@ -390,6 +390,7 @@ impl Space {
 
     /// Functional form of [`Space::sample_batch`].
     pub fn sample_batch_with(&self, rng: Rng, n: usize) -> Result<(Rng, Array)> {
+        check_length(n, "sample_batch n")?;
         let mut rng = rng;
         let batch = match &self.kind {
             SpaceKind::Box(b) => b.sample_batch(&mut rng, n)?,
@@ -493,6 +494,16 @@ pub(crate) fn checked_len(shape: &[usize], what: &str) -> Result<usize> {
             "{what} {shape:?} has more than {MAX_ELEMENTS} elements"
         ))),
     }
+}
+
+/// Checks that a length bound is at most [`MAX_ELEMENTS`].
+pub(crate) fn check_length(n: usize, what: &str) -> Result<()> {
+    if n > MAX_ELEMENTS {
+        return Err(Error::value(format!(
+            "{what} ({n}) is more than {MAX_ELEMENTS}"
+        )));
+    }
+    Ok(())
 }
 
 /// Checks a space or item name: names identify spaces, so they cannot be empty.

@@ -45,6 +45,7 @@ impl SequenceDType {
 
 /// Checks a `(lo, hi)` size range.
 pub(crate) fn check_size_range(lo: usize, hi: Option<usize>) -> Result<()> {
+    super::check_length(hi.unwrap_or(lo), "size_range")?;
     match hi {
         Some(hi) if lo > hi => Err(Error::value(format!(
             "size_range: lower bound {lo} > upper bound {hi}"

@@ -35,6 +35,7 @@ impl TextSpace {
                 "min_length ({min_length}) > max_length ({max_length})"
             )));
         }
+        super::check_length(max_length, "max_length")?;
         let mut chars: Vec<char> = Vec::new();
         for c in charset.unwrap_or(ALPHANUMERIC).chars() {
             if !chars.contains(&c) {
@@ -165,6 +166,8 @@ mod tests {
             .unwrap_err()
             .message()
             .contains("charset"));
+        let e = TextSpace::new("t", 0, usize::MAX, None).unwrap_err();
+        assert!(e.message().contains("max_length"));
         let s: Space = TextSpace::new("t", 0, 16, Some("xyz")).unwrap().into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert_eq!(
