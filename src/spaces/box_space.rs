@@ -203,6 +203,26 @@ impl BoxSpace {
         }
     }
 
+    /// A box of `shape` whose elements all have element 0's bounds.
+    pub(crate) fn broadcast_first(&self, shape: Vec<usize>) -> Result<BoxSpace> {
+        let n = checked_len(&shape, "shape")?;
+        let bounds = match &self.bounds {
+            BoxBounds::Float { low, high } => BoxBounds::Float {
+                low: vec![low[0]; n],
+                high: vec![high[0]; n],
+            },
+            BoxBounds::Int { low, high } => BoxBounds::Int {
+                low: vec![low[0]; n],
+                high: vec![high[0]; n],
+            },
+        };
+        Ok(BoxSpace {
+            shape,
+            bounds,
+            ..self.clone()
+        })
+    }
+
     /// The same box under another name.
     pub fn renamed(&self, name: &str) -> Result<BoxSpace> {
         Ok(BoxSpace {

@@ -104,6 +104,17 @@ impl DynamicBoxSpace {
                 .all(|((s, lo), hi)| s >= lo && s <= hi)
     }
 
+    /// `x` with each element clamped to the bounds, in the space's dtype.
+    pub fn clip(&self, x: &Array) -> Result<Array> {
+        if !self.shape_contains(x.shape()) {
+            return Err(Error::value(format!(
+                "clip: shape {:?} is not within the space's shapes",
+                x.shape()
+            )));
+        }
+        self.element.broadcast_first(x.shape().to_vec())?.clip(x)
+    }
+
     /// `value` placed in the leading corner of a `shape_high` array filled with `fill_value`.
     pub fn pad(&self, value: &Array) -> Result<Array> {
         if !self.shape_contains(value.shape()) {
@@ -293,6 +304,12 @@ mod tests {
         assert_eq!(py.data(), &ArrayData::I32(vec![7, 8, 0, 0, 0, 0]));
         assert_eq!(e.unpad(&py, &[1, 2]).unwrap(), y);
         assert!(d.unpad(&p, &[4, 2]).is_err());
+        let wild = Array::new(vec![1, 2], ArrayData::F32(vec![-3.0, 0.5])).unwrap();
+        assert_eq!(
+            d.clip(&wild).unwrap().data(),
+            &ArrayData::F32(vec![0.0, 0.5])
+        );
+        assert!(d.clip(&Array::zeros(DType::F32, vec![2]).unwrap()).is_err());
         assert!(d
             .pad(&Array::zeros(DType::F32, vec![5, 2]).unwrap())
             .is_err());

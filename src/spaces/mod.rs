@@ -13,7 +13,40 @@
 //! Every space has a non-empty name; equality compares names and structure,
 //! never generator state. Descriptions round-trip through JSON
 //! ([`Space::to_json`], [`space_from_json`]); values have their own JSON
-//! encoding in [`value_json`].
+//! encoding in [`value_json`]; Gymnasium-style descriptions convert with
+//! [`from_gym_space`] and [`to_gym_space`].
+//!
+//! # Descriptions
+//!
+//! `{"type": T, "name": N, ...fields}` where T and the fields are:
+//!
+//! * `Box`: `dtype`, `shape`, `low`, `high` (one number shared by every
+//!   element, or a flat row-major list; `"inf"`/`"-inf"` for infinities)
+//! * `Discrete`: `n`, `start` — `NamedDiscrete`: `names` —
+//!   `Commandline`: `flags: [{name, flag, description}]`
+//! * `Scalar`: `dtype`, `min`, `max` (null when unbounded)
+//! * `Sequence`: `size_range: [lo, hi|null]`, `dtype` (`"str"`, `"bytes"` or
+//!   a numeric dtype), `opaque_data_format`, `scalar_range` (a Scalar description or null)
+//! * `SpaceSequence`: `space`, `size_range` — `Permutation`: `scalar_range`
+//! * `Dict`: `spaces: [[key, description], ...]` (in the space's key order)
+//! * `Tuple`, `Union`: `spaces: [description, ...]`
+//! * `Reward`: `observation_spaces`, `default_value`, `min`, `max`,
+//!   `default_negates_returns`, `success_threshold`, `deterministic`, `platform_dependent`
+//! * `MultiDiscrete`: `nvec`, `start`, `shape`, `dtype` — `MultiBinary`, `Binary`: `shape`
+//! * `DynamicBox`: `dtype`, `low`, `high`, `shape_low`, `shape_high`, `fill_value`
+//! * `Graph`: `node_space`, `edge_space` (Box descriptions, edge may be null),
+//!   `min_nodes`, `max_nodes`, `min_edges`, `max_edges`, `batch_shape`
+//! * `Text`: `min_length`, `max_length`, `charset`
+//! * `Batched`: `space`, `batch_shape`
+//!
+//! # Values
+//!
+//! Box, MultiDiscrete (its dtype), MultiBinary (int8), Binary (bool),
+//! DynamicBox and Permutation (int64) samples are `Value::Array`;
+//! Discrete-like samples `Value::Int`; Scalar samples `Int`, `Float` or
+//! `Bool` by dtype; Reward `Float`; Text and string Sequences `Str`; byte
+//! Sequences `Bytes`; Tuple and SpaceSequence `List`; Union `List[Int(index),
+//! value]`; Dict `Dict` in key order; Graph `Graph`; Batched see [`batched`].
 
 pub mod array_ops;
 pub mod batched;
