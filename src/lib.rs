@@ -8,10 +8,12 @@ pub mod bril;
 pub mod env;
 pub mod error;
 pub mod rng;
+pub mod spaces;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Result};
 pub use rng::Rng;
+pub use spaces::{space_from_json, Space, SpaceKind};
 
 /// The crate version, as in `Cargo.toml` and the npm package.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,572 @@
+//! Graph: graphs with feature vectors on nodes and, optionally, on edges
+//! (UniEnv's GraphSpace, Gymnasium's Graph).
+//!
+//! An unbatched value is a [`Graph`] with `nodes` `[N, ...node_shape]`,
+//! `edges` `[E, ...edge_shape]` (only with an edge space) and `edge_links`
+//! `[E, 2]` int64 node indices; `n_nodes`/`n_edges` are absent. With a batch
+//! shape the arrays are padded to the largest graph of the batch —
+//! `[...batch, max N, ...node_shape]` and so on, padding zero — and
+//! `n_nodes`/`n_edges` (int64, shape `batch`) give each graph's true counts.
+
+use super::array_ops::concat;
+use super::box_space::BoxSpace;
+use super::json_util::{self as ju, JsonMap};
+use super::repr::{self, ReprOptions};
+use super::sampling::int_in;
+use super::{check_name, space_from_json, Bound, Kind, Leaf, Space, SpaceKind};
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+use crate::value::{Array, ArrayData, DType, Graph, Value};
+use serde_json::Value as Json;
+
+/// Without `max_nodes`, samples have up to `min_nodes + UNBOUNDED_EXTRA_NODES` nodes.
+pub const UNBOUNDED_EXTRA_NODES: usize = 9;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphSpace {
+    name: String,
+    node_space: BoxSpace,
+    edge_space: Option<BoxSpace>,
+    min_nodes: usize,
+    max_nodes: Option<usize>,
+    min_edges: usize,
+    max_edges: Option<usize>,
+    batch_shape: Vec<usize>,
+    batch_count: usize,
+}
+
+/// One sampled graph before layout.
+struct Sampled {
+    n: usize,
+    e: usize,
+    nodes: ArrayData,
+    edges: Option<ArrayData>,
+    links: Vec<i64>,
+}
+
+impl GraphSpace {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: &str,
+        node_space: BoxSpace,
+        edge_space: Option<BoxSpace>,
+        (min_nodes, max_nodes): (usize, Option<usize>),
+        (min_edges, max_edges): (usize, Option<usize>),
+        batch_shape: Vec<usize>,
+    ) -> Result<GraphSpace> {
+        let name = check_name(name, "Graph name")?;
+        if let Some(max) = max_nodes {
+            if min_nodes > max {
+                return Err(Error::value(format!(
+                    "min_nodes ({min_nodes}) > max_nodes ({max})"
+                )));
+            }
+        }
+        if let Some(max) = max_edges {
+            if min_edges > max {
+                return Err(Error::value(format!(
+                    "min_edges ({min_edges}) > max_edges ({max})"
+                )));
+            }
+        }
+        if min_edges > 0 && min_nodes == 0 {
+            return Err(Error::value(
+                "min_edges > 0 needs min_nodes >= 1: edges link nodes",
+            ));
+        }
+        let batch_count = super::checked_len(&batch_shape, "batch_shape")?;
+        // Bound what one sample can allocate: graphs × nodes × features, and edges likewise.
+        let nodes = max_nodes.unwrap_or(min_nodes.saturating_add(UNBOUNDED_EXTRA_NODES));
+        let edges = max_edges.unwrap_or(min_edges.saturating_add(nodes.saturating_mul(2)));
+        let edge_len = edge_space.as_ref().map_or(2, |s| s.len().max(2));
+        let node_len = node_space.len().max(1);
+        for (count, len, what) in [
+            (nodes, node_len, "max_nodes"),
+            (edges, edge_len, "max_edges"),
+        ] {
+            super::checked_len(&[batch_count, count, len], what)?;
+        }
+        Ok(GraphSpace {
+            name,
+            node_space,
+            edge_space,
+            min_nodes,
+            max_nodes,
+            min_edges,
+            max_edges,
+            batch_shape,
+            batch_count,
+        })
+    }
+
+    pub fn node_space(&self) -> &BoxSpace {
+        &self.node_space
+    }
+    pub fn edge_space(&self) -> Option<&BoxSpace> {
+        self.edge_space.as_ref()
+    }
+    pub fn node_range(&self) -> (usize, Option<usize>) {
+        (self.min_nodes, self.max_nodes)
+    }
+    pub fn edge_range(&self) -> (usize, Option<usize>) {
+        (self.min_edges, self.max_edges)
+    }
+    pub fn batch_shape(&self) -> &[usize] {
+        &self.batch_shape
+    }
+
+    fn count_ok(n: usize, lo: usize, hi: Option<usize>) -> bool {
+        n >= lo && hi.is_none_or(|hi| n <= hi)
+    }
+
+    fn sample_one(&self, rng: &mut Rng) -> Sampled {
+        let max_n = self
+            .max_nodes
+            .unwrap_or(self.min_nodes + UNBOUNDED_EXTRA_NODES);
+        let n = int_in(rng, self.min_nodes as i128, max_n as i128) as usize;
+        let e = if n == 0 {
+            0
+        } else {
+            let max_e = self.max_edges.unwrap_or(self.min_edges + 2 * n);
+            int_in(rng, self.min_edges as i128, max_e as i128) as usize
+        };
+        let nodes = self.node_space.sample_data(rng, n);
+        let edges = self.edge_space.as_ref().map(|s| s.sample_data(rng, e));
+        let links = (0..2 * e).map(|_| rng.below(n as u64) as i64).collect();
+        Sampled {
+            n,
+            e,
+            nodes,
+            edges,
+            links,
+        }
+    }
+
+    fn with_rows(rows: usize, inner: &[usize]) -> Vec<usize> {
+        let mut s = vec![rows];
+        s.extend_from_slice(inner);
+        s
+    }
+
+    /// The padded, batched layout of `graphs`.
+    fn layout(&self, graphs: Vec<Sampled>) -> Graph {
+        let max_n = graphs.iter().map(|g| g.n).max().unwrap_or(0);
+        let max_e = graphs.iter().map(|g| g.e).max().unwrap_or(0);
+        let shape = |rows: usize, inner: &[usize]| {
+            let mut s = self.batch_shape.clone();
+            s.extend(Self::with_rows(rows, inner));
+            s
+        };
+        let pad = |parts: Vec<(ArrayData, usize)>, rows: usize, row_len: usize, dtype: DType| {
+            let mut all = Vec::with_capacity(parts.len() * 2);
+            for (data, n) in parts {
+                all.push(data);
+                all.push(ArrayData::zeros(dtype, (rows - n) * row_len));
+            }
+            concat(dtype, &all)
+        };
+        let nlen = self.node_space.len();
+        let node_parts: Vec<_> = graphs.iter().map(|g| (g.nodes.clone(), g.n)).collect();
+        let nodes = pad(node_parts, max_n, nlen, self.node_space.dtype());
+        let edges = self.edge_space.as_ref().map(|s| {
+            let parts: Vec<_> = graphs
+                .iter()
+                .map(|g| (g.edges.clone().expect("edge space"), g.e))
+                .collect();
+            let data = pad(parts, max_e, s.len(), s.dtype());
+            Array::new(shape(max_e, s.shape()), data).expect("padded sizes")
+        });
+        let link_parts: Vec<_> = graphs
+            .iter()
+            .map(|g| (ArrayData::I64(g.links.clone()), g.e))
+            .collect();
+        let links = pad(link_parts, max_e, 2, DType::I64);
+        let counts = |f: fn(&Sampled) -> usize| {
+            Array::new(
+                self.batch_shape.clone(),
+                ArrayData::I64(graphs.iter().map(|g| f(g) as i64).collect()),
+            )
+            .expect("one per graph")
+        };
+        Graph {
+            nodes: Some(
+                Array::new(shape(max_n, self.node_space.shape()), nodes).expect("padded sizes"),
+            ),
+            edges,
+            edge_links: Some(Array::new(shape(max_e, &[2]), links).expect("padded sizes")),
+            n_nodes: Some(counts(|g| g.n)),
+            n_edges: Some(counts(|g| g.e)),
+        }
+    }
+
+    /// Whether the arrays of graph `b` of a (possibly padded) layout hold a
+    /// graph of the space with `n` nodes and `e` edges.
+    fn graph_ok(
+        &self,
+        g: &Graph,
+        b: usize,
+        n: usize,
+        e: usize,
+        max_n: usize,
+        max_e: usize,
+    ) -> bool {
+        if !Self::count_ok(n, self.min_nodes, self.max_nodes)
+            || !Self::count_ok(e, self.min_edges, self.max_edges)
+        {
+            return false;
+        }
+        let Some(nodes) = &g.nodes else { return false };
+        if !self.node_space.rows_within(nodes.data(), b * max_n, n) {
+            return false;
+        }
+        match (&self.edge_space, &g.edges) {
+            (Some(s), Some(edges)) => {
+                if !s.rows_within(edges.data(), b * max_e, e) {
+                    return false;
+                }
+            }
+            (None, None) => {}
+            _ => return false,
+        }
+        let Some(links) = &g.edge_links else {
+            return false;
+        };
+        if !links.dtype().is_integer() {
+            return false;
+        }
+        (b * max_e * 2..(b * max_e + e) * 2).all(|i| {
+            links
+                .data()
+                .get_i128(i)
+                .is_some_and(|x| x >= 0 && x < n as i128)
+        })
+    }
+
+    /// The shape an array of the layout must have.
+    fn expect_shape(&self, batched: bool, rows: usize, inner: &[usize]) -> Vec<usize> {
+        let mut s = if batched {
+            self.batch_shape.clone()
+        } else {
+            Vec::new()
+        };
+        s.extend(Self::with_rows(rows, inner));
+        s
+    }
+
+    fn shapes_ok(&self, g: &Graph, batched: bool, max_n: usize, max_e: usize) -> bool {
+        let Some(nodes) = &g.nodes else { return false };
+        let Some(links) = &g.edge_links else {
+            return false;
+        };
+        nodes.shape()
+            == self
+                .expect_shape(batched, max_n, self.node_space.shape())
+                .as_slice()
+            && links.shape() == self.expect_shape(batched, max_e, &[2]).as_slice()
+            && match (&self.edge_space, &g.edges) {
+                (Some(s), Some(edges)) => {
+                    edges.shape() == self.expect_shape(batched, max_e, s.shape()).as_slice()
+                }
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+fn parse_box(j: &Json, what: &str) -> Result<BoxSpace> {
+    match space_from_json(j).map_err(|e| e.context(what))?.into_kind() {
+        SpaceKind::Box(b) => Ok(b),
+        other => Err(Error::type_error(format!(
+            "{what} must be a Box, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+impl Kind for GraphSpace {
+    const TYPE: &'static str = "Graph";
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn contains(&self, value: &Value) -> bool {
+        let Value::Graph(g) = value else { return false };
+        if self.batch_shape.is_empty() {
+            if g.n_nodes.is_some() || g.n_edges.is_some() {
+                return false;
+            }
+            let (Some(nodes), Some(links)) = (&g.nodes, &g.edge_links) else {
+                return false;
+            };
+            let (n, e) = (
+                nodes.shape().first().copied().unwrap_or(0),
+                links.shape().first().copied().unwrap_or(0),
+            );
+            return self.shapes_ok(g, false, n, e) && self.graph_ok(g, 0, n, e, n, e);
+        }
+        let (Some(nn), Some(ne), Some(nodes), Some(links)) =
+            (&g.n_nodes, &g.n_edges, &g.nodes, &g.edge_links)
+        else {
+            return false;
+        };
+        if nn.shape() != self.batch_shape.as_slice() || ne.shape() != self.batch_shape.as_slice() {
+            return false;
+        }
+        let k = self.batch_shape.len();
+        let (Some(&max_n), Some(&max_e)) = (nodes.shape().get(k), links.shape().get(k)) else {
+            return false;
+        };
+        if !self.shapes_ok(g, true, max_n, max_e) {
+            return false;
+        }
+        (0..self.batch_count).all(|b| {
+            let count = |a: &Array| a.data().get_i128(b).and_then(|x| usize::try_from(x).ok());
+            match (count(nn), count(ne)) {
+                (Some(n), Some(e)) if n <= max_n && e <= max_e => {
+                    self.graph_ok(g, b, n, e, max_n, max_e)
+                }
+                _ => false,
+            }
+        })
+    }
+    fn create_empty(&self) -> Value {
+        let empty = |s: &BoxSpace| ArrayData::zeros(s.dtype(), 0);
+        let one = |_: usize| Sampled {
+            n: 0,
+            e: 0,
+            nodes: empty(&self.node_space),
+            edges: self.edge_space.as_ref().map(empty),
+            links: Vec::new(),
+        };
+        if self.batch_shape.is_empty() {
+            let g = one(0);
+            Value::Graph(Box::new(Graph {
+                nodes: Some(
+                    Array::new(Self::with_rows(0, self.node_space.shape()), g.nodes)
+                        .expect("empty"),
+                ),
+                edges: self
+                    .edge_space
+                    .as_ref()
+                    .map(|s| Array::new(Self::with_rows(0, s.shape()), empty(s)).expect("empty")),
+                edge_links: Some(Array::new(vec![0, 2], ArrayData::I64(vec![])).expect("empty")),
+                n_nodes: None,
+                n_edges: None,
+            }))
+        } else {
+            Value::Graph(Box::new(
+                self.layout((0..self.batch_count).map(one).collect()),
+            ))
+        }
+    }
+    fn is_bounded(&self, manner: Bound) -> bool {
+        self.max_nodes.is_some()
+            && self.max_edges.is_some()
+            && self.node_space.is_bounded(manner)
+            && self
+                .edge_space
+                .as_ref()
+                .is_none_or(|s| s.is_bounded(manner))
+    }
+    fn describe(&self, out: &mut JsonMap) {
+        let opt = |x: Option<usize>| x.map_or(Json::Null, Json::from);
+        out.insert(
+            "node_space".into(),
+            Space::from(self.node_space.clone()).to_json(),
+        );
+        out.insert(
+            "edge_space".into(),
+            self.edge_space
+                .clone()
+                .map_or(Json::Null, |s| Space::from(s).to_json()),
+        );
+        out.insert("min_nodes".into(), Json::from(self.min_nodes));
+        out.insert("max_nodes".into(), opt(self.max_nodes));
+        out.insert("min_edges".into(), Json::from(self.min_edges));
+        out.insert("max_edges".into(), opt(self.max_edges));
+        out.insert("batch_shape".into(), ju::shape_to_json(&self.batch_shape));
+    }
+    fn from_description(name: &str, m: &JsonMap) -> Result<GraphSpace> {
+        let node_space = parse_box(ju::field(m, "node_space")?, "node_space")?;
+        let edge_space = ju::opt_field(m, "edge_space")
+            .map(|j| parse_box(j, "edge_space"))
+            .transpose()?;
+        let batch_shape = match ju::opt_field(m, "batch_shape") {
+            Some(j) => ju::shape_from_json(j, "batch_shape")?,
+            None => Vec::new(),
+        };
+        GraphSpace::new(
+            name,
+            node_space,
+            edge_space,
+            (
+                ju::opt_usize(m, "min_nodes")?.unwrap_or(1),
+                ju::opt_usize(m, "max_nodes")?,
+            ),
+            (
+                ju::opt_usize(m, "min_edges")?.unwrap_or(0),
+                ju::opt_usize(m, "max_edges")?,
+            ),
+            batch_shape,
+        )
+    }
+    fn repr(&self, o: &ReprOptions) -> String {
+        let show = |x: Option<usize>| x.map_or("None".to_string(), |x| x.to_string());
+        let mut parts = vec![self.node_space.repr(o)];
+        if let Some(e) = &self.edge_space {
+            parts.push(e.repr(o));
+        }
+        if !o.abbreviate {
+            parts.push(format!(
+                "nodes=[{}, {}]",
+                self.min_nodes,
+                show(self.max_nodes)
+            ));
+            parts.push(format!(
+                "edges=[{}, {}]",
+                self.min_edges,
+                show(self.max_edges)
+            ));
+        }
+        if !self.batch_shape.is_empty() {
+            parts.push(format!("batch_shape={}", repr::shape(&self.batch_shape)));
+        }
+        repr::call(Self::TYPE, &self.name, o, &parts)
+    }
+}
+
+impl Leaf for GraphSpace {
+    fn sample_rng(&self, rng: &mut Rng) -> Value {
+        if self.batch_shape.is_empty() {
+            let g = self.sample_one(rng);
+            let edges = self.edge_space.as_ref().map(|s| {
+                Array::new(
+                    Self::with_rows(g.e, s.shape()),
+                    g.edges.expect("edge space"),
+                )
+                .expect("e rows")
+            });
+            return Value::Graph(Box::new(Graph {
+                nodes: Some(
+                    Array::new(Self::with_rows(g.n, self.node_space.shape()), g.nodes)
+                        .expect("n rows"),
+                ),
+                edges,
+                edge_links: Some(
+                    Array::new(vec![g.e, 2], ArrayData::I64(g.links)).expect("e rows"),
+                ),
+                n_nodes: None,
+                n_edges: None,
+            }));
+        }
+        let graphs = (0..self.batch_count)
+            .map(|_| self.sample_one(rng))
+            .collect();
+        Value::Graph(Box::new(self.layout(graphs)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn features(n: usize) -> BoxSpace {
+        BoxSpace::uniform("f", -1.0, 1.0, Some(vec![n]), DType::F32).unwrap()
+    }
+
+    fn graph(batch: Vec<usize>) -> GraphSpace {
+        GraphSpace::new(
+            "g",
+            features(3),
+            Some(features(2)),
+            (1, Some(5)),
+            (0, Some(6)),
+            batch,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn unbatched_samples_are_contained() {
+        let g = graph(vec![]);
+        let mut r = Rng::seed_from_u64(0);
+        for _ in 0..30 {
+            let v = g.sample_rng(&mut r);
+            assert!(g.contains(&v), "{v:?}");
+            let Value::Graph(x) = &v else { panic!() };
+            let n = x.nodes.as_ref().unwrap().shape()[0];
+            assert!((1..=5).contains(&n));
+            assert!(x.n_nodes.is_none());
+        }
+        assert!(
+            !g.contains(&g.create_empty()),
+            "zero nodes is below min_nodes"
+        );
+    }
+
+    #[test]
+    fn bad_links_or_features_are_not_contained() {
+        let g = graph(vec![]);
+        let mut r = Rng::seed_from_u64(1);
+        let Value::Graph(mut x) = g.sample_rng(&mut r) else {
+            panic!()
+        };
+        let n = x.nodes.as_ref().unwrap().shape()[0];
+        x.edge_links = Some(Array::new(vec![1, 2], ArrayData::I64(vec![0, n as i64])).unwrap());
+        x.edges = Some(Array::zeros(DType::F32, vec![1, 2]).unwrap());
+        assert!(!g.contains(&Value::Graph(x.clone())));
+        x.edge_links = Some(Array::new(vec![1, 2], ArrayData::I64(vec![0, 0])).unwrap());
+        assert!(g.contains(&Value::Graph(x.clone())));
+        x.edges = None;
+        assert!(!g.contains(&Value::Graph(x.clone())));
+        x.edges = Some(Array::new(vec![1, 2], ArrayData::F32(vec![0.0, 5.0])).unwrap());
+        assert!(!g.contains(&Value::Graph(x)));
+    }
+
+    #[test]
+    fn batched_layout_is_padded_with_counts() {
+        let g = graph(vec![2, 2]);
+        let mut r = Rng::seed_from_u64(2);
+        for _ in 0..10 {
+            let v = g.sample_rng(&mut r);
+            assert!(g.contains(&v));
+            let Value::Graph(x) = &v else { panic!() };
+            let nn = x.n_nodes.as_ref().unwrap();
+            assert_eq!(nn.shape(), [2, 2]);
+            let max = nn.data().to_f64_vec().into_iter().fold(0.0, f64::max) as usize;
+            assert_eq!(x.nodes.as_ref().unwrap().shape(), [2, 2, max, 3]);
+        }
+        assert!(!g.contains(&g.create_empty()));
+        let lenient =
+            GraphSpace::new("g", features(1), None, (0, None), (0, None), vec![3]).unwrap();
+        assert!(lenient.contains(&lenient.create_empty()));
+    }
+
+    #[test]
+    fn bad_arguments_and_json() {
+        assert!(
+            GraphSpace::new("g", features(1), None, (3, Some(2)), (0, None), vec![])
+                .unwrap_err()
+                .message()
+                .contains("min_nodes")
+        );
+        assert!(
+            GraphSpace::new("g", features(1), None, (1, None), (3, Some(2)), vec![])
+                .unwrap_err()
+                .message()
+                .contains("min_edges")
+        );
+        assert!(GraphSpace::new("g", features(1), None, (0, None), (1, None), vec![]).is_err());
+        let huge = (0, Some(usize::MAX));
+        let e = GraphSpace::new("g", features(1), None, huge, (0, None), vec![]).unwrap_err();
+        assert!(e.message().contains("max_nodes"), "{e}");
+        let s: Space = graph(vec![4]).into();
+        assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
+        let mut j = s.to_json();
+        j["node_space"] = serde_json::json!({"type": "Discrete", "name": "d", "n": 2});
+        assert_eq!(space_from_json(&j).unwrap_err().name(), "TypeError");
+        assert_eq!(
+            s.to_string(),
+            "Graph(g, Box(f, low=-1.0, high=1.0, shape=(3,), dtype=float32), Box(f, low=-1.0, high=1.0, shape=(2,), dtype=float32), nodes=[1, 5], edges=[0, 6], batch_shape=(4,))"
+        );
+    }
+}

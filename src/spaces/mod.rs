@@ -1,0 +1,637 @@
+//! Spaces: the sets that actions and observations live in.
+//!
+//! A [`Space`] is one of the kinds in [`SpaceKind`] (CompilerGym's, UniEnv's
+//! and Gymnasium's spaces) plus the state of its own random generator, so it
+//! supports both sampling styles:
+//!
+//! * Gymnasium style: [`Space::seed`] then [`Space::sample`]. A composite
+//!   seeds each child from its own generator, so one seed fixes the whole tree.
+//! * functional style (UniEnv): [`Space::sample_with`] takes an [`Rng`] (a
+//!   small `Copy` value) and returns the advanced one with the sample. A
+//!   composite threads that one generator through its children in order.
+//!
+//! Every space has a non-empty name; equality compares names and structure,
+//! never generator state. Descriptions round-trip through JSON
+//! ([`Space::to_json`], [`space_from_json`]); values have their own JSON
+//! encoding in [`value_json`]; Gymnasium-style descriptions convert with
+//! [`from_gym_space`] and [`to_gym_space`].
+//!
+//! # Descriptions
+//!
+//! `{"type": T, "name": N, ...fields}` where T and the fields are:
+//!
+//! * `Box`: `dtype`, `shape`, `low`, `high` (one number shared by every
+//!   element, or a flat row-major list; `"inf"`/`"-inf"` for infinities)
+//! * `Discrete`: `n`, `start` — `NamedDiscrete`: `names` —
+//!   `Commandline`: `flags: [{name, flag, description}]`
+//! * `Scalar`: `dtype`, `min`, `max` (null when unbounded)
+//! * `Sequence`: `size_range: [lo, hi|null]`, `dtype` (`"str"`, `"bytes"` or
+//!   a numeric dtype), `opaque_data_format`, `scalar_range` (a Scalar description or null)
+//! * `SpaceSequence`: `space`, `size_range` — `Permutation`: `scalar_range`
+//! * `Dict`: `spaces: [[key, description], ...]` (in the space's key order)
+//! * `Tuple`, `Union`: `spaces: [description, ...]`
+//! * `Reward`: `observation_spaces`, `default_value`, `min`, `max`,
+//!   `default_negates_returns`, `success_threshold`, `deterministic`, `platform_dependent`
+//! * `MultiDiscrete`: `nvec`, `start`, `shape`, `dtype` — `MultiBinary`, `Binary`: `shape`
+//! * `DynamicBox`: `dtype`, `low`, `high`, `shape_low`, `shape_high`, `fill_value`
+//! * `Graph`: `node_space`, `edge_space` (Box descriptions, edge may be null),
+//!   `min_nodes`, `max_nodes`, `min_edges`, `max_edges`, `batch_shape`
+//! * `Text`: `min_length`, `max_length`, `charset`
+//! * `Batched`: `space`, `batch_shape`
+//!
+//! # Values
+//!
+//! Box, MultiDiscrete (its dtype), MultiBinary (int8), Binary (bool),
+//! DynamicBox and Permutation (int64) samples are `Value::Array`;
+//! Discrete-like samples `Value::Int`; Scalar samples `Int`, `Float` or
+//! `Bool` by dtype; Reward `Float`; Text and string Sequences `Str`; byte
+//! Sequences `Bytes`; Tuple and SpaceSequence `List`; Union `List[Int(index),
+//! value]`; Dict `Dict` in key order; Graph `Graph`; Batched see [`batched`].
+
+pub mod array_ops;
+pub mod batched;
+pub mod bench;
+pub mod binary;
+pub mod box_space;
+pub mod commandline;
+pub mod dict;
+pub mod discrete;
+pub mod dynamic_box;
+pub mod flatten;
+pub mod graph;
+pub mod gym;
+pub mod json_util;
+pub mod multi_binary;
+pub mod multi_discrete;
+pub mod named_discrete;
+pub mod permutation;
+pub mod repr;
+pub mod reward;
+pub mod sampling;
+pub mod scalar;
+pub mod sequence;
+pub mod space_sequence;
+pub mod test_vectors;
+pub mod text;
+pub mod tuple;
+pub mod union;
+pub mod value_json;
+
+#[cfg(test)]
+mod property_tests;
+
+pub use batched::BatchedSpace;
+pub use binary::BinarySpace;
+pub use box_space::{BoxBounds, BoxSpace};
+pub use commandline::{Commandline, CommandlineFlag};
+pub use dict::DictSpace;
+pub use discrete::Discrete;
+pub use dynamic_box::DynamicBoxSpace;
+pub use flatten::{flatdim, flatten, flatten_space, unflatten};
+pub use graph::GraphSpace;
+pub use gym::{from_gym_space, to_gym_space};
+pub use multi_binary::MultiBinary;
+pub use multi_discrete::MultiDiscrete;
+pub use named_discrete::NamedDiscrete;
+pub use permutation::Permutation;
+pub use repr::ReprOptions;
+pub use reward::RewardSpace;
+pub use scalar::Scalar;
+pub use sequence::{Sequence, SequenceDType};
+pub use space_sequence::SpaceSequence;
+pub use text::TextSpace;
+pub use tuple::TupleSpace;
+pub use union::UnionSpace;
+pub use value_json::{value_from_json, value_to_json};
+
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+use crate::value::{Array, Value};
+use json_util::JsonMap;
+use serde_json::Value as Json;
+use std::fmt;
+
+/// The seed an unseeded space behaves as if given: there is no entropy source
+/// in a portable core, and determinism is a feature here.
+pub const DEFAULT_SEED: u64 = 0;
+
+/// Which bounds [`Space::is_bounded`] asks about (UniEnv's `manner`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Both,
+    Below,
+    Above,
+}
+
+impl Bound {
+    /// Parses `"both"`, `"below"` or `"above"`.
+    pub fn parse(manner: &str) -> Result<Bound> {
+        match manner {
+            "both" => Ok(Bound::Both),
+            "below" => Ok(Bound::Below),
+            "above" => Ok(Bound::Above),
+            _ => Err(Error::value(format!(
+                "manner must be \"both\", \"below\" or \"above\", got {manner:?}"
+            ))),
+        }
+    }
+}
+
+/// Behaviour every kind of space has.
+pub(crate) trait Kind {
+    /// The `type` tag of the JSON description.
+    const TYPE: &'static str;
+    fn name(&self) -> &str;
+    fn contains(&self, value: &Value) -> bool;
+    /// A value of the right structure, zero-filled; not necessarily in the space.
+    fn create_empty(&self) -> Value;
+    fn is_bounded(&self, manner: Bound) -> bool;
+    /// Writes the fields of the description other than `type` and `name`.
+    fn describe(&self, out: &mut JsonMap);
+    /// Rebuilds the space from its description's fields.
+    fn from_description(name: &str, fields: &JsonMap) -> Result<Self>
+    where
+        Self: Sized;
+    fn repr(&self, options: &ReprOptions) -> String;
+}
+
+/// A space whose samples use one generator only (its own).
+pub(crate) trait Leaf: Kind {
+    fn sample_rng(&self, rng: &mut Rng) -> Value;
+}
+
+/// A space made of child spaces. Sampling is split in two so that the
+/// children can be sampled either with their own generators (stateful) or
+/// with one threaded generator (functional), through the same code.
+pub(crate) trait Composite: Kind {
+    fn children(&self) -> Vec<&Space>;
+    fn children_mut(&mut self) -> Vec<&mut Space>;
+    /// Which children to sample, in order; may draw from the composite's generator.
+    fn plan(&self, rng: &mut Rng) -> Vec<usize>;
+    /// Builds the sample from the planned children's samples.
+    fn assemble(&self, plan: &[usize], parts: Vec<Value>) -> Value;
+}
+
+/// Every kind of space.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpaceKind {
+    Box(BoxSpace),
+    Discrete(Discrete),
+    NamedDiscrete(NamedDiscrete),
+    Commandline(Commandline),
+    Scalar(Scalar),
+    Sequence(Sequence),
+    SpaceSequence(SpaceSequence),
+    Permutation(Permutation),
+    Dict(DictSpace),
+    Tuple(TupleSpace),
+    Reward(RewardSpace),
+    MultiDiscrete(MultiDiscrete),
+    MultiBinary(MultiBinary),
+    Binary(BinarySpace),
+    DynamicBox(DynamicBoxSpace),
+    Graph(GraphSpace),
+    Text(TextSpace),
+    Union(UnionSpace),
+    Batched(BatchedSpace),
+}
+
+/// Applies `$body` to the kind struct inside any variant.
+macro_rules! each_kind {
+    ($kind:expr, $s:ident => $body:expr) => {
+        match $kind {
+            SpaceKind::Box($s) => $body,
+            SpaceKind::Discrete($s) => $body,
+            SpaceKind::NamedDiscrete($s) => $body,
+            SpaceKind::Commandline($s) => $body,
+            SpaceKind::Scalar($s) => $body,
+            SpaceKind::Sequence($s) => $body,
+            SpaceKind::SpaceSequence($s) => $body,
+            SpaceKind::Permutation($s) => $body,
+            SpaceKind::Dict($s) => $body,
+            SpaceKind::Tuple($s) => $body,
+            SpaceKind::Reward($s) => $body,
+            SpaceKind::MultiDiscrete($s) => $body,
+            SpaceKind::MultiBinary($s) => $body,
+            SpaceKind::Binary($s) => $body,
+            SpaceKind::DynamicBox($s) => $body,
+            SpaceKind::Graph($s) => $body,
+            SpaceKind::Text($s) => $body,
+            SpaceKind::Union($s) => $body,
+            SpaceKind::Batched($s) => $body,
+        }
+    };
+}
+
+/// Applies `$leaf` to leaf kinds and `$comp` to composite kinds.
+macro_rules! leaf_or_composite {
+    ($kind:expr, $s:ident => leaf: $leaf:expr, composite: $comp:expr) => {
+        match $kind {
+            SpaceKind::SpaceSequence($s) => $comp,
+            SpaceKind::Dict($s) => $comp,
+            SpaceKind::Tuple($s) => $comp,
+            SpaceKind::Union($s) => $comp,
+            SpaceKind::Batched($s) => $comp,
+            SpaceKind::Box($s) => $leaf,
+            SpaceKind::Discrete($s) => $leaf,
+            SpaceKind::NamedDiscrete($s) => $leaf,
+            SpaceKind::Commandline($s) => $leaf,
+            SpaceKind::Scalar($s) => $leaf,
+            SpaceKind::Sequence($s) => $leaf,
+            SpaceKind::Permutation($s) => $leaf,
+            SpaceKind::Reward($s) => $leaf,
+            SpaceKind::MultiDiscrete($s) => $leaf,
+            SpaceKind::MultiBinary($s) => $leaf,
+            SpaceKind::Binary($s) => $leaf,
+            SpaceKind::DynamicBox($s) => $leaf,
+            SpaceKind::Graph($s) => $leaf,
+            SpaceKind::Text($s) => $leaf,
+        }
+    };
+}
+
+fn type_of<K: Kind>(_: &K) -> &'static str {
+    K::TYPE
+}
+
+impl SpaceKind {
+    /// The `type` tag of the description: `"Box"`, `"Discrete"`, ...
+    pub fn type_name(&self) -> &'static str {
+        each_kind!(self, s => type_of(s))
+    }
+
+    pub fn name(&self) -> &str {
+        each_kind!(self, s => s.name())
+    }
+
+    /// The child spaces of a composite, in sampling order (empty for a leaf).
+    pub fn children(&self) -> Vec<&Space> {
+        leaf_or_composite!(self, s => leaf: { let _ = s; Vec::new() }, composite: s.children())
+    }
+}
+
+/// A space: what kind it is, and the generator of Gymnasium-style sampling.
+#[derive(Clone, Debug)]
+pub struct Space {
+    kind: SpaceKind,
+    rng: Rng,
+}
+
+/// Equality is structural and name-sensitive; generator state is ignored.
+impl PartialEq for Space {
+    fn eq(&self, other: &Space) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl<K: Into<SpaceKind>> From<K> for Space {
+    fn from(kind: K) -> Space {
+        Space::new(kind.into())
+    }
+}
+
+macro_rules! kind_from {
+    ($($v:ident($t:ty)),*) => {$(
+        impl From<$t> for SpaceKind {
+            fn from(s: $t) -> SpaceKind {
+                SpaceKind::$v(s)
+            }
+        }
+    )*};
+}
+kind_from!(
+    Box(BoxSpace),
+    Discrete(Discrete),
+    NamedDiscrete(NamedDiscrete),
+    Commandline(Commandline),
+    Scalar(Scalar),
+    Sequence(Sequence),
+    SpaceSequence(SpaceSequence),
+    Permutation(Permutation),
+    Dict(DictSpace),
+    Tuple(TupleSpace),
+    Reward(RewardSpace),
+    MultiDiscrete(MultiDiscrete),
+    MultiBinary(MultiBinary),
+    Binary(BinarySpace),
+    DynamicBox(DynamicBoxSpace),
+    Graph(GraphSpace),
+    Text(TextSpace),
+    Union(UnionSpace),
+    Batched(BatchedSpace)
+);
+
+impl Space {
+    /// A space of this kind, seeded with [`DEFAULT_SEED`].
+    pub fn new(kind: SpaceKind) -> Space {
+        let mut space = Space {
+            kind,
+            rng: Rng::seed_from_u64(DEFAULT_SEED),
+        };
+        space.seed(DEFAULT_SEED);
+        space
+    }
+
+    pub fn kind(&self) -> &SpaceKind {
+        &self.kind
+    }
+
+    pub fn into_kind(self) -> SpaceKind {
+        self.kind
+    }
+
+    pub fn name(&self) -> &str {
+        self.kind.name()
+    }
+
+    /// The `type` tag of the description: `"Box"`, `"Discrete"`, ...
+    pub fn type_name(&self) -> &'static str {
+        self.kind.type_name()
+    }
+
+    /// Whether `value` is a member of the space.
+    pub fn contains(&self, value: &Value) -> bool {
+        each_kind!(&self.kind, s => s.contains(value))
+    }
+
+    /// Seeds the space's generator and, for a composite, each child with a
+    /// seed drawn from it. Returns every seed used, this one first, then the
+    /// children's lists in order (Gymnasium's convention). Child seeds are
+    /// below 2^53, so JavaScript can hold them as plain numbers.
+    pub fn seed(&mut self, seed: u64) -> Vec<u64> {
+        self.rng = Rng::seed_from_u64(seed);
+        let mut seeds = vec![seed];
+        let rng = &mut self.rng;
+        leaf_or_composite!(&mut self.kind, s => leaf: { let _ = s; },
+        composite: for child in s.children_mut() {
+            seeds.extend(child.seed(rng.next_u64() >> 11));
+        });
+        seeds
+    }
+
+    /// The generator state of Gymnasium-style sampling, to save and replay.
+    pub fn rng(&self) -> Rng {
+        self.rng
+    }
+
+    pub fn set_rng(&mut self, rng: Rng) {
+        self.rng = rng;
+    }
+
+    /// A sample drawn with the space's own generator (and its children's).
+    pub fn sample(&mut self) -> Value {
+        let rng = &mut self.rng;
+        leaf_or_composite!(&mut self.kind, s => leaf: s.sample_rng(rng),
+        composite: {
+            let plan = s.plan(rng);
+            let parts = {
+                let mut children = s.children_mut();
+                plan.iter().map(|&i| children[i].sample()).collect()
+            };
+            s.assemble(&plan, parts)
+        })
+    }
+
+    /// Functional sampling: a sample and the advanced generator. The space's
+    /// own generator is not touched.
+    pub fn sample_with(&self, rng: Rng) -> (Rng, Value) {
+        let mut rng = rng;
+        let value = self.sample_rng(&mut rng);
+        (rng, value)
+    }
+
+    /// Functional sampling with a borrowed generator.
+    pub fn sample_rng(&self, rng: &mut Rng) -> Value {
+        leaf_or_composite!(&self.kind, s => leaf: s.sample_rng(rng),
+        composite: {
+            let plan = s.plan(rng);
+            let children = s.children();
+            let parts = plan.iter().map(|&i| children[i].sample_rng(rng)).collect();
+            s.assemble(&plan, parts)
+        })
+    }
+
+    /// `n` samples as one array with a leading dimension `n`, for the kinds
+    /// whose samples are fixed-shape arrays or integers: Box, Discrete,
+    /// NamedDiscrete, Commandline, BinarySpace and MultiBinary. Other kinds
+    /// give a TypeError.
+    pub fn sample_batch(&mut self, n: usize) -> Result<Array> {
+        let (rng, batch) = self.sample_batch_with(self.rng, n)?;
+        self.rng = rng;
+        Ok(batch)
+    }
+
+    /// Functional form of [`Space::sample_batch`].
+    pub fn sample_batch_with(&self, rng: Rng, n: usize) -> Result<(Rng, Array)> {
+        check_length(n, "sample_batch n")?;
+        let mut rng = rng;
+        let batch = match &self.kind {
+            SpaceKind::Box(b) => b.sample_batch(&mut rng, n)?,
+            SpaceKind::Discrete(d) => d.sample_batch(&mut rng, n),
+            SpaceKind::NamedDiscrete(d) => d.sample_batch(&mut rng, n),
+            SpaceKind::Commandline(c) => c.sample_batch(&mut rng, n),
+            SpaceKind::Binary(b) => b.sample_batch(&mut rng, n)?,
+            SpaceKind::MultiBinary(b) => b.sample_batch(&mut rng, n)?,
+            other => {
+                return Err(Error::type_error(format!(
+                    "sample_batch is not supported for {} spaces",
+                    other.type_name()
+                )))
+            }
+        };
+        Ok((rng, batch))
+    }
+
+    /// A value of the right structure, zero-filled (UniEnv's `create_empty`).
+    pub fn create_empty(&self) -> Value {
+        each_kind!(&self.kind, s => s.create_empty())
+    }
+
+    /// Whether the space is bounded in `manner` (`"both"`, `"below"`, `"above"`).
+    pub fn is_bounded(&self, manner: &str) -> Result<bool> {
+        let manner = Bound::parse(manner)?;
+        Ok(self.is_bounded_in(manner))
+    }
+
+    pub fn is_bounded_in(&self, manner: Bound) -> bool {
+        each_kind!(&self.kind, s => s.is_bounded(manner))
+    }
+
+    /// The JSON description: `{"type": ..., "name": ..., ...fields}`.
+    pub fn to_json(&self) -> Json {
+        let mut m = JsonMap::new();
+        m.insert("type".into(), Json::from(self.type_name()));
+        m.insert("name".into(), Json::from(self.name()));
+        each_kind!(&self.kind, s => s.describe(&mut m));
+        Json::Object(m)
+    }
+
+    /// The text of UniEnv's `get_repr`.
+    pub fn get_repr(&self, options: &ReprOptions) -> String {
+        each_kind!(&self.kind, s => s.repr(options))
+    }
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.get_repr(&ReprOptions::default()))
+    }
+}
+
+fn parse_kind<K: Kind + Into<SpaceKind>>(name: &str, fields: &JsonMap) -> Result<Space> {
+    K::from_description(name, fields)
+        .map(|k| Space::new(k.into()))
+        .map_err(|e| e.context(K::TYPE))
+}
+
+/// Rebuilds a space from [`Space::to_json`]'s description.
+pub fn space_from_json(description: &Json) -> Result<Space> {
+    let m = json_util::as_object(description, "space description")?;
+    let ty = json_util::get_str(m, "type")?;
+    let name = json_util::get_str(m, "name")?;
+    match ty {
+        BoxSpace::TYPE => parse_kind::<BoxSpace>(name, m),
+        Discrete::TYPE => parse_kind::<Discrete>(name, m),
+        NamedDiscrete::TYPE => parse_kind::<NamedDiscrete>(name, m),
+        Commandline::TYPE => parse_kind::<Commandline>(name, m),
+        Scalar::TYPE => parse_kind::<Scalar>(name, m),
+        Sequence::TYPE => parse_kind::<Sequence>(name, m),
+        SpaceSequence::TYPE => parse_kind::<SpaceSequence>(name, m),
+        Permutation::TYPE => parse_kind::<Permutation>(name, m),
+        DictSpace::TYPE => parse_kind::<DictSpace>(name, m),
+        TupleSpace::TYPE => parse_kind::<TupleSpace>(name, m),
+        RewardSpace::TYPE => parse_kind::<RewardSpace>(name, m),
+        MultiDiscrete::TYPE => parse_kind::<MultiDiscrete>(name, m),
+        MultiBinary::TYPE => parse_kind::<MultiBinary>(name, m),
+        BinarySpace::TYPE => parse_kind::<BinarySpace>(name, m),
+        DynamicBoxSpace::TYPE => parse_kind::<DynamicBoxSpace>(name, m),
+        GraphSpace::TYPE => parse_kind::<GraphSpace>(name, m),
+        TextSpace::TYPE => parse_kind::<TextSpace>(name, m),
+        UnionSpace::TYPE => parse_kind::<UnionSpace>(name, m),
+        BatchedSpace::TYPE => parse_kind::<BatchedSpace>(name, m),
+        other => Err(Error::type_error(format!("unknown space type {other:?}"))),
+    }
+}
+
+/// The most elements a shape (or a batch of samples) may have. Larger
+/// requests are a ValueError instead of an allocation failure, which under
+/// wasm would abort the whole instance.
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
+/// The number of elements of `shape`, or a ValueError naming `what` if it
+/// exceeds [`MAX_ELEMENTS`].
+pub(crate) fn checked_len(shape: &[usize], what: &str) -> Result<usize> {
+    match crate::value::shape_len(shape) {
+        Ok(n) if n <= MAX_ELEMENTS => Ok(n),
+        _ => Err(Error::value(format!(
+            "{what} {shape:?} has more than {MAX_ELEMENTS} elements"
+        ))),
+    }
+}
+
+/// Checks that a length bound is at most [`MAX_ELEMENTS`].
+pub(crate) fn check_length(n: usize, what: &str) -> Result<()> {
+    if n > MAX_ELEMENTS {
+        return Err(Error::value(format!(
+            "{what} ({n}) is more than {MAX_ELEMENTS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a space or item name: names identify spaces, so they cannot be empty.
+pub(crate) fn check_name(name: &str, what: &str) -> Result<String> {
+    if name.is_empty() {
+        return Err(Error::value(format!("{what} must not be empty")));
+    }
+    Ok(name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair() -> Space {
+        TupleSpace::new(
+            "pair",
+            vec![
+                Discrete::new("a", 5, 0).unwrap().into(),
+                Discrete::new("b", 5, 0).unwrap().into(),
+            ],
+        )
+        .unwrap()
+        .into()
+    }
+
+    #[test]
+    fn composite_seeds_children_from_its_own_seed() {
+        let mut s = pair();
+        let seeds = s.seed(42);
+        assert_eq!(seeds.len(), 3);
+        assert_eq!(seeds[0], 42);
+        assert!(seeds[1..].iter().all(|&x| x < 1 << 53));
+        assert_ne!(seeds[1], seeds[2]);
+        let mut t = pair();
+        assert_eq!(t.seed(42), seeds);
+        let xs: Vec<Value> = (0..10).map(|_| s.sample()).collect();
+        let ys: Vec<Value> = (0..10).map(|_| t.sample()).collect();
+        assert_eq!(xs, ys);
+    }
+
+    #[test]
+    fn unseeded_children_are_not_correlated() {
+        // Children get distinct seeds even before any explicit seed.
+        let mut s = pair();
+        let differ = (0..20).any(|_| {
+            let v = s.sample();
+            let l = v.as_list().unwrap();
+            l[0] != l[1]
+        });
+        assert!(differ);
+    }
+
+    #[test]
+    fn functional_sampling_leaves_own_state_alone_and_replays() {
+        let s = pair();
+        let rng = Rng::seed_from_u64(7);
+        let (r1, v1) = s.sample_with(rng);
+        let (r2, v2) = s.sample_with(rng);
+        assert_eq!((r1, &v1), (r2, &v2));
+        assert_ne!(r1, rng);
+        assert_eq!(s.rng(), pair().rng());
+    }
+
+    #[test]
+    fn equality_is_name_sensitive_and_ignores_rng() {
+        let mut a: Space = Discrete::new("x", 3, 0).unwrap().into();
+        let b: Space = Discrete::new("x", 3, 0).unwrap().into();
+        let c: Space = Discrete::new("y", 3, 0).unwrap().into();
+        a.seed(9);
+        a.sample();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn bound_manner_is_checked() {
+        let s: Space = Discrete::new("x", 3, 0).unwrap().into();
+        assert!(s.is_bounded("both").unwrap());
+        let e = s.is_bounded("sideways").unwrap_err();
+        assert_eq!(e.name(), "ValueError");
+        assert!(e.message().contains("manner"));
+    }
+
+    #[test]
+    fn sample_batch_rejects_unsupported_kinds() {
+        let mut s = pair();
+        assert_eq!(s.sample_batch(3).unwrap_err().name(), "TypeError");
+    }
+
+    #[test]
+    fn unknown_description_type_is_a_type_error() {
+        let e = space_from_json(&serde_json::json!({"type": "Blob", "name": "x"})).unwrap_err();
+        assert_eq!(e.name(), "TypeError");
+        let e = space_from_json(&serde_json::json!({"type": "Discrete", "name": "x"})).unwrap_err();
+        assert!(e.message().contains("\"n\""), "{e}");
+    }
+}
