@@ -111,10 +111,7 @@ pub fn promote(a: DType, b: DType) -> DType {
         DType::U64,
         DType::I8,
     ];
-    ORDER
-        .into_iter()
-        .find(|&t| can_cast(a, t) && can_cast(b, t))
-        .unwrap_or(DType::F64)
+    ORDER.into_iter().find(|&t| can_cast(a, t) && can_cast(b, t)).unwrap_or(DType::F64)
 }
 
 /// Appends `extra` to `out`; both must have the same dtype.
@@ -190,9 +187,6 @@ mod tests {
         let c = concat(promote(a.dtype(), b.dtype()), &[a, b]);
         assert_eq!(c, ArrayData::F32(vec![1.0, -2.0, 0.5]));
         assert_eq!(slice(&c, 1, 3), ArrayData::F32(vec![-2.0, 0.5]));
-        assert_eq!(
-            cast(&ArrayData::F64(vec![2.9, -1.5]), DType::I32),
-            ArrayData::I32(vec![2, -1])
-        );
+        assert_eq!(cast(&ArrayData::F64(vec![2.9, -1.5]), DType::I32), ArrayData::I32(vec![2, -1]));
     }
 }

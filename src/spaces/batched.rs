@@ -60,12 +60,7 @@ impl BatchedSpace {
             all.extend(inner);
             super::checked_len(&all, "batch_shape + the space's shape")?;
         }
-        Ok(BatchedSpace {
-            name,
-            space: Box::new(space),
-            batch_shape,
-            count,
-        })
+        Ok(BatchedSpace { name, space: Box::new(space), batch_shape, count })
     }
     pub fn space(&self) -> &Space {
         &self.space
@@ -111,10 +106,7 @@ impl BatchedSpace {
                             ArrayData::Bool(v) => Some(Value::Bool(v[i])),
                             _ => None,
                         },
-                        DType::F64 => data
-                            .dtype()
-                            .is_float()
-                            .then(|| Value::Float(data.get_f64(i))),
+                        DType::F64 => data.dtype().is_float().then(|| Value::Float(data.get_f64(i))),
                         _ => data
                             .get_i128(i)
                             .filter(|_| data.dtype() != DType::Bool)
@@ -140,9 +132,7 @@ fn collect_nested(v: &Value, shape: &[usize], out: &mut Vec<Value>) -> bool {
             true
         }
         Some((&n, rest)) => match v {
-            Value::List(items) if items.len() == n => {
-                items.iter().all(|x| collect_nested(x, rest, out))
-            }
+            Value::List(items) if items.len() == n => items.iter().all(|x| collect_nested(x, rest, out)),
             _ => false,
         },
     }
@@ -162,8 +152,7 @@ impl Kind for BatchedSpace {
         &self.name
     }
     fn contains(&self, value: &Value) -> bool {
-        self.unstack(value)
-            .is_some_and(|vs| vs.iter().all(|v| self.space.contains(v)))
+        self.unstack(value).is_some_and(|vs| vs.iter().all(|v| self.space.contains(v)))
     }
     fn create_empty(&self) -> Value {
         let parts = (0..self.count).map(|_| self.space.create_empty()).collect();
@@ -178,17 +167,10 @@ impl Kind for BatchedSpace {
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<BatchedSpace> {
         let space = space_from_json(ju::field(m, "space")?).map_err(|e| e.context("space"))?;
-        BatchedSpace::new(
-            name,
-            space,
-            ju::shape_from_json(ju::field(m, "batch_shape")?, "batch_shape")?,
-        )
+        BatchedSpace::new(name, space, ju::shape_from_json(ju::field(m, "batch_shape")?, "batch_shape")?)
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        let parts = [
-            self.space.get_repr(o),
-            format!("batch_shape={}", repr::shape(&self.batch_shape)),
-        ];
+        let parts = [self.space.get_repr(o), format!("batch_shape={}", repr::shape(&self.batch_shape))];
         repr::call(Self::TYPE, &self.name, o, &parts)
     }
 }
@@ -214,27 +196,17 @@ impl Composite for BatchedSpace {
                     })
                     .collect();
                 let data = concat(dtype, &datas);
-                Value::Array(
-                    Array::new(self.full_shape(&inner), data)
-                        .expect("samples have the inner shape"),
-                )
+                Value::Array(Array::new(self.full_shape(&inner), data).expect("samples have the inner shape"))
             }
             Mode::Scalars(dtype) => {
                 let data = match dtype {
-                    DType::Bool => ArrayData::Bool(
-                        parts
-                            .iter()
-                            .map(|p| matches!(p, Value::Bool(true)))
-                            .collect(),
-                    ),
-                    DType::F64 => {
-                        ArrayData::F64(parts.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect())
+                    DType::Bool => {
+                        ArrayData::Bool(parts.iter().map(|p| matches!(p, Value::Bool(true))).collect())
                     }
+                    DType::F64 => ArrayData::F64(parts.iter().map(|p| p.as_f64().unwrap_or(0.0)).collect()),
                     _ => ArrayData::I64(parts.iter().map(|p| p.as_int().unwrap_or(0)).collect()),
                 };
-                Value::Array(
-                    Array::new(self.batch_shape.clone(), data).expect("one per batch element"),
-                )
+                Value::Array(Array::new(self.batch_shape.clone(), data).expect("one per batch element"))
             }
             Mode::Nested => nest(&mut parts.into_iter(), &self.batch_shape),
         }
@@ -249,36 +221,25 @@ mod tests {
     #[test]
     fn boxes_stack_and_discretes_gather() {
         let b = BoxSpace::uniform("b", 0.0, 1.0, Some(vec![3]), DType::F32).unwrap();
-        let mut s: Space = BatchedSpace::new("bb", b.into(), vec![2, 4])
-            .unwrap()
-            .into();
+        let mut s: Space = BatchedSpace::new("bb", b.into(), vec![2, 4]).unwrap().into();
         let v = s.sample();
         assert_eq!(v.as_array().unwrap().shape(), [2, 4, 3]);
         assert!(s.contains(&v));
         assert!(s.contains(&s.create_empty()));
-        let d: Space = BatchedSpace::new("dd", Discrete::new("d", 3, 1).unwrap().into(), vec![5])
-            .unwrap()
-            .into();
+        let d: Space =
+            BatchedSpace::new("dd", Discrete::new("d", 3, 1).unwrap().into(), vec![5]).unwrap().into();
         let (_, v) = d.sample_with(Rng::seed_from_u64(1));
         assert_eq!(v.as_array().unwrap().dtype(), DType::I64);
         assert!(d.contains(&v));
-        assert!(
-            d.contains(&d.create_empty()),
-            "Discrete's empty value is its start"
-        );
+        assert!(d.contains(&d.create_empty()), "Discrete's empty value is its start");
         assert_eq!(space_from_json(&d.to_json()).unwrap(), d);
-        assert_eq!(
-            d.to_string(),
-            "Batched(dd, Discrete(d, 3, start=1), batch_shape=(5,))"
-        );
+        assert_eq!(d.to_string(), "Batched(dd, Discrete(d, 3, start=1), batch_shape=(5,))");
     }
 
     #[test]
     fn other_spaces_nest() {
         let t = TextSpace::new("t", 1, 3, None).unwrap();
-        let mut s: Space = BatchedSpace::new("tt", t.into(), vec![2, 3])
-            .unwrap()
-            .into();
+        let mut s: Space = BatchedSpace::new("tt", t.into(), vec![2, 3]).unwrap().into();
         let v = s.sample();
         assert_eq!(v.as_list().unwrap().len(), 2);
         assert_eq!(v.as_list().unwrap()[0].as_list().unwrap().len(), 3);

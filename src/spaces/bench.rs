@@ -30,15 +30,10 @@ pub fn bench_spaces() -> Vec<(&'static str, Space)> {
     let dict = DictSpace::new(
         "dict",
         vec![
-            (
-                "action".into(),
-                Discrete::new("action", 124, 0).unwrap().into(),
-            ),
+            ("action".into(), Discrete::new("action", 124, 0).unwrap().into()),
             (
                 "features".into(),
-                BoxSpace::uniform("features", -1.0, 1.0, Some(vec![8]), DType::F32)
-                    .unwrap()
-                    .into(),
+                BoxSpace::uniform("features", -1.0, 1.0, Some(vec![8]), DType::F32).unwrap().into(),
             ),
             ("flag".into(), Discrete::new("flag", 2, 0).unwrap().into()),
         ],
@@ -46,16 +41,10 @@ pub fn bench_spaces() -> Vec<(&'static str, Space)> {
     )
     .unwrap();
     vec![
-        (
-            "Discrete(124).sample",
-            Discrete::new("discrete", 124, 0).unwrap().into(),
-        ),
+        ("Discrete(124).sample", Discrete::new("discrete", 124, 0).unwrap().into()),
         ("Box(float32,[64]).sample", boxed().into()),
         ("Dict(Discrete,Box,Discrete).sample", dict.into()),
-        (
-            "Text(16).sample",
-            TextSpace::new("text", 0, 16, None).unwrap().into(),
-        ),
+        ("Text(16).sample", TextSpace::new("text", 0, 16, None).unwrap().into()),
         ("Box(float32,[64]).contains", boxed().into()),
         ("Box(float32,[64]).sample_batch", boxed().into()),
     ]
@@ -115,13 +104,7 @@ pub fn run_benchmarks(clock: &mut dyn FnMut() -> f64, min_seconds: f64) -> Vec<B
                 }),
             )
         };
-        results.push(BenchResult {
-            name,
-            unit,
-            per_second: count as f64 / seconds,
-            count,
-            seconds,
-        });
+        results.push(BenchResult { name, unit, per_second: count as f64 / seconds, count, seconds });
     }
     results
 }
@@ -130,10 +113,7 @@ pub fn run_benchmarks(clock: &mut dyn FnMut() -> f64, min_seconds: f64) -> Vec<B
 pub fn format_results(results: &[BenchResult]) -> String {
     let mut out = String::new();
     for r in results {
-        out.push_str(&format!(
-            "{:<40} {:>14.0} {}/s\n",
-            r.name, r.per_second, r.unit
-        ));
+        out.push_str(&format!("{:<40} {:>14.0} {}/s\n", r.name, r.per_second, r.unit));
     }
     out
 }

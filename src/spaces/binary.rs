@@ -79,12 +79,7 @@ impl Kind for BinarySpace {
         BinarySpace::new(name, ju::shape_from_json(ju::field(m, "shape")?, "shape")?)
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        repr::call(
-            Self::TYPE,
-            &self.name,
-            o,
-            &[format!("shape={}", repr::shape(&self.shape))],
-        )
+        repr::call(Self::TYPE, &self.name, o, &[format!("shape={}", repr::shape(&self.shape))])
     }
 }
 
@@ -107,23 +102,16 @@ mod tests {
         let v = s.sample();
         assert!(s.contains(&v));
         let a = v.as_array().unwrap();
-        let ArrayData::Bool(bits) = a.data() else {
-            panic!()
-        };
+        let ArrayData::Bool(bits) = a.data() else { panic!() };
         assert!(bits.iter().any(|&b| b) && bits.iter().any(|&b| !b));
         assert!(!s.contains(&Value::Array(Array::zeros(DType::U8, vec![2, 70]).unwrap())));
-        assert!(!s.contains(&Value::Array(
-            Array::zeros(DType::Bool, vec![70, 2]).unwrap()
-        )));
+        assert!(!s.contains(&Value::Array(Array::zeros(DType::Bool, vec![70, 2]).unwrap())));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         s.seed(5);
         let batch = s.sample_batch(3).unwrap();
         assert_eq!(batch.shape(), [3, 2, 70]);
         s.seed(5);
         let first = s.sample();
-        assert_eq!(
-            &batch.data().to_f64_vec()[..140],
-            &first.as_array().unwrap().data().to_f64_vec()[..]
-        );
+        assert_eq!(&batch.data().to_f64_vec()[..140], &first.as_array().unwrap().data().to_f64_vec()[..]);
     }
 }

@@ -67,13 +67,7 @@ impl BoxSpace {
         shape: Option<Vec<usize>>,
         dtype: DType,
     ) -> Result<BoxSpace> {
-        Self::new(
-            name,
-            vec![low],
-            vec![high],
-            shape.unwrap_or_else(|| vec![1]),
-            dtype,
-        )
+        Self::new(name, vec![low], vec![high], shape.unwrap_or_else(|| vec![1]), dtype)
     }
 
     /// An integer or bool box with exact bounds.
@@ -85,9 +79,7 @@ impl BoxSpace {
         dtype: DType,
     ) -> Result<BoxSpace> {
         if dtype.is_float() {
-            return Err(Error::type_error(format!(
-                "new_int: dtype must be integral, got {dtype}"
-            )));
+            return Err(Error::type_error(format!("new_int: dtype must be integral, got {dtype}")));
         }
         let low = low.into_iter().map(Num::Int).collect();
         let high = high.into_iter().map(Num::Int).collect();
@@ -125,10 +117,7 @@ impl BoxSpace {
                         return Err(Error::value(format!("high[{i}] must not be -inf")));
                     }
                     if low[i] > high[i] {
-                        return Err(Error::value(format!(
-                            "low[{i}] ({}) > high[{i}] ({})",
-                            low[i], high[i]
-                        )));
+                        return Err(Error::value(format!("low[{i}] ({}) > high[{i}] ({})", low[i], high[i])));
                     }
                 }
                 BoxBounds::Float { low, high }
@@ -146,28 +135,17 @@ impl BoxSpace {
                     .collect::<Result<Vec<_>>>()?;
                 for i in 0..n {
                     if low[i] > high[i] {
-                        return Err(Error::value(format!(
-                            "low[{i}] ({}) > high[{i}] ({})",
-                            low[i], high[i]
-                        )));
+                        return Err(Error::value(format!("low[{i}] ({}) > high[{i}] ({})", low[i], high[i])));
                     }
                 }
                 BoxBounds::Int { low, high }
             }
         };
         let all_uniform = match &bounds {
-            BoxBounds::Float { low, high } => {
-                low.iter().zip(high).all(|(a, b)| (b - a).is_finite())
-            }
+            BoxBounds::Float { low, high } => low.iter().zip(high).all(|(a, b)| (b - a).is_finite()),
             BoxBounds::Int { .. } => true,
         };
-        Ok(BoxSpace {
-            name,
-            dtype,
-            shape,
-            bounds,
-            all_uniform,
-        })
+        Ok(BoxSpace { name, dtype, shape, bounds, all_uniform })
     }
 
     pub fn dtype(&self) -> DType {
@@ -207,28 +185,17 @@ impl BoxSpace {
     pub(crate) fn broadcast_first(&self, shape: Vec<usize>) -> Result<BoxSpace> {
         let n = checked_len(&shape, "shape")?;
         let bounds = match &self.bounds {
-            BoxBounds::Float { low, high } => BoxBounds::Float {
-                low: vec![low[0]; n],
-                high: vec![high[0]; n],
-            },
-            BoxBounds::Int { low, high } => BoxBounds::Int {
-                low: vec![low[0]; n],
-                high: vec![high[0]; n],
-            },
+            BoxBounds::Float { low, high } => {
+                BoxBounds::Float { low: vec![low[0]; n], high: vec![high[0]; n] }
+            }
+            BoxBounds::Int { low, high } => BoxBounds::Int { low: vec![low[0]; n], high: vec![high[0]; n] },
         };
-        Ok(BoxSpace {
-            shape,
-            bounds,
-            ..self.clone()
-        })
+        Ok(BoxSpace { shape, bounds, ..self.clone() })
     }
 
     /// The same box under another name.
     pub fn renamed(&self, name: &str) -> Result<BoxSpace> {
-        Ok(BoxSpace {
-            name: check_name(name, "Box name")?,
-            ..self.clone()
-        })
+        Ok(BoxSpace { name: check_name(name, "Box name")?, ..self.clone() })
     }
 
     /// Whether the flat data (without shape) lies in the bounds with a castable dtype.
@@ -286,18 +253,15 @@ impl BoxSpace {
                 let x = data.get_f64(i);
                 x >= low[0] && x <= high[0]
             }),
-            BoxBounds::Int { low, high } => (0..data.len()).all(|i| {
-                data.get_i128(i)
-                    .is_some_and(|x| x >= low[0] && x <= high[0])
-            }),
+            BoxBounds::Int { low, high } => {
+                (0..data.len()).all(|i| data.get_i128(i).is_some_and(|x| x >= low[0] && x <= high[0]))
+            }
         }
     }
 
     /// Writes one sample per row of `out` (the flat data of `out.len() / len` samples).
     fn fill_f32(&self, rng: &mut Rng, out: &mut [f32]) {
-        let BoxBounds::Float { low, high } = &self.bounds else {
-            unreachable!()
-        };
+        let BoxBounds::Float { low, high } = &self.bounds else { unreachable!() };
         if low.is_empty() {
             return;
         }
@@ -320,9 +284,7 @@ impl BoxSpace {
     }
 
     fn fill_f64(&self, rng: &mut Rng, out: &mut [f64]) {
-        let BoxBounds::Float { low, high } = &self.bounds else {
-            unreachable!()
-        };
+        let BoxBounds::Float { low, high } = &self.bounds else { unreachable!() };
         if low.is_empty() {
             return;
         }
@@ -368,18 +330,13 @@ impl BoxSpace {
     /// `x` with each element clamped to its bounds, in the box's dtype.
     pub fn clip(&self, x: &Array) -> Result<Array> {
         if x.shape() != self.shape.as_slice() {
-            return Err(Error::value(format!(
-                "clip: x has shape {:?}, the box {:?}",
-                x.shape(),
-                self.shape
-            )));
+            return Err(Error::value(format!("clip: x has shape {:?}, the box {:?}", x.shape(), self.shape)));
         }
         let d = x.data();
         let data = match &self.bounds {
-            BoxBounds::Float { low, high } => from_f64s(
-                self.dtype,
-                (0..low.len()).map(|i| d.get_f64(i).max(low[i]).min(high[i])),
-            ),
+            BoxBounds::Float { low, high } => {
+                from_f64s(self.dtype, (0..low.len()).map(|i| d.get_f64(i).max(low[i]).min(high[i])))
+            }
             BoxBounds::Int { low, high } => {
                 let clamp = |i: usize| match d.get_i128(i) {
                     Some(v) => v.clamp(low[i], high[i]),
@@ -408,14 +365,12 @@ impl BoxSpace {
             }
         }
         match &self.bounds {
-            BoxBounds::Float { low, high } => (
-                compact(low, |&x| ju::f64_to_json(x)),
-                compact(high, |&x| ju::f64_to_json(x)),
-            ),
-            BoxBounds::Int { low, high } => (
-                compact(low, |&x| ju::i128_to_json(x)),
-                compact(high, |&x| ju::i128_to_json(x)),
-            ),
+            BoxBounds::Float { low, high } => {
+                (compact(low, |&x| ju::f64_to_json(x)), compact(high, |&x| ju::f64_to_json(x)))
+            }
+            BoxBounds::Int { low, high } => {
+                (compact(low, |&x| ju::i128_to_json(x)), compact(high, |&x| ju::i128_to_json(x)))
+            }
         }
     }
 
@@ -476,9 +431,7 @@ fn broadcast(v: Vec<Num>, n: usize, what: &str) -> Result<Vec<Num>> {
     match v.len() {
         len if len == n => Ok(v),
         1 => Ok(vec![v[0]; n]),
-        len => Err(Error::value(format!(
-            "{what} has {len} elements but the shape needs {n}"
-        ))),
+        len => Err(Error::value(format!("{what} has {len} elements but the shape needs {n}"))),
     }
 }
 
@@ -491,11 +444,7 @@ fn float_bound(x: Num, dtype: DType, what: &str, i: usize) -> Result<f64> {
         return Err(Error::value(format!("{what}[{i}] is NaN")));
     }
     // Bounds are stored at the dtype's precision, like Gymnasium's casts.
-    Ok(if dtype == DType::F32 {
-        f as f32 as f64
-    } else {
-        f
-    })
+    Ok(if dtype == DType::F32 { f as f32 as f64 } else { f })
 }
 
 fn int_bound(
@@ -515,17 +464,13 @@ fn int_bound(
         Num::Float(f) => {
             let r = if is_low { f.ceil() } else { f.floor() };
             if r.abs() >= 2f64.powi(65) {
-                return Err(Error::value(format!(
-                    "{what}[{i}] ({f}) is outside the range of {dtype}"
-                )));
+                return Err(Error::value(format!("{what}[{i}] ({f}) is outside the range of {dtype}")));
             }
             r as i128
         }
     };
     if v < min || v > max {
-        return Err(Error::value(format!(
-            "{what}[{i}] ({v}) is outside the range of {dtype}"
-        )));
+        return Err(Error::value(format!("{what}[{i}] ({v}) is outside the range of {dtype}")));
     }
     Ok(v)
 }
@@ -545,9 +490,7 @@ impl Kind for BoxSpace {
     }
 
     fn create_empty(&self) -> Value {
-        Value::Array(
-            Array::zeros(self.dtype, self.shape.clone()).expect("shape checked at construction"),
-        )
+        Value::Array(Array::zeros(self.dtype, self.shape.clone()).expect("shape checked at construction"))
     }
 
     fn is_bounded(&self, manner: Bound) -> bool {
@@ -581,14 +524,12 @@ impl Kind for BoxSpace {
         let mut parts = Vec::new();
         if !o.abbreviate {
             let (low, high) = match &self.bounds {
-                BoxBounds::Float { low, high } => (
-                    repr::bound_list(low, |x| repr::float(*x)),
-                    repr::bound_list(high, |x| repr::float(*x)),
-                ),
-                BoxBounds::Int { low, high } => (
-                    repr::bound_list(low, |x| x.to_string()),
-                    repr::bound_list(high, |x| x.to_string()),
-                ),
+                BoxBounds::Float { low, high } => {
+                    (repr::bound_list(low, |x| repr::float(*x)), repr::bound_list(high, |x| repr::float(*x)))
+                }
+                BoxBounds::Int { low, high } => {
+                    (repr::bound_list(low, |x| x.to_string()), repr::bound_list(high, |x| x.to_string()))
+                }
             };
             parts.push(format!("low={low}"));
             parts.push(format!("high={high}"));
@@ -630,10 +571,7 @@ mod tests {
     fn bad_arguments_name_the_argument() {
         let e = BoxSpace::uniform("b", 2.0, 1.0, None, DType::F32).unwrap_err();
         assert_eq!(e.name(), "ValueError");
-        assert!(
-            e.message().contains("low[0]") && e.message().contains("high[0]"),
-            "{e}"
-        );
+        assert!(e.message().contains("low[0]") && e.message().contains("high[0]"), "{e}");
         let e = BoxSpace::uniform("b", f64::NAN, 1.0, None, DType::F32).unwrap_err();
         assert!(e.message().contains("low[0] is NaN"), "{e}");
         let e = BoxSpace::new("b", vec![0.0; 3], vec![1.0], vec![2], DType::F32).unwrap_err();
@@ -641,18 +579,14 @@ mod tests {
         let e = BoxSpace::uniform("", 0.0, 1.0, None, DType::F32).unwrap_err();
         assert!(e.message().contains("name"));
         let e = BoxSpace::uniform("b", -1.0, 300.0, None, DType::U8).unwrap_err();
-        assert!(
-            e.message().contains("low[0]") && e.message().contains("uint8"),
-            "{e}"
-        );
+        assert!(e.message().contains("low[0]") && e.message().contains("uint8"), "{e}");
         let e = BoxSpace::uniform("b", f64::INFINITY, f64::INFINITY, None, DType::F64).unwrap_err();
         assert!(e.message().contains("+inf"));
         let e = BoxSpace::new_int("b", vec![0], vec![1], vec![1], DType::F32).unwrap_err();
         assert_eq!(e.name(), "TypeError");
-        let e = space_from_json(
-            &json!({"type": "Box", "name": "b", "low": 0, "high": 1, "dtype": "float16"}),
-        )
-        .unwrap_err();
+        let e =
+            space_from_json(&json!({"type": "Box", "name": "b", "low": 0, "high": 1, "dtype": "float16"}))
+                .unwrap_err();
         assert_eq!(e.name(), "TypeError");
         assert!(e.message().contains("dtype"), "{e}");
     }
@@ -665,10 +599,7 @@ mod tests {
         let out = Array::new(vec![2], ArrayData::F32(vec![0.0, 1.01])).unwrap();
         assert!(!b.contains(&Value::Array(out)));
         let f64s = Array::new(vec![2], ArrayData::F64(vec![0.0, 0.5])).unwrap();
-        assert!(
-            !b.contains(&Value::Array(f64s)),
-            "float64 does not cast safely to float32"
-        );
+        assert!(!b.contains(&Value::Array(f64s)), "float64 does not cast safely to float32");
         let ints = Array::new(vec![2], ArrayData::I8(vec![0, 1])).unwrap();
         assert!(b.contains(&Value::Array(ints)));
         let nan = Array::new(vec![2], ArrayData::F32(vec![f32::NAN, 0.0])).unwrap();
@@ -680,34 +611,19 @@ mod tests {
 
     #[test]
     fn integer_boxes_are_exact_inclusive_and_do_not_overflow() {
-        let b = BoxSpace::uniform(
-            "b",
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-            Some(vec![4]),
-            DType::I64,
-        )
-        .unwrap();
+        let b = BoxSpace::uniform("b", f64::NEG_INFINITY, f64::INFINITY, Some(vec![4]), DType::I64).unwrap();
         assert_eq!(
             b.bounds(),
-            &BoxBounds::Int {
-                low: vec![i64::MIN as i128; 4],
-                high: vec![i64::MAX as i128; 4]
-            }
+            &BoxBounds::Int { low: vec![i64::MIN as i128; 4], high: vec![i64::MAX as i128; 4] }
         );
         assert!(b.is_bounded(Bound::Both));
         let mut r = Rng::seed_from_u64(3);
         for _ in 0..50 {
             assert!(b.contains(&b.sample_rng(&mut r)));
         }
-        let u = BoxSpace::new_int(
-            "u",
-            vec![u64::MAX as i128 - 1],
-            vec![u64::MAX as i128],
-            vec![1],
-            DType::U64,
-        )
-        .unwrap();
+        let u =
+            BoxSpace::new_int("u", vec![u64::MAX as i128 - 1], vec![u64::MAX as i128], vec![1], DType::U64)
+                .unwrap();
         let mut seen = [false; 2];
         for _ in 0..50 {
             let v = u.sample_rng(&mut r);
@@ -717,13 +633,7 @@ mod tests {
         assert_eq!(seen, [true, true]);
         // Fractional bounds keep the integers inside them.
         let f = BoxSpace::uniform("f", -0.5, 2.5, None, DType::I32).unwrap();
-        assert_eq!(
-            f.bounds(),
-            &BoxBounds::Int {
-                low: vec![0],
-                high: vec![2]
-            }
-        );
+        assert_eq!(f.bounds(), &BoxBounds::Int { low: vec![0], high: vec![2] });
         assert!(BoxSpace::uniform("f", 0.2, 0.8, None, DType::I32).is_err());
     }
 
@@ -737,11 +647,7 @@ mod tests {
             DType::F64,
         )
         .unwrap();
-        assert!(
-            !b.is_bounded(Bound::Both)
-                && !b.is_bounded(Bound::Below)
-                && !b.is_bounded(Bound::Above)
-        );
+        assert!(!b.is_bounded(Bound::Both) && !b.is_bounded(Bound::Below) && !b.is_bounded(Bound::Above));
         let mut r = Rng::seed_from_u64(4);
         for _ in 0..200 {
             let v = b.sample_rng(&mut r);
@@ -784,26 +690,17 @@ mod tests {
         let ints = BoxSpace::uniform("i", -3.0, 3.0, Some(vec![2, 2]), DType::I16).unwrap();
         let batch = ints.sample_batch(&mut r1, 5).unwrap();
         assert_eq!(batch.shape(), [5, 2, 2]);
-        assert!(batch
-            .data()
-            .to_f64_vec()
-            .iter()
-            .all(|x| (-3.0..=3.0).contains(x)));
+        assert!(batch.data().to_f64_vec().iter().all(|x| (-3.0..=3.0).contains(x)));
         assert!(unit(vec![1 << 20])
             .sample_batch(&mut r1, 1 << 20)
             .unwrap_err()
             .message()
             .contains("sample_batch"));
-        assert!(
-            BoxSpace::uniform("b", 0.0, 1.0, Some(vec![usize::MAX / 2, 4]), DType::F32)
-                .unwrap_err()
-                .message()
-                .contains("shape")
-        );
-        assert_eq!(
-            unit(vec![0]).sample_batch(&mut r1, 4).unwrap().shape(),
-            [4, 0]
-        );
+        assert!(BoxSpace::uniform("b", 0.0, 1.0, Some(vec![usize::MAX / 2, 4]), DType::F32)
+            .unwrap_err()
+            .message()
+            .contains("shape"));
+        assert_eq!(unit(vec![0]).sample_batch(&mut r1, 4).unwrap().shape(), [4, 0]);
     }
 
     #[test]
@@ -814,41 +711,24 @@ mod tests {
         let i = BoxSpace::uniform("i", 0.0, 10.0, Some(vec![2]), DType::U8).unwrap();
         let x = Array::new(vec![2], ArrayData::F64(vec![-3.7, 12.0])).unwrap();
         assert_eq!(i.clip(&x).unwrap().data(), &ArrayData::U8(vec![0, 10]));
-        assert!(b
-            .clip(&Array::new(vec![1], ArrayData::F64(vec![0.0])).unwrap())
-            .is_err());
+        assert!(b.clip(&Array::new(vec![1], ArrayData::F64(vec![0.0])).unwrap()).is_err());
     }
 
     #[test]
     fn description_round_trips_and_accepts_nested_bounds() {
-        let b = BoxSpace::new(
-            "b",
-            vec![f64::NEG_INFINITY, 0.0],
-            vec![1.0, f64::INFINITY],
-            vec![2],
-            DType::F64,
-        )
-        .unwrap();
+        let b =
+            BoxSpace::new("b", vec![f64::NEG_INFINITY, 0.0], vec![1.0, f64::INFINITY], vec![2], DType::F64)
+                .unwrap();
         let s: Space = b.into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         let j = json!({"type": "Box", "name": "n", "low": [[0, 1], [2, 3]], "high": 10, "dtype": "int64"});
         let s = space_from_json(&j).unwrap();
-        let SpaceKind::Box(b) = s.kind() else {
-            panic!()
-        };
+        let SpaceKind::Box(b) = s.kind() else { panic!() };
         assert_eq!(b.shape(), [2, 2]);
-        assert_eq!(
-            b.bounds(),
-            &BoxBounds::Int {
-                low: vec![0, 1, 2, 3],
-                high: vec![10; 4]
-            }
-        );
-        let big = json!({"type": "Box", "name": "u", "low": 0, "high": u64::MAX, "shape": [1], "dtype": "uint64"});
-        assert_eq!(
-            space_from_json(&big).unwrap().to_json()["high"],
-            json!(u64::MAX)
-        );
+        assert_eq!(b.bounds(), &BoxBounds::Int { low: vec![0, 1, 2, 3], high: vec![10; 4] });
+        let big =
+            json!({"type": "Box", "name": "u", "low": 0, "high": u64::MAX, "shape": [1], "dtype": "uint64"});
+        assert_eq!(space_from_json(&big).unwrap().to_json()["high"], json!(u64::MAX));
         let mixed = BoxSpace::new("m", vec![0.0, 1.0], vec![2.0], vec![2], DType::F64).unwrap();
         let j = Space::from(mixed).to_json();
         assert_eq!((&j["low"], &j["high"]), (&json!([0.0, 1.0]), &json!(2.0)));
@@ -859,14 +739,8 @@ mod tests {
     #[test]
     fn display() {
         let s: Space = unit(vec![64]).into();
-        assert_eq!(
-            s.to_string(),
-            "Box(b, low=0.0, high=1.0, shape=(64,), dtype=float32)"
-        );
-        let o = ReprOptions {
-            abbreviate: true,
-            include_dtype: false,
-        };
+        assert_eq!(s.to_string(), "Box(b, low=0.0, high=1.0, shape=(64,), dtype=float32)");
+        let o = ReprOptions { abbreviate: true, include_dtype: false };
         assert_eq!(s.get_repr(&o), "Box(shape=(64,))");
     }
 }

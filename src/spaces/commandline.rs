@@ -23,11 +23,7 @@ pub struct CommandlineFlag {
 
 impl CommandlineFlag {
     pub fn new(name: &str, flag: &str, description: &str) -> CommandlineFlag {
-        CommandlineFlag {
-            name: name.into(),
-            flag: flag.into(),
-            description: description.into(),
-        }
+        CommandlineFlag { name: name.into(), flag: flag.into(), description: description.into() }
     }
 }
 
@@ -46,10 +42,7 @@ impl Commandline {
             }
             // A flag with whitespace could not be read back by from_commandline.
             if item.flag.chars().any(char::is_whitespace) {
-                return Err(Error::value(format!(
-                    "items[{i}].flag ({:?}) contains whitespace",
-                    item.flag
-                )));
+                return Err(Error::value(format!("items[{i}].flag ({:?}) contains whitespace", item.flag)));
             }
         }
         let flags: Vec<String> = items.iter().map(|i| i.flag.clone()).collect();
@@ -78,25 +71,16 @@ impl Commandline {
             .iter()
             .position(|i| i.flag == flag)
             .map(|i| i as i64)
-            .ok_or_else(|| {
-                Error::value(format!("flag {flag:?} is not in the space {:?}", self.name))
-            })
+            .ok_or_else(|| Error::value(format!("flag {flag:?} is not in the space {:?}", self.name)))
     }
     /// The flags of `values`, separated by spaces.
     pub fn commandline(&self, values: &[i64]) -> Result<String> {
         let flags = values
             .iter()
             .map(|&v| {
-                usize::try_from(v)
-                    .ok()
-                    .and_then(|i| self.items.get(i))
-                    .map(|i| i.flag.as_str())
-                    .ok_or_else(|| {
-                        Error::lookup(format!(
-                            "value {v} is out of range [0, {})",
-                            self.items.len()
-                        ))
-                    })
+                usize::try_from(v).ok().and_then(|i| self.items.get(i)).map(|i| i.flag.as_str()).ok_or_else(
+                    || Error::lookup(format!("value {v} is out of range [0, {})", self.items.len())),
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(flags.join(" "))
@@ -160,10 +144,7 @@ impl Kind for Commandline {
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![self.n().to_string()];
         if !o.abbreviate {
-            parts.push(format!(
-                "flags={}",
-                repr::bound_list(&self.flags(), |s| s.to_string())
-            ));
+            parts.push(format!("flags={}", repr::bound_list(&self.flags(), |s| s.to_string())));
         }
         repr::call(Self::TYPE, &self.name, o, &parts)
     }
@@ -183,10 +164,7 @@ mod tests {
     fn ab() -> Commandline {
         Commandline::new(
             "flags",
-            vec![
-                CommandlineFlag::new("a", "-a", "A flag"),
-                CommandlineFlag::new("b", "-b", "Another flag"),
-            ],
+            vec![CommandlineFlag::new("a", "-a", "A flag"), CommandlineFlag::new("b", "-b", "Another flag")],
         )
         .unwrap()
     }
@@ -219,10 +197,7 @@ mod tests {
     fn bad_items() {
         let e = Commandline::new(
             "c",
-            vec![
-                CommandlineFlag::new("a", "-a", ""),
-                CommandlineFlag::new("b", "-a", ""),
-            ],
+            vec![CommandlineFlag::new("a", "-a", ""), CommandlineFlag::new("b", "-a", "")],
         )
         .unwrap_err();
         assert!(e.message().contains("flags[1]"), "{e}");

@@ -68,22 +68,14 @@ impl Kind for DictSpace {
             && entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(j, _)| j != k))
     }
     fn create_empty(&self) -> Value {
-        Value::Dict(
-            self.spaces
-                .iter()
-                .map(|(k, s)| (k.clone(), s.create_empty()))
-                .collect(),
-        )
+        Value::Dict(self.spaces.iter().map(|(k, s)| (k.clone(), s.create_empty())).collect())
     }
     fn is_bounded(&self, manner: Bound) -> bool {
         self.spaces.iter().all(|(_, s)| s.is_bounded_in(manner))
     }
     fn describe(&self, out: &mut JsonMap) {
         // A list of pairs: JSON objects do not keep key order.
-        let pairs = self
-            .spaces
-            .iter()
-            .map(|(k, s)| Json::from(vec![Json::from(k.as_str()), s.to_json()]));
+        let pairs = self.spaces.iter().map(|(k, s)| Json::from(vec![Json::from(k.as_str()), s.to_json()]));
         out.insert("spaces".into(), Json::Array(pairs.collect()));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<DictSpace> {
@@ -91,11 +83,7 @@ impl Kind for DictSpace {
         DictSpace::new(name, spaces, sort)
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        let parts: Vec<String> = self
-            .spaces
-            .iter()
-            .map(|(k, s)| format!("{k}: {}", s.get_repr(o)))
-            .collect();
+        let parts: Vec<String> = self.spaces.iter().map(|(k, s)| format!("{k}: {}", s.get_repr(o))).collect();
         let mut text = super::repr::call(Self::TYPE, &self.name, o, &[]);
         text.pop();
         if !o.abbreviate {
@@ -131,18 +119,11 @@ pub(crate) fn parse_entries(
         Json::Object(o) => {
             let entries = o
                 .iter()
-                .map(|(k, v)| {
-                    Ok((
-                        k.clone(),
-                        parse(k, v).map_err(|e| e.context(format!("spaces[{k:?}]")))?,
-                    ))
-                })
+                .map(|(k, v)| Ok((k.clone(), parse(k, v).map_err(|e| e.context(format!("spaces[{k:?}]")))?)))
                 .collect::<Result<Vec<_>>>()?;
             Ok((entries, true))
         }
-        _ => Err(Error::type_error(
-            "spaces: expected a list of [key, space] pairs or an object",
-        )),
+        _ => Err(Error::type_error("spaces: expected a list of [key, space] pairs or an object")),
     }
 }
 
@@ -157,13 +138,7 @@ impl Composite for DictSpace {
         (0..self.spaces.len()).collect()
     }
     fn assemble(&self, _: &[usize], parts: Vec<Value>) -> Value {
-        Value::Dict(
-            self.spaces
-                .iter()
-                .map(|(k, _)| k.clone())
-                .zip(parts)
-                .collect(),
-        )
+        Value::Dict(self.spaces.iter().map(|(k, _)| k.clone()).zip(parts).collect())
     }
 }
 
@@ -194,12 +169,7 @@ mod tests {
     fn contains_ignores_value_key_order_but_needs_the_same_keys() {
         let s = DictSpace::new("x", vec![("a".into(), d(2)), ("b".into(), d(2))], true).unwrap();
         let v = |pairs: &[(&str, i64)]| {
-            Value::Dict(
-                pairs
-                    .iter()
-                    .map(|(k, x)| (k.to_string(), Value::Int(*x)))
-                    .collect(),
-            )
+            Value::Dict(pairs.iter().map(|(k, x)| (k.to_string(), Value::Int(*x))).collect())
         };
         assert!(s.contains(&v(&[("b", 1), ("a", 0)])));
         assert!(!s.contains(&v(&[("a", 0)])));
@@ -210,25 +180,17 @@ mod tests {
 
     #[test]
     fn bad_keys_and_object_descriptions() {
-        assert!(
-            DictSpace::new("x", vec![("a".into(), d(2)), ("a".into(), d(2))], true)
-                .unwrap_err()
-                .message()
-                .contains("\"a\"")
-        );
+        assert!(DictSpace::new("x", vec![("a".into(), d(2)), ("a".into(), d(2))], true)
+            .unwrap_err()
+            .message()
+            .contains("\"a\""));
         assert!(DictSpace::new("x", vec![("".into(), d(2))], true).is_err());
         let j = serde_json::json!({"type": "Dict", "name": "x", "spaces": {
             "z": {"type": "Discrete", "name": "z", "n": 2},
             "y": {"type": "Discrete", "name": "y", "n": 3}}});
         let s = space_from_json(&j).unwrap();
-        assert_eq!(
-            s.to_string(),
-            "Dict(x, {y: Discrete(y, 3), z: Discrete(z, 2)})"
-        );
+        assert_eq!(s.to_string(), "Dict(x, {y: Discrete(y, 3), z: Discrete(z, 2)})");
         let bad = serde_json::json!({"type": "Dict", "name": "x", "spaces": [["a", {"type": "Discrete", "name": "a", "n": 0}]]});
-        assert!(space_from_json(&bad)
-            .unwrap_err()
-            .message()
-            .contains("spaces[\"a\"]"));
+        assert!(space_from_json(&bad).unwrap_err().message().contains("spaces[\"a\"]"));
     }
 }

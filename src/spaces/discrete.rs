@@ -21,9 +21,7 @@ pub(crate) fn check_range(n: u64, start: i64) -> Result<()> {
         return Err(Error::value("n must be positive, got 0"));
     }
     if start as i128 + n as i128 - 1 > i64::MAX as i128 {
-        return Err(Error::value(format!(
-            "start ({start}) + n ({n}) overflows int64"
-        )));
+        return Err(Error::value(format!("start ({start}) + n ({n}) overflows int64")));
     }
     Ok(())
 }
@@ -33,12 +31,10 @@ pub(crate) fn check_range(n: u64, start: i64) -> Result<()> {
 pub(crate) fn int_in_range(value: &Value, n: u64, start: i64) -> bool {
     let x = match value {
         Value::Int(x) => *x as i128,
-        Value::Array(a) if a.shape().is_empty() && a.dtype().is_integer() => {
-            match a.data().get_i128(0) {
-                Some(x) => x,
-                None => return false,
-            }
-        }
+        Value::Array(a) if a.shape().is_empty() && a.dtype().is_integer() => match a.data().get_i128(0) {
+            Some(x) => x,
+            None => return false,
+        },
         _ => return false,
     };
     x >= start as i128 && x < start as i128 + n as i128
@@ -46,9 +42,7 @@ pub(crate) fn int_in_range(value: &Value, n: u64, start: i64) -> bool {
 
 /// `count` samples of `[start, start + n)` as an int64 vector.
 pub(crate) fn batch(rng: &mut Rng, n: u64, start: i64, count: usize) -> Array {
-    let data: Vec<i64> = (0..count)
-        .map(|_| start.wrapping_add(rng.below(n) as i64))
-        .collect();
+    let data: Vec<i64> = (0..count).map(|_| start.wrapping_add(rng.below(n) as i64)).collect();
     Array::vector(ArrayData::I64(data))
 }
 
@@ -92,8 +86,7 @@ impl Kind for Discrete {
             None => 0,
             Some(j) => {
                 let s = ju::json_to_i128(j, "start")?;
-                i64::try_from(s)
-                    .map_err(|_| Error::value(format!("start ({s}) does not fit int64")))?
+                i64::try_from(s).map_err(|_| Error::value(format!("start ({s}) does not fit int64")))?
             }
         };
         Discrete::new(name, ju::get_u64(m, "n")?, start)
@@ -137,14 +130,8 @@ mod tests {
 
     #[test]
     fn bad_arguments() {
-        assert!(Discrete::new("d", 0, 0)
-            .unwrap_err()
-            .message()
-            .contains("n must be positive"));
-        assert!(Discrete::new("d", 2, i64::MAX)
-            .unwrap_err()
-            .message()
-            .contains("start"));
+        assert!(Discrete::new("d", 0, 0).unwrap_err().message().contains("n must be positive"));
+        assert!(Discrete::new("d", 2, i64::MAX).unwrap_err().message().contains("start"));
         assert!(Discrete::new("d", 1, i64::MAX).is_ok());
         assert!(Discrete::new("", 1, 0).is_err());
     }
@@ -155,19 +142,12 @@ mod tests {
         let b = s.sample_batch(1000).unwrap();
         assert_eq!(b.shape(), [1000]);
         assert_eq!(b.dtype(), DType::I64);
-        assert!(b
-            .data()
-            .to_f64_vec()
-            .iter()
-            .all(|&x| (5.0..129.0).contains(&x)));
+        assert!(b.data().to_f64_vec().iter().all(|&x| (5.0..129.0).contains(&x)));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert_eq!(s.to_string(), "Discrete(d, 124, start=5)");
         let e = s.sample_batch(usize::MAX).unwrap_err();
         assert!(e.message().contains("sample_batch"));
         let huge: Space = Discrete::new("h", u64::MAX / 2, 0).unwrap().into();
-        assert_eq!(
-            crate::spaces::flatdim(&huge).unwrap_err().name(),
-            "ValueError"
-        );
+        assert_eq!(crate::spaces::flatdim(&huge).unwrap_err().name(), "ValueError");
     }
 }

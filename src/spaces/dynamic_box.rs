@@ -57,22 +57,14 @@ impl DynamicBoxSpace {
         }
         for (i, (lo, hi)) in shape_low.iter().zip(&shape_high).enumerate() {
             if lo > hi {
-                return Err(Error::value(format!(
-                    "shape_low[{i}] ({lo}) > shape_high[{i}] ({hi})"
-                )));
+                return Err(Error::value(format!("shape_low[{i}] ({lo}) > shape_high[{i}] ({hi})")));
             }
         }
         super::checked_len(&shape_high, "shape_high")?;
         if fill_value.is_nan() && !element.dtype().is_float() {
             return Err(Error::value("fill_value is NaN for an integer dtype"));
         }
-        Ok(DynamicBoxSpace {
-            name,
-            element,
-            shape_low,
-            shape_high,
-            fill_value,
-        })
+        Ok(DynamicBoxSpace { name, element, shape_low, shape_high, fill_value })
     }
 
     pub fn dtype(&self) -> DType {
@@ -97,11 +89,7 @@ impl DynamicBoxSpace {
     /// Whether `shape` lies between `shape_low` and `shape_high`.
     pub fn shape_contains(&self, shape: &[usize]) -> bool {
         shape.len() == self.shape_low.len()
-            && shape
-                .iter()
-                .zip(&self.shape_low)
-                .zip(&self.shape_high)
-                .all(|((s, lo), hi)| s >= lo && s <= hi)
+            && shape.iter().zip(&self.shape_low).zip(&self.shape_high).all(|((s, lo), hi)| s >= lo && s <= hi)
     }
 
     /// `x` with each element clamped to the bounds, in the space's dtype.
@@ -124,10 +112,7 @@ impl DynamicBoxSpace {
             )));
         }
         let idx = region_indices(&self.shape_high, value.shape());
-        Array::new(
-            self.shape_high.clone(),
-            gather(&cast(value.data(), self.dtype()), &idx, self.fill_value),
-        )
+        Array::new(self.shape_high.clone(), gather(&cast(value.data(), self.dtype()), &idx, self.fill_value))
     }
 
     /// The leading `shape` corner of a padded array; `shape` is the true
@@ -141,9 +126,7 @@ impl DynamicBoxSpace {
             )));
         }
         if !self.shape_contains(shape) {
-            return Err(Error::value(format!(
-                "unpad: shape {shape:?} is not within the space's shapes"
-            )));
+            return Err(Error::value(format!("unpad: shape {shape:?} is not within the space's shapes")));
         }
         let idx = region_indices(shape, &self.shape_high);
         Array::new(shape.to_vec(), gather(padded.data(), &idx, 0.0))
@@ -159,10 +142,7 @@ fn region_indices(dst: &[usize], src: &[usize]) -> Vec<Option<usize>> {
     let mut index = vec![0usize; dst.len()];
     for _ in 0..n {
         let inside = index.iter().zip(src).all(|(i, s)| i < s);
-        let flat = index
-            .iter()
-            .zip(src)
-            .fold(0usize, |acc, (i, d)| acc * d + i);
+        let flat = index.iter().zip(src).fold(0usize, |acc, (i, d)| acc * d + i);
         out.push(inside.then_some(flat));
         for k in (0..dst.len()).rev() {
             index[k] += 1;
@@ -255,10 +235,7 @@ impl Leaf for DynamicBoxSpace {
             .map(|(&lo, &hi)| int_in(rng, lo as i128, hi as i128) as usize)
             .collect();
         let n = shape_len(&shape).expect("within shape_high");
-        let batch = self
-            .element
-            .sample_batch(rng, n)
-            .expect("within shape_high");
+        let batch = self.element.sample_batch(rng, n).expect("within shape_high");
         Value::Array(batch.reshape(shape).expect("n elements"))
     }
 }
@@ -292,49 +269,34 @@ mod tests {
         let x = Array::new(vec![2, 2], ArrayData::F32(vec![0.5, -1.0, 0.25, 1.0])).unwrap();
         let p = d.pad(&x).unwrap();
         assert_eq!(p.shape(), [3, 2]);
-        assert_eq!(
-            p.data(),
-            &ArrayData::F32(vec![0.5, -1.0, 0.25, 1.0, -1.0, -1.0])
-        );
+        assert_eq!(p.data(), &ArrayData::F32(vec![0.5, -1.0, 0.25, 1.0, -1.0, -1.0]));
         assert_eq!(d.unpad(&p, &[2, 2]).unwrap(), x);
-        let e =
-            DynamicBoxSpace::new("e", 0.0, 9.0, vec![0, 0], vec![2, 3], DType::I32, 0.0).unwrap();
+        let e = DynamicBoxSpace::new("e", 0.0, 9.0, vec![0, 0], vec![2, 3], DType::I32, 0.0).unwrap();
         let y = Array::new(vec![1, 2], ArrayData::I32(vec![7, 8])).unwrap();
         let py = e.pad(&y).unwrap();
         assert_eq!(py.data(), &ArrayData::I32(vec![7, 8, 0, 0, 0, 0]));
         assert_eq!(e.unpad(&py, &[1, 2]).unwrap(), y);
         assert!(d.unpad(&p, &[4, 2]).is_err());
         let wild = Array::new(vec![1, 2], ArrayData::F32(vec![-3.0, 0.5])).unwrap();
-        assert_eq!(
-            d.clip(&wild).unwrap().data(),
-            &ArrayData::F32(vec![0.0, 0.5])
-        );
+        assert_eq!(d.clip(&wild).unwrap().data(), &ArrayData::F32(vec![0.0, 0.5]));
         assert!(d.clip(&Array::zeros(DType::F32, vec![2]).unwrap()).is_err());
-        assert!(d
-            .pad(&Array::zeros(DType::F32, vec![5, 2]).unwrap())
-            .is_err());
+        assert!(d.pad(&Array::zeros(DType::F32, vec![5, 2]).unwrap()).is_err());
     }
 
     #[test]
     fn bad_arguments_and_json() {
-        assert!(
-            DynamicBoxSpace::new("d", 0.0, 1.0, vec![1], vec![1, 2], DType::F32, 0.0)
-                .unwrap_err()
-                .message()
-                .contains("shape_low")
-        );
-        assert!(
-            DynamicBoxSpace::new("d", 0.0, 1.0, vec![3], vec![2], DType::F32, 0.0)
-                .unwrap_err()
-                .message()
-                .contains("shape_low[0]")
-        );
-        assert!(
-            DynamicBoxSpace::new("d", 1.0, 0.0, vec![1], vec![2], DType::F32, 0.0)
-                .unwrap_err()
-                .message()
-                .contains("low[0]")
-        );
+        assert!(DynamicBoxSpace::new("d", 0.0, 1.0, vec![1], vec![1, 2], DType::F32, 0.0)
+            .unwrap_err()
+            .message()
+            .contains("shape_low"));
+        assert!(DynamicBoxSpace::new("d", 0.0, 1.0, vec![3], vec![2], DType::F32, 0.0)
+            .unwrap_err()
+            .message()
+            .contains("shape_low[0]"));
+        assert!(DynamicBoxSpace::new("d", 1.0, 0.0, vec![1], vec![2], DType::F32, 0.0)
+            .unwrap_err()
+            .message()
+            .contains("low[0]"));
         let s: Space = space().into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert_eq!(

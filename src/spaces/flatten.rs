@@ -14,10 +14,7 @@ use crate::error::{Error, Result};
 use crate::value::{Array, ArrayData, DType, Value};
 
 fn not_flattenable(space: &Space) -> Error {
-    Error::type_error(format!(
-        "a {} space has no fixed flat size and cannot be flattened",
-        space.type_name()
-    ))
+    Error::type_error(format!("a {} space has no fixed flat size and cannot be flattened", space.type_name()))
 }
 
 fn children(space: &Space) -> Vec<&Space> {
@@ -34,8 +31,7 @@ pub fn flatdim(space: &Space) -> Result<usize> {
 fn flatdim_unchecked(space: &Space) -> Result<usize> {
     let sum = |spaces: Vec<&Space>| -> Result<usize> {
         spaces.into_iter().try_fold(0usize, |acc, s| {
-            acc.checked_add(flatdim(s)?)
-                .ok_or_else(|| Error::value("flat size overflows"))
+            acc.checked_add(flatdim(s)?).ok_or_else(|| Error::value("flat size overflows"))
         })
     };
     Ok(match space.kind() {
@@ -47,8 +43,7 @@ fn flatdim_unchecked(space: &Space) -> Result<usize> {
         SpaceKind::Commandline(c) => c.n() as usize,
         SpaceKind::MultiDiscrete(m) => {
             let total: i128 = m.nvec().iter().sum();
-            usize::try_from(total)
-                .map_err(|_| Error::value("sum of nvec is too large to flatten"))?
+            usize::try_from(total).map_err(|_| Error::value("sum of nvec is too large to flatten"))?
         }
         SpaceKind::MultiBinary(m) => m.shape().iter().product(),
         SpaceKind::Binary(b) => b.shape().iter().product(),
@@ -70,9 +65,7 @@ fn flatdim_unchecked(space: &Space) -> Result<usize> {
 pub fn flat_dtype(space: &Space) -> Result<DType> {
     Ok(match space.kind() {
         SpaceKind::Box(b) => b.dtype(),
-        SpaceKind::Discrete(_) | SpaceKind::NamedDiscrete(_) | SpaceKind::Commandline(_) => {
-            DType::I64
-        }
+        SpaceKind::Discrete(_) | SpaceKind::NamedDiscrete(_) | SpaceKind::Commandline(_) => DType::I64,
         SpaceKind::MultiDiscrete(m) => m.dtype(),
         SpaceKind::MultiBinary(_) => DType::I8,
         SpaceKind::Binary(_) => DType::Bool,
@@ -88,9 +81,9 @@ pub fn flat_dtype(space: &Space) -> Result<DType> {
             d.unwrap_or(DType::F64)
         }
         // The index is an int64 stored with the child's elements.
-        SpaceKind::Union(u) => u.spaces().iter().try_fold(DType::I64, |d, s| {
-            Ok::<_, Error>(promote(d, flat_dtype(s)?))
-        })?,
+        SpaceKind::Union(u) => {
+            u.spaces().iter().try_fold(DType::I64, |d, s| Ok::<_, Error>(promote(d, flat_dtype(s)?)))?
+        }
         _ => return Err(not_flattenable(space)),
     })
 }
@@ -113,10 +106,7 @@ fn wrong_value(space: &Space, value: &Value) -> Error {
 /// The index of `value` in a `[start, start + n)` space.
 fn discrete_index(space: &Space, value: &Value, n: u64, start: i64) -> Result<usize> {
     if !space.contains(value) {
-        return Err(Error::value(format!(
-            "cannot flatten {value:?}: not in the space {:?}",
-            space.name()
-        )));
+        return Err(Error::value(format!("cannot flatten {value:?}: not in the space {:?}", space.name())));
     }
     let x = match value {
         Value::Int(x) => *x as i128,
@@ -136,24 +126,14 @@ pub fn flatten(space: &Space, value: &Value) -> Result<Array> {
 fn flatten_data(space: &Space, value: &Value) -> Result<ArrayData> {
     let array_of = |len: usize| match value {
         Value::Array(a) if a.len() == len => Ok(a),
-        Value::Array(a) => Err(Error::value(format!(
-            "expected {len} elements, got {}",
-            a.len()
-        ))),
+        Value::Array(a) => Err(Error::value(format!("expected {len} elements, got {}", a.len()))),
         _ => Err(wrong_value(space, value)),
     };
     Ok(match space.kind() {
         SpaceKind::Box(b) => cast(array_of(b.len())?.data(), b.dtype()),
-        SpaceKind::Discrete(d) => one_hot(
-            d.n() as usize,
-            discrete_index(space, value, d.n(), d.start())?,
-        ),
-        SpaceKind::NamedDiscrete(d) => {
-            one_hot(d.n() as usize, discrete_index(space, value, d.n(), 0)?)
-        }
-        SpaceKind::Commandline(c) => {
-            one_hot(c.n() as usize, discrete_index(space, value, c.n(), 0)?)
-        }
+        SpaceKind::Discrete(d) => one_hot(d.n() as usize, discrete_index(space, value, d.n(), d.start())?),
+        SpaceKind::NamedDiscrete(d) => one_hot(d.n() as usize, discrete_index(space, value, d.n(), 0)?),
+        SpaceKind::Commandline(c) => one_hot(c.n() as usize, discrete_index(space, value, c.n(), 0)?),
         SpaceKind::MultiDiscrete(m) => {
             if !space.contains(value) {
                 return Err(Error::value(format!(
@@ -191,10 +171,7 @@ fn flatten_data(space: &Space, value: &Value) -> Result<ArrayData> {
             let mut out = vec![pad; t.max_length()];
             for (i, c) in s.chars().enumerate() {
                 if i >= out.len() {
-                    return Err(Error::value(format!(
-                        "text longer than max_length {}",
-                        t.max_length()
-                    )));
+                    return Err(Error::value(format!("text longer than max_length {}", t.max_length())));
                 }
                 out[i] = t
                     .char_index(c)
@@ -214,12 +191,8 @@ fn flatten_data(space: &Space, value: &Value) -> Result<ArrayData> {
                     items.len()
                 )));
             }
-            let parts = t
-                .spaces()
-                .iter()
-                .zip(items)
-                .map(|(s, v)| flatten_data(s, v))
-                .collect::<Result<Vec<_>>>()?;
+            let parts =
+                t.spaces().iter().zip(items).map(|(s, v)| flatten_data(s, v)).collect::<Result<Vec<_>>>()?;
             concat(flat_dtype(space)?, &parts)
         }
         SpaceKind::Dict(d) => {
@@ -230,9 +203,7 @@ fn flatten_data(space: &Space, value: &Value) -> Result<ArrayData> {
                 .spaces()
                 .iter()
                 .map(|(k, s)| {
-                    let v = value
-                        .get(k)
-                        .ok_or_else(|| Error::lookup(format!("missing key {k:?}")))?;
+                    let v = value.get(k).ok_or_else(|| Error::lookup(format!("missing key {k:?}")))?;
                     flatten_data(s, v)
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -240,24 +211,16 @@ fn flatten_data(space: &Space, value: &Value) -> Result<ArrayData> {
         }
         SpaceKind::Union(u) => {
             let (i, v) = match value.as_list() {
-                Some([Value::Int(i), v]) if (*i as u64) < u.spaces().len() as u64 => {
-                    (*i as usize, v)
-                }
+                Some([Value::Int(i), v]) if (*i as u64) < u.spaces().len() as u64 => (*i as usize, v),
                 _ => return Err(wrong_value(space, value)),
             };
             let dtype = flat_dtype(space)?;
             let flat = cast(&flatten_data(&u.spaces()[i], v)?, dtype);
             let missing = flatdim(space)? - 1 - flat.len();
             // Gymnasium pads with the first element (zeros if there is none).
-            let fill = if flat.is_empty() {
-                ArrayData::zeros(dtype, missing)
-            } else {
-                repeat_first(&flat, missing)
-            };
-            concat(
-                dtype,
-                &[from_i128s(dtype, std::iter::once(i as i128)), flat, fill],
-            )
+            let fill =
+                if flat.is_empty() { ArrayData::zeros(dtype, missing) } else { repeat_first(&flat, missing) };
+            concat(dtype, &[from_i128s(dtype, std::iter::once(i as i128)), flat, fill])
         }
         _ => return Err(not_flattenable(space)),
     })
@@ -291,9 +254,7 @@ fn unflatten_data(space: &Space, data: &ArrayData) -> Result<Value> {
     Ok(match space.kind() {
         SpaceKind::Box(b) => Value::Array(Array::new(b.shape().to_vec(), cast(data, b.dtype()))?),
         SpaceKind::Discrete(d) => Value::Int(d.start() + hot_index(data)? as i64),
-        SpaceKind::NamedDiscrete(_) | SpaceKind::Commandline(_) => {
-            Value::Int(hot_index(data)? as i64)
-        }
+        SpaceKind::NamedDiscrete(_) | SpaceKind::Commandline(_) => Value::Int(hot_index(data)? as i64),
         SpaceKind::MultiDiscrete(m) => {
             let mut offset = 0;
             let mut out = Vec::with_capacity(m.nvec().len());
@@ -302,35 +263,21 @@ fn unflatten_data(space: &Space, data: &ArrayData) -> Result<Value> {
                 out.push(m.start()[i] + hot_index(&part)? as i128);
                 offset += k as usize;
             }
-            Value::Array(Array::new(
-                m.shape().to_vec(),
-                from_i128s(m.dtype(), out.into_iter()),
-            )?)
+            Value::Array(Array::new(m.shape().to_vec(), from_i128s(m.dtype(), out.into_iter()))?)
         }
-        SpaceKind::MultiBinary(m) => {
-            Value::Array(Array::new(m.shape().to_vec(), cast(data, DType::I8))?)
-        }
-        SpaceKind::Binary(b) => {
-            Value::Array(Array::new(b.shape().to_vec(), cast(data, DType::Bool))?)
-        }
+        SpaceKind::MultiBinary(m) => Value::Array(Array::new(m.shape().to_vec(), cast(data, DType::I8))?),
+        SpaceKind::Binary(b) => Value::Array(Array::new(b.shape().to_vec(), cast(data, DType::Bool))?),
         SpaceKind::Scalar(s) => match s.dtype() {
             DType::Bool => Value::Bool(data.get_f64(0) != 0.0),
             d if d.is_float() => Value::Float(cast(data, d).get_f64(0)),
-            _ => Value::Int(
-                data.get_i128(0)
-                    .map_or(data.get_f64(0) as i64, |x| x as i64),
-            ),
+            _ => Value::Int(data.get_i128(0).map_or(data.get_f64(0) as i64, |x| x as i64)),
         },
         SpaceKind::Reward(_) => Value::Float(data.get_f64(0)),
         SpaceKind::Text(t) => {
             let chars = t.charset();
             Value::Str(
                 (0..data.len())
-                    .filter_map(|i| {
-                        usize::try_from(data.get_f64(i) as i64)
-                            .ok()
-                            .and_then(|k| chars.get(k))
-                    })
+                    .filter_map(|i| usize::try_from(data.get_f64(i) as i64).ok().and_then(|k| chars.get(k)))
                     .collect(),
             )
         }
@@ -347,10 +294,7 @@ fn unflatten_data(space: &Space, data: &ArrayData) -> Result<Value> {
             }
             let child = &u.spaces()[i as usize];
             let n = flatdim(child)?;
-            Value::List(vec![
-                Value::Int(i as i64),
-                unflatten_data(child, &slice(data, 1, 1 + n))?,
-            ])
+            Value::List(vec![Value::Int(i as i64), unflatten_data(child, &slice(data, 1, 1 + n))?])
         }
         _ => return Err(not_flattenable(space)),
     })
@@ -383,10 +327,9 @@ impl FlatBounds {
     }
     fn floats(&self) -> (Vec<f64>, Vec<f64>) {
         match self {
-            FlatBounds::Int(l, h) => (
-                l.iter().map(|&x| x as f64).collect(),
-                h.iter().map(|&x| x as f64).collect(),
-            ),
+            FlatBounds::Int(l, h) => {
+                (l.iter().map(|&x| x as f64).collect(), h.iter().map(|&x| x as f64).collect())
+            }
             FlatBounds::Float(l, h) => (l.clone(), h.clone()),
         }
     }
@@ -434,18 +377,11 @@ fn flatten_box(space: &Space) -> Result<BoxSpace> {
             let (lo, hi) = r.range();
             BoxSpace::new(name, vec![lo], vec![hi], vec![1], DType::F64)?
         }
-        SpaceKind::Text(t) => BoxSpace::new_int(
-            name,
-            vec![0],
-            vec![t.charset().len() as i128],
-            vec![dim],
-            DType::I32,
-        )?,
+        SpaceKind::Text(t) => {
+            BoxSpace::new_int(name, vec![0], vec![t.charset().len() as i128], vec![dim], DType::I32)?
+        }
         SpaceKind::Tuple(_) | SpaceKind::Dict(_) => {
-            let boxes = children(space)
-                .into_iter()
-                .map(flatten_box)
-                .collect::<Result<Vec<_>>>()?;
+            let boxes = children(space).into_iter().map(flatten_box).collect::<Result<Vec<_>>>()?;
             let bounds = if dtype.is_float() {
                 let (mut l, mut h) = (Vec::with_capacity(dim), Vec::with_capacity(dim));
                 for b in &boxes {
@@ -469,11 +405,7 @@ fn flatten_box(space: &Space) -> Result<BoxSpace> {
         SpaceKind::Union(u) => {
             // As Gymnasium: the index, then every element bounded by the
             // smallest low and largest high of any alternative.
-            let boxes = u
-                .spaces()
-                .iter()
-                .map(flatten_box)
-                .collect::<Result<Vec<_>>>()?;
+            let boxes = u.spaces().iter().map(flatten_box).collect::<Result<Vec<_>>>()?;
             let mut lo = f64::INFINITY;
             let mut hi = f64::NEG_INFINITY;
             for b in &boxes {
@@ -499,9 +431,7 @@ fn flatten_box(space: &Space) -> Result<BoxSpace> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spaces::{
-        DictSpace, Discrete, MultiDiscrete, Scalar, TextSpace, TupleSpace, UnionSpace,
-    };
+    use crate::spaces::{DictSpace, Discrete, MultiDiscrete, Scalar, TextSpace, TupleSpace, UnionSpace};
 
     fn discrete(n: u64, start: i64) -> Space {
         Discrete::new("d", n, start).unwrap().into()
@@ -514,35 +444,21 @@ mod tests {
         let f = flatten(&s, &Value::Int(3)).unwrap();
         assert_eq!(f.data(), &ArrayData::I64(vec![0, 1, 0, 0]));
         assert_eq!(unflatten(&s, &f).unwrap(), Value::Int(3));
-        assert_eq!(
-            flatten(&s, &Value::Int(9)).unwrap_err().name(),
-            "ValueError"
-        );
+        assert_eq!(flatten(&s, &Value::Int(9)).unwrap_err().name(), "ValueError");
         let zeros = Array::vector(ArrayData::I64(vec![0; 4]));
         assert_eq!(unflatten(&s, &zeros).unwrap_err().name(), "ValueError");
         let fs = flatten_space(&s).unwrap();
-        assert_eq!(
-            fs.to_string(),
-            "Box(d, low=0, high=1, shape=(4,), dtype=int64)"
-        );
+        assert_eq!(fs.to_string(), "Box(d, low=0, high=1, shape=(4,), dtype=int64)");
     }
 
     #[test]
     fn composites_concatenate_in_a_promoted_dtype() {
         let b = BoxSpace::uniform("b", -1.0, 1.0, Some(vec![2]), DType::F32).unwrap();
-        let t: Space = TupleSpace::new("t", vec![discrete(2, 0), b.into()])
-            .unwrap()
-            .into();
+        let t: Space = TupleSpace::new("t", vec![discrete(2, 0), b.into()]).unwrap().into();
         assert_eq!(flatdim(&t).unwrap(), 4);
-        assert_eq!(
-            flat_dtype(&t).unwrap(),
-            DType::F64,
-            "int64 with float32 is float64"
-        );
-        let v = Value::List(vec![
-            Value::Int(1),
-            Value::Array(Array::vector(ArrayData::F32(vec![0.5, -1.0]))),
-        ]);
+        assert_eq!(flat_dtype(&t).unwrap(), DType::F64, "int64 with float32 is float64");
+        let v =
+            Value::List(vec![Value::Int(1), Value::Array(Array::vector(ArrayData::F32(vec![0.5, -1.0])))]);
         let f = flatten(&t, &v).unwrap();
         assert_eq!(f.data(), &ArrayData::F64(vec![0.0, 1.0, 0.5, -1.0]));
         assert_eq!(unflatten(&t, &f).unwrap(), v);
@@ -552,21 +468,13 @@ mod tests {
             "d",
             vec![
                 ("x".into(), discrete(3, 0)),
-                (
-                    "s".into(),
-                    Scalar::new("s", Some(0.0), None, DType::F64)
-                        .unwrap()
-                        .into(),
-                ),
+                ("s".into(), Scalar::new("s", Some(0.0), None, DType::F64).unwrap().into()),
             ],
             true,
         )
         .unwrap()
         .into();
-        let v = Value::Dict(vec![
-            ("s".into(), Value::Float(2.5)),
-            ("x".into(), Value::Int(2)),
-        ]);
+        let v = Value::Dict(vec![("s".into(), Value::Float(2.5)), ("x".into(), Value::Int(2))]);
         let f = flatten(&d, &v).unwrap();
         assert_eq!(f.data(), &ArrayData::F64(vec![2.5, 0.0, 0.0, 1.0]));
         assert_eq!(unflatten(&d, &f).unwrap(), v);
@@ -574,9 +482,7 @@ mod tests {
 
     #[test]
     fn multi_discrete_text_and_union() {
-        let m: Space = MultiDiscrete::new("m", vec![2, 3], vec![0, 1], vec![2], DType::I64)
-            .unwrap()
-            .into();
+        let m: Space = MultiDiscrete::new("m", vec![2, 3], vec![0, 1], vec![2], DType::I64).unwrap().into();
         let v = Value::Array(Array::vector(ArrayData::I64(vec![1, 3])));
         let f = flatten(&m, &v).unwrap();
         assert_eq!(f.data(), &ArrayData::I64(vec![0, 1, 0, 0, 1]));
@@ -590,12 +496,7 @@ mod tests {
 
         let u: Space = UnionSpace::new(
             "u",
-            vec![
-                discrete(3, 0),
-                Scalar::new("s", Some(-2.0), Some(2.0), DType::F64)
-                    .unwrap()
-                    .into(),
-            ],
+            vec![discrete(3, 0), Scalar::new("s", Some(-2.0), Some(2.0), DType::F64).unwrap().into()],
         )
         .unwrap()
         .into();
@@ -609,9 +510,7 @@ mod tests {
 
     #[test]
     fn unflattenable_spaces_are_type_errors() {
-        let g = crate::spaces::SpaceSequence::new("q", discrete(2, 0), (0, None))
-            .unwrap()
-            .into();
+        let g = crate::spaces::SpaceSequence::new("q", discrete(2, 0), (0, None)).unwrap().into();
         for f in [
             flatdim(&g).map(|_| ()),
             flatten_space(&g).map(|_| ()),
@@ -620,15 +519,7 @@ mod tests {
             assert_eq!(f.unwrap_err().name(), "TypeError");
         }
         let s = discrete(2, 0);
-        assert_eq!(
-            flatten(&s, &Value::Str("x".into())).unwrap_err().name(),
-            "ValueError"
-        );
-        assert_eq!(
-            unflatten(&s, &Array::vector(ArrayData::I64(vec![1])))
-                .unwrap_err()
-                .name(),
-            "ValueError"
-        );
+        assert_eq!(flatten(&s, &Value::Str("x".into())).unwrap_err().name(), "ValueError");
+        assert_eq!(unflatten(&s, &Array::vector(ArrayData::I64(vec![1]))).unwrap_err().name(), "ValueError");
     }
 }

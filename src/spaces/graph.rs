@@ -57,22 +57,16 @@ impl GraphSpace {
         let name = check_name(name, "Graph name")?;
         if let Some(max) = max_nodes {
             if min_nodes > max {
-                return Err(Error::value(format!(
-                    "min_nodes ({min_nodes}) > max_nodes ({max})"
-                )));
+                return Err(Error::value(format!("min_nodes ({min_nodes}) > max_nodes ({max})")));
             }
         }
         if let Some(max) = max_edges {
             if min_edges > max {
-                return Err(Error::value(format!(
-                    "min_edges ({min_edges}) > max_edges ({max})"
-                )));
+                return Err(Error::value(format!("min_edges ({min_edges}) > max_edges ({max})")));
             }
         }
         if min_edges > 0 && min_nodes == 0 {
-            return Err(Error::value(
-                "min_edges > 0 needs min_nodes >= 1: edges link nodes",
-            ));
+            return Err(Error::value("min_edges > 0 needs min_nodes >= 1: edges link nodes"));
         }
         let batch_count = super::checked_len(&batch_shape, "batch_shape")?;
         // Bound what one sample can allocate: graphs × nodes × features, and edges likewise.
@@ -80,10 +74,7 @@ impl GraphSpace {
         let edges = max_edges.unwrap_or(min_edges.saturating_add(nodes.saturating_mul(2)));
         let edge_len = edge_space.as_ref().map_or(2, |s| s.len().max(2));
         let node_len = node_space.len().max(1);
-        for (count, len, what) in [
-            (nodes, node_len, "max_nodes"),
-            (edges, edge_len, "max_edges"),
-        ] {
+        for (count, len, what) in [(nodes, node_len, "max_nodes"), (edges, edge_len, "max_edges")] {
             super::checked_len(&[batch_count, count, len], what)?;
         }
         Ok(GraphSpace {
@@ -120,9 +111,7 @@ impl GraphSpace {
     }
 
     fn sample_one(&self, rng: &mut Rng) -> Sampled {
-        let max_n = self
-            .max_nodes
-            .unwrap_or(self.min_nodes + UNBOUNDED_EXTRA_NODES);
+        let max_n = self.max_nodes.unwrap_or(self.min_nodes + UNBOUNDED_EXTRA_NODES);
         let n = int_in(rng, self.min_nodes as i128, max_n as i128) as usize;
         let e = if n == 0 {
             0
@@ -133,13 +122,7 @@ impl GraphSpace {
         let nodes = self.node_space.sample_data(rng, n);
         let edges = self.edge_space.as_ref().map(|s| s.sample_data(rng, e));
         let links = (0..2 * e).map(|_| rng.below(n as u64) as i64).collect();
-        Sampled {
-            n,
-            e,
-            nodes,
-            edges,
-            links,
-        }
+        Sampled { n, e, nodes, edges, links }
     }
 
     fn with_rows(rows: usize, inner: &[usize]) -> Vec<usize> {
@@ -169,29 +152,18 @@ impl GraphSpace {
         let node_parts: Vec<_> = graphs.iter().map(|g| (g.nodes.clone(), g.n)).collect();
         let nodes = pad(node_parts, max_n, nlen, self.node_space.dtype());
         let edges = self.edge_space.as_ref().map(|s| {
-            let parts: Vec<_> = graphs
-                .iter()
-                .map(|g| (g.edges.clone().expect("edge space"), g.e))
-                .collect();
+            let parts: Vec<_> = graphs.iter().map(|g| (g.edges.clone().expect("edge space"), g.e)).collect();
             let data = pad(parts, max_e, s.len(), s.dtype());
             Array::new(shape(max_e, s.shape()), data).expect("padded sizes")
         });
-        let link_parts: Vec<_> = graphs
-            .iter()
-            .map(|g| (ArrayData::I64(g.links.clone()), g.e))
-            .collect();
+        let link_parts: Vec<_> = graphs.iter().map(|g| (ArrayData::I64(g.links.clone()), g.e)).collect();
         let links = pad(link_parts, max_e, 2, DType::I64);
         let counts = |f: fn(&Sampled) -> usize| {
-            Array::new(
-                self.batch_shape.clone(),
-                ArrayData::I64(graphs.iter().map(|g| f(g) as i64).collect()),
-            )
-            .expect("one per graph")
+            Array::new(self.batch_shape.clone(), ArrayData::I64(graphs.iter().map(|g| f(g) as i64).collect()))
+                .expect("one per graph")
         };
         Graph {
-            nodes: Some(
-                Array::new(shape(max_n, self.node_space.shape()), nodes).expect("padded sizes"),
-            ),
+            nodes: Some(Array::new(shape(max_n, self.node_space.shape()), nodes).expect("padded sizes")),
             edges,
             edge_links: Some(Array::new(shape(max_e, &[2]), links).expect("padded sizes")),
             n_nodes: Some(counts(|g| g.n)),
@@ -201,15 +173,7 @@ impl GraphSpace {
 
     /// Whether the arrays of graph `b` of a (possibly padded) layout hold a
     /// graph of the space with `n` nodes and `e` edges.
-    fn graph_ok(
-        &self,
-        g: &Graph,
-        b: usize,
-        n: usize,
-        e: usize,
-        max_n: usize,
-        max_e: usize,
-    ) -> bool {
+    fn graph_ok(&self, g: &Graph, b: usize, n: usize, e: usize, max_n: usize, max_e: usize) -> bool {
         if !Self::count_ok(n, self.min_nodes, self.max_nodes)
             || !Self::count_ok(e, self.min_edges, self.max_edges)
         {
@@ -234,21 +198,13 @@ impl GraphSpace {
         if !links.dtype().is_integer() {
             return false;
         }
-        (b * max_e * 2..(b * max_e + e) * 2).all(|i| {
-            links
-                .data()
-                .get_i128(i)
-                .is_some_and(|x| x >= 0 && x < n as i128)
-        })
+        (b * max_e * 2..(b * max_e + e) * 2)
+            .all(|i| links.data().get_i128(i).is_some_and(|x| x >= 0 && x < n as i128))
     }
 
     /// The shape an array of the layout must have.
     fn expect_shape(&self, batched: bool, rows: usize, inner: &[usize]) -> Vec<usize> {
-        let mut s = if batched {
-            self.batch_shape.clone()
-        } else {
-            Vec::new()
-        };
+        let mut s = if batched { self.batch_shape.clone() } else { Vec::new() };
         s.extend(Self::with_rows(rows, inner));
         s
     }
@@ -258,10 +214,7 @@ impl GraphSpace {
         let Some(links) = &g.edge_links else {
             return false;
         };
-        nodes.shape()
-            == self
-                .expect_shape(batched, max_n, self.node_space.shape())
-                .as_slice()
+        nodes.shape() == self.expect_shape(batched, max_n, self.node_space.shape()).as_slice()
             && links.shape() == self.expect_shape(batched, max_e, &[2]).as_slice()
             && match (&self.edge_space, &g.edges) {
                 (Some(s), Some(edges)) => {
@@ -276,10 +229,7 @@ impl GraphSpace {
 fn parse_box(j: &Json, what: &str) -> Result<BoxSpace> {
     match space_from_json(j).map_err(|e| e.context(what))?.into_kind() {
         SpaceKind::Box(b) => Ok(b),
-        other => Err(Error::type_error(format!(
-            "{what} must be a Box, got {}",
-            other.type_name()
-        ))),
+        other => Err(Error::type_error(format!("{what} must be a Box, got {}", other.type_name()))),
     }
 }
 
@@ -297,10 +247,8 @@ impl Kind for GraphSpace {
             let (Some(nodes), Some(links)) = (&g.nodes, &g.edge_links) else {
                 return false;
             };
-            let (n, e) = (
-                nodes.shape().first().copied().unwrap_or(0),
-                links.shape().first().copied().unwrap_or(0),
-            );
+            let (n, e) =
+                (nodes.shape().first().copied().unwrap_or(0), links.shape().first().copied().unwrap_or(0));
             return self.shapes_ok(g, false, n, e) && self.graph_ok(g, 0, n, e, n, e);
         }
         let (Some(nn), Some(ne), Some(nodes), Some(links)) =
@@ -321,9 +269,7 @@ impl Kind for GraphSpace {
         (0..self.batch_count).all(|b| {
             let count = |a: &Array| a.data().get_i128(b).and_then(|x| usize::try_from(x).ok());
             match (count(nn), count(ne)) {
-                (Some(n), Some(e)) if n <= max_n && e <= max_e => {
-                    self.graph_ok(g, b, n, e, max_n, max_e)
-                }
+                (Some(n), Some(e)) if n <= max_n && e <= max_e => self.graph_ok(g, b, n, e, max_n, max_e),
                 _ => false,
             }
         })
@@ -340,10 +286,7 @@ impl Kind for GraphSpace {
         if self.batch_shape.is_empty() {
             let g = one(0);
             Value::Graph(Box::new(Graph {
-                nodes: Some(
-                    Array::new(Self::with_rows(0, self.node_space.shape()), g.nodes)
-                        .expect("empty"),
-                ),
+                nodes: Some(Array::new(Self::with_rows(0, self.node_space.shape()), g.nodes).expect("empty")),
                 edges: self
                     .edge_space
                     .as_ref()
@@ -353,31 +296,21 @@ impl Kind for GraphSpace {
                 n_edges: None,
             }))
         } else {
-            Value::Graph(Box::new(
-                self.layout((0..self.batch_count).map(one).collect()),
-            ))
+            Value::Graph(Box::new(self.layout((0..self.batch_count).map(one).collect())))
         }
     }
     fn is_bounded(&self, manner: Bound) -> bool {
         self.max_nodes.is_some()
             && self.max_edges.is_some()
             && self.node_space.is_bounded(manner)
-            && self
-                .edge_space
-                .as_ref()
-                .is_none_or(|s| s.is_bounded(manner))
+            && self.edge_space.as_ref().is_none_or(|s| s.is_bounded(manner))
     }
     fn describe(&self, out: &mut JsonMap) {
         let opt = |x: Option<usize>| x.map_or(Json::Null, Json::from);
-        out.insert(
-            "node_space".into(),
-            Space::from(self.node_space.clone()).to_json(),
-        );
+        out.insert("node_space".into(), Space::from(self.node_space.clone()).to_json());
         out.insert(
             "edge_space".into(),
-            self.edge_space
-                .clone()
-                .map_or(Json::Null, |s| Space::from(s).to_json()),
+            self.edge_space.clone().map_or(Json::Null, |s| Space::from(s).to_json()),
         );
         out.insert("min_nodes".into(), Json::from(self.min_nodes));
         out.insert("max_nodes".into(), opt(self.max_nodes));
@@ -387,9 +320,7 @@ impl Kind for GraphSpace {
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<GraphSpace> {
         let node_space = parse_box(ju::field(m, "node_space")?, "node_space")?;
-        let edge_space = ju::opt_field(m, "edge_space")
-            .map(|j| parse_box(j, "edge_space"))
-            .transpose()?;
+        let edge_space = ju::opt_field(m, "edge_space").map(|j| parse_box(j, "edge_space")).transpose()?;
         let batch_shape = match ju::opt_field(m, "batch_shape") {
             Some(j) => ju::shape_from_json(j, "batch_shape")?,
             None => Vec::new(),
@@ -398,14 +329,8 @@ impl Kind for GraphSpace {
             name,
             node_space,
             edge_space,
-            (
-                ju::opt_usize(m, "min_nodes")?.unwrap_or(1),
-                ju::opt_usize(m, "max_nodes")?,
-            ),
-            (
-                ju::opt_usize(m, "min_edges")?.unwrap_or(0),
-                ju::opt_usize(m, "max_edges")?,
-            ),
+            (ju::opt_usize(m, "min_nodes")?.unwrap_or(1), ju::opt_usize(m, "max_nodes")?),
+            (ju::opt_usize(m, "min_edges")?.unwrap_or(0), ju::opt_usize(m, "max_edges")?),
             batch_shape,
         )
     }
@@ -416,16 +341,8 @@ impl Kind for GraphSpace {
             parts.push(e.repr(o));
         }
         if !o.abbreviate {
-            parts.push(format!(
-                "nodes=[{}, {}]",
-                self.min_nodes,
-                show(self.max_nodes)
-            ));
-            parts.push(format!(
-                "edges=[{}, {}]",
-                self.min_edges,
-                show(self.max_edges)
-            ));
+            parts.push(format!("nodes=[{}, {}]", self.min_nodes, show(self.max_nodes)));
+            parts.push(format!("edges=[{}, {}]", self.min_edges, show(self.max_edges)));
         }
         if !self.batch_shape.is_empty() {
             parts.push(format!("batch_shape={}", repr::shape(&self.batch_shape)));
@@ -439,28 +356,19 @@ impl Leaf for GraphSpace {
         if self.batch_shape.is_empty() {
             let g = self.sample_one(rng);
             let edges = self.edge_space.as_ref().map(|s| {
-                Array::new(
-                    Self::with_rows(g.e, s.shape()),
-                    g.edges.expect("edge space"),
-                )
-                .expect("e rows")
+                Array::new(Self::with_rows(g.e, s.shape()), g.edges.expect("edge space")).expect("e rows")
             });
             return Value::Graph(Box::new(Graph {
                 nodes: Some(
-                    Array::new(Self::with_rows(g.n, self.node_space.shape()), g.nodes)
-                        .expect("n rows"),
+                    Array::new(Self::with_rows(g.n, self.node_space.shape()), g.nodes).expect("n rows"),
                 ),
                 edges,
-                edge_links: Some(
-                    Array::new(vec![g.e, 2], ArrayData::I64(g.links)).expect("e rows"),
-                ),
+                edge_links: Some(Array::new(vec![g.e, 2], ArrayData::I64(g.links)).expect("e rows")),
                 n_nodes: None,
                 n_edges: None,
             }));
         }
-        let graphs = (0..self.batch_count)
-            .map(|_| self.sample_one(rng))
-            .collect();
+        let graphs = (0..self.batch_count).map(|_| self.sample_one(rng)).collect();
         Value::Graph(Box::new(self.layout(graphs)))
     }
 }
@@ -474,15 +382,7 @@ mod tests {
     }
 
     fn graph(batch: Vec<usize>) -> GraphSpace {
-        GraphSpace::new(
-            "g",
-            features(3),
-            Some(features(2)),
-            (1, Some(5)),
-            (0, Some(6)),
-            batch,
-        )
-        .unwrap()
+        GraphSpace::new("g", features(3), Some(features(2)), (1, Some(5)), (0, Some(6)), batch).unwrap()
     }
 
     #[test]
@@ -497,19 +397,14 @@ mod tests {
             assert!((1..=5).contains(&n));
             assert!(x.n_nodes.is_none());
         }
-        assert!(
-            !g.contains(&g.create_empty()),
-            "zero nodes is below min_nodes"
-        );
+        assert!(!g.contains(&g.create_empty()), "zero nodes is below min_nodes");
     }
 
     #[test]
     fn bad_links_or_features_are_not_contained() {
         let g = graph(vec![]);
         let mut r = Rng::seed_from_u64(1);
-        let Value::Graph(mut x) = g.sample_rng(&mut r) else {
-            panic!()
-        };
+        let Value::Graph(mut x) = g.sample_rng(&mut r) else { panic!() };
         let n = x.nodes.as_ref().unwrap().shape()[0];
         x.edge_links = Some(Array::new(vec![1, 2], ArrayData::I64(vec![0, n as i64])).unwrap());
         x.edges = Some(Array::zeros(DType::F32, vec![1, 2]).unwrap());
@@ -536,25 +431,20 @@ mod tests {
             assert_eq!(x.nodes.as_ref().unwrap().shape(), [2, 2, max, 3]);
         }
         assert!(!g.contains(&g.create_empty()));
-        let lenient =
-            GraphSpace::new("g", features(1), None, (0, None), (0, None), vec![3]).unwrap();
+        let lenient = GraphSpace::new("g", features(1), None, (0, None), (0, None), vec![3]).unwrap();
         assert!(lenient.contains(&lenient.create_empty()));
     }
 
     #[test]
     fn bad_arguments_and_json() {
-        assert!(
-            GraphSpace::new("g", features(1), None, (3, Some(2)), (0, None), vec![])
-                .unwrap_err()
-                .message()
-                .contains("min_nodes")
-        );
-        assert!(
-            GraphSpace::new("g", features(1), None, (1, None), (3, Some(2)), vec![])
-                .unwrap_err()
-                .message()
-                .contains("min_edges")
-        );
+        assert!(GraphSpace::new("g", features(1), None, (3, Some(2)), (0, None), vec![])
+            .unwrap_err()
+            .message()
+            .contains("min_nodes"));
+        assert!(GraphSpace::new("g", features(1), None, (1, None), (3, Some(2)), vec![])
+            .unwrap_err()
+            .message()
+            .contains("min_edges"));
         assert!(GraphSpace::new("g", features(1), None, (0, None), (1, None), vec![]).is_err());
         let huge = (0, Some(usize::MAX));
         let e = GraphSpace::new("g", features(1), None, huge, (0, None), vec![]).unwrap_err();

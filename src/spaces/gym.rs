@@ -49,8 +49,7 @@ fn from_gym_named(j: &Json, default_name: Option<&str>) -> Result<Space> {
         }
         "Text" => TextSpace::from_description(name, m)?.into(),
         "Dict" => {
-            let (children, sort) =
-                parse_entries(ju::field(m, "spaces")?, |k, j| from_gym_named(j, Some(k)))?;
+            let (children, sort) = parse_entries(ju::field(m, "spaces")?, |k, j| from_gym_named(j, Some(k)))?;
             DictSpace::new(name, children, sort)?.into()
         }
         "Tuple" => TupleSpace::new(name, gym_list(m)?)?.into(),
@@ -68,16 +67,10 @@ fn from_gym_named(j: &Json, default_name: Option<&str>) -> Result<Space> {
         }
         "Graph" => {
             let node = gym_box(ju::field(m, "node_space")?, "node_space")?;
-            let edge = ju::opt_field(m, "edge_space")
-                .map(|j| gym_box(j, "edge_space"))
-                .transpose()?;
+            let edge = ju::opt_field(m, "edge_space").map(|j| gym_box(j, "edge_space")).transpose()?;
             GraphSpace::new(name, node, edge, (1, None), (0, None), Vec::new())?.into()
         }
-        other => {
-            return Err(Error::type_error(format!(
-                "unknown Gymnasium space type {other:?}"
-            )))
-        }
+        other => return Err(Error::type_error(format!("unknown Gymnasium space type {other:?}"))),
     };
     Ok(space)
 }
@@ -91,15 +84,9 @@ fn gym_list(m: &JsonMap) -> Result<Vec<Space>> {
 }
 
 fn gym_box(j: &Json, what: &str) -> Result<BoxSpace> {
-    match from_gym_named(j, Some(what))
-        .map_err(|e| e.context(what))?
-        .into_kind()
-    {
+    match from_gym_named(j, Some(what)).map_err(|e| e.context(what))?.into_kind() {
         SpaceKind::Box(b) => Ok(b),
-        other => Err(Error::type_error(format!(
-            "{what} must be a Box, got {}",
-            other.type_name()
-        ))),
+        other => Err(Error::type_error(format!("{what} must be a Box, got {}", other.type_name()))),
     }
 }
 
@@ -117,11 +104,7 @@ fn nest(flat: &[Json], shape: &[usize]) -> Json {
         None => flat.first().cloned().unwrap_or(Json::Null),
         Some((&n, rest)) => {
             let step: usize = rest.iter().product();
-            Json::Array(
-                (0..n)
-                    .map(|i| nest(&flat[i * step..(i + 1) * step], rest))
-                    .collect(),
-            )
+            Json::Array((0..n).map(|i| nest(&flat[i * step..(i + 1) * step], rest)).collect())
         }
     }
 }
@@ -133,10 +116,7 @@ fn described<K: Kind>(k: &K) -> JsonMap {
 }
 
 fn no_equivalent(space: &Space) -> Error {
-    Error::type_error(format!(
-        "a {} space has no Gymnasium equivalent",
-        space.type_name()
-    ))
+    Error::type_error(format!("a {} space has no Gymnasium equivalent", space.type_name()))
 }
 
 /// The Gymnasium-style description of `space`.
@@ -165,13 +145,7 @@ pub fn to_gym_space(space: &Space) -> Result<Json> {
         }
         SpaceKind::Reward(r) => {
             let (lo, hi) = r.range();
-            gym_box_json(&BoxSpace::new(
-                r.name(),
-                vec![lo],
-                vec![hi],
-                vec![],
-                DType::F64,
-            )?)
+            gym_box_json(&BoxSpace::new(r.name(), vec![lo], vec![hi], vec![], DType::F64)?)
         }
         SpaceKind::Text(t) => {
             let mut m = described(t);
@@ -240,14 +214,9 @@ mod tests {
     #[test]
     fn defaults_and_names() {
         let s = from_gym_space(&json!({"type": "Box", "low": -1, "high": 1})).unwrap();
-        assert_eq!(
-            s.to_string(),
-            "Box(Box, low=-1.0, high=1.0, shape=(1,), dtype=float32)"
-        );
-        let d = from_gym_space(
-            &json!({"type": "Dict", "spaces": {"pos": {"type": "Discrete", "n": 2}}}),
-        )
-        .unwrap();
+        assert_eq!(s.to_string(), "Box(Box, low=-1.0, high=1.0, shape=(1,), dtype=float32)");
+        let d = from_gym_space(&json!({"type": "Dict", "spaces": {"pos": {"type": "Discrete", "n": 2}}}))
+            .unwrap();
         assert_eq!(d.kind().children()[0].name(), "pos");
         let t = from_gym_space(&json!({"type": "Text", "max_length": 3})).unwrap();
         assert_eq!(t.to_string(), "Text(Text, min_length=1, max_length=3)");
@@ -255,24 +224,14 @@ mod tests {
         assert_eq!(to_gym_space(&g).unwrap()["edge_space"], Json::Null);
         let e = from_gym_space(&json!({"type": "Box", "low": 1, "high": 0})).unwrap_err();
         assert!(e.message().contains("low[0]"));
-        assert_eq!(
-            from_gym_space(&json!({"type": "Nope"})).unwrap_err().name(),
-            "TypeError"
-        );
+        assert_eq!(from_gym_space(&json!({"type": "Nope"})).unwrap_err().name(), "TypeError");
     }
 
     #[test]
     fn lossy_and_missing_equivalents() {
-        let c: Space = crate::spaces::NamedDiscrete::new("n", vec!["a".into(), "b".into()])
-            .unwrap()
-            .into();
-        assert_eq!(
-            to_gym_space(&c).unwrap(),
-            json!({"type": "Discrete", "n": 2, "start": 0})
-        );
-        let s: Space = crate::spaces::Scalar::new("s", Some(0.0), None, DType::F64)
-            .unwrap()
-            .into();
+        let c: Space = crate::spaces::NamedDiscrete::new("n", vec!["a".into(), "b".into()]).unwrap().into();
+        assert_eq!(to_gym_space(&c).unwrap(), json!({"type": "Discrete", "n": 2, "start": 0}));
+        let s: Space = crate::spaces::Scalar::new("s", Some(0.0), None, DType::F64).unwrap().into();
         assert_eq!(
             to_gym_space(&s).unwrap(),
             json!({"type": "Box", "low": 0.0, "high": "inf", "shape": [], "dtype": "float64"})

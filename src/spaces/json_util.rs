@@ -38,20 +38,16 @@ pub fn i128_to_json(x: i128) -> Json {
 /// A float from a JSON number or one of the non-finite strings.
 pub fn json_to_f64(j: &Json, what: &str) -> Result<f64> {
     match j {
-        Json::Number(n) => n
-            .as_f64()
-            .ok_or_else(|| Error::type_error(format!("{what}: {n} is not a number"))),
+        Json::Number(n) => {
+            n.as_f64().ok_or_else(|| Error::type_error(format!("{what}: {n} is not a number")))
+        }
         Json::String(s) => match s.as_str() {
             "inf" | "Infinity" | "+inf" => Ok(f64::INFINITY),
             "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
             "nan" | "NaN" => Ok(f64::NAN),
-            _ => Err(Error::type_error(format!(
-                "{what}: expected a number, got {s:?}"
-            ))),
+            _ => Err(Error::type_error(format!("{what}: expected a number, got {s:?}"))),
         },
-        other => Err(Error::type_error(format!(
-            "{what}: expected a number, got {other}"
-        ))),
+        other => Err(Error::type_error(format!("{what}: expected a number, got {other}"))),
     }
 }
 
@@ -70,21 +66,17 @@ pub fn json_to_i128(j: &Json, what: &str) -> Result<i128> {
             }
         }
     }
-    Err(Error::type_error(format!(
-        "{what}: expected an integer, got {j}"
-    )))
+    Err(Error::type_error(format!("{what}: expected an integer, got {j}")))
 }
 
 /// The object inside a description.
 pub fn as_object<'a>(j: &'a Json, what: &str) -> Result<&'a JsonMap> {
-    j.as_object()
-        .ok_or_else(|| Error::type_error(format!("{what}: expected a JSON object, got {j}")))
+    j.as_object().ok_or_else(|| Error::type_error(format!("{what}: expected a JSON object, got {j}")))
 }
 
 /// A required field.
 pub fn field<'a>(m: &'a JsonMap, key: &str) -> Result<&'a Json> {
-    m.get(key)
-        .ok_or_else(|| Error::value(format!("missing field {key:?}")))
+    m.get(key).ok_or_else(|| Error::value(format!("missing field {key:?}")))
 }
 
 /// An optional field: absent and `null` both read as `None`.
@@ -93,25 +85,22 @@ pub fn opt_field<'a>(m: &'a JsonMap, key: &str) -> Option<&'a Json> {
 }
 
 pub fn get_str<'a>(m: &'a JsonMap, key: &str) -> Result<&'a str> {
-    field(m, key)?
-        .as_str()
-        .ok_or_else(|| Error::type_error(format!("{key}: expected a string")))
+    field(m, key)?.as_str().ok_or_else(|| Error::type_error(format!("{key}: expected a string")))
 }
 
 pub fn get_bool_or(m: &JsonMap, key: &str, default: bool) -> Result<bool> {
     match opt_field(m, key) {
         None => Ok(default),
-        Some(j) => j
-            .as_bool()
-            .ok_or_else(|| Error::type_error(format!("{key}: expected a boolean, got {j}"))),
+        Some(j) => {
+            j.as_bool().ok_or_else(|| Error::type_error(format!("{key}: expected a boolean, got {j}")))
+        }
     }
 }
 
 pub fn get_u64(m: &JsonMap, key: &str) -> Result<u64> {
     let j = field(m, key)?;
     let i = json_to_i128(j, key)?;
-    u64::try_from(i)
-        .map_err(|_| Error::value(format!("{key}: expected a non-negative integer, got {i}")))
+    u64::try_from(i).map_err(|_| Error::value(format!("{key}: expected a non-negative integer, got {i}")))
 }
 
 pub fn get_usize(m: &JsonMap, key: &str) -> Result<usize> {
@@ -134,9 +123,7 @@ pub fn opt_string(m: &JsonMap, key: &str) -> Result<Option<String>> {
     match opt_field(m, key) {
         None => Ok(None),
         Some(Json::String(s)) => Ok(Some(s.clone())),
-        Some(j) => Err(Error::type_error(format!(
-            "{key}: expected a string, got {j}"
-        ))),
+        Some(j) => Err(Error::type_error(format!("{key}: expected a string, got {j}"))),
     }
 }
 
@@ -153,9 +140,7 @@ pub fn get_strings(m: &JsonMap, key: &str) -> Result<Vec<String>> {
 }
 
 pub fn get_array<'a>(m: &'a JsonMap, key: &str) -> Result<&'a Vec<Json>> {
-    field(m, key)?
-        .as_array()
-        .ok_or_else(|| Error::type_error(format!("{key}: expected an array")))
+    field(m, key)?.as_array().ok_or_else(|| Error::type_error(format!("{key}: expected an array")))
 }
 
 /// A shape: an array of non-negative integers (a bare integer `n` means `[n]`).
@@ -163,11 +148,7 @@ pub fn shape_from_json(j: &Json, what: &str) -> Result<Vec<usize>> {
     let items: Vec<&Json> = match j {
         Json::Array(a) => a.iter().collect(),
         Json::Number(_) => vec![j],
-        _ => {
-            return Err(Error::type_error(format!(
-                "{what}: expected a shape, got {j}"
-            )))
-        }
+        _ => return Err(Error::type_error(format!("{what}: expected a shape, got {j}"))),
     };
     items
         .into_iter()
@@ -234,10 +215,7 @@ mod tests {
             assert_eq!(json_to_f64(&f64_to_json(x), "x").unwrap(), x);
         }
         assert!(json_to_f64(&f64_to_json(f64::NAN), "x").unwrap().is_nan());
-        assert_eq!(
-            json_to_f64(&json!("bad"), "low").unwrap_err().name(),
-            "TypeError"
-        );
+        assert_eq!(json_to_f64(&json!("bad"), "low").unwrap_err().name(), "TypeError");
     }
 
     #[test]
@@ -256,10 +234,7 @@ mod tests {
         assert_eq!(items.len(), 6);
         let e = flatten_numbers(&json!([[1], [2, 3]]), "low").unwrap_err();
         assert!(e.message().contains("low"));
-        assert_eq!(
-            flatten_numbers(&json!(4), "x").unwrap().0,
-            Vec::<usize>::new()
-        );
+        assert_eq!(flatten_numbers(&json!(4), "x").unwrap().0, Vec::<usize>::new());
     }
 
     #[test]

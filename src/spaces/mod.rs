@@ -130,9 +130,9 @@ impl Bound {
             "both" => Ok(Bound::Both),
             "below" => Ok(Bound::Below),
             "above" => Ok(Bound::Above),
-            _ => Err(Error::value(format!(
-                "manner must be \"both\", \"below\" or \"above\", got {manner:?}"
-            ))),
+            _ => {
+                Err(Error::value(format!("manner must be \"both\", \"below\" or \"above\", got {manner:?}")))
+            }
         }
     }
 }
@@ -324,10 +324,7 @@ kind_from!(
 impl Space {
     /// A space of this kind, seeded with [`DEFAULT_SEED`].
     pub fn new(kind: SpaceKind) -> Space {
-        let mut space = Space {
-            kind,
-            rng: Rng::seed_from_u64(DEFAULT_SEED),
-        };
+        let mut space = Space { kind, rng: Rng::seed_from_u64(DEFAULT_SEED) };
         space.seed(DEFAULT_SEED);
         space
     }
@@ -479,9 +476,7 @@ impl fmt::Display for Space {
 }
 
 fn parse_kind<K: Kind + Into<SpaceKind>>(name: &str, fields: &JsonMap) -> Result<Space> {
-    K::from_description(name, fields)
-        .map(|k| Space::new(k.into()))
-        .map_err(|e| e.context(K::TYPE))
+    K::from_description(name, fields).map(|k| Space::new(k.into())).map_err(|e| e.context(K::TYPE))
 }
 
 /// Rebuilds a space from [`Space::to_json`]'s description.
@@ -523,18 +518,14 @@ pub const MAX_ELEMENTS: usize = 1 << 28;
 pub(crate) fn checked_len(shape: &[usize], what: &str) -> Result<usize> {
     match crate::value::shape_len(shape) {
         Ok(n) if n <= MAX_ELEMENTS => Ok(n),
-        _ => Err(Error::value(format!(
-            "{what} {shape:?} has more than {MAX_ELEMENTS} elements"
-        ))),
+        _ => Err(Error::value(format!("{what} {shape:?} has more than {MAX_ELEMENTS} elements"))),
     }
 }
 
 /// Checks that a length bound is at most [`MAX_ELEMENTS`].
 pub(crate) fn check_length(n: usize, what: &str) -> Result<()> {
     if n > MAX_ELEMENTS {
-        return Err(Error::value(format!(
-            "{what} ({n}) is more than {MAX_ELEMENTS}"
-        )));
+        return Err(Error::value(format!("{what} ({n}) is more than {MAX_ELEMENTS}")));
     }
     Ok(())
 }
@@ -554,10 +545,7 @@ mod tests {
     fn pair() -> Space {
         TupleSpace::new(
             "pair",
-            vec![
-                Discrete::new("a", 5, 0).unwrap().into(),
-                Discrete::new("b", 5, 0).unwrap().into(),
-            ],
+            vec![Discrete::new("a", 5, 0).unwrap().into(), Discrete::new("b", 5, 0).unwrap().into()],
         )
         .unwrap()
         .into()

@@ -57,12 +57,7 @@ impl Kind for MultiBinary {
         MultiBinary::new(name, ju::shape_from_json(ju::field(m, "shape")?, "shape")?)
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        repr::call(
-            Self::TYPE,
-            &self.name,
-            o,
-            &[format!("shape={}", repr::shape(&self.shape))],
-        )
+        repr::call(Self::TYPE, &self.name, o, &[format!("shape={}", repr::shape(&self.shape))])
     }
 }
 
@@ -88,9 +83,7 @@ mod tests {
             assert_eq!(v.as_array().unwrap().dtype(), DType::I8);
         }
         assert!(s.contains(&Value::Array(Array::vector(ArrayData::Bool(vec![true; 4])))));
-        assert!(!s.contains(&Value::Array(Array::vector(ArrayData::I64(vec![
-            0, 1, 2, 0
-        ])))));
+        assert!(!s.contains(&Value::Array(Array::vector(ArrayData::I64(vec![0, 1, 2, 0])))));
         assert!(!s.contains(&Value::Array(Array::vector(ArrayData::F32(vec![0.0; 4])))));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert_eq!(s.sample_batch(6).unwrap().shape(), [6, 4]);

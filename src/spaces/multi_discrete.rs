@@ -33,43 +33,24 @@ impl MultiDiscrete {
         let name = check_name(name, "MultiDiscrete name")?;
         let n = super::checked_len(&shape, "shape")?;
         let Some((dmin, dmax)) = dtype.int_range().filter(|_| dtype != DType::Bool) else {
-            return Err(Error::type_error(format!(
-                "dtype must be an integer type, got {dtype}"
-            )));
+            return Err(Error::type_error(format!("dtype must be an integer type, got {dtype}")));
         };
         if nvec.len() != n {
-            return Err(Error::value(format!(
-                "nvec has {} elements but the shape needs {n}",
-                nvec.len()
-            )));
+            return Err(Error::value(format!("nvec has {} elements but the shape needs {n}", nvec.len())));
         }
         let start = if start.is_empty() { vec![0; n] } else { start };
         if start.len() != n {
-            return Err(Error::value(format!(
-                "start has {} elements but the shape needs {n}",
-                start.len()
-            )));
+            return Err(Error::value(format!("start has {} elements but the shape needs {n}", start.len())));
         }
         for i in 0..n {
             if nvec[i] <= 0 {
-                return Err(Error::value(format!(
-                    "nvec[{i}] must be positive, got {}",
-                    nvec[i]
-                )));
+                return Err(Error::value(format!("nvec[{i}] must be positive, got {}", nvec[i])));
             }
             if start[i] < dmin || start[i] + nvec[i] - 1 > dmax {
-                return Err(Error::value(format!(
-                    "start[{i}] + nvec[{i}] is outside the range of {dtype}"
-                )));
+                return Err(Error::value(format!("start[{i}] + nvec[{i}] is outside the range of {dtype}")));
             }
         }
-        Ok(MultiDiscrete {
-            name,
-            nvec,
-            start,
-            shape,
-            dtype,
-        })
+        Ok(MultiDiscrete { name, nvec, start, shape, dtype })
     }
     pub fn nvec(&self) -> &[i128] {
         &self.nvec
@@ -87,13 +68,7 @@ impl MultiDiscrete {
 
 fn ints_from_json(j: &Json, what: &str) -> Result<(Vec<usize>, Vec<i128>)> {
     let (shape, items) = ju::flatten_numbers(j, what)?;
-    Ok((
-        shape,
-        items
-            .into_iter()
-            .map(|x| ju::json_to_i128(x, what))
-            .collect::<Result<_>>()?,
-    ))
+    Ok((shape, items.into_iter().map(|x| ju::json_to_i128(x, what)).collect::<Result<_>>()?))
 }
 
 impl Kind for MultiDiscrete {
@@ -106,9 +81,7 @@ impl Kind for MultiDiscrete {
         a.shape() == self.shape.as_slice()
             && can_cast(a.dtype(), self.dtype)
             && (0..a.len()).all(|i| {
-                a.data()
-                    .get_i128(i)
-                    .is_some_and(|x| x >= self.start[i] && x < self.start[i] + self.nvec[i])
+                a.data().get_i128(i).is_some_and(|x| x >= self.start[i] && x < self.start[i] + self.nvec[i])
             })
     }
     fn create_empty(&self) -> Value {
@@ -118,14 +91,8 @@ impl Kind for MultiDiscrete {
         true
     }
     fn describe(&self, out: &mut JsonMap) {
-        out.insert(
-            "nvec".into(),
-            Json::Array(self.nvec.iter().map(|&x| ju::i128_to_json(x)).collect()),
-        );
-        out.insert(
-            "start".into(),
-            Json::Array(self.start.iter().map(|&x| ju::i128_to_json(x)).collect()),
-        );
+        out.insert("nvec".into(), Json::Array(self.nvec.iter().map(|&x| ju::i128_to_json(x)).collect()));
+        out.insert("start".into(), Json::Array(self.start.iter().map(|&x| ju::i128_to_json(x)).collect()));
         out.insert("shape".into(), ju::shape_to_json(&self.shape));
         out.insert("dtype".into(), Json::from(self.dtype.name()));
     }
@@ -150,10 +117,7 @@ impl Kind for MultiDiscrete {
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![repr::bound_list(&self.nvec, |x| x.to_string())];
         if !o.abbreviate && self.start.iter().any(|&s| s != 0) {
-            parts.push(format!(
-                "start={}",
-                repr::bound_list(&self.start, |x| x.to_string())
-            ));
+            parts.push(format!("start={}", repr::bound_list(&self.start, |x| x.to_string())));
         }
         parts.push(format!("shape={}", repr::shape(&self.shape)));
         if o.include_dtype {
@@ -167,8 +131,7 @@ impl Leaf for MultiDiscrete {
     fn sample_rng(&self, rng: &mut Rng) -> Value {
         let data = from_i128s(
             self.dtype,
-            (0..self.nvec.len())
-                .map(|i| int_in(rng, self.start[i], self.start[i] + self.nvec[i] - 1)),
+            (0..self.nvec.len()).map(|i| int_in(rng, self.start[i], self.start[i] + self.nvec[i] - 1)),
         );
         Value::Array(Array::new(self.shape.clone(), data).expect("sizes agree"))
     }
@@ -195,39 +158,26 @@ mod tests {
 
     #[test]
     fn bad_arguments_and_gym_form() {
-        assert!(
-            MultiDiscrete::new("m", vec![0], vec![], vec![1], DType::I64)
-                .unwrap_err()
-                .message()
-                .contains("nvec[0]")
-        );
-        assert!(
-            MultiDiscrete::new("m", vec![2], vec![], vec![2], DType::I64)
-                .unwrap_err()
-                .message()
-                .contains("nvec has 1")
-        );
+        assert!(MultiDiscrete::new("m", vec![0], vec![], vec![1], DType::I64)
+            .unwrap_err()
+            .message()
+            .contains("nvec[0]"));
+        assert!(MultiDiscrete::new("m", vec![2], vec![], vec![2], DType::I64)
+            .unwrap_err()
+            .message()
+            .contains("nvec has 1"));
         assert_eq!(
-            MultiDiscrete::new("m", vec![2], vec![], vec![1], DType::F32)
-                .unwrap_err()
-                .name(),
+            MultiDiscrete::new("m", vec![2], vec![], vec![1], DType::F32).unwrap_err().name(),
             "TypeError"
         );
         assert!(MultiDiscrete::new("m", vec![300], vec![], vec![1], DType::U8).is_err());
-        let s = space_from_json(
-            &json!({"type": "MultiDiscrete", "name": "m", "nvec": [[2, 3], [4, 5]]}),
-        )
-        .unwrap();
-        let SpaceKind::MultiDiscrete(m) = s.kind() else {
-            panic!()
-        };
+        let s = space_from_json(&json!({"type": "MultiDiscrete", "name": "m", "nvec": [[2, 3], [4, 5]]}))
+            .unwrap();
+        let SpaceKind::MultiDiscrete(m) = s.kind() else { panic!() };
         assert_eq!(m.shape(), [2, 2]);
         let s2: Space = m.clone().into();
         assert_eq!(space_from_json(&s2.to_json()).unwrap(), s);
-        assert_eq!(
-            s.to_string(),
-            "MultiDiscrete(m, [2, 3, 4, 5], shape=(2, 2), dtype=int64)"
-        );
+        assert_eq!(s.to_string(), "MultiDiscrete(m, [2, 3, 4, 5], shape=(2, 2), dtype=int64)");
     }
     use crate::spaces::SpaceKind;
 }

@@ -50,9 +50,7 @@ impl NamedDiscrete {
             .iter()
             .position(|n| n == name)
             .map(|i| i as i64)
-            .ok_or_else(|| {
-                Error::value(format!("name {name:?} is not in the space {:?}", self.name))
-            })
+            .ok_or_else(|| Error::value(format!("name {name:?} is not in the space {:?}", self.name)))
     }
     /// The name of the point `value`.
     pub fn name_of(&self, value: i64) -> Result<&str> {
@@ -60,12 +58,7 @@ impl NamedDiscrete {
             .ok()
             .and_then(|i| self.names.get(i))
             .map(String::as_str)
-            .ok_or_else(|| {
-                Error::lookup(format!(
-                    "value {value} is out of range [0, {})",
-                    self.names.len()
-                ))
-            })
+            .ok_or_else(|| Error::lookup(format!("value {value} is out of range [0, {})", self.names.len())))
     }
     pub fn sample_batch(&self, rng: &mut Rng, count: usize) -> Array {
         batch(rng, self.n(), 0, count)
@@ -95,10 +88,7 @@ impl Kind for NamedDiscrete {
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![self.n().to_string()];
         if !o.abbreviate {
-            parts.push(format!(
-                "names={}",
-                repr::bound_list(&self.names, |s| format!("{s:?}"))
-            ));
+            parts.push(format!("names={}", repr::bound_list(&self.names, |s| format!("{s:?}"))));
         }
         repr::call(Self::TYPE, &self.name, o, &parts)
     }
@@ -135,10 +125,7 @@ mod tests {
 
     #[test]
     fn bad_names() {
-        assert!(NamedDiscrete::new("x", vec![])
-            .unwrap_err()
-            .message()
-            .contains("names"));
+        assert!(NamedDiscrete::new("x", vec![]).unwrap_err().message().contains("names"));
         assert!(NamedDiscrete::new("x", vec!["a".into(), "".into()])
             .unwrap_err()
             .message()
@@ -153,9 +140,6 @@ mod tests {
     fn json_and_display() {
         let s: Space = abc().into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(
-            s.to_string(),
-            "NamedDiscrete(letters, 3, names=[\"a\", \"b\", \"c\"])"
-        );
+        assert_eq!(s.to_string(), "NamedDiscrete(letters, 3, names=[\"a\", \"b\", \"c\"])");
     }
 }

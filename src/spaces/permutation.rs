@@ -26,9 +26,7 @@ impl Permutation {
         let name = check_name(name, "Permutation name")?;
         let d = scalar_range.dtype();
         if !d.is_integer() {
-            return Err(Error::type_error(format!(
-                "scalar_range must have an integral dtype, got {d}"
-            )));
+            return Err(Error::type_error(format!("scalar_range must have an integral dtype, got {d}")));
         }
         if scalar_range.min().is_none() || scalar_range.max().is_none() {
             return Err(Error::value("scalar_range must have both min and max"));
@@ -40,12 +38,7 @@ impl Permutation {
                 "scalar_range holds {len} values, more than {MAX_PERMUTATION_LEN}"
             )));
         }
-        Ok(Permutation {
-            name,
-            scalar_range,
-            low: lo as i64,
-            len: len as usize,
-        })
+        Ok(Permutation { name, scalar_range, low: lo as i64, len: len as usize })
     }
     pub fn scalar_range(&self) -> &Scalar {
         &self.scalar_range
@@ -86,22 +79,14 @@ impl Kind for Permutation {
         true
     }
     fn describe(&self, out: &mut JsonMap) {
-        out.insert(
-            "scalar_range".into(),
-            Space::from(self.scalar_range.clone()).to_json(),
-        );
+        out.insert("scalar_range".into(), Space::from(self.scalar_range.clone()).to_json());
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<Permutation> {
         Permutation::new(name, parse_scalar(ju::field(m, "scalar_range")?)?)
     }
     fn repr(&self, o: &ReprOptions) -> String {
         let hi = self.low as i128 + self.len as i128 - 1;
-        super::repr::call(
-            Self::TYPE,
-            &self.name,
-            o,
-            &[format!("[{}, {hi}]", self.low)],
-        )
+        super::repr::call(Self::TYPE, &self.name, o, &[format!("[{}, {hi}]", self.low)])
     }
 }
 
@@ -120,11 +105,7 @@ mod tests {
     use crate::value::DType;
 
     fn one_to_three() -> Permutation {
-        Permutation::new(
-            "p",
-            Scalar::new("r", Some(1.0), Some(3.0), DType::I64).unwrap(),
-        )
-        .unwrap()
+        Permutation::new("p", Scalar::new("r", Some(1.0), Some(3.0), DType::I64).unwrap()).unwrap()
     }
 
     #[test]
@@ -143,21 +124,13 @@ mod tests {
 
     #[test]
     fn non_integral_range_is_a_type_error() {
-        let e = Permutation::new(
-            "p",
-            Scalar::new("r", Some(0.0), Some(3.0), DType::F64).unwrap(),
-        )
-        .unwrap_err();
+        let e =
+            Permutation::new("p", Scalar::new("r", Some(0.0), Some(3.0), DType::F64).unwrap()).unwrap_err();
         assert_eq!(e.name(), "TypeError");
         assert!(e.message().contains("scalar_range"));
-        let e = Permutation::new("p", Scalar::new("r", Some(0.0), None, DType::I64).unwrap())
-            .unwrap_err();
+        let e = Permutation::new("p", Scalar::new("r", Some(0.0), None, DType::I64).unwrap()).unwrap_err();
         assert_eq!(e.name(), "ValueError");
-        assert!(Permutation::new(
-            "p",
-            Scalar::new("r", Some(0.0), Some(1e12), DType::I64).unwrap()
-        )
-        .is_err());
+        assert!(Permutation::new("p", Scalar::new("r", Some(0.0), Some(1e12), DType::I64).unwrap()).is_err());
     }
 
     #[test]

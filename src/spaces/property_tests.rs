@@ -46,10 +46,7 @@ fn random_box(rng: &mut Rng) -> BoxSpace {
 }
 
 fn random_scalar(rng: &mut Rng) -> Scalar {
-    let dtype = pick(
-        rng,
-        &[DType::F64, DType::F32, DType::I64, DType::I32, DType::Bool],
-    );
+    let dtype = pick(rng, &[DType::F64, DType::F32, DType::I64, DType::I32, DType::Bool]);
     let (lo, hi) = if dtype.is_float() {
         float_bounds(rng)
     } else {
@@ -68,15 +65,10 @@ fn random_leaf(rng: &mut Rng) -> Space {
     let n = name(rng);
     match rng.below(14) {
         0 | 1 => random_box(rng).into(),
-        2 => Discrete::new(&n, 1 + rng.below(9), rng.int_inclusive(-5, 5))
+        2 => Discrete::new(&n, 1 + rng.below(9), rng.int_inclusive(-5, 5)).unwrap().into(),
+        3 => NamedDiscrete::new(&n, (0..1 + rng.below(4)).map(|i| format!("item{i}")).collect())
             .unwrap()
             .into(),
-        3 => NamedDiscrete::new(
-            &n,
-            (0..1 + rng.below(4)).map(|i| format!("item{i}")).collect(),
-        )
-        .unwrap()
-        .into(),
         4 => {
             let flags = (0..1 + rng.below(4))
                 .map(|i| CommandlineFlag::new(&format!("f{i}"), &format!("-f{i}"), "a flag"))
@@ -86,11 +78,7 @@ fn random_leaf(rng: &mut Rng) -> Space {
         5 => random_scalar(rng).into(),
         6 => {
             let lo = rng.index(3);
-            let hi = if rng.next_bool() {
-                Some(lo + rng.index(4))
-            } else {
-                None
-            };
+            let hi = if rng.next_bool() { Some(lo + rng.index(4)) } else { None };
             let (dtype, range) = match rng.below(4) {
                 0 => (SequenceDType::Str, None),
                 1 => (SequenceDType::Bytes, None),
@@ -100,14 +88,11 @@ fn random_leaf(rng: &mut Rng) -> Space {
                 ),
                 _ => (SequenceDType::Array(DType::F64), None),
             };
-            Sequence::new(&n, (lo, hi), dtype, None, range)
-                .unwrap()
-                .into()
+            Sequence::new(&n, (lo, hi), dtype, None, range).unwrap().into()
         }
         7 => {
             let lo = rng.int_inclusive(-3, 3) as f64;
-            let range =
-                Scalar::new("r", Some(lo), Some(lo + rng.below(5) as f64), DType::I64).unwrap();
+            let range = Scalar::new("r", Some(lo), Some(lo + rng.below(5) as f64), DType::I64).unwrap();
             Permutation::new(&n, range).unwrap().into()
         }
         8 => {
@@ -123,15 +108,9 @@ fn random_leaf(rng: &mut Rng) -> Space {
             let k: usize = shape.iter().product();
             let nvec = (0..k).map(|_| 1 + rng.below(4) as i128).collect();
             let start = (0..k).map(|_| rng.int_inclusive(-2, 2) as i128).collect();
-            MultiDiscrete::new(
-                &n,
-                nvec,
-                start,
-                shape,
-                pick(rng, &[DType::I64, DType::I8, DType::I32]),
-            )
-            .unwrap()
-            .into()
+            MultiDiscrete::new(&n, nvec, start, shape, pick(rng, &[DType::I64, DType::I8, DType::I32]))
+                .unwrap()
+                .into()
         }
         10 => {
             if rng.next_bool() {
@@ -146,9 +125,7 @@ fn random_leaf(rng: &mut Rng) -> Space {
             let shape_high = shape_low.iter().map(|&d| d + rng.index(3)).collect();
             let (lo, hi) = float_bounds(rng);
             let dtype = pick(rng, &[DType::F32, DType::F64]);
-            DynamicBoxSpace::new(&n, lo, hi, shape_low, shape_high, dtype, 0.0)
-                .unwrap()
-                .into()
+            DynamicBoxSpace::new(&n, lo, hi, shape_low, shape_high, dtype, 0.0).unwrap().into()
         }
         12 => {
             let node = random_box(rng);
@@ -157,28 +134,15 @@ fn random_leaf(rng: &mut Rng) -> Space {
             let max_nodes = rng.next_bool().then(|| min_nodes + rng.index(4));
             let min_edges = if min_nodes == 0 { 0 } else { rng.index(3) };
             let max_edges = rng.next_bool().then(|| min_edges + rng.index(4));
-            let batch = if rng.below(3) == 0 {
-                small_shape(rng)
-            } else {
-                vec![]
-            };
-            GraphSpace::new(
-                &n,
-                node,
-                edge,
-                (min_nodes, max_nodes),
-                (min_edges, max_edges),
-                batch,
-            )
-            .unwrap()
-            .into()
+            let batch = if rng.below(3) == 0 { small_shape(rng) } else { vec![] };
+            GraphSpace::new(&n, node, edge, (min_nodes, max_nodes), (min_edges, max_edges), batch)
+                .unwrap()
+                .into()
         }
         _ => {
             let min = rng.index(3);
             let charset = pick(rng, &[None, Some("ab"), Some("xyzé")]);
-            TextSpace::new(&n, min, min + rng.index(5), charset)
-                .unwrap()
-                .into()
+            TextSpace::new(&n, min, min + rng.index(5), charset).unwrap().into()
         }
     }
 }
@@ -188,35 +152,25 @@ fn random_space(rng: &mut Rng, depth: u32) -> Space {
         return random_leaf(rng);
     }
     let n = name(rng);
-    let children = |rng: &mut Rng| -> Vec<Space> {
-        (0..rng.below(4))
-            .map(|_| random_space(rng, depth - 1))
-            .collect()
-    };
+    let children =
+        |rng: &mut Rng| -> Vec<Space> { (0..rng.below(4)).map(|_| random_space(rng, depth - 1)).collect() };
     match rng.below(5) {
         0 => {
-            let entries = children(rng)
-                .into_iter()
-                .enumerate()
-                .map(|(i, s)| (format!("k{}", 9 - i), s))
-                .collect();
+            let entries =
+                children(rng).into_iter().enumerate().map(|(i, s)| (format!("k{}", 9 - i), s)).collect();
             DictSpace::new(&n, entries, rng.next_bool()).unwrap().into()
         }
         1 => TupleSpace::new(&n, children(rng)).unwrap().into(),
         2 => {
             let hi = rng.next_bool().then(|| rng.index(4));
-            SpaceSequence::new(&n, random_space(rng, depth - 1), (0, hi))
-                .unwrap()
-                .into()
+            SpaceSequence::new(&n, random_space(rng, depth - 1), (0, hi)).unwrap().into()
         }
         3 => {
             let mut c = children(rng);
             c.push(random_space(rng, depth - 1));
             UnionSpace::new(&n, c).unwrap().into()
         }
-        _ => BatchedSpace::new(&n, random_space(rng, depth - 1), small_shape(rng))
-            .unwrap()
-            .into(),
+        _ => BatchedSpace::new(&n, random_space(rng, depth - 1), small_shape(rng)).unwrap().into(),
     }
 }
 
@@ -262,8 +216,8 @@ fn seeding_is_reproducible() {
 fn descriptions_round_trip_through_text() {
     for_random_spaces(400, |space, _| {
         let text = serde_json::to_string(&space.to_json()).unwrap();
-        let back = space_from_json(&serde_json::from_str(&text).unwrap())
-            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back =
+            space_from_json(&serde_json::from_str(&text).unwrap()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(&back, space, "{text}");
         assert_eq!(back.to_string(), space.to_string());
     });
@@ -274,11 +228,7 @@ fn values_round_trip_through_json_text() {
     for_random_spaces(300, |space, _| {
         for v in [space.sample(), space.create_empty()] {
             let text = serde_json::to_string(&value_to_json(&v)).unwrap();
-            assert_eq!(
-                value_from_json(&serde_json::from_str(&text).unwrap()).unwrap(),
-                v,
-                "{text}"
-            );
+            assert_eq!(value_from_json(&serde_json::from_str(&text).unwrap()).unwrap(), v, "{text}");
         }
     });
 }
@@ -326,21 +276,12 @@ fn every_space_answers_the_common_questions() {
             space.is_bounded(manner).unwrap();
         }
         if space.is_bounded_in(Bound::Both) {
-            assert!(
-                space.is_bounded_in(Bound::Below) && space.is_bounded_in(Bound::Above),
-                "{space}"
-            );
+            assert!(space.is_bounded_in(Bound::Below) && space.is_bounded_in(Bound::Above), "{space}");
         }
-        let short = space.get_repr(&ReprOptions {
-            abbreviate: true,
-            include_dtype: false,
-        });
+        let short = space.get_repr(&ReprOptions { abbreviate: true, include_dtype: false });
         assert!(short.len() <= space.to_string().len());
         assert!(short.starts_with(space.type_name()));
-        assert_eq!(
-            space_from_json(&space.to_json()).unwrap().type_name(),
-            space.type_name()
-        );
+        assert_eq!(space_from_json(&space.to_json()).unwrap().type_name(), space.type_name());
     });
 }
 

@@ -10,10 +10,7 @@ pub struct ReprOptions {
 
 impl Default for ReprOptions {
     fn default() -> Self {
-        ReprOptions {
-            abbreviate: false,
-            include_dtype: true,
-        }
+        ReprOptions { abbreviate: false, include_dtype: true }
     }
 }
 
@@ -52,14 +49,7 @@ pub fn bound_list<T: PartialEq>(items: &[T], show: impl Fn(&T) -> String) -> Str
 pub fn shape(shape: &[usize]) -> String {
     match shape {
         [d] => format!("({d},)"),
-        _ => format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => format!("({})", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
     }
 }
 
@@ -83,10 +73,7 @@ mod tests {
         assert_eq!(float(-f64::INFINITY), "-inf");
         assert_eq!(float(0.25), "0.25");
         assert_eq!(bound_list(&[1.0, 1.0], |x| float(*x)), "1.0");
-        assert_eq!(
-            bound_list(&[1, 2, 3, 4, 5, 6, 7], |x| x.to_string()),
-            "[1, 2, 3, 4, 5, 6, ...]"
-        );
+        assert_eq!(bound_list(&[1, 2, 3, 4, 5, 6, 7], |x| x.to_string()), "[1, 2, 3, 4, 5, 6, ...]");
         assert_eq!(shape(&[3]), "(3,)");
         assert_eq!(shape(&[2, 3]), "(2, 3)");
         assert_eq!(shape(&[]), "()");

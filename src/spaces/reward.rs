@@ -98,10 +98,7 @@ impl RewardSpace {
     }
     /// `(min, max)`, infinite where unbounded.
     pub fn range(&self) -> (f64, f64) {
-        (
-            self.min.unwrap_or(f64::NEG_INFINITY),
-            self.max.unwrap_or(f64::INFINITY),
-        )
+        (self.min.unwrap_or(f64::NEG_INFINITY), self.max.unwrap_or(f64::INFINITY))
     }
     /// The reward when the service fails: the default value, offset by the
     /// episode's return when `default_negates_returns`.
@@ -135,23 +132,14 @@ impl Kind for RewardSpace {
     }
     fn describe(&self, out: &mut JsonMap) {
         let opt = |x: Option<f64>| x.map_or(Json::Null, ju::f64_to_json);
-        out.insert(
-            "observation_spaces".into(),
-            Json::from(self.observation_spaces.clone()),
-        );
+        out.insert("observation_spaces".into(), Json::from(self.observation_spaces.clone()));
         out.insert("default_value".into(), ju::f64_to_json(self.default_value));
         out.insert("min".into(), opt(self.min));
         out.insert("max".into(), opt(self.max));
-        out.insert(
-            "default_negates_returns".into(),
-            Json::from(self.default_negates_returns),
-        );
+        out.insert("default_negates_returns".into(), Json::from(self.default_negates_returns));
         out.insert("success_threshold".into(), opt(self.success_threshold));
         out.insert("deterministic".into(), Json::from(self.deterministic));
-        out.insert(
-            "platform_dependent".into(),
-            Json::from(self.platform_dependent),
-        );
+        out.insert("platform_dependent".into(), Json::from(self.platform_dependent));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<RewardSpace> {
         let observation_spaces = match ju::opt_field(m, "observation_spaces") {
@@ -192,19 +180,13 @@ mod tests {
 
     #[test]
     fn data_and_error_reward() {
-        let r = RewardSpace::new("r")
-            .unwrap()
-            .with_default_value(-10.0)
-            .with_default_negates_returns(true);
+        let r = RewardSpace::new("r").unwrap().with_default_value(-10.0).with_default_negates_returns(true);
         assert_eq!(r.reward_on_error(0.25), -10.25);
         assert_eq!(r.range(), (f64::NEG_INFINITY, f64::INFINITY));
         assert!(r.platform_dependent() && !r.deterministic());
         let plain = RewardSpace::new("p").unwrap().with_default_value(-1.0);
         assert_eq!(plain.reward_on_error(5.0), -1.0);
-        assert!(RewardSpace::new("r")
-            .unwrap()
-            .with_range(Some(1.0), Some(0.0))
-            .is_err());
+        assert!(RewardSpace::new("r").unwrap().with_range(Some(1.0), Some(0.0)).is_err());
     }
 
     #[test]
@@ -217,9 +199,7 @@ mod tests {
             .with_observation_spaces(vec!["IrInstructionCount".into()])
             .with_deterministic(true);
         assert!(
-            r.contains(&Value::Float(3.0))
-                && !r.contains(&Value::Float(-1.0))
-                && !r.contains(&Value::Int(1))
+            r.contains(&Value::Float(3.0)) && !r.contains(&Value::Float(-1.0)) && !r.contains(&Value::Int(1))
         );
         let s: Space = r.into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);

@@ -51,9 +51,7 @@ mod tests {
             assert!((0.0..=f32::MIN_POSITIVE).contains(&x));
         }
         // Unbounded on both sides is normal: both signs appear.
-        let xs: Vec<f64> = (0..100)
-            .map(|_| float_in(&mut r, f64::NEG_INFINITY, f64::INFINITY))
-            .collect();
+        let xs: Vec<f64> = (0..100).map(|_| float_in(&mut r, f64::NEG_INFINITY, f64::INFINITY)).collect();
         assert!(xs.iter().any(|&x| x < 0.0) && xs.iter().any(|&x| x > 0.0));
     }
 

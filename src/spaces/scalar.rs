@@ -35,17 +35,10 @@ impl Scalar {
                 return Err(Error::value(format!("min ({lo}) > max ({hi})")));
             }
         }
-        let s = Scalar {
-            name,
-            min,
-            max,
-            dtype,
-        };
+        let s = Scalar { name, min, max, dtype };
         if let Some((lo, hi)) = s.int_range() {
             if lo > hi {
-                return Err(Error::value(format!(
-                    "[min, max] holds no value of {dtype}"
-                )));
+                return Err(Error::value(format!("[min, max] holds no value of {dtype}")));
             }
         }
         Ok(s)
@@ -63,10 +56,7 @@ impl Scalar {
 
     /// `(min, max)` with infinities for missing bounds.
     pub fn range(&self) -> (f64, f64) {
-        (
-            self.min.unwrap_or(f64::NEG_INFINITY),
-            self.max.unwrap_or(f64::INFINITY),
-        )
+        (self.min.unwrap_or(f64::NEG_INFINITY), self.max.unwrap_or(f64::INFINITY))
     }
 
     /// For integer and bool scalars: the inclusive range of values, within
@@ -209,14 +199,8 @@ mod tests {
             .unwrap_err()
             .message()
             .contains("min (2) > max (1)"));
-        assert!(Scalar::new("s", Some(f64::NAN), None, DType::F64)
-            .unwrap_err()
-            .message()
-            .contains("min"));
-        assert!(Scalar::new("s", None, Some(f64::NAN), DType::F64)
-            .unwrap_err()
-            .message()
-            .contains("max"));
+        assert!(Scalar::new("s", Some(f64::NAN), None, DType::F64).unwrap_err().message().contains("min"));
+        assert!(Scalar::new("s", None, Some(f64::NAN), DType::F64).unwrap_err().message().contains("max"));
         assert!(Scalar::new("s", Some(0.2), Some(0.8), DType::I64).is_err());
         assert!(Scalar::new("", None, None, DType::I64).is_err());
     }
@@ -240,9 +224,7 @@ mod tests {
 
     #[test]
     fn json_and_bounds() {
-        let s: Space = Scalar::new("s", None, Some(3.0), DType::I64)
-            .unwrap()
-            .into();
+        let s: Space = Scalar::new("s", None, Some(3.0), DType::I64).unwrap().into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         assert!(!s.is_bounded("both").unwrap() && s.is_bounded("above").unwrap());
         assert_eq!(s.to_string(), "Scalar(s, min=-inf, max=3.0, dtype=int64)");

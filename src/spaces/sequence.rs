@@ -47,9 +47,7 @@ impl SequenceDType {
 pub(crate) fn check_size_range(lo: usize, hi: Option<usize>) -> Result<()> {
     super::check_length(hi.unwrap_or(lo), "size_range")?;
     match hi {
-        Some(hi) if lo > hi => Err(Error::value(format!(
-            "size_range: lower bound {lo} > upper bound {hi}"
-        ))),
+        Some(hi) if lo > hi => Err(Error::value(format!("size_range: lower bound {lo} > upper bound {hi}"))),
         _ => Ok(()),
     }
 }
@@ -75,19 +73,12 @@ pub(crate) fn size_range_from_json(m: &JsonMap) -> Result<(usize, Option<usize>)
         usize::try_from(i).map_err(|_| Error::value(format!("size_range: bad length {i}")))
     };
     let lo = to_usize(&a[0])?;
-    let hi = if a[1].is_null() {
-        None
-    } else {
-        Some(to_usize(&a[1])?)
-    };
+    let hi = if a[1].is_null() { None } else { Some(to_usize(&a[1])?) };
     Ok((lo, hi))
 }
 
 pub(crate) fn size_range_repr(lo: usize, hi: Option<usize>) -> String {
-    format!(
-        "size_range=({lo}, {})",
-        hi.map_or("None".to_string(), |h| h.to_string())
-    )
+    format!("size_range=({lo}, {})", hi.map_or("None".to_string(), |h| h.to_string()))
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -113,24 +104,12 @@ impl Sequence {
         let name = check_name(name, "Sequence name")?;
         check_size_range(size_range.0, size_range.1)?;
         if scalar_range.is_some() && !matches!(dtype, SequenceDType::Array(_)) {
-            return Err(Error::value(format!(
-                "scalar_range needs a numeric dtype, not {}",
-                dtype.name()
-            )));
+            return Err(Error::value(format!("scalar_range needs a numeric dtype, not {}", dtype.name())));
         }
-        let s = Sequence {
-            name,
-            size_range,
-            dtype,
-            opaque_data_format,
-            scalar_range,
-        };
+        let s = Sequence { name, size_range, dtype, opaque_data_format, scalar_range };
         if let Some((lo, hi)) = s.element_int_range() {
             if lo > hi && s.size_range.1 != Some(0) {
-                return Err(Error::value(format!(
-                    "scalar_range holds no value of {}",
-                    s.dtype.name()
-                )));
+                return Err(Error::value(format!("scalar_range holds no value of {}", s.dtype.name())));
             }
         }
         Ok(s)
@@ -154,9 +133,7 @@ impl Sequence {
     }
 
     fn element_range(&self) -> (f64, f64) {
-        self.scalar_range
-            .as_ref()
-            .map_or((f64::NEG_INFINITY, f64::INFINITY), Scalar::range)
+        self.scalar_range.as_ref().map_or((f64::NEG_INFINITY, f64::INFINITY), Scalar::range)
     }
 
     /// For integer elements: the inclusive range of values allowed.
@@ -166,16 +143,8 @@ impl Sequence {
         };
         let (dmin, dmax) = d.int_range()?;
         let (lo, hi) = self.element_range();
-        let lo = if lo.is_finite() {
-            (lo.ceil() as i128).max(dmin)
-        } else {
-            dmin
-        };
-        let hi = if hi.is_finite() {
-            (hi.floor() as i128).min(dmax)
-        } else {
-            dmax
-        };
+        let lo = if lo.is_finite() { (lo.ceil() as i128).max(dmin) } else { dmin };
+        let hi = if hi.is_finite() { (hi.floor() as i128).min(dmax) } else { dmax };
         Some((lo, hi))
     }
 }
@@ -219,42 +188,25 @@ impl Kind for Sequence {
         sizes && elements
     }
     fn describe(&self, out: &mut JsonMap) {
-        out.insert(
-            "size_range".into(),
-            size_range_to_json(self.size_range.0, self.size_range.1),
-        );
+        out.insert("size_range".into(), size_range_to_json(self.size_range.0, self.size_range.1));
         out.insert("dtype".into(), Json::from(self.dtype.name()));
         out.insert(
             "opaque_data_format".into(),
-            self.opaque_data_format
-                .clone()
-                .map_or(Json::Null, Json::from),
+            self.opaque_data_format.clone().map_or(Json::Null, Json::from),
         );
         out.insert(
             "scalar_range".into(),
-            self.scalar_range
-                .clone()
-                .map_or(Json::Null, |s| super::Space::from(s).to_json()),
+            self.scalar_range.clone().map_or(Json::Null, |s| super::Space::from(s).to_json()),
         );
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<Sequence> {
         let (lo, hi) = size_range_from_json(m)?;
         let dtype = match ju::opt_field(m, "dtype") {
-            Some(_) => {
-                SequenceDType::parse(ju::get_str(m, "dtype")?).map_err(|e| e.context("dtype"))?
-            }
+            Some(_) => SequenceDType::parse(ju::get_str(m, "dtype")?).map_err(|e| e.context("dtype"))?,
             None => SequenceDType::Bytes,
         };
-        let scalar_range = ju::opt_field(m, "scalar_range")
-            .map(parse_scalar)
-            .transpose()?;
-        Sequence::new(
-            name,
-            (lo, hi),
-            dtype,
-            ju::opt_string(m, "opaque_data_format")?,
-            scalar_range,
-        )
+        let scalar_range = ju::opt_field(m, "scalar_range").map(parse_scalar).transpose()?;
+        Sequence::new(name, (lo, hi), dtype, ju::opt_string(m, "opaque_data_format")?, scalar_range)
     }
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![size_range_repr(self.size_range.0, self.size_range.1)];
@@ -264,11 +216,7 @@ impl Kind for Sequence {
         if !o.abbreviate {
             if let Some(s) = &self.scalar_range {
                 let (lo, hi) = s.range();
-                parts.push(format!(
-                    "scalar_range=[{}, {}]",
-                    repr::float(lo),
-                    repr::float(hi)
-                ));
+                parts.push(format!("scalar_range=[{}, {}]", repr::float(lo), repr::float(hi)));
             }
             if let Some(f) = &self.opaque_data_format {
                 parts.push(format!("opaque_data_format={f}"));
@@ -280,15 +228,9 @@ impl Kind for Sequence {
 
 /// A Scalar from its full description (used for `scalar_range`).
 pub(crate) fn parse_scalar(j: &Json) -> Result<Scalar> {
-    match space_from_json(j)
-        .map_err(|e| e.context("scalar_range"))?
-        .into_kind()
-    {
+    match space_from_json(j).map_err(|e| e.context("scalar_range"))?.into_kind() {
         SpaceKind::Scalar(s) => Ok(s),
-        other => Err(Error::type_error(format!(
-            "scalar_range must be a Scalar, got {}",
-            other.type_name()
-        ))),
+        other => Err(Error::type_error(format!("scalar_range must be a Scalar, got {}", other.type_name()))),
     }
 }
 
@@ -298,11 +240,7 @@ impl Leaf for Sequence {
         match self.dtype {
             SequenceDType::Str => {
                 let span = (PRINTABLE.end() - PRINTABLE.start()) as u64 + 1;
-                Value::Str(
-                    (0..n)
-                        .map(|_| (PRINTABLE.start() + rng.below(span) as u8) as char)
-                        .collect(),
-                )
+                Value::Str((0..n).map(|_| (PRINTABLE.start() + rng.below(span) as u8) as char).collect())
             }
             SequenceDType::Bytes => Value::Bytes((0..n).map(|_| rng.below(256) as u8).collect()),
             SequenceDType::Array(d) => {
@@ -335,18 +273,10 @@ mod tests {
         assert!(s.contains(&Value::Str("Hello, world!".into())));
         let b = Sequence::new("b", (256, Some(256)), SequenceDType::Bytes, None, None).unwrap();
         assert!(!b.contains(&Value::Str("Hello, world!".into())));
-        assert!(
-            b.contains(&Value::Bytes(vec![0; 256])) && !b.contains(&Value::Bytes(vec![0; 255]))
-        );
+        assert!(b.contains(&Value::Bytes(vec![0; 256])) && !b.contains(&Value::Bytes(vec![0; 255])));
         let range = Scalar::new("r", Some(0.0), Some(9.0), DType::I64).unwrap();
-        let a = Sequence::new(
-            "a",
-            (1, Some(3)),
-            SequenceDType::Array(DType::I64),
-            None,
-            Some(range),
-        )
-        .unwrap();
+        let a =
+            Sequence::new("a", (1, Some(3)), SequenceDType::Array(DType::I64), None, Some(range)).unwrap();
         assert!(a.contains(&Value::Array(Array::vector(ArrayData::I64(vec![0, 9])))));
         assert!(!a.contains(&Value::Array(Array::vector(ArrayData::I64(vec![10])))));
         assert!(!a.contains(&Value::Array(Array::vector(ArrayData::I64(vec![])))));
@@ -359,30 +289,10 @@ mod tests {
         let f = Scalar::new("r", Some(-1.0), None, DType::F32).unwrap();
         for s in [
             Sequence::new("s", (2, Some(5)), SequenceDType::Str, None, None).unwrap(),
-            Sequence::new(
-                "s",
-                (0, None),
-                SequenceDType::Bytes,
-                Some("json".into()),
-                None,
-            )
-            .unwrap(),
-            Sequence::new(
-                "s",
-                (0, Some(4)),
-                SequenceDType::Array(DType::U8),
-                None,
-                None,
-            )
-            .unwrap(),
-            Sequence::new(
-                "s",
-                (1, Some(4)),
-                SequenceDType::Array(DType::F32),
-                None,
-                Some(f.clone()),
-            )
-            .unwrap(),
+            Sequence::new("s", (0, None), SequenceDType::Bytes, Some("json".into()), None).unwrap(),
+            Sequence::new("s", (0, Some(4)), SequenceDType::Array(DType::U8), None, None).unwrap(),
+            Sequence::new("s", (1, Some(4)), SequenceDType::Array(DType::F32), None, Some(f.clone()))
+                .unwrap(),
         ] {
             for _ in 0..50 {
                 let v = s.sample_rng(&mut r);
@@ -397,30 +307,23 @@ mod tests {
         assert!(e.message().contains("size_range"), "{e}");
         let r = Scalar::new("r", Some(0.0), Some(1.0), DType::F64).unwrap();
         assert!(Sequence::new("s", (0, None), SequenceDType::Str, None, Some(r)).is_err());
-        assert_eq!(
-            SequenceDType::parse("complex").unwrap_err().name(),
-            "TypeError"
-        );
-        let e = space_from_json(
-            &serde_json::json!({"type": "Sequence", "name": "s", "size_range": [5, 1]}),
-        )
-        .unwrap_err();
+        assert_eq!(SequenceDType::parse("complex").unwrap_err().name(), "TypeError");
+        let e = space_from_json(&serde_json::json!({"type": "Sequence", "name": "s", "size_range": [5, 1]}))
+            .unwrap_err();
         assert!(e.message().contains("size_range"));
     }
 
     #[test]
     fn json_round_trip() {
         let range = Scalar::new("r", Some(0.0), Some(9.0), DType::I64).unwrap();
-        let s: Space = Sequence::new(
-            "a",
-            (1, None),
-            SequenceDType::Array(DType::I64),
-            Some("fmt".into()),
-            Some(range),
-        )
-        .unwrap()
-        .into();
+        let s: Space =
+            Sequence::new("a", (1, None), SequenceDType::Array(DType::I64), Some("fmt".into()), Some(range))
+                .unwrap()
+                .into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(s.to_string(), "Sequence(a, size_range=(1, None), dtype=int64, scalar_range=[0.0, 9.0], opaque_data_format=fmt)");
+        assert_eq!(
+            s.to_string(),
+            "Sequence(a, size_range=(1, None), dtype=int64, scalar_range=[0.0, 9.0], opaque_data_format=fmt)"
+        );
     }
 }

@@ -19,18 +19,10 @@ pub struct SpaceSequence {
 }
 
 impl SpaceSequence {
-    pub fn new(
-        name: &str,
-        space: Space,
-        size_range: (usize, Option<usize>),
-    ) -> Result<SpaceSequence> {
+    pub fn new(name: &str, space: Space, size_range: (usize, Option<usize>)) -> Result<SpaceSequence> {
         let name = check_name(name, "SpaceSequence name")?;
         check_size_range(size_range.0, size_range.1)?;
-        Ok(SpaceSequence {
-            name,
-            space: Box::new(space),
-            size_range,
-        })
+        Ok(SpaceSequence { name, space: Box::new(space), size_range })
     }
     pub fn space(&self) -> &Space {
         &self.space
@@ -62,20 +54,14 @@ impl Kind for SpaceSequence {
     }
     fn describe(&self, out: &mut JsonMap) {
         out.insert("space".into(), self.space.to_json());
-        out.insert(
-            "size_range".into(),
-            size_range_to_json(self.size_range.0, self.size_range.1),
-        );
+        out.insert("size_range".into(), size_range_to_json(self.size_range.0, self.size_range.1));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<SpaceSequence> {
         let space = space_from_json(ju::field(m, "space")?).map_err(|e| e.context("space"))?;
         SpaceSequence::new(name, space, size_range_from_json(m)?)
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        let parts = [
-            self.space.get_repr(o),
-            size_range_repr(self.size_range.0, self.size_range.1),
-        ];
+        let parts = [self.space.get_repr(o), size_range_repr(self.size_range.0, self.size_range.1)];
         super::repr::call(Self::TYPE, &self.name, o, &parts)
     }
 }
@@ -102,13 +88,8 @@ mod tests {
 
     #[test]
     fn lists_of_the_inner_space() {
-        let mut s: Space = SpaceSequence::new(
-            "seq",
-            Discrete::new("d", 3, 0).unwrap().into(),
-            (1, Some(4)),
-        )
-        .unwrap()
-        .into();
+        let mut s: Space =
+            SpaceSequence::new("seq", Discrete::new("d", 3, 0).unwrap().into(), (1, Some(4))).unwrap().into();
         for _ in 0..50 {
             let v = s.sample();
             let n = v.as_list().unwrap().len();
@@ -119,13 +100,7 @@ mod tests {
         assert!(!s.contains(&Value::List(vec![Value::Int(3)])));
         assert_eq!(s.seed(1).len(), 2);
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(
-            s.to_string(),
-            "SpaceSequence(seq, Discrete(d, 3), size_range=(1, 4))"
-        );
-        assert!(
-            SpaceSequence::new("x", Discrete::new("d", 3, 0).unwrap().into(), (2, Some(1)))
-                .is_err()
-        );
+        assert_eq!(s.to_string(), "SpaceSequence(seq, Discrete(d, 3), size_range=(1, 4))");
+        assert!(SpaceSequence::new("x", Discrete::new("d", 3, 0).unwrap().into(), (2, Some(1))).is_err());
     }
 }

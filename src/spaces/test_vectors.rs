@@ -21,23 +21,12 @@ fn spaces() -> Vec<(&'static str, Space)> {
         DType::F64,
     )
     .unwrap();
-    let ints = BoxSpace::uniform(
-        "ints",
-        f64::NEG_INFINITY,
-        f64::INFINITY,
-        Some(vec![2]),
-        DType::I64,
-    )
-    .unwrap();
+    let ints =
+        BoxSpace::uniform("ints", f64::NEG_INFINITY, f64::INFINITY, Some(vec![2]), DType::I64).unwrap();
     let dict = DictSpace::new(
         "dict",
         vec![
-            (
-                "b".into(),
-                BoxSpace::uniform("b", -2.0, 2.0, Some(vec![2]), DType::F32)
-                    .unwrap()
-                    .into(),
-            ),
+            ("b".into(), BoxSpace::uniform("b", -2.0, 2.0, Some(vec![2]), DType::F32).unwrap().into()),
             ("a".into(), Discrete::new("a", 5, 0).unwrap().into()),
             ("t".into(), TextSpace::new("t", 1, 4, None).unwrap().into()),
         ],
@@ -57,10 +46,7 @@ fn spaces() -> Vec<(&'static str, Space)> {
         ("box_f32_unit", unit.into()),
         ("box_f64_forms", forms.into()),
         ("box_i64_full", ints.into()),
-        (
-            "text16",
-            TextSpace::new("text", 0, 16, None).unwrap().into(),
-        ),
+        ("text16", TextSpace::new("text", 0, 16, None).unwrap().into()),
         ("dict", dict.into()),
         ("tuple", tuple.into()),
     ]
@@ -75,10 +61,7 @@ pub fn compute() -> Vec<(String, String)> {
             let seeds = space.seed(seed);
             out.push((format!("{label}/seed{seed}/seeds"), format!("{seeds:?}")));
             let samples: Vec<_> = (0..2).map(|_| value_to_json(&space.sample())).collect();
-            out.push((
-                format!("{label}/seed{seed}/samples"),
-                serde_json::to_string(&samples).unwrap(),
-            ));
+            out.push((format!("{label}/seed{seed}/samples"), serde_json::to_string(&samples).unwrap()));
             let (_, v) = space.sample_with(Rng::seed_from_u64(seed));
             out.push((
                 format!("{label}/seed{seed}/functional"),
@@ -152,17 +135,11 @@ pub fn mismatches() -> Vec<String> {
     let got = compute();
     let mut bad = Vec::new();
     if got.len() != EXPECTED.len() {
-        bad.push(format!(
-            "{} vectors computed, {} expected",
-            got.len(),
-            EXPECTED.len()
-        ));
+        bad.push(format!("{} vectors computed, {} expected", got.len(), EXPECTED.len()));
     }
     for ((label, text), (want_label, want)) in got.iter().zip(EXPECTED) {
         if label != want_label || text != want {
-            bad.push(format!(
-                "{label}: got {text}, expected {want_label}: {want}"
-            ));
+            bad.push(format!("{label}: got {text}, expected {want_label}: {want}"));
         }
     }
     bad

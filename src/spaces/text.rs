@@ -23,17 +23,10 @@ pub struct TextSpace {
 
 impl TextSpace {
     /// `charset` defaults to [`ALPHANUMERIC`]; repeated characters count once.
-    pub fn new(
-        name: &str,
-        min_length: usize,
-        max_length: usize,
-        charset: Option<&str>,
-    ) -> Result<TextSpace> {
+    pub fn new(name: &str, min_length: usize, max_length: usize, charset: Option<&str>) -> Result<TextSpace> {
         let name = check_name(name, "Text name")?;
         if min_length > max_length {
-            return Err(Error::value(format!(
-                "min_length ({min_length}) > max_length ({max_length})"
-            )));
+            return Err(Error::value(format!("min_length ({min_length}) > max_length ({max_length})")));
         }
         super::check_length(max_length, "max_length")?;
         let mut chars: Vec<char> = Vec::new();
@@ -45,12 +38,7 @@ impl TextSpace {
         if chars.is_empty() {
             return Err(Error::value("charset must not be empty"));
         }
-        Ok(TextSpace {
-            name,
-            min_length,
-            max_length,
-            charset: chars,
-        })
+        Ok(TextSpace { name, min_length, max_length, charset: chars })
     }
     pub fn min_length(&self) -> usize {
         self.min_length
@@ -92,27 +80,17 @@ impl Kind for TextSpace {
     fn describe(&self, out: &mut JsonMap) {
         out.insert("min_length".into(), Json::from(self.min_length));
         out.insert("max_length".into(), Json::from(self.max_length));
-        out.insert(
-            "charset".into(),
-            Json::from(self.charset.iter().collect::<String>()),
-        );
+        out.insert("charset".into(), Json::from(self.charset.iter().collect::<String>()));
     }
     /// `min_length` defaults to 1 and `charset` to alphanumerics, as in Gymnasium.
     fn from_description(name: &str, m: &JsonMap) -> Result<TextSpace> {
         let min = ju::opt_usize(m, "min_length")?.unwrap_or(1);
         let charset = ju::opt_string(m, "charset")?;
-        TextSpace::new(
-            name,
-            min,
-            ju::get_usize(m, "max_length")?,
-            charset.as_deref(),
-        )
+        TextSpace::new(name, min, ju::get_usize(m, "max_length")?, charset.as_deref())
     }
     fn repr(&self, o: &ReprOptions) -> String {
-        let mut parts = vec![
-            format!("min_length={}", self.min_length),
-            format!("max_length={}", self.max_length),
-        ];
+        let mut parts =
+            vec![format!("min_length={}", self.min_length), format!("max_length={}", self.max_length)];
         if !o.abbreviate && self.charset.iter().collect::<String>() != ALPHANUMERIC {
             let shown: String = self.charset.iter().take(16).collect();
             let more = if self.charset.len() > 16 { "..." } else { "" };
@@ -150,10 +128,7 @@ mod tests {
         for _ in 0..50 {
             assert!(t.contains(&t.sample_rng(&mut r)));
         }
-        assert_eq!(
-            TextSpace::new("t", 0, 1, Some("aab")).unwrap().charset(),
-            ['a', 'b']
-        );
+        assert_eq!(TextSpace::new("t", 0, 1, Some("aab")).unwrap().charset(), ['a', 'b']);
     }
 
     #[test]
@@ -162,17 +137,11 @@ mod tests {
             .unwrap_err()
             .message()
             .contains("min_length (3) > max_length (2)"));
-        assert!(TextSpace::new("t", 0, 2, Some(""))
-            .unwrap_err()
-            .message()
-            .contains("charset"));
+        assert!(TextSpace::new("t", 0, 2, Some("")).unwrap_err().message().contains("charset"));
         let e = TextSpace::new("t", 0, usize::MAX, None).unwrap_err();
         assert!(e.message().contains("max_length"));
         let s: Space = TextSpace::new("t", 0, 16, Some("xyz")).unwrap().into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(
-            s.to_string(),
-            "Text(t, min_length=0, max_length=16, charset=\"xyz\")"
-        );
+        assert_eq!(s.to_string(), "Text(t, min_length=0, max_length=16, charset=\"xyz\")");
     }
 }

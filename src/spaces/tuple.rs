@@ -16,10 +16,7 @@ pub struct TupleSpace {
 
 impl TupleSpace {
     pub fn new(name: &str, spaces: Vec<Space>) -> Result<TupleSpace> {
-        Ok(TupleSpace {
-            name: check_name(name, "Tuple name")?,
-            spaces,
-        })
+        Ok(TupleSpace { name: check_name(name, "Tuple name")?, spaces })
     }
     pub fn spaces(&self) -> &[Space] {
         &self.spaces
@@ -48,8 +45,7 @@ impl Kind for TupleSpace {
         let Value::List(items) = value else {
             return false;
         };
-        items.len() == self.spaces.len()
-            && items.iter().zip(&self.spaces).all(|(v, s)| s.contains(v))
+        items.len() == self.spaces.len() && items.iter().zip(&self.spaces).all(|(v, s)| s.contains(v))
     }
     fn create_empty(&self) -> Value {
         Value::List(self.spaces.iter().map(Space::create_empty).collect())
@@ -58,10 +54,7 @@ impl Kind for TupleSpace {
         self.spaces.iter().all(|s| s.is_bounded_in(manner))
     }
     fn describe(&self, out: &mut JsonMap) {
-        out.insert(
-            "spaces".into(),
-            Json::Array(self.spaces.iter().map(Space::to_json).collect()),
-        );
+        out.insert("spaces".into(), Json::Array(self.spaces.iter().map(Space::to_json).collect()));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<TupleSpace> {
         TupleSpace::new(name, parse_space_list(m)?)
@@ -103,10 +96,7 @@ mod tests {
     fn tuples() {
         let mut s: Space = TupleSpace::new(
             "t",
-            vec![
-                Discrete::new("d", 2, 0).unwrap().into(),
-                TextSpace::new("s", 0, 3, None).unwrap().into(),
-            ],
+            vec![Discrete::new("d", 2, 0).unwrap().into(), TextSpace::new("s", 0, 3, None).unwrap().into()],
         )
         .unwrap()
         .into();
@@ -117,11 +107,11 @@ mod tests {
         assert!(!s.contains(&Value::List(vec![Value::Int(0)])));
         assert!(!s.contains(&Value::List(vec![Value::Int(0), Value::Int(0)])));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(
-            s.to_string(),
-            "Tuple(t, Discrete(d, 2), Text(s, min_length=0, max_length=3))"
-        );
-        let e = space_from_json(&serde_json::json!({"type": "Tuple", "name": "t", "spaces": [{"type": "Discrete", "name": "d"}]})).unwrap_err();
+        assert_eq!(s.to_string(), "Tuple(t, Discrete(d, 2), Text(s, min_length=0, max_length=3))");
+        let e = space_from_json(
+            &serde_json::json!({"type": "Tuple", "name": "t", "spaces": [{"type": "Discrete", "name": "d"}]}),
+        )
+        .unwrap_err();
         assert!(e.message().contains("spaces[0]"), "{e}");
     }
 }

@@ -34,10 +34,9 @@ impl Kind for UnionSpace {
     }
     fn contains(&self, value: &Value) -> bool {
         match value.as_list() {
-            Some([Value::Int(i), v]) => usize::try_from(*i)
-                .ok()
-                .and_then(|i| self.spaces.get(i))
-                .is_some_and(|s| s.contains(v)),
+            Some([Value::Int(i), v]) => {
+                usize::try_from(*i).ok().and_then(|i| self.spaces.get(i)).is_some_and(|s| s.contains(v))
+            }
             _ => false,
         }
     }
@@ -48,10 +47,7 @@ impl Kind for UnionSpace {
         self.spaces.iter().all(|s| s.is_bounded_in(manner))
     }
     fn describe(&self, out: &mut JsonMap) {
-        out.insert(
-            "spaces".into(),
-            Json::Array(self.spaces.iter().map(Space::to_json).collect()),
-        );
+        out.insert("spaces".into(), Json::Array(self.spaces.iter().map(Space::to_json).collect()));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<UnionSpace> {
         UnionSpace::new(name, parse_space_list(m)?)
@@ -87,10 +83,7 @@ mod tests {
     fn index_and_value() {
         let mut s: Space = UnionSpace::new(
             "u",
-            vec![
-                Discrete::new("d", 2, 0).unwrap().into(),
-                TextSpace::new("t", 1, 2, None).unwrap().into(),
-            ],
+            vec![Discrete::new("d", 2, 0).unwrap().into(), TextSpace::new("t", 1, 2, None).unwrap().into()],
         )
         .unwrap()
         .into();
@@ -105,9 +98,6 @@ mod tests {
         assert!(!s.contains(&Value::List(vec![Value::Int(2), Value::Int(0)])));
         assert!(!s.contains(&Value::List(vec![Value::Int(-1), Value::Int(0)])));
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
-        assert_eq!(
-            UnionSpace::new("u", vec![]).unwrap_err().name(),
-            "ValueError"
-        );
+        assert_eq!(UnionSpace::new("u", vec![]).unwrap_err().name(), "ValueError");
     }
 }

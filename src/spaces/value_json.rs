@@ -35,10 +35,7 @@ pub fn value_to_json(value: &Value) -> Json {
         Value::Array(a) => array_to_json(a),
         Value::List(items) => Json::Array(items.iter().map(value_to_json).collect()),
         Value::Dict(entries) => {
-            let pairs = entries
-                .iter()
-                .map(|(k, v)| json!([k, value_to_json(v)]))
-                .collect();
+            let pairs = entries.iter().map(|(k, v)| json!([k, value_to_json(v)])).collect();
             json!({ "dict": Json::Array(pairs) })
         }
         Value::Graph(g) => {
@@ -56,12 +53,8 @@ pub fn array_to_json(a: &Array) -> Json {
     let d = a.data();
     let data: Vec<Json> = match d {
         ArrayData::Bool(v) => v.iter().map(|&b| Json::from(b)).collect(),
-        ArrayData::F32(_) | ArrayData::F64(_) => {
-            (0..d.len()).map(|i| f64_to_json(d.get_f64(i))).collect()
-        }
-        _ => (0..d.len())
-            .map(|i| i128_to_json(d.get_i128(i).unwrap_or(0)))
-            .collect(),
+        ArrayData::F32(_) | ArrayData::F64(_) => (0..d.len()).map(|i| f64_to_json(d.get_f64(i))).collect(),
+        _ => (0..d.len()).map(|i| i128_to_json(d.get_i128(i).unwrap_or(0))).collect(),
     };
     json!({ "dtype": a.dtype().name(), "shape": a.shape(), "data": data })
 }
@@ -75,10 +68,7 @@ fn unhex(s: &str) -> Result<Vec<u8>> {
     if s.len() % 2 != 0 || !s.is_ascii() {
         return Err(bad());
     }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| bad()))
-        .collect()
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| bad())).collect()
 }
 
 /// Decodes [`value_to_json`]'s encoding.
@@ -96,9 +86,7 @@ pub fn value_from_json(j: &Json) -> Result<Value> {
             }
         }
         Json::String(s) => Value::Str(s.clone()),
-        Json::Array(items) => {
-            Value::List(items.iter().map(value_from_json).collect::<Result<_>>()?)
-        }
+        Json::Array(items) => Value::List(items.iter().map(value_from_json).collect::<Result<_>>()?),
         Json::Object(m) => object_from_json(m)?,
     })
 }
@@ -112,21 +100,18 @@ fn object_from_json(m: &Map<String, Json>) -> Result<Value> {
         return Ok(Value::Float(ju::json_to_f64(x, "float")?));
     }
     if let Some(b) = only("bytes") {
-        return Ok(Value::Bytes(unhex(b.as_str().ok_or_else(|| {
-            Error::type_error("bytes: expected a hex string")
-        })?)?));
+        return Ok(Value::Bytes(unhex(
+            b.as_str().ok_or_else(|| Error::type_error("bytes: expected a hex string"))?,
+        )?));
     }
     if let Some(d) = only("dict") {
-        let pairs = d
-            .as_array()
-            .ok_or_else(|| Error::type_error("dict: expected a list of [key, value] pairs"))?;
+        let pairs =
+            d.as_array().ok_or_else(|| Error::type_error("dict: expected a list of [key, value] pairs"))?;
         let entries = pairs
             .iter()
             .map(|p| match p.as_array().map(Vec::as_slice) {
                 Some([Json::String(k), v]) => Ok((k.clone(), value_from_json(v)?)),
-                _ => Err(Error::type_error(format!(
-                    "dict: expected a [key, value] pair, got {p}"
-                ))),
+                _ => Err(Error::type_error(format!("dict: expected a [key, value] pair, got {p}"))),
             })
             .collect::<Result<Vec<_>>>()?;
         return Ok(Value::Dict(entries));
@@ -146,10 +131,7 @@ fn object_from_json(m: &Map<String, Json>) -> Result<Value> {
             n_edges: a("n_edges")?,
         })));
     }
-    Err(Error::type_error(format!(
-        "unrecognised encoded value {}",
-        Json::Object(m.clone())
-    )))
+    Err(Error::type_error(format!("unrecognised encoded value {}", Json::Object(m.clone()))))
 }
 
 /// Decodes `{"dtype", "shape", "data"}`; `data` may also be nested lists.
@@ -173,11 +155,7 @@ pub fn array_from_json(m: &Map<String, Json>) -> Result<Array> {
         ),
         d if d.is_float() => from_f64s(
             d,
-            items
-                .iter()
-                .map(|x| ju::json_to_f64(x, "data"))
-                .collect::<Result<Vec<_>>>()?
-                .into_iter(),
+            items.iter().map(|x| ju::json_to_f64(x, "data")).collect::<Result<Vec<_>>>()?.into_iter(),
         ),
         d => {
             let (lo, hi) = d.int_range().expect("integer dtype");
@@ -218,21 +196,12 @@ mod tests {
         round_trip(Value::Float(0.1 + 0.2));
         round_trip(Value::Str("{\"dtype\": 1}".into()));
         round_trip(Value::Bytes(vec![0, 255, 16]));
-        round_trip(Value::Array(
-            Array::new(vec![2, 1], ArrayData::F32(vec![f32::INFINITY, 0.1])).unwrap(),
-        ));
+        round_trip(Value::Array(Array::new(vec![2, 1], ArrayData::F32(vec![f32::INFINITY, 0.1])).unwrap()));
         round_trip(Value::Array(Array::vector(ArrayData::U64(vec![u64::MAX]))));
-        round_trip(Value::Array(Array::vector(ArrayData::Bool(vec![
-            true, false,
-        ]))));
-        round_trip(Value::Array(
-            Array::new(vec![], ArrayData::I8(vec![-3])).unwrap(),
-        ));
+        round_trip(Value::Array(Array::vector(ArrayData::Bool(vec![true, false]))));
+        round_trip(Value::Array(Array::new(vec![], ArrayData::I8(vec![-3])).unwrap()));
         round_trip(Value::List(vec![Value::Int(1), Value::List(vec![])]));
-        round_trip(Value::Dict(vec![
-            ("z".into(), Value::Int(1)),
-            ("a".into(), Value::Float(2.0)),
-        ]));
+        round_trip(Value::Dict(vec![("z".into(), Value::Int(1)), ("a".into(), Value::Float(2.0))]));
         round_trip(Value::Graph(Box::new(Graph {
             nodes: Some(Array::new(vec![2, 1], ArrayData::F32(vec![1.0, 2.0])).unwrap()),
             edges: None,
@@ -246,38 +215,21 @@ mod tests {
 
     #[test]
     fn ints_and_floats_stay_apart() {
-        assert_eq!(
-            serde_json::to_string(&value_to_json(&Value::Float(2.0))).unwrap(),
-            "2.0"
-        );
-        assert_eq!(
-            value_from_json(&serde_json::from_str("2").unwrap()).unwrap(),
-            Value::Int(2)
-        );
-        assert_eq!(
-            value_from_json(&serde_json::from_str("2.0").unwrap()).unwrap(),
-            Value::Float(2.0)
-        );
+        assert_eq!(serde_json::to_string(&value_to_json(&Value::Float(2.0))).unwrap(), "2.0");
+        assert_eq!(value_from_json(&serde_json::from_str("2").unwrap()).unwrap(), Value::Int(2));
+        assert_eq!(value_from_json(&serde_json::from_str("2.0").unwrap()).unwrap(), Value::Float(2.0));
     }
 
     #[test]
     fn malformed_encodings_are_errors() {
+        assert_eq!(value_from_json(&json!({"what": 1})).unwrap_err().name(), "TypeError");
         assert_eq!(
-            value_from_json(&json!({"what": 1})).unwrap_err().name(),
-            "TypeError"
-        );
-        assert_eq!(
-            value_from_json(&json!({"dtype": "int8", "data": [300]}))
-                .unwrap_err()
-                .name(),
+            value_from_json(&json!({"dtype": "int8", "data": [300]})).unwrap_err().name(),
             "OverflowError"
         );
         assert!(value_from_json(&json!({"dtype": "int8", "shape": [3], "data": [1]})).is_err());
         assert!(value_from_json(&json!({"bytes": "abc"})).is_err());
         assert!(value_from_json(&json!({"dict": [[1, 2]]})).is_err());
-        assert_eq!(
-            value_from_json(&json!(u64::MAX)).unwrap_err().name(),
-            "OverflowError"
-        );
+        assert_eq!(value_from_json(&json!(u64::MAX)).unwrap_err().name(), "OverflowError");
     }
 }
