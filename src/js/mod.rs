@@ -7,6 +7,7 @@ pub mod bandit;
 pub mod convert;
 mod error;
 pub mod rng;
+pub mod spaces;
 pub mod specs;
 pub mod timestep;
 

@@ -80,6 +80,8 @@ impl Kind for DictSpace {
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<DictSpace> {
         let (spaces, sort) = parse_entries(ju::field(m, "spaces")?, |_, j| space_from_json(j))?;
+        // An explicit `sort_keys` overrides what the entries' form implies.
+        let sort = ju::opt_field(m, "sort_keys").and_then(|j| j.as_bool()).unwrap_or(sort);
         DictSpace::new(name, spaces, sort)
     }
     fn repr(&self, o: &ReprOptions) -> String {
@@ -145,10 +147,28 @@ impl Composite for DictSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spaces::Discrete;
+    use crate::spaces::{Discrete, SpaceKind};
 
     fn d(n: u64) -> Space {
         Discrete::new("d", n, 0).unwrap().into()
+    }
+
+    #[test]
+    fn an_explicit_sort_keys_overrides_the_entries_form() {
+        let pairs = serde_json::json!([["b", d(2).to_json()], ["a", d(3).to_json()]]);
+        let keys = |sort: Option<bool>| {
+            let mut m = serde_json::json!({"type": "Dict", "name": "x", "spaces": pairs});
+            if let Some(sort) = sort {
+                m["sort_keys"] = sort.into();
+            }
+            match space_from_json(&m).unwrap().kind() {
+                SpaceKind::Dict(d) => d.keys().map(String::from).collect::<Vec<_>>(),
+                _ => unreachable!(),
+            }
+        };
+        assert_eq!(keys(None), ["b", "a"]);
+        assert_eq!(keys(Some(false)), ["b", "a"]);
+        assert_eq!(keys(Some(true)), ["a", "b"]);
     }
 
     #[test]

@@ -1,0 +1,493 @@
+//! `Space` for JavaScript: every CompilerGym, UniEnv and Gymnasium space in
+//! one class, built by factories (`Space.box({...})`) or from a description
+//! (`Space.fromJSON`). Kind-specific members (`names`, `commandline`,
+//! `shapeContains`...) throw a TypeError on spaces of other kinds.
+
+mod describe;
+pub mod values;
+
+use super::convert::{array_data_to_js, int_to_js, js_to_u64, json_to_js, type_of};
+use super::error::to_js_error;
+use super::rng::JsRng;
+use crate::error::{Error, Result};
+use crate::spaces::{self as core, ReprOptions, Space, SpaceKind};
+use crate::value::Value;
+use describe::{describe, js_to_description, with};
+use serde_json::Value as Json;
+use values::{js_to_value, value_to_js};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A space: the set that actions and observations live in.
+#[wasm_bindgen(js_name = Space)]
+#[derive(Clone)]
+pub struct JsSpace {
+    space: Space,
+}
+
+impl JsSpace {
+    pub fn new(space: Space) -> JsSpace {
+        JsSpace { space }
+    }
+    pub fn space(&self) -> &Space {
+        &self.space
+    }
+}
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+fn build(description: Result<Json>) -> JsResult<JsSpace> {
+    description.and_then(|d| core::space_from_json(&d)).map(JsSpace::new).map_err(to_js_error)
+}
+
+fn wrong_kind(space: &Space, member: &str, kinds: &str) -> JsValue {
+    to_js_error(Error::type_error(format!(
+        "{member} is defined for {kinds} spaces, not for {} {:?}",
+        space.type_name(),
+        space.name()
+    )))
+}
+
+fn shape_json(shape: &JsValue) -> Result<Json> {
+    match js_to_description(shape, "shape")? {
+        Json::Number(n) => Ok(Json::Array(vec![Json::Number(n)])),
+        other => Ok(other),
+    }
+}
+
+fn seed_value(seed: &JsValue) -> Result<u64> {
+    if seed.is_undefined() || seed.is_null() {
+        // No seed: draw one, as Gymnasium does from the OS (the core itself has no entropy).
+        Ok((js_sys::Math::random() * (1u64 << 53) as f64) as u64)
+    } else {
+        js_to_u64(seed, "seed")
+    }
+}
+
+#[wasm_bindgen(js_class = Space)]
+impl JsSpace {
+    // ---- construction -------------------------------------------------
+
+    /// A space from its description (`toJSON()`'s output, an object or JSON text).
+    #[wasm_bindgen(js_name = fromJSON)]
+    pub fn from_json(description: JsValue) -> JsResult<JsSpace> {
+        let description = match description.as_string() {
+            Some(text) => serde_json::from_str(&text).map_err(|e| Error::value(format!("description: {e}"))),
+            None => js_to_description(&description, "description"),
+        };
+        build(description)
+    }
+
+    /// A space from a Gymnasium-style description (`{type: "Box", low, high, shape, dtype}` ...).
+    #[wasm_bindgen(js_name = fromGym)]
+    pub fn from_gym(description: JsValue) -> JsResult<JsSpace> {
+        js_to_description(&description, "description")
+            .and_then(|d| core::from_gym_space(&d))
+            .map(JsSpace::new)
+            .map_err(to_js_error)
+    }
+
+    /// `Box({low, high, shape?, dtype = "float32", name?})`: bounds inclusive, one number or one per element.
+    #[wasm_bindgen(js_name = box)]
+    pub fn box_space(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Box", &options))
+    }
+    /// `Discrete(n, {start = 0, name?})`: the integers `[start, start + n)`.
+    pub fn discrete(n: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Discrete", &options).and_then(|d| Ok(with(d, "n", js_to_description(&n, "n")?))))
+    }
+    /// `NamedDiscrete(names, {name?})`.
+    #[wasm_bindgen(js_name = namedDiscrete)]
+    pub fn named_discrete(names: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("NamedDiscrete", &options)
+                .and_then(|d| Ok(with(d, "names", js_to_description(&names, "names")?))),
+        )
+    }
+    /// `Commandline([{name, flag, description}], {name?})`: the names are the flags.
+    #[wasm_bindgen(js_name = commandlineSpace)]
+    pub fn commandline_space(flags: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("Commandline", &options)
+                .and_then(|d| Ok(with(d, "flags", js_to_description(&flags, "flags")?))),
+        )
+    }
+    /// `Scalar({min?, max?, dtype = "float64", name?})`.
+    pub fn scalar(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Scalar", &options))
+    }
+    /// `Sequence({sizeRange: [lo, hi|null], dtype = "bytes", opaqueDataFormat?, scalarRange?: Space, name?})`.
+    pub fn sequence(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Sequence", &options))
+    }
+    /// `SpaceSequence(space, {sizeRange?, name?})`.
+    #[wasm_bindgen(js_name = spaceSequence)]
+    pub fn space_sequence(space: &JsSpace, options: JsValue) -> JsResult<JsSpace> {
+        build(describe("SpaceSequence", &options).map(|d| with(d, "space", space.space.to_json())))
+    }
+    /// `Permutation(scalarRange: Space, {name?})`: every ordering of the range's integers.
+    pub fn permutation(scalar_range: &JsSpace, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("Permutation", &options).map(|d| with(d, "scalar_range", scalar_range.space.to_json())),
+        )
+    }
+    /// `Dict({key: Space}, {sortKeys = true, name?})`.
+    pub fn dict(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        let sort_keys =
+            js_sys::Reflect::get(&options, &"sortKeys".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        let description = (|| {
+            if !spaces.is_object() || spaces.is_array() {
+                return Err(Error::type_error(format!(
+                    "spaces must be an object of spaces, got {}",
+                    type_of(&spaces)
+                )));
+            }
+            // Pairs keep the object's key order; the core sorts them when asked.
+            let keys = js_sys::Object::keys(spaces.unchecked_ref::<js_sys::Object>());
+            let pairs = keys
+                .iter()
+                .map(|key| {
+                    let k = key.as_string().unwrap_or_default();
+                    let child = js_sys::Reflect::get(&spaces, &key).unwrap_or(JsValue::UNDEFINED);
+                    Ok(Json::Array(vec![
+                        Json::from(k.clone()),
+                        js_to_description(&child, &format!("spaces.{k}"))?,
+                    ]))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let mut d = describe("Dict", &options)?;
+            if let Json::Object(map) = &mut d {
+                map.remove("sortKeys");
+                map.insert("sort_keys".into(), Json::from(sort_keys));
+            }
+            Ok(with(d, "spaces", Json::Array(pairs)))
+        })();
+        build(description)
+    }
+    /// `Tuple([Space], {name?})`.
+    pub fn tuple(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("Tuple", &options)
+                .and_then(|d| Ok(with(d, "spaces", js_to_description(&spaces, "spaces")?))),
+        )
+    }
+    /// `Union([Space], {name?})`: values are `[index, value]`.
+    pub fn union(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("Union", &options)
+                .and_then(|d| Ok(with(d, "spaces", js_to_description(&spaces, "spaces")?))),
+        )
+    }
+    /// `Reward({name, observationSpaces?, defaultValue?, min?, max?, defaultNegatesReturns?, successThreshold?, deterministic?, platformDependent?})`.
+    pub fn reward(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Reward", &options))
+    }
+    /// `MultiDiscrete(nvec, {start?, dtype = "int64", name?})`.
+    #[wasm_bindgen(js_name = multiDiscrete)]
+    pub fn multi_discrete(nvec: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(
+            describe("MultiDiscrete", &options)
+                .and_then(|d| Ok(with(d, "nvec", js_to_description(&nvec, "nvec")?))),
+        )
+    }
+    /// `MultiBinary(n | shape, {name?})`: int8 zeros and ones.
+    #[wasm_bindgen(js_name = multiBinary)]
+    pub fn multi_binary(shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(describe("MultiBinary", &options).and_then(|d| Ok(with(d, "shape", shape_json(&shape)?))))
+    }
+    /// `Binary(shape, {name?})`: boolean arrays (UniEnv's BinarySpace).
+    pub fn binary(shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Binary", &options).and_then(|d| Ok(with(d, "shape", shape_json(&shape)?))))
+    }
+    /// `DynamicBox({low, high, shapeLow, shapeHigh, dtype?, fillValue?, name?})`: values are `{data, shape}`.
+    #[wasm_bindgen(js_name = dynamicBox)]
+    pub fn dynamic_box(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("DynamicBox", &options))
+    }
+    /// `Graph({nodeSpace: Space, edgeSpace?: Space, minNodes?, maxNodes?, minEdges?, maxEdges?, batchShape?, name?})`.
+    pub fn graph(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Graph", &options))
+    }
+    /// `Text({maxLength, minLength = 0, charset?, name?})`.
+    pub fn text(options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Text", &options))
+    }
+    /// `Batched(space, batchShape, {name?})`.
+    pub fn batched(space: &JsSpace, batch_shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+        build(describe("Batched", &options).and_then(|d| {
+            Ok(with(with(d, "space", space.space.to_json()), "batch_shape", shape_json(&batch_shape)?))
+        }))
+    }
+
+    // ---- every space ---------------------------------------------------
+
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.space.name().to_string()
+    }
+    /// The kind: `"Box"`, `"Discrete"`, ...
+    #[wasm_bindgen(getter, js_name = type)]
+    pub fn type_name(&self) -> String {
+        self.space.type_name().to_string()
+    }
+
+    /// Whether `value` (in its natural JS form) is in the space. Never throws.
+    pub fn contains(&self, value: JsValue) -> bool {
+        js_to_value(&value, &self.space).is_ok_and(|v| self.space.contains(&v))
+    }
+
+    /// Seeds the space's own generator (a composite seeds its children from it);
+    /// returns the seeds used, the space's first. No seed: a random one.
+    pub fn seed(&mut self, seed: JsValue) -> JsResult<js_sys::Array> {
+        let seed = seed_value(&seed).map_err(to_js_error)?;
+        Ok(self.space.seed(seed).into_iter().map(|s| int_to_js(s as i64)).collect())
+    }
+
+    /// A sample from the space's own generator.
+    pub fn sample(&mut self) -> JsValue {
+        let value = self.space.sample();
+        value_to_js(&value, &self.space)
+    }
+
+    /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
+    #[wasm_bindgen(js_name = sampleWith)]
+    pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
+        let (next, value) = self.space.sample_with(rng.get());
+        js_sys::Array::of2(&JsRng::from_rng(next).into(), &value_to_js(&value, &self.space))
+    }
+
+    /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).
+    #[wasm_bindgen(js_name = sampleBatch)]
+    pub fn sample_batch(&mut self, n: u32) -> JsResult<JsValue> {
+        self.space.sample_batch(n as usize).map(|a| array_data_to_js(a.data())).map_err(to_js_error)
+    }
+
+    /// A zero-filled value of the right structure (not necessarily in the space).
+    #[wasm_bindgen(js_name = createEmpty)]
+    pub fn create_empty(&self) -> JsValue {
+        value_to_js(&self.space.create_empty(), &self.space)
+    }
+
+    /// Whether the space is bounded `"both"` (default), `"below"` or `"above"`.
+    #[wasm_bindgen(js_name = isBounded)]
+    pub fn is_bounded(&self, manner: Option<String>) -> JsResult<bool> {
+        self.space.is_bounded(manner.as_deref().unwrap_or("both")).map_err(to_js_error)
+    }
+
+    /// Name- and structure-sensitive equality (generator state is ignored).
+    pub fn equals(&self, other: &JsSpace) -> bool {
+        self.space == other.space
+    }
+
+    /// The description: a plain object that `Space.fromJSON` turns back into this space.
+    #[wasm_bindgen(js_name = toJSON)]
+    pub fn to_json(&self) -> JsValue {
+        json_to_js(&self.space.to_json())
+    }
+
+    /// A Gymnasium-style description (`{type: "Box", low, high, shape, dtype}` ...).
+    #[wasm_bindgen(js_name = toGym)]
+    pub fn to_gym(&self) -> JsResult<JsValue> {
+        core::to_gym_space(&self.space).map(|j| json_to_js(&j)).map_err(to_js_error)
+    }
+
+    #[wasm_bindgen(js_name = toString)]
+    pub fn to_string_js(&self) -> String {
+        self.space.to_string()
+    }
+
+    /// UniEnv's representation: `{abbreviate = false, includeDtype = true}`.
+    #[wasm_bindgen(js_name = getRepr)]
+    pub fn get_repr(&self, options: JsValue) -> String {
+        let flag = |key: &str, default: bool| {
+            js_sys::Reflect::get(&options, &key.into()).ok().and_then(|v| v.as_bool()).unwrap_or(default)
+        };
+        let options = if options.is_object() {
+            ReprOptions { abbreviate: flag("abbreviate", false), include_dtype: flag("includeDtype", true) }
+        } else {
+            ReprOptions::default()
+        };
+        self.space.get_repr(&options)
+    }
+
+    /// Gymnasium's `flatdim`.
+    #[wasm_bindgen(getter)]
+    pub fn flatdim(&self) -> JsResult<u32> {
+        core::flatdim(&self.space).map(|n| n as u32).map_err(to_js_error)
+    }
+    /// Gymnasium's `flatten`: a value as one 1-d typed array.
+    pub fn flatten(&self, value: JsValue) -> JsResult<JsValue> {
+        js_to_value(&value, &self.space)
+            .and_then(|v| self.ensure_contains(v))
+            .and_then(|v| core::flatten(&self.space, &v))
+            .map(|a| array_data_to_js(a.data()))
+            .map_err(to_js_error)
+    }
+    /// Gymnasium's `unflatten`: the inverse of `flatten`.
+    pub fn unflatten(&self, flat: JsValue) -> JsResult<JsValue> {
+        let space = core::flatten_space(&self.space).map_err(to_js_error)?;
+        js_to_value(&flat, &space)
+            .and_then(|v| match v {
+                Value::Array(a) => core::unflatten(&self.space, &a),
+                _ => Err(Error::type_error("unflatten needs a flat array")),
+            })
+            .map(|v| value_to_js(&v, &self.space))
+            .map_err(to_js_error)
+    }
+    /// Gymnasium's `flatten_space`: the Box that `flatten` maps into.
+    #[wasm_bindgen(js_name = flattenSpace)]
+    pub fn flatten_space(&self) -> JsResult<JsSpace> {
+        core::flatten_space(&self.space).map(JsSpace::new).map_err(to_js_error)
+    }
+
+    /// Clips a Box or DynamicBox value into the bounds.
+    pub fn clip(&self, value: JsValue) -> JsResult<JsValue> {
+        let array = match js_to_value(&value, &self.space).map_err(to_js_error)? {
+            Value::Array(a) => a,
+            _ => return Err(wrong_kind(&self.space, "clip", "Box and DynamicBox")),
+        };
+        let clipped = match self.space.kind() {
+            SpaceKind::Box(b) => b.clip(&array),
+            SpaceKind::DynamicBox(d) => d.clip(&array),
+            _ => return Err(wrong_kind(&self.space, "clip", "Box and DynamicBox")),
+        };
+        clipped.map(|a| value_to_js(&Value::Array(a), &self.space)).map_err(to_js_error)
+    }
+
+    // ---- kind-specific --------------------------------------------------
+
+    /// The number of values of a Discrete, NamedDiscrete or Commandline space.
+    #[wasm_bindgen(getter)]
+    pub fn n(&self) -> JsResult<f64> {
+        match self.space.kind() {
+            SpaceKind::Discrete(d) => Ok(d.n() as f64),
+            SpaceKind::NamedDiscrete(d) => Ok(d.n() as f64),
+            SpaceKind::Commandline(c) => Ok(c.n() as f64),
+            _ => Err(wrong_kind(&self.space, "n", "Discrete, NamedDiscrete and Commandline")),
+        }
+    }
+
+    /// The shape of an array-valued space (Box, MultiDiscrete, MultiBinary, Binary).
+    #[wasm_bindgen(getter)]
+    pub fn shape(&self) -> JsResult<Vec<u32>> {
+        let shape = match self.space.kind() {
+            SpaceKind::Box(b) => b.shape(),
+            SpaceKind::MultiDiscrete(m) => m.shape(),
+            SpaceKind::MultiBinary(m) => m.shape(),
+            SpaceKind::Binary(b) => b.shape(),
+            _ => return Err(wrong_kind(&self.space, "shape", "Box, MultiDiscrete, MultiBinary and Binary")),
+        };
+        Ok(shape.iter().map(|&d| d as u32).collect())
+    }
+
+    /// The element names of a NamedDiscrete space, or the flags of a Commandline space.
+    #[wasm_bindgen(getter)]
+    pub fn names(&self) -> JsResult<Vec<String>> {
+        match self.space.kind() {
+            SpaceKind::NamedDiscrete(d) => Ok(d.names().to_vec()),
+            SpaceKind::Commandline(c) => Ok(c.names().into_iter().map(String::from).collect()),
+            _ => Err(wrong_kind(&self.space, "names", "NamedDiscrete and Commandline")),
+        }
+    }
+    /// The flags of a Commandline space.
+    #[wasm_bindgen(getter)]
+    pub fn flags(&self) -> JsResult<Vec<String>> {
+        match self.space.kind() {
+            SpaceKind::Commandline(c) => Ok(c.flags().into_iter().map(String::from).collect()),
+            _ => Err(wrong_kind(&self.space, "flags", "Commandline")),
+        }
+    }
+    /// The flag descriptions of a Commandline space.
+    #[wasm_bindgen(getter)]
+    pub fn descriptions(&self) -> JsResult<Vec<String>> {
+        match self.space.kind() {
+            SpaceKind::Commandline(c) => Ok(c.descriptions().into_iter().map(String::from).collect()),
+            _ => Err(wrong_kind(&self.space, "descriptions", "Commandline")),
+        }
+    }
+    /// The value of a name (NamedDiscrete: ValueError if unknown) or flag (Commandline: LookupError).
+    pub fn get(&self, name: &str) -> JsResult<f64> {
+        match self.space.kind() {
+            SpaceKind::NamedDiscrete(d) => d.index(name).map(|i| i as f64).map_err(to_js_error),
+            SpaceKind::Commandline(c) => c.index(name).map(|i| i as f64).map_err(to_js_error),
+            _ => Err(wrong_kind(&self.space, "get", "NamedDiscrete and Commandline")),
+        }
+    }
+    /// The commandline of a value or list of values: `"-a -b"`.
+    #[wasm_bindgen(js_name = commandline)]
+    pub fn to_commandline(&self, values: JsValue) -> JsResult<String> {
+        let SpaceKind::Commandline(c) = self.space.kind() else {
+            return Err(wrong_kind(&self.space, "commandline", "Commandline"));
+        };
+        let values: Vec<i64> = if values.is_array() {
+            js_sys::Array::from(&values)
+                .iter()
+                .map(|v| super::convert::js_to_i64(&v, "values"))
+                .collect::<Result<_>>()
+                .map_err(to_js_error)?
+        } else {
+            vec![super::convert::js_to_i64(&values, "values").map_err(to_js_error)?]
+        };
+        c.commandline(&values).map_err(to_js_error)
+    }
+    /// The values of a commandline; an unknown flag is a LookupError.
+    #[wasm_bindgen(js_name = fromCommandline)]
+    pub fn from_commandline(&self, commandline: &str) -> JsResult<Vec<f64>> {
+        let SpaceKind::Commandline(c) = self.space.kind() else {
+            return Err(wrong_kind(&self.space, "fromCommandline", "Commandline"));
+        };
+        c.from_commandline(commandline)
+            .map(|v| v.into_iter().map(|i| i as f64).collect())
+            .map_err(to_js_error)
+    }
+
+    /// Whether a DynamicBox admits `shape`.
+    #[wasm_bindgen(js_name = shapeContains)]
+    pub fn shape_contains(&self, shape: Vec<u32>) -> JsResult<bool> {
+        let SpaceKind::DynamicBox(d) = self.space.kind() else {
+            return Err(wrong_kind(&self.space, "shapeContains", "DynamicBox"));
+        };
+        Ok(d.shape_contains(&shape.iter().map(|&d| d as usize).collect::<Vec<_>>()))
+    }
+    /// Pads a DynamicBox value (`{data, shape}`) to the largest shape with the fill value.
+    pub fn pad(&self, value: JsValue) -> JsResult<JsValue> {
+        let SpaceKind::DynamicBox(d) = self.space.kind() else {
+            return Err(wrong_kind(&self.space, "pad", "DynamicBox"));
+        };
+        match js_to_value(&value, &self.space).map_err(to_js_error)? {
+            Value::Array(a) => {
+                d.pad(&a).map(|p| value_to_js(&Value::Array(p), &self.space)).map_err(to_js_error)
+            }
+            _ => Err(wrong_kind(&self.space, "pad", "DynamicBox")),
+        }
+    }
+    /// Cuts a padded DynamicBox value (`{data, shape}`) back to the explicit `shape`.
+    pub fn unpad(&self, padded: JsValue, shape: Vec<u32>) -> JsResult<JsValue> {
+        let SpaceKind::DynamicBox(d) = self.space.kind() else {
+            return Err(wrong_kind(&self.space, "unpad", "DynamicBox"));
+        };
+        let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+        match js_to_value(&padded, &self.space).map_err(to_js_error)? {
+            Value::Array(a) => {
+                d.unpad(&a, &shape).map(|p| value_to_js(&Value::Array(p), &self.space)).map_err(to_js_error)
+            }
+            _ => Err(wrong_kind(&self.space, "unpad", "DynamicBox")),
+        }
+    }
+}
+
+impl JsSpace {
+    fn ensure_contains(&self, value: Value) -> Result<Value> {
+        if self.space.contains(&value) {
+            Ok(value)
+        } else {
+            Err(Error::value(format!("the value is not in {}", self.space)))
+        }
+    }
+}
+
+/// `Space.fromJSON` as a function.
+#[wasm_bindgen(js_name = spaceFromJSON)]
+pub fn space_from_json(description: JsValue) -> JsResult<JsSpace> {
+    JsSpace::from_json(description)
+}
