@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build bench clean
+.PHONY: serve test build bench-spaces clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -16,3 +16,10 @@ build: ## build pkg/ and www/pkg/ (release)
 
 clean:
 	rm -rf pkg www/pkg .tmp target
+
+bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@cargo build --quiet --release --bin compgym
+	@scripts/setup.sh bench
+	@node bench/spaces.mjs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing for building (`setup.sh build`) or for running every
-# test layer (`setup.sh test`). Idempotent: a second run only checks.
+# Installs what is missing for building (`setup.sh build`), for running every
+# test layer (`setup.sh test`) or for the benchmarks (`setup.sh bench`). Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 purpose=${1:-build}
@@ -34,6 +34,17 @@ fi
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (a few minutes, once)"
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
+fi
+
+if [ "$purpose" = bench ]; then
+  # Gymnasium, the anchor of the space benchmark, in a private virtualenv.
+  if ! .tmp/bench-venv/bin/python -c 'import gymnasium' 2>/dev/null; then
+    command -v python3 >/dev/null || die "python3 is missing: install Python 3.9 or newer."
+    say "installing Gymnasium into .tmp/bench-venv"
+    python3 -m venv .tmp/bench-venv
+    .tmp/bench-venv/bin/pip install --quiet 'gymnasium==1.4.0'
+  fi
+  exit 0
 fi
 
 [ "$purpose" = test ] || exit 0

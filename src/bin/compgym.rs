@@ -7,6 +7,8 @@
 //! compgym verify [FILE|-]               check a program is well formed
 //! compgym bench-interp [--seconds S] [PATH...]
 //!                                       interpreter throughput
+//! compgym bench-spaces [--seconds S] [--json]
+//!                                       space sampling and checking rates
 //! ```
 
 use std::io::{Read, Write};
@@ -25,7 +27,10 @@ const USAGE: &str = "usage:
   compgym verify [FILE|-]               check that a program is well formed
   compgym bench-interp [--seconds S] [PATH...]
                                         interpreter throughput on .bril files or
-                                        folders of them (default: the bundled suite)";
+                                        folders of them (default: the bundled suite)
+  compgym bench-spaces [--seconds S] [--json]
+                                        space sampling and checking rates (the
+                                        native side of bench/spaces.mjs)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {
@@ -49,6 +54,7 @@ fn main() -> ExitCode {
         Some("text") => cmd_convert(&args[1..], bril::to_text),
         Some("verify") => cmd_verify(&args[1..]),
         Some("bench-interp") => cmd_bench_interp(&args[1..]),
+        Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -215,6 +221,35 @@ fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
         let us =
             bril::bench::parse_time(&text, 0.2, &mut now).map_err(|e| Failure(format!("{name}: {e}"), 2))?;
         say!("parse: {us:.1} us for {} static instructions ({name})", p.instr_count());
+    }
+    Ok(())
+}
+
+fn cmd_bench_spaces(args: &[String]) -> Result<(), Failure> {
+    let mut seconds = 0.5;
+    let mut json = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--json" => json = true,
+            "--seconds" => {
+                seconds = rest
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| usage_error("--seconds needs a number"))?
+            }
+            other => return Err(usage_error(format!("unknown option {other:?}"))),
+        }
+    }
+    let start = Instant::now();
+    let mut clock = move || start.elapsed().as_secs_f64();
+    let results = compgym::spaces::bench::run_benchmarks(&mut clock, seconds);
+    if json {
+        let rates: serde_json::Map<String, serde_json::Value> =
+            results.iter().map(|r| (r.name.to_string(), r.per_second.into())).collect();
+        say!("{}", serde_json::Value::Object(rates));
+    } else {
+        say!("{}", compgym::spaces::bench::format_results(&results).trim_end());
     }
     Ok(())
 }

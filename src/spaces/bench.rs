@@ -44,7 +44,7 @@ pub fn bench_spaces() -> Vec<(&'static str, Space)> {
         ("Discrete(124).sample", Discrete::new("discrete", 124, 0).unwrap().into()),
         ("Box(float32,[64]).sample", boxed().into()),
         ("Dict(Discrete,Box,Discrete).sample", dict.into()),
-        ("Text(16).sample", TextSpace::new("text", 0, 16, None).unwrap().into()),
+        ("Text(16).sample", TextSpace::new("text", 1, 16, None).unwrap().into()),
         ("Box(float32,[64]).contains", boxed().into()),
         ("Box(float32,[64]).sample_batch", boxed().into()),
     ]
