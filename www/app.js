@@ -1,15 +1,12 @@
-// The playground: loads the package built into ./pkg and wires the page.
+// The playground: loads the package built into ./pkg and wires each panel.
 import init, { version, canonicalDtype } from './pkg/index.js';
+import { describe } from './format.js';
+import { wireSpaces } from './spaces.js';
+import { wireBandit } from './bandit.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Shows a thrown value the way users will meet it: `name: message`. */
-function describe(error) {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 function wireDtypeDemo() {
-  $('errors').hidden = false;
   $('dtype-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const out = $('dtype-result');
@@ -26,8 +23,11 @@ function wireDtypeDemo() {
 async function main() {
   await init();
   $('version').textContent = version();
-  $('status').textContent = 'ready';
   wireDtypeDemo();
+  wireSpaces($);
+  wireBandit($);
+  for (const section of document.querySelectorAll('section[hidden]')) section.hidden = false;
+  $('status').textContent = 'ready';
   window.__ready = true;
 }
 

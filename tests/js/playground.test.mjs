@@ -48,6 +48,42 @@ test('a bad argument shows a typed error and the page keeps working', async () =
   assert.equal(await page.textContent('#dtype-result'), '→ float64');
 });
 
+test('the spaces panel samples, seeds, checks values and reports bad descriptions', async () => {
+  assert.match(await page.textContent('#space-repr'), /^Box\(features/);
+  await page.click('#space-seed');
+  assert.match(await page.textContent('#space-samples'), /seed → \[42\]/);
+  await page.click('#space-sample');
+  await page.click('#space-sample-with');
+  const samples = await page.textContent('#space-samples');
+  assert.match(samples, /Float32Array\[[^\]]+\]   contains: true/);
+  assert.match(samples, /sampleWith\(rng [0-9a-f]{8}…\) → Float32Array/);
+  await page.click('#space-contains button');
+  assert.equal(await page.textContent('#space-contains-result'), 'contains → true');
+  await page.fill('#space-value', '[0, 0.5, 1, 2]');
+  await page.click('#space-contains button');
+  assert.equal(await page.textContent('#space-contains-result'), 'contains → false');
+
+  await page.selectOption('#space-example', 'Dict');
+  assert.match(await page.textContent('#space-repr'), /^Dict\(/);
+  await page.click('#space-sample');
+  assert.match(await page.textContent('#space-samples'), /\{action: \d+n?, features: Float32Array/);
+
+  await page.click('#spaces summary');
+  await page.fill('#space-json', '{"type": "Box", "name": "b", "low": 2, "high": 1, "shape": [1]}');
+  await page.click('#space-json ~ div button');
+  assert.match(await page.textContent('#space-error'), /^ValueError: .*low/);
+  await page.click('#space-sample');
+  assert.match(await page.textContent('#space-samples'), /\{action/, 'the previous space is still in use');
+});
+
+test('the bandit panel shows LinUCB learning: far less regret than random', async () => {
+  await page.fill('#bandit-steps', '500');
+  await page.click('#bandit-run');
+  await page.waitForFunction(() => document.querySelector('#bandit-result').dataset.linucb !== undefined);
+  const { linucb, random } = await page.$eval('#bandit-result', (e) => ({ ...e.dataset }));
+  assert.ok(Number(linucb) < 0.3 * Number(random), `LinUCB ${linucb} vs random ${random}`);
+});
+
 test('no page error, console error or failed request', () => {
   assert.deepEqual(page.problems, []);
 });
