@@ -1,0 +1,39 @@
+use super::*;
+use crate::bril::features::testing::corpus;
+use crate::bril::parse_text;
+use crate::ErrorKind;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn ir_sha1_fingerprints_the_canonical_text() {
+    let p = parse_text("@main {\n  a: int = const 1;\n  print a;\n}\n").unwrap();
+    assert_eq!(ir_sha1(&p), sha1(to_text(&p).as_bytes()));
+    assert_eq!(ir_sha1_hex(&p).len(), 40);
+    // Layout and comments do not matter, the program does.
+    let same = parse_text("# a comment\n@main {\n a: int = const 1; print a;\n}").unwrap();
+    assert_eq!(ir_sha1(&same), ir_sha1(&p));
+    let other = parse_text("@main {\n  a: int = const 2;\n  print a;\n}\n").unwrap();
+    assert_ne!(ir_sha1(&other), ir_sha1(&p));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn instruction_counts() {
+    let p = parse_text("@main {\n  a: int = const 1;\n.l:\n  print a;\n}\n").unwrap();
+    assert_eq!(ir_instruction_count(&p), 2);
+    assert_eq!(instruction_count_after(&p, &[]).unwrap(), 2);
+    let e = instruction_count_after(&p, &["-no-such-pass"]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Lookup);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn observations_are_deterministic_and_consistent() {
+    for (name, p) in corpus() {
+        let o = observe(&p);
+        assert_eq!(observe(&p), o, "{name}");
+        assert_eq!(o.inst_count[0], o.ir_instruction_count, "{name}");
+        assert_eq!(o.autophase[autophase::Feature::TotalInsts as usize], o.ir_instruction_count, "{name}");
+        assert_eq!(o.inst_count_norm.len(), inst_count::LEN - 1);
+        let n = o.programl.nodes.as_ref().unwrap().shape()[0];
+        assert!(n > o.ir_instruction_count as usize, "{name}: the external node comes on top");
+    }
+}
