@@ -91,28 +91,38 @@ pub fn to_hex(digest: &[u8; 20]) -> String {
 }
 
 fn compress(state: &mut [u32; 5], block: &[u8; 64]) {
-    let mut w = [0u32; 80];
+    // The message schedule kept as a rolling window of 16 words.
+    let mut w = [0u32; 16];
     for (i, word) in block.chunks_exact(4).enumerate() {
         w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
     }
-    for i in 16..80 {
-        w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotate_left(1);
-    }
     let [mut a, mut b, mut c, mut d, mut e] = *state;
-    for (i, &wi) in w.iter().enumerate() {
-        let (f, k) = match i / 20 {
-            0 => ((b & c) | (!b & d), 0x5A82_7999),
-            1 => (b ^ c ^ d, 0x6ED9_EBA1),
-            2 => ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC),
-            _ => (b ^ c ^ d, 0xCA62_C1D6),
+    // One loop per group of 20 rounds, so each has a fixed function and
+    // constant the compiler can unroll.
+    macro_rules! rounds {
+        ($range:expr, $k:expr, |$x:ident, $y:ident, $z:ident| $f:expr) => {
+            for i in $range {
+                let wi = if i < 16 {
+                    w[i]
+                } else {
+                    let x = (w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]).rotate_left(1);
+                    w[i & 15] = x;
+                    x
+                };
+                let ($x, $y, $z) = (b, c, d);
+                let t = a.rotate_left(5).wrapping_add($f).wrapping_add(e).wrapping_add($k).wrapping_add(wi);
+                e = d;
+                d = c;
+                c = b.rotate_left(30);
+                b = a;
+                a = t;
+            }
         };
-        let t = a.rotate_left(5).wrapping_add(f).wrapping_add(e).wrapping_add(k).wrapping_add(wi);
-        e = d;
-        d = c;
-        c = b.rotate_left(30);
-        b = a;
-        a = t;
     }
+    rounds!(0..20, 0x5A82_7999u32, |x, y, z| (x & y) | (!x & z));
+    rounds!(20..40, 0x6ED9_EBA1u32, |x, y, z| x ^ y ^ z);
+    rounds!(40..60, 0x8F1B_BCDCu32, |x, y, z| (x & y) | (x & z) | (y & z));
+    rounds!(60..80, 0xCA62_C1D6u32, |x, y, z| x ^ y ^ z);
     for (s, v) in state.iter_mut().zip([a, b, c, d, e]) {
         *s = s.wrapping_add(v);
     }
