@@ -77,5 +77,29 @@ pub fn observe(program: &Program) -> Observations {
     }
 }
 
+/// Every feature of `program` as one JSON document for people (what
+/// `compgym features` prints): `ir_sha1`, `ir_instruction_count`,
+/// `inst_count`, `inst_count_norm` and `autophase` as name → value objects,
+/// `programl` (see [`programl::ProgramGraph::to_json`]) and `cfg` (see
+/// [`cfg::to_json`]).
+pub fn to_json(program: &Program) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    fn object<T: Into<Value> + Copy>(names: &[&str], values: &[T]) -> Value {
+        let map: Map<String, Value> =
+            names.iter().zip(values).map(|(n, v)| (n.to_string(), (*v).into())).collect();
+        Value::Object(map)
+    }
+    let counts = inst_count::counts(program);
+    serde_json::json!({
+        "ir_sha1": ir_sha1_hex(program),
+        "ir_instruction_count": ir_instruction_count(program),
+        "inst_count": object(&inst_count::NAMES, &counts),
+        "inst_count_norm": object(inst_count::normalized_names(), &inst_count::normalize(&counts)),
+        "autophase": object(&autophase::NAMES, &autophase::features(program)),
+        "programl": programl::build(program).to_json(program),
+        "cfg": cfg::to_json(program),
+    })
+}
+
 #[cfg(test)]
 mod tests;

@@ -37,3 +37,20 @@ fn observations_are_deterministic_and_consistent() {
         assert!(n > o.ir_instruction_count as usize, "{name}: the external node comes on top");
     }
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn json_report_names_every_feature() {
+    let p = parse_text("@main {\n  a: int = const 1;\n  b: int = add a a;\n  print b;\n}\n").unwrap();
+    let report = to_json(&p);
+    assert_eq!(report["ir_sha1"], ir_sha1_hex(&p));
+    assert_eq!(report["ir_instruction_count"], 3);
+    assert_eq!(report["inst_count"]["AddCount"], 1);
+    assert_eq!(report["inst_count"].as_object().unwrap().len(), inst_count::LEN);
+    assert_eq!(report["inst_count_norm"]["PrintCount"].as_f64(), Some(1.0 / 3.0));
+    assert_eq!(report["autophase"]["IntArith"], 1);
+    assert_eq!(report["autophase"].as_object().unwrap().len(), autophase::LEN);
+    assert_eq!(report["programl"]["nodes"].as_array().unwrap().len(), 7);
+    assert_eq!(report["cfg"]["functions"][0]["name"], "main");
+    let text = serde_json::to_string_pretty(&report).unwrap();
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), report);
+}
