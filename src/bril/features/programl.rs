@@ -30,7 +30,7 @@
 //! columns of the edge array; see [`NodeKind`], [`Flow`], [`type_code`]
 //! and [`literal_class`] for their codes.
 
-use crate::bril::ir::{Function, Instr, Literal, Op, Program, Type};
+use crate::bril::ir::{Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::bril::print::{instr_to_text, write_literal};
 use crate::value::{Array, ArrayData, Graph};
 
@@ -197,6 +197,8 @@ impl ProgramGraph {
     /// A node-link JSON document for people: `nodes` with `id`, `type`,
     /// `text` (`add`, `v: int`, `const 5`) and for instructions `full_text`,
     /// `function`, `block`; `links` with `source`, `target`, `flow`, `position`.
+    /// `program` is the one the graph was built from (texts of nodes another
+    /// program lacks read `?`).
     pub fn to_json(&self, program: &Program) -> serde_json::Value {
         use serde_json::{json, Value};
         let nodes: Vec<Value> = (0..self.node_count())
@@ -206,25 +208,25 @@ impl ProgramGraph {
                 match self.origins[id] {
                     Origin::External => json!({"id": id, "type": kind, "text": "[external]"}),
                     Origin::Instruction(fi, b, k) => {
-                        let f = &program.functions[fi as usize];
-                        let instr = &f.blocks[b as usize].instrs[k as usize];
+                        let (text, full_text) = match instr_at(program, fi, b, k) {
+                            Some((f, instr)) => (instr.op.name(), instr_to_text(program, f, instr)),
+                            None => ("?", String::from("?")),
+                        };
                         json!({
-                            "id": id, "type": kind, "text": instr.op.name(),
-                            "full_text": instr_to_text(program, f, instr),
+                            "id": id, "type": kind, "text": text, "full_text": full_text,
                             "function": fi, "block": b,
                         })
                     }
                     Origin::Variable(fi, var) => {
-                        let f = &program.functions[fi as usize];
+                        let name = program.functions.get(fi as usize).map_or("?", |f| f.var_name(VarId(var)));
                         let ty = if row[1] < 0 { "?".to_string() } else { type_name(row[1]) };
-                        let text = format!("{}: {ty}", f.var_name(crate::bril::VarId(var)));
-                        json!({"id": id, "type": kind, "text": text, "function": fi})
+                        json!({"id": id, "type": kind, "text": format!("{name}: {ty}"), "function": fi})
                     }
                     Origin::Constant(fi, b, k) => {
-                        let instr = &program.functions[fi as usize].blocks[b as usize].instrs[k as usize];
                         let mut text = String::from("const ");
-                        if let Some(value) = instr.value {
-                            write_literal(&mut text, value);
+                        match instr_at(program, fi, b, k).and_then(|(_, i)| i.value) {
+                            Some(value) => write_literal(&mut text, value),
+                            None => text.push('?'),
                         }
                         json!({"id": id, "type": kind, "text": text, "function": fi})
                     }
@@ -239,6 +241,13 @@ impl ProgramGraph {
             .collect();
         json!({"directed": true, "multigraph": true, "nodes": nodes, "links": links})
     }
+}
+
+/// Instruction `k` of block `b` of function `fi`, if `program` has it (it
+/// does when the graph was built from `program`).
+fn instr_at(program: &Program, fi: u32, b: u32, k: u32) -> Option<(&Function, &Instr)> {
+    let f = program.functions.get(fi as usize)?;
+    Some((f, f.blocks.get(b as usize)?.instrs.get(k as usize)?))
 }
 
 /// The Bril spelling of a [`type_code`].

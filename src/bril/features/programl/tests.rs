@@ -97,6 +97,10 @@ fn json_describes_nodes_for_people() {
         serde_json::json!({"source": 1, "target": 2, "flow": "control", "position": 0})
     );
     assert_eq!(json["links"].as_array().unwrap().len(), g.edge_count());
+    // Texts of another program's graph degrade instead of failing.
+    let other = g.to_json(&parse_text("@main {\n}\n").unwrap());
+    assert_eq!(other["nodes"][2]["text"], "?");
+    assert_eq!(other["nodes"][5]["text"], "const ?");
 }
 
 #[wasm_bindgen_test(unsupported = test)]
