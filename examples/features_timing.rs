@@ -8,9 +8,21 @@ use std::time::Instant;
 use compgym::bril::features::{self, autophase, cfg, inst_count, programl};
 use compgym::bril::{suite, Program};
 
-/// Mean microseconds per call of `f`, over enough calls to take ~0.2 s.
+/// Nanoseconds this thread has spent on a CPU (Linux), so that timings on
+/// a busy machine count no time spent waiting for a core; wall-clock time
+/// elsewhere.
+fn cpu_ns(start: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or_else(|| start.elapsed().as_secs_f64() * 1e9)
+}
+
+/// Mean microseconds per call of `f`, over enough calls to take ~0.2 s:
+/// on-CPU time and wall-clock time.
 fn time(label: &str, mut f: impl FnMut()) {
     let start = Instant::now();
+    let cpu_start = cpu_ns(start);
     let mut n = 0u64;
     while start.elapsed().as_secs_f64() < 0.2 {
         for _ in 0..100 {
@@ -18,7 +30,9 @@ fn time(label: &str, mut f: impl FnMut()) {
         }
         n += 100;
     }
-    println!("{label:<28} {:>9.2} us", start.elapsed().as_secs_f64() * 1e6 / n as f64);
+    let wall = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+    let cpu = (cpu_ns(start) - cpu_start) / 1e3 / n as f64;
+    println!("{label:<28} {cpu:>9.2} us cpu {wall:>9.2} us wall");
 }
 
 fn main() {

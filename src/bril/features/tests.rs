@@ -54,3 +54,20 @@ fn json_report_names_every_feature() {
     let text = serde_json::to_string_pretty(&report).unwrap();
     assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), report);
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn large_generated_programs() {
+    for seed in 100..104 {
+        let p = crate::bril::generator::generate(seed, 400).unwrap();
+        let o = observe(&p);
+        assert_eq!(o.inst_count[0], p.instr_count() as i64);
+        let links = o.programl.edge_links.as_ref().unwrap();
+        let n = o.programl.nodes.as_ref().unwrap().shape()[0] as i64;
+        if let crate::value::ArrayData::I64(v) = links.data() {
+            assert!(v.iter().all(|&x| (0..n).contains(&x)), "seed {seed}");
+        }
+        let report = serde_json::to_string(&to_json(&p)).unwrap();
+        assert!(report.contains(&ir_sha1_hex(&p)));
+        assert!(cfg::to_dot(&p).ends_with("}\n"));
+    }
+}
