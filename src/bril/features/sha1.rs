@@ -97,32 +97,45 @@ fn compress(state: &mut [u32; 5], block: &[u8; 64]) {
         w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
     }
     let [mut a, mut b, mut c, mut d, mut e] = *state;
-    // One loop per group of 20 rounds, so each has a fixed function and
-    // constant the compiler can unroll.
-    macro_rules! rounds {
-        ($range:expr, $k:expr, |$x:ident, $y:ident, $z:ident| $f:expr) => {
-            for i in $range {
-                let wi = if i < 16 {
-                    w[i]
-                } else {
-                    let x = (w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]).rotate_left(1);
-                    w[i & 15] = x;
-                    x
-                };
-                let ($x, $y, $z) = (b, c, d);
-                let t = a.rotate_left(5).wrapping_add($f).wrapping_add(e).wrapping_add($k).wrapping_add(wi);
-                e = d;
-                d = c;
-                c = b.rotate_left(30);
-                b = a;
-                a = t;
-            }
-        };
+    // One loop per group of rounds, so each has a fixed function and
+    // constant, and no branch, for the compiler to unroll.
+    macro_rules! round {
+        ($wi:expr, $k:expr, |$x:ident, $y:ident, $z:ident| $f:expr) => {{
+            let wi = $wi;
+            let ($x, $y, $z) = (b, c, d);
+            let t = a.rotate_left(5).wrapping_add($f).wrapping_add(e).wrapping_add($k).wrapping_add(wi);
+            e = d;
+            d = c;
+            c = b.rotate_left(30);
+            b = a;
+            a = t;
+        }};
     }
-    rounds!(0..20, 0x5A82_7999u32, |x, y, z| (x & y) | (!x & z));
-    rounds!(20..40, 0x6ED9_EBA1u32, |x, y, z| x ^ y ^ z);
-    rounds!(40..60, 0x8F1B_BCDCu32, |x, y, z| (x & y) | (x & z) | (y & z));
-    rounds!(60..80, 0xCA62_C1D6u32, |x, y, z| x ^ y ^ z);
+    // Word `i` (16 and up) of the schedule, computed in place.
+    macro_rules! next_word {
+        ($i:expr) => {{
+            let i = $i;
+            let x = (w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]).rotate_left(1);
+            w[i & 15] = x;
+            x
+        }};
+    }
+    const K: [u32; 4] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6];
+    for i in 0..16 {
+        round!(w[i], K[0], |x, y, z| (x & y) | (!x & z));
+    }
+    for i in 16..20 {
+        round!(next_word!(i), K[0], |x, y, z| (x & y) | (!x & z));
+    }
+    for i in 20..40 {
+        round!(next_word!(i), K[1], |x, y, z| x ^ y ^ z);
+    }
+    for i in 40..60 {
+        round!(next_word!(i), K[2], |x, y, z| (x & y) | (x & z) | (y & z));
+    }
+    for i in 60..80 {
+        round!(next_word!(i), K[3], |x, y, z| x ^ y ^ z);
+    }
     for (s, v) in state.iter_mut().zip([a, b, c, d, e]) {
         *s = s.wrapping_add(v);
     }

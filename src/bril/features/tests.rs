@@ -63,9 +63,8 @@ fn large_generated_programs() {
         assert_eq!(o.inst_count[0], p.instr_count() as i64);
         let links = o.programl.edge_links.as_ref().unwrap();
         let n = o.programl.nodes.as_ref().unwrap().shape()[0] as i64;
-        if let crate::value::ArrayData::I64(v) = links.data() {
-            assert!(v.iter().all(|&x| (0..n).contains(&x)), "seed {seed}");
-        }
+        let crate::value::ArrayData::I64(v) = links.data() else { panic!("edge links are int64") };
+        assert!(v.iter().all(|&x| (0..n).contains(&x)), "seed {seed}");
         let report = serde_json::to_string(&to_json(&p)).unwrap();
         assert!(report.contains(&ir_sha1_hex(&p)));
         assert!(cfg::to_dot(&p).ends_with("}\n"));
