@@ -121,8 +121,8 @@ fn compress(state: &mut [u32; 5], block: &[u8; 64]) {
         }};
     }
     const K: [u32; 4] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6];
-    for i in 0..16 {
-        round!(w[i], K[0], |x, y, z| (x & y) | (!x & z));
+    for wi in w {
+        round!(wi, K[0], |x, y, z| (x & y) | (!x & z));
     }
     for i in 16..20 {
         round!(next_word!(i), K[0], |x, y, z| (x & y) | (!x & z));
