@@ -7,7 +7,11 @@
 //! - [`programl`]: `Programl`, the instruction/variable/constant graph with
 //!   control, data and call edges, as a [`Graph`] and as JSON;
 //! - [`cfg`]: each function's control-flow graph as JSON and Graphviz DOT;
-//! - [`ir_sha1`], [`ir_instruction_count`], [`instruction_count_after`].
+//! - [`ir_sha1`], [`ir_instruction_count`], [`instruction_count_after`];
+//! - [`observe`]: every numeric observation at once; [`to_json`]: every
+//!   feature as one JSON document (`compgym features`).
+//!
+//! `cargo run --release --example features_timing [NAME]` times them.
 //!
 //! Every function here accepts any program the readers or passes produce
 //! and never panics; features of a program are a pure function of it.
