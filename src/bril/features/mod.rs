@@ -6,7 +6,7 @@
 //! - [`autophase`]: `Autophase`, 60 named structural features;
 //! - [`programl`]: `Programl`, the instruction/variable/constant graph with
 //!   control, data and call edges, as a [`Graph`] and as JSON;
-//! - [`cfg`]: each function's control-flow graph as JSON and Graphviz DOT;
+//! - [`mod@cfg`]: each function's control-flow graph as JSON and Graphviz DOT;
 //! - [`ir_sha1`], [`ir_instruction_count`], [`instruction_count_after`];
 //! - [`observe`]: every numeric observation at once; [`to_json`]: every
 //!   feature as one JSON document (`compgym features`).
