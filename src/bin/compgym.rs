@@ -5,6 +5,7 @@
 //! compgym json [FILE|-]                 Bril text to JSON
 //! compgym text [FILE|-]                 Bril JSON to text
 //! compgym verify [FILE|-]               check a program is well formed
+//! compgym features [--dot] [FILE|-]      program features as JSON (or CFG as DOT)
 //! compgym bench-interp [--seconds S] [PATH...]
 //!                                       interpreter throughput
 //! compgym bench-spaces [--seconds S] [--json]
@@ -25,6 +26,9 @@ const USAGE: &str = "usage:
   compgym json [FILE|-]                 print a program as Bril JSON
   compgym text [FILE|-]                 print a program as Bril text
   compgym verify [FILE|-]               check that a program is well formed
+  compgym features [--dot] [FILE|-]      print the program's features (InstCount,
+                                        Autophase, ProGraML graph, CFG, IrSha1) as
+                                        JSON; --dot prints the CFG as Graphviz DOT
   compgym bench-interp [--seconds S] [PATH...]
                                         interpreter throughput on .bril files or
                                         folders of them (default: the bundled suite)
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some("json") => cmd_convert(&args[1..], |p| bril::to_json(p) + "\n"),
         Some("text") => cmd_convert(&args[1..], bril::to_text),
         Some("verify") => cmd_verify(&args[1..]),
+        Some("features") => cmd_features(&args[1..]),
         Some("bench-interp") => cmd_bench_interp(&args[1..]),
         Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
         Some("help" | "-h" | "--help") => {
@@ -106,6 +111,20 @@ fn cmd_verify(args: &[String]) -> Result<(), Failure> {
     let program = load(single_file(args)?)?;
     bril::verify(&program).map_err(|e| Failure(e.to_string(), 1))?;
     say!("ok");
+    Ok(())
+}
+
+fn cmd_features(args: &[String]) -> Result<(), Failure> {
+    let dot = args.iter().any(|a| a == "--dot");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--dot").cloned().collect();
+    let program = load(single_file(&rest)?)?;
+    let out = if dot {
+        bril::features::cfg::to_dot(&program)
+    } else {
+        let json = bril::features::to_json(&program);
+        serde_json::to_string_pretty(&json).map_err(|e| Failure(e.to_string(), 1))? + "\n"
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
     Ok(())
 }
 

@@ -15,9 +15,12 @@
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
 //! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
 //! - [`mod@bench`]: interpreter throughput with the caller's clock.
+//! - [`features`]: observations of a program: InstCount, Autophase, the
+//!   ProGraML-like graph, CFGs, IrSha1.
 
 mod assemble;
 pub mod bench;
+pub mod features;
 pub mod generator;
 mod hash;
 pub mod interp;

@@ -1,0 +1,116 @@
+//! The control-flow graph of each function, for people and playgrounds:
+//! JSON to draw and Graphviz DOT text.
+//!
+//! JSON: `{"functions": [{"name", "blocks": [{"id", "label", "instrs",
+//! "successors"}]}]}`; `id` is the block's index in its function, `label`
+//! its label without the dot (`null` when unlabeled), `instrs` the Bril text
+//! of its instructions, `successors` the ids control may go to next (a
+//! `br`'s then-target first).
+//!
+//! DOT: one `digraph`; each function a `cluster_F` subgraph, each block a
+//! box node `fF_bB` listing its instructions; `br` edges are labeled `T`
+//! and `F`.
+
+use std::fmt::Write;
+
+use crate::bril::ir::{BlockId, Function, Op, Program};
+use crate::bril::print::instr_to_text;
+use serde_json::{json, Value};
+
+/// The successors of block `b` that exist, in `Function::successors` order.
+fn successors(f: &Function, b: usize) -> impl Iterator<Item = usize> + '_ {
+    let n = f.blocks.len();
+    f.successors(BlockId::new(b)).to_vec().into_iter().map(BlockId::index).filter(move |&s| s < n)
+}
+
+/// The CFG of one function as JSON.
+pub fn function_json(program: &Program, f: &Function) -> Value {
+    let blocks: Vec<Value> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(b, block)| {
+            let instrs: Vec<String> = block.instrs.iter().map(|i| instr_to_text(program, f, i)).collect();
+            let succs: Vec<usize> = successors(f, b).collect();
+            json!({"id": b, "label": block.label.as_deref(), "instrs": instrs, "successors": succs})
+        })
+        .collect();
+    json!({"name": &*f.name, "blocks": blocks})
+}
+
+/// The CFG of every function as JSON.
+pub fn to_json(program: &Program) -> Value {
+    let functions: Vec<Value> = program.functions.iter().map(|f| function_json(program, f)).collect();
+    json!({ "functions": functions })
+}
+
+/// The CFG of every function as one Graphviz digraph.
+pub fn to_dot(program: &Program) -> String {
+    let mut out = String::from("digraph cfg {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (fi, f) in program.functions.iter().enumerate() {
+        write_cluster(&mut out, program, fi, f);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The CFG of function `fi` alone as a Graphviz digraph (empty graph for
+/// an index out of range).
+pub fn function_dot(program: &Program, fi: usize) -> String {
+    let mut out = String::from("digraph cfg {\n  node [shape=box, fontname=\"monospace\"];\n");
+    if let Some(f) = program.functions.get(fi) {
+        write_cluster(&mut out, program, fi, f);
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn write_cluster(out: &mut String, program: &Program, fi: usize, f: &Function) {
+    let _ = writeln!(out, "  subgraph cluster_{fi} {{");
+    out.push_str("    label=\"");
+    escape_into(out, &format!("@{}", f.name));
+    out.push_str("\";\n");
+    for (b, block) in f.blocks.iter().enumerate() {
+        let _ = write!(out, "    f{fi}_b{b} [label=\"");
+        match &block.label {
+            Some(label) => escape_into(out, &format!(".{label}:")),
+            None => {
+                let _ = write!(out, "<b{b}>");
+            }
+        }
+        out.push_str("\\l");
+        for instr in &block.instrs {
+            out.push_str("  ");
+            escape_into(out, &instr_to_text(program, f, instr));
+            out.push_str("\\l");
+        }
+        out.push_str("\"];\n");
+    }
+    for b in 0..f.blocks.len() {
+        let is_br = f.blocks[b].terminator().is_some_and(|t| t.op == Op::Br);
+        for (k, s) in successors(f, b).enumerate() {
+            let _ = write!(out, "    f{fi}_b{b} -> f{fi}_b{s}");
+            if is_br {
+                out.push_str(if k == 0 { " [label=\"T\"]" } else { " [label=\"F\"]" });
+            }
+            out.push_str(";\n");
+        }
+    }
+    out.push_str("  }\n");
+}
+
+/// Writes `text` inside a DOT double-quoted string.
+fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            _ => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
