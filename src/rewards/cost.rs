@@ -101,8 +101,9 @@ impl CostReward {
         let initial = || initial.map_or_else(|| self.initial_cost(view), Ok);
         Ok(match &self.normalization {
             Normalization::None => 1.0,
+            // A zero initial cost cannot scale anything: fall back to 1.
             Normalization::Initial => match initial()? {
-                x if x == 0.0 => 1.0,
+                0.0 => 1.0,
                 x => x,
             },
             Normalization::Baseline(baseline) => (initial()? - self.observe(view, baseline)?).max(1.0),

@@ -84,7 +84,7 @@ fn range_message(s: &Scalar) -> Option<(&'static str, Json)> {
         }
         _ => ("", false),
     };
-    ok.then(|| (field, Json::Object(m)))
+    ok.then_some((field, Json::Object(m)))
 }
 
 fn tensor_json(shape: &[usize], data: ArrayData) -> Json {
