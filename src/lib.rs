@@ -7,9 +7,12 @@ pub mod bandit;
 pub mod bril;
 pub mod env;
 pub mod error;
+pub mod rewards;
 pub mod rng;
+pub mod service;
 pub mod spaces;
 pub mod value;
+pub mod views;
 
 pub use error::{Error, ErrorKind, Result};
 pub use rng::Rng;

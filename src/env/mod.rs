@@ -1,16 +1,37 @@
 //! Environment APIs.
 //!
-//! So far the TimeStep-style face after tf_agents: [`specs`] (array specs,
+//! CompilerGym's face: [`compiler_env`] (`CompilerEnv` over an in-process
+//! service), [`state`] (episode states and their CSV form), [`validation`]
+//! (state, replay, validation), [`datasets`], [`registry`] (`make`) and
+//! [`clock`] (injected wall clock). The TimeStep-style face after tf_agents: [`specs`] (array specs,
 //! checking and sampling), [`timestep`] (`TimeStep`, `StepType`),
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules) and [`validate`] (the environment checker).
 
+pub mod clock;
+pub mod compiler_env;
+#[cfg(test)]
+mod compiler_env_tests;
+pub mod datasets;
+pub mod registry;
 pub mod specs;
+pub mod state;
+pub mod step_plan;
 pub mod timestep;
 pub mod timestep_env;
 pub mod validate;
+pub mod validation;
 
+pub use clock::{default_clock, zero_clock, Clock};
+pub use compiler_env::{
+    CompilerEnv, DerivedSpace, EnvExtras, EnvOptions, Observed, ResetOptions, StepInfo, StepOptions,
+    StepResult,
+};
+pub use datasets::Datasets;
+pub use registry::{make, register, registered_ids, EnvSpec};
 pub use specs::{time_step_spec, ArraySpec, Bound, BoundedArraySpec, Bounds, Spec, TimeStepSpec};
+pub use state::{read_csv, write_csv, CompilerEnvState};
 pub use timestep::{StepType, TimeStep};
 pub use timestep_env::{not_implemented, EnvState, TimeStepEnvBase, TimeStepEnvironment};
 pub use validate::{check_time_step, validate_environment, validate_environment_with_policy};
+pub use validation::{ValidationError, ValidationResult};

@@ -1,0 +1,163 @@
+//! Rewards over a scalar cost observation (an instruction count, a
+//! runtime...): the reward of a step is how much it lowered the cost,
+//! possibly scaled.
+//!
+//! * delta: `previous - cost` (CompilerGym's `CostFunctionReward`);
+//! * normalised: `(previous - cost) / initial`, the initial cost being the
+//!   unoptimised program's (`NormalizedReward`);
+//! * baseline-relative: `(previous - cost) / max(cost_O0 - cost_baseline, 1)`,
+//!   so an episode that matches the baseline pipeline earns 1
+//!   (`BaselineImprovementNormalizedReward`).
+//!
+//! "previous" starts at the initial cost. With an `init_cost` observation
+//! (one that gives the unoptimised cost at any time, like
+//! `IrInstructionCountO0`) nothing is computed at reset; without one, reset
+//! observes the cost once.
+
+use super::{observation_as_f64, Reward};
+use crate::error::Result;
+use crate::spaces::RewardSpace;
+use crate::value::Value;
+use crate::views::ObservationView;
+use std::rc::Rc;
+
+/// How the change in cost is scaled.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Normalization {
+    /// Not at all.
+    None,
+    /// By the initial cost (by 1 if that is 0).
+    Initial,
+    /// By `max(initial - baseline, 1)`, `baseline` being the cost after the
+    /// baseline pipeline, read from this observation space.
+    Baseline(Rc<str>),
+}
+
+#[derive(Clone, Debug)]
+pub struct CostReward {
+    space: Rc<RewardSpace>,
+    cost: Rc<str>,
+    init_cost: Option<Rc<str>>,
+    normalization: Normalization,
+    previous: Option<f64>,
+    /// The divisor, kept across resets on the same benchmark.
+    scale: Option<f64>,
+    benchmark: Option<Rc<str>>,
+}
+
+impl CostReward {
+    fn new(space: RewardSpace, cost: &str, normalization: Normalization) -> CostReward {
+        CostReward {
+            space: Rc::new(space.with_observation_spaces(vec![cost.to_string()])),
+            cost: cost.into(),
+            init_cost: None,
+            normalization,
+            previous: None,
+            scale: None,
+            benchmark: None,
+        }
+    }
+
+    /// `previous - cost`. `space` gives the name and metadata; its
+    /// observation spaces are set to `[cost]`.
+    pub fn delta(space: RewardSpace, cost: &str) -> CostReward {
+        Self::new(space, cost, Normalization::None)
+    }
+
+    /// `(previous - cost) / initial cost`.
+    pub fn normalized(space: RewardSpace, cost: &str) -> CostReward {
+        Self::new(space, cost, Normalization::Initial)
+    }
+
+    /// `(previous - cost) / max(init_cost - baseline_cost, 1)`.
+    pub fn baseline_relative(
+        space: RewardSpace,
+        cost: &str,
+        init_cost: &str,
+        baseline_cost: &str,
+    ) -> CostReward {
+        Self::new(space, cost, Normalization::Baseline(baseline_cost.into())).with_init_cost(init_cost)
+    }
+
+    /// Reads the initial cost from this observation space, lazily.
+    pub fn with_init_cost(mut self, init_cost: &str) -> CostReward {
+        self.init_cost = Some(init_cost.into());
+        self
+    }
+
+    pub fn normalization(&self) -> &Normalization {
+        &self.normalization
+    }
+
+    fn observe(&self, view: &ObservationView, id: &str) -> Result<f64> {
+        observation_as_f64(&view.get(id)?, self.name(), id)
+    }
+
+    fn initial_cost(&self, view: &ObservationView) -> Result<f64> {
+        self.observe(view, self.init_cost.as_deref().unwrap_or(&self.cost))
+    }
+
+    fn compute_scale(&self, view: &ObservationView, initial: Option<f64>) -> Result<f64> {
+        let initial = || initial.map_or_else(|| self.initial_cost(view), Ok);
+        Ok(match &self.normalization {
+            Normalization::None => 1.0,
+            // A zero initial cost cannot scale anything: fall back to 1.
+            Normalization::Initial => match initial()? {
+                0.0 => 1.0,
+                x => x,
+            },
+            Normalization::Baseline(baseline) => (initial()? - self.observe(view, baseline)?).max(1.0),
+        })
+    }
+}
+
+impl Reward for CostReward {
+    fn space(&self) -> &RewardSpace {
+        &self.space
+    }
+
+    fn reset(&mut self, benchmark: &str, view: &ObservationView) -> Result<()> {
+        self.previous = None;
+        if self.benchmark.as_deref() != Some(benchmark) {
+            self.scale = None;
+            self.benchmark = Some(benchmark.into());
+        }
+        if self.init_cost.is_none() {
+            // Only now is the cost the initial cost.
+            let initial = self.observe(view, &self.cost)?;
+            self.previous = Some(initial);
+            if self.scale.is_none() {
+                self.scale = Some(self.compute_scale(view, Some(initial))?);
+            }
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, _actions: &[Value], observations: &[Value], view: &ObservationView) -> Result<f64> {
+        let cost = match observations.first() {
+            Some(v) => observation_as_f64(v, self.name(), &self.cost)?,
+            None => self.observe(view, &self.cost)?,
+        };
+        let previous = match self.previous {
+            Some(p) => p,
+            // Not reset with an init observation: the initial cost is known
+            // only through one; without it this first reward is 0.
+            None if self.init_cost.is_some() => self.initial_cost(view)?,
+            None => cost,
+        };
+        let scale = match self.scale {
+            Some(s) => s,
+            None => {
+                let s = self.compute_scale(view, None)?;
+                self.scale = Some(s);
+                s
+            }
+        };
+        self.previous = Some(cost);
+        Ok((previous - cost) / scale)
+    }
+
+    fn box_clone(&self) -> Box<dyn Reward> {
+        Box::new(self.clone())
+    }
+}

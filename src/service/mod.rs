@@ -1,0 +1,31 @@
+//! The compiler service protocol, served in-process.
+//!
+//! [`messages`] holds the protocol's messages (with their proto3 JSON
+//! form, for JavaScript), [`event`] and [`space_json`] map [`Value`]s and
+//! [`Space`]s to the protocol's `Event` and `Space`, [`session`] the traits
+//! a compiler implements, [`benchmark`] URIs, datasets and the benchmark
+//! store, and [`service`] the [`Service`] that owns sessions and answers
+//! every RPC. [`toy`] is a tiny compiler that proves the traits general.
+//!
+//! [`Value`]: crate::value::Value
+//! [`Space`]: crate::spaces::Space
+
+pub mod benchmark;
+pub mod event;
+pub mod messages;
+pub mod proto_json;
+#[allow(clippy::module_inception)]
+pub mod service;
+pub mod session;
+pub mod space_json;
+pub mod toy;
+
+#[cfg(test)]
+mod service_tests;
+
+pub use benchmark::{BenchmarkStore, BenchmarkUri, Dataset, DatasetBenchmarks};
+pub use event::{value_from_event, value_to_event};
+pub use messages::*;
+pub use service::{Service, StepOutcome, SERVICE_VERSION};
+pub use session::{ActionOutcome, CompilationSession, CompilerBackend};
+pub use space_json::{space_from_message, space_to_message};

@@ -1,0 +1,227 @@
+//! The service's RPCs and error paths, through the toy compiler.
+
+use super::toy::{obs, ToyBackend};
+use super::*;
+use crate::value::Value;
+use serde_json::json;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn service() -> Service {
+    Service::new(Box::new(ToyBackend))
+}
+
+fn start(s: &mut Service, uri: &str, observations: Vec<usize>) -> crate::Result<StartSessionReply> {
+    s.start_session(&StartSessionRequest {
+        benchmark: Benchmark::from_uri(uri),
+        action_space: 0,
+        observation_space: observations,
+    })
+}
+
+fn step(s: &mut Service, id: SessionId, actions: &[i64], observations: &[usize]) -> crate::Result<StepReply> {
+    s.step(&StepRequest {
+        session_id: id,
+        action: actions.iter().map(|&a| Value::Int(a)).collect(),
+        observation_space: observations.to_vec(),
+    })
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn version_and_spaces() {
+    let s = service();
+    let v = s.get_version();
+    assert_eq!((v.service_version.as_str(), v.compiler_version.as_str()), (crate::VERSION, "toy 1.0"));
+    let spaces = s.get_spaces();
+    assert_eq!(spaces.action_space_list.len(), 2);
+    assert_eq!(spaces.observation_space_list[obs::INVERSIONS].name, "Inversions");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn start_step_fork_end() {
+    let mut s = service();
+    let r = start(&mut s, "benchmark://toy-v0/b", vec![obs::INVERSIONS, obs::TEXT]).unwrap();
+    assert_eq!(r.observation, vec![Value::Int(10), Value::Str("5 4 3 2 1".into())]);
+    let id = r.session_id;
+    // An empty step changes nothing and reports no effect.
+    let reply = step(&mut s, id, &[], &[obs::INVERSIONS]).unwrap();
+    assert!(reply.action_had_no_effect && !reply.end_of_session);
+    let reply = step(&mut s, id, &[1], &[obs::TEXT]).unwrap(); // reverse
+    assert_eq!(reply.observation, vec![Value::Str("1 2 3 4 5".into())]);
+    assert!(!reply.action_had_no_effect);
+    let fork = s.fork_session(id).unwrap();
+    assert_ne!(fork, id);
+    step(&mut s, fork, &[1], &[]).unwrap();
+    // The fork is independent of its parent.
+    assert_eq!(step(&mut s, id, &[], &[obs::TEXT]).unwrap().observation[0], Value::Str("1 2 3 4 5".into()));
+    assert_eq!(step(&mut s, fork, &[], &[obs::TEXT]).unwrap().observation[0], Value::Str("5 4 3 2 1".into()));
+    // Actions after the end of the session in one request are not applied.
+    let reply = step(&mut s, fork, &[3, 1], &[obs::TEXT]).unwrap();
+    assert!(reply.end_of_session);
+    assert_eq!(reply.observation[0], Value::Str("5 4 3 2 1".into()));
+    assert_eq!(s.session_count(), 2);
+    assert_eq!(s.end_session(fork).unwrap(), 1);
+    assert_eq!(s.end_session(id).unwrap(), 0);
+    assert_eq!(s.end_session(id).unwrap_err().name(), "SessionNotFound");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn unknown_sessions_and_bad_indices() {
+    let mut s = service();
+    assert_eq!(step(&mut s, 99, &[0], &[]).unwrap_err().name(), "SessionNotFound");
+    assert_eq!(s.fork_session(99).unwrap_err().name(), "SessionNotFound");
+    let id = start(&mut s, "toy-v0/a", vec![]).unwrap().session_id;
+    assert_eq!(step(&mut s, id, &[0], &[99]).unwrap_err().name(), "ValueError");
+    // The bad request applied nothing.
+    assert_eq!(step(&mut s, id, &[], &[obs::TEXT]).unwrap().observation[0], Value::Str("3 1 2".into()));
+    assert_eq!(start(&mut s, "toy-v0/a", vec![7]).unwrap_err().name(), "ValueError");
+    let bad_space = StartSessionRequest {
+        benchmark: Benchmark::from_uri("toy-v0/a"),
+        action_space: 2,
+        observation_space: vec![],
+    };
+    assert_eq!(s.start_session(&bad_space).unwrap_err().name(), "ValueError");
+    assert_eq!(s.session_count(), 1);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn benchmarks_resolve_add_and_fail() {
+    let mut s = service();
+    assert_eq!(start(&mut s, "benchmark://toy-v0/nope", vec![]).unwrap_err().name(), "BenchmarkInitError");
+    assert_eq!(start(&mut s, "bench mark", vec![]).unwrap_err().name(), "BenchmarkInitError");
+    assert_eq!(
+        start(&mut s, "generator://toy-random-v0/x", vec![]).unwrap_err().name(),
+        "BenchmarkInitError"
+    );
+    let g1 = start(&mut s, "generator://toy-random-v0/7", vec![obs::TEXT]).unwrap().observation;
+    let g2 = start(&mut s, "generator://toy-random-v0/7", vec![obs::TEXT]).unwrap().observation;
+    assert_eq!(g1, g2);
+    s.add_benchmark(AddBenchmarkRequest { benchmark: vec![Benchmark::from_contents("user-v0/x", "2 1")] })
+        .unwrap();
+    assert_eq!(start(&mut s, "user-v0/x", vec![obs::INVERSIONS]).unwrap().observation, vec![Value::Int(1)]);
+    // A conflicting URI replaces the earlier benchmark; user benchmarks shadow the backend's.
+    s.add_benchmark(AddBenchmarkRequest {
+        benchmark: vec![
+            Benchmark::from_contents("benchmark://user-v0/x", "1 2"),
+            Benchmark::from_contents("toy-v0/a", "9 8"),
+        ],
+    })
+    .unwrap();
+    assert_eq!(start(&mut s, "user-v0/x", vec![obs::INVERSIONS]).unwrap().observation, vec![Value::Int(0)]);
+    assert_eq!(
+        start(&mut s, "toy-v0/a", vec![obs::TEXT]).unwrap().observation,
+        vec![Value::Str("9 8".into())]
+    );
+    assert_eq!(s.added_benchmarks(), vec!["benchmark://toy-v0/a", "benchmark://user-v0/x"]);
+    // A program the compiler cannot load.
+    s.add_benchmark(AddBenchmarkRequest { benchmark: vec![Benchmark::from_contents("user-v0/bad", "1 x")] })
+        .unwrap();
+    assert_eq!(start(&mut s, "user-v0/bad", vec![]).unwrap_err().name(), "BenchmarkInitError");
+    // A benchmark that carries its program needs no registration.
+    let inline = StartSessionRequest {
+        benchmark: Benchmark::from_contents("inline-v0/p", "4 3"),
+        action_space: 1,
+        observation_space: vec![obs::INVERSIONS],
+    };
+    assert_eq!(s.start_session(&inline).unwrap().observation, vec![Value::Int(1)]);
+    let bad = AddBenchmarkRequest {
+        benchmark: vec![Benchmark::from_contents("ok-v0/a", "1"), Benchmark::from_contents("", "1")],
+    };
+    assert_eq!(s.add_benchmark(bad).unwrap_err().name(), "BenchmarkInitError");
+    assert_eq!(s.added_benchmarks().len(), 3, "a failed AddBenchmark adds nothing");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn session_failures_are_service_errors_and_leave_the_service_working() {
+    let mut s = service();
+    let id = start(&mut s, "toy-v0/b", vec![]).unwrap().session_id;
+    let other = start(&mut s, "toy-v0/a", vec![]).unwrap().session_id;
+    let param = |key: &str, value: &str| SendSessionParameterRequest {
+        session_id: id,
+        parameter: vec![SessionParameter { key: key.into(), value: value.into() }],
+    };
+    assert_eq!(s.send_session_parameter(&param("toy.fail", "action")).unwrap().reply, vec!["ok"]);
+    assert_eq!(step(&mut s, id, &[0], &[]).unwrap_err().name(), "ServiceError");
+    s.send_session_parameter(&param("toy.fail", "observation")).unwrap();
+    let e = step(&mut s, id, &[], &[obs::INVERSIONS]).unwrap_err();
+    assert_eq!(e.name(), "ServiceError");
+    assert!(e.message().contains("Inversions"), "{e}");
+    // Both sessions still work.
+    assert_eq!(step(&mut s, id, &[], &[obs::INVERSIONS]).unwrap().observation, vec![Value::Int(10)]);
+    assert_eq!(step(&mut s, other, &[0], &[obs::INVERSIONS]).unwrap().observation, vec![Value::Int(0)]);
+    // An out-of-range action is the session's failure too.
+    assert_eq!(step(&mut s, id, &[9], &[]).unwrap_err().name(), "ServiceError");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn session_parameters_reply_once_each_and_reject_unknown_keys() {
+    let mut s = service();
+    let id = start(&mut s, "toy-v0/b", vec![]).unwrap().session_id;
+    let req = SendSessionParameterRequest {
+        session_id: id,
+        parameter: vec![
+            SessionParameter { key: "toy.len".into(), value: String::new() },
+            SessionParameter { key: "toy.len".into(), value: String::new() },
+        ],
+    };
+    assert_eq!(s.send_session_parameter(&req).unwrap().reply, vec!["5", "5"]);
+    let unknown = SendSessionParameterRequest {
+        session_id: id,
+        parameter: vec![SessionParameter { key: "nope".into(), value: "1".into() }],
+    };
+    assert_eq!(s.send_session_parameter(&unknown).unwrap_err().name(), "ValueError");
+    let gone = SendSessionParameterRequest { session_id: 42, parameter: vec![] };
+    assert_eq!(s.send_session_parameter(&gone).unwrap_err().name(), "SessionNotFound");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn validation_hook() {
+    let mut s = service();
+    let id = start(&mut s, "toy-v0/b", vec![]).unwrap().session_id;
+    step(&mut s, id, &[0, 1, 2], &[]).unwrap();
+    assert_eq!(s.validate_session(id).unwrap(), Some(vec![]));
+    s.send_session_parameter(&SendSessionParameterRequest {
+        session_id: id,
+        parameter: vec![SessionParameter { key: "toy.corrupt".into(), value: String::new() }],
+    })
+    .unwrap();
+    assert_eq!(s.validate_session(id).unwrap().unwrap().len(), 1);
+    assert_eq!(s.validate_session(1234).unwrap_err().name(), "SessionNotFound");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn json_dispatch_speaks_the_protocol() {
+    let mut s = service();
+    let v = s.call_json("GetVersion", &json!({})).unwrap();
+    assert_eq!(v["compilerVersion"], json!("toy 1.0"));
+    let spaces = s.call_json("GetSpaces", &json!({})).unwrap();
+    assert_eq!(spaces["actionSpaceList"][1]["space"]["namedDiscrete"]["name"][0], json!("bubble"));
+    let started = s
+        .call_json(
+            "StartSession",
+            &json!({"benchmark": {"uri": "toy-v0/b"}, "actionSpace": 1, "observationSpace": [0]}),
+        )
+        .unwrap();
+    assert_eq!(started["observation"], json!([{"int64Value": 10}]));
+    let id = started["sessionId"].clone();
+    let stepped = s
+        .call_json("Step", &json!({"sessionId": id, "action": [{"int64Value": 1}], "observationSpace": [3]}))
+        .unwrap();
+    assert_eq!(stepped["endOfSession"], json!(false));
+    assert_eq!(stepped["actionHadNoEffect"], json!(false));
+    assert_eq!(stepped["observation"][0], json!({"int64Tensor": {"shape": [5], "value": [1, 2, 3, 4, 5]}}));
+    let forked = s.call_json("ForkSession", &json!({"sessionId": id})).unwrap();
+    let ended = s.call_json("EndSession", &json!({"sessionId": forked["sessionId"]})).unwrap();
+    assert_eq!(ended, json!({"remainingSessions": 1}));
+    s.call_json("AddBenchmark", &json!({"benchmark": [{"uri": "u-v0/a", "program": {"contents": "MSAy"}}]}))
+        .unwrap();
+    let params = s
+        .call_json(
+            "SendSessionParameter",
+            &json!({"sessionId": id, "parameter": [{"key": "toy.len", "value": ""}]}),
+        )
+        .unwrap();
+    assert_eq!(params, json!({"reply": ["5"]}));
+    assert_eq!(s.call_json("Nope", &json!({})).unwrap_err().name(), "LookupError");
+    assert_eq!(s.call_json("Step", &json!({"sessionId": 77})).unwrap_err().name(), "SessionNotFound");
+    assert!(s.call_json("Step", &json!([])).is_err());
+}
