@@ -16,6 +16,14 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 pub(crate) mod testing;
 
+mod dce;
+mod facts;
+mod fold;
+mod lvn;
+
+pub use dce::dce;
+pub use lvn::lvn;
+
 /// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
 pub type PassFn = fn(&mut Program) -> Result<bool>;
 
@@ -40,7 +48,19 @@ pub fn registry() -> &'static [PassInfo] {
     REGISTRY
 }
 
-static REGISTRY: &[PassInfo] = &[];
+static REGISTRY: &[PassInfo] = &[
+    PassInfo {
+        flag: "-dce",
+        description:
+            "Trivial dead code elimination: unused pure definitions and definitions overwritten before use",
+        run: dce,
+    },
+    PassInfo {
+        flag: "-lvn",
+        description: "Local value numbering with constant folding, copy propagation and commutativity",
+        run: lvn,
+    },
+];
 
 /// The pass with `flag` (`-dce` or `dce`), or a LookupError.
 pub fn by_flag(flag: &str) -> Result<&'static PassInfo> {
