@@ -16,13 +16,18 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 pub(crate) mod testing;
 
+mod call_graph;
 mod dce;
+mod dead_functions;
 mod facts;
 mod fold;
 mod lvn;
+mod peephole;
 
 pub use dce::dce;
+pub use dead_functions::dead_functions;
 pub use lvn::lvn;
+pub use peephole::peephole;
 
 /// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
 pub type PassFn = fn(&mut Program) -> Result<bool>;
@@ -59,6 +64,16 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-lvn",
         description: "Local value numbering with constant folding, copy propagation and commutativity",
         run: lvn,
+    },
+    PassInfo {
+        flag: "-peephole",
+        description: "Algebraic simplification: x+0, x*1, x*0, x-x, x*2 to x+x, and/or with constants, not not x, id chains",
+        run: peephole,
+    },
+    PassInfo {
+        flag: "-dead-functions",
+        description: "Dead function elimination: functions @main cannot reach through calls",
+        run: dead_functions,
     },
 ];
 
