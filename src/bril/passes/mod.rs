@@ -21,11 +21,13 @@ mod dce;
 mod dead_functions;
 mod facts;
 mod fold;
+mod inline;
 mod lvn;
 mod peephole;
 
 pub use dce::dce;
 pub use dead_functions::dead_functions;
+pub use inline::inline;
 pub use lvn::lvn;
 pub use peephole::peephole;
 
@@ -74,6 +76,11 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-dead-functions",
         description: "Dead function elimination: functions @main cannot reach through calls",
         run: dead_functions,
+    },
+    PassInfo {
+        flag: "-inline",
+        description: "Inline calls to small non-recursive functions (callee at most 40 instructions)",
+        run: inline,
     },
 ];
 
