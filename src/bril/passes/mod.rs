@@ -24,12 +24,14 @@ mod fold;
 mod inline;
 mod lvn;
 mod peephole;
+mod tail_call;
 
 pub use dce::dce;
 pub use dead_functions::dead_functions;
 pub use inline::inline;
 pub use lvn::lvn;
 pub use peephole::peephole;
+pub use tail_call::tail_call;
 
 /// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
 pub type PassFn = fn(&mut Program) -> Result<bool>;
@@ -81,6 +83,11 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-inline",
         description: "Inline calls to small non-recursive functions (callee at most 40 instructions)",
         run: inline,
+    },
+    PassInfo {
+        flag: "-tail-call",
+        description: "Tail-call elimination: self-recursive calls in tail position become a loop",
+        run: tail_call,
     },
 ];
 
