@@ -137,7 +137,8 @@ fn number_block(f: &mut Function, instrs: &[Instr]) -> Result<Vec<Instr>> {
         }
         let mut actual = dest.var;
         if last_def.get(&dest.var) != Some(&i) {
-            actual = f.fresh_var(&f.var_name(dest.var).to_string());
+            let name = f.var_name(dest.var).to_string();
+            actual = f.fresh_var(&name);
             if let Some(d) = instr.dest.as_mut() {
                 d.var = actual;
             }

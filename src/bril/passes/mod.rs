@@ -16,20 +16,25 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 pub(crate) mod testing;
 
+mod alloc_facts;
 mod call_graph;
 mod dce;
 mod dead_functions;
+mod dead_store;
 mod facts;
 mod fold;
 mod inline;
 mod lvn;
+mod mem2reg;
 mod peephole;
 mod tail_call;
 
 pub use dce::dce;
 pub use dead_functions::dead_functions;
+pub use dead_store::dead_store;
 pub use inline::inline;
 pub use lvn::lvn;
+pub use mem2reg::mem2reg;
 pub use peephole::peephole;
 pub use tail_call::tail_call;
 
@@ -88,6 +93,16 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-tail-call",
         description: "Tail-call elimination: self-recursive calls in tail position become a loop",
         run: tail_call,
+    },
+    PassInfo {
+        flag: "-dead-store",
+        description: "Dead store elimination on non-escaping allocations, removing ones never loaded",
+        run: dead_store,
+    },
+    PassInfo {
+        flag: "-mem2reg",
+        description: "Promote non-escaping constant-size allocations with constant offsets to variables",
+        run: mem2reg,
     },
 ];
 
