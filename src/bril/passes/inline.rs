@@ -38,9 +38,37 @@ fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph) -> bool {
     let cannot_fall_off = g.ret.is_none() || g.blocks.last().is_none_or(|b| b.terminator().is_some());
     g.instr_count() <= MAX_CALLEE_INSTRS
         && cannot_fall_off
+        && exit_overhead(g) <= CALL_COST
         && !graph.is_recursive(gid)
         && !uses_ssa_ops(g)
         && all_reads_defined(g)
+}
+
+/// What a call costs beyond the callee's body: the `call` and the `ret`.
+const CALL_COST: usize = 2;
+
+/// Instructions an inlined copy executes beyond the callee's body, at most:
+/// copies of assigned parameters, and per return a copy of the result and a
+/// jump to the continuation (unless the return ends the last block). Kept
+/// within [`CALL_COST`] so inlining never makes a run longer.
+fn exit_overhead(g: &Function) -> usize {
+    let assigned = def_counts(g);
+    let param_copies = g.params.iter().filter(|p| assigned[p.var.index()] > 0).count();
+    let last = g.blocks.len().saturating_sub(1);
+    let worst_return = g
+        .blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(b, block)| {
+            let n = block.instrs.len();
+            block.instrs.iter().enumerate().filter(|(_, i)| i.op == Op::Ret).map(move |(k, i)| {
+                let at_end = b == last && k + 1 == n;
+                i.args.len() + usize::from(!at_end)
+            })
+        })
+        .max()
+        .unwrap_or(0);
+    param_copies + worst_return
 }
 
 fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph) -> Result<bool> {
