@@ -15,7 +15,7 @@
 //! block cannot fall off the end. A size budget bounds growth.
 
 use super::call_graph::CallGraph;
-use super::facts::{all_reads_defined, def_counts, uses_ssa_ops};
+use super::facts::{all_reads_defined, def_counts, use_counts, uses_ssa_ops};
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Name, Op, Pos, Program, VarId};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -136,7 +136,7 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
     }
 
     let mut vars = VarMap { map: vec![None; g.vars.len()], prefix: g.name.clone() };
-    let assigned = def_counts(g);
+    let (assigned, reads) = (def_counts(g), use_counts(g));
     for (p, &arg) in g.params.iter().zip(call.args.iter()) {
         if assigned[p.var.index()] == 0 {
             vars.map[p.var.index()] = Some(arg);
@@ -155,8 +155,11 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
         for (k, instr) in gb.instrs.iter().enumerate() {
             if instr.op == Op::Ret {
                 if let (Some(d), Some(&v)) = (call.dest, instr.args.first()) {
+                    let only_for_return = assigned[v.index()] == 1 && reads[v.index()] == 1;
                     let v = vars.get(f, g, v);
-                    copy.instrs.push(Instr::value(Op::Id, d.var, d.ty, &[v]).with_pos(call.pos));
+                    if !(only_for_return && compute_into(&mut copy.instrs, v, d.var)) {
+                        copy.instrs.push(Instr::value(Op::Id, d.var, d.ty, &[v]).with_pos(call.pos));
+                    }
                 }
                 let falls_into_cont = j + 1 == n && k + 1 == gb.instrs.len();
                 if !falls_into_cont {
@@ -184,6 +187,23 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
     let at = b.index() + 1;
     f.blocks.splice(at..at, body);
     Ok(())
+}
+
+/// Makes the definition of `v` in `code` write `dest` directly (the returned
+/// value needs no copy), when nothing after it in `code` reads or writes
+/// `dest`. True if done.
+fn compute_into(code: &mut [Instr], v: VarId, dest: VarId) -> bool {
+    let Some(j) = code.iter().rposition(|i| i.def() == Some(v)) else { return false };
+    if code[j + 1..].iter().any(|i| i.def() == Some(dest) || i.uses().contains(&dest)) {
+        return false;
+    }
+    match code[j].dest.as_mut() {
+        Some(d) => {
+            d.var = dest;
+            true
+        }
+        None => false,
+    }
 }
 
 /// The caller's variable standing for each callee variable, made on demand.
@@ -267,7 +287,29 @@ mod tests {
     }
 
     #[test]
+    fn a_returned_value_is_computed_straight_into_the_destination() {
+        let (p, text) = inlined("@main {\n  a: int = const 5;\n  x: int = call @sq a;\n  print x;\n}\n@sq(n: int): int {\n  r: int = mul n n;\n  ret r;\n}\n");
+        assert!(text.contains("x: int = mul a a;") && !text.contains(" id "), "{text}");
+        assert_eq!(run(&p, &[], &Limits::default()).stdout, "25\n");
+    }
+
+    #[test]
     fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| inline(p));
+    }
+
+    #[test]
+    fn inlining_then_every_local_pass_keeps_behaviour_on_the_corpus() {
+        let flags = [
+            "-inline",
+            "-tail-call",
+            "-mem2reg",
+            "-dead-store",
+            "-lvn",
+            "-peephole",
+            "-dce",
+            "-dead-functions",
+        ];
+        check_pass(&|p| crate::bril::passes::run_flags(p, &flags));
     }
 }
