@@ -34,14 +34,14 @@ impl Value {
     }
 
     /// The literal and type of a `const` producing this value, when the text
-    /// format can write it (every value but NaN).
+    /// formats can write it (every finite value).
     pub fn to_const(self) -> Option<(Literal, Type)> {
         Some(match self {
             Value::Int(i) => (Literal::Int(i), Type::INT),
             Value::Bool(b) => (Literal::Bool(b), Type::BOOL),
             Value::Float(bits) => {
                 let x = f64::from_bits(bits);
-                if x.is_nan() {
+                if !x.is_finite() {
                     return None;
                 }
                 (Literal::Float(x), Type::FLOAT)
@@ -125,9 +125,10 @@ fn f(bits: u64) -> f64 {
     f64::from_bits(bits)
 }
 
-/// A float result, unless it is NaN (no literal writes NaN back).
+/// A float result, when finite: no literal writes NaN, and JSON has no
+/// infinities (they would come back as null).
 fn float(x: f64) -> Option<Value> {
-    (!x.is_nan()).then(|| Value::Float(x.to_bits()))
+    x.is_finite().then(|| Value::Float(x.to_bits()))
 }
 
 #[cfg(test)]
@@ -151,7 +152,8 @@ mod tests {
         let x = |v: f64| Float(v.to_bits());
         assert_eq!(eval(Op::Fadd, &[x(0.1), x(0.2)]), Some(x(0.1 + 0.2)));
         assert_eq!(eval(Op::Fmul, &[x(-0.0), x(1.0)]), Some(x(-0.0)));
-        assert_eq!(eval(Op::Fdiv, &[x(1.0), x(0.0)]), Some(x(f64::INFINITY)));
+        assert_eq!(eval(Op::Fdiv, &[x(1.0), x(0.0)]), None, "infinity has no JSON literal");
+        assert_eq!(eval(Op::Fmul, &[x(1e300), x(1e300)]), None);
         assert_eq!(eval(Op::Fdiv, &[x(0.0), x(0.0)]), None);
         assert_eq!(eval(Op::Feq, &[x(0.0), x(-0.0)]), Some(Bool(true)));
         assert_eq!(Value::from_literal(Literal::Int(3), Type::FLOAT), Some(x(3.0)));
