@@ -9,23 +9,41 @@
 //! zero divisor get fresh numbers), so no effect is added, removed or
 //! reordered. A definition overwritten later in the block is renamed to a
 //! fresh variable so its value stays available; the last definition keeps its
-//! name, so later blocks read what they read before.
+//! name, so later blocks read what they read before. Variables holding one
+//! constant on every path to every read (see [`super::facts`]) fold too.
 
 use std::collections::HashMap;
 
+use super::facts::global_constants;
 use super::fold::{cannot_fail, eval, Value};
 use crate::bril::ir::{Function, Instr, Op, Program, Type, VarId};
 use crate::error::{Error, ErrorKind, Result};
 
+/// Rounds per function: renaming and folding can turn variables into
+/// constants known everywhere, which the next round folds further.
+const MAX_ROUNDS: usize = 4;
+
 pub fn lvn(program: &mut Program) -> Result<bool> {
     let mut changed = false;
     for f in &mut program.functions {
-        for b in 0..f.blocks.len() {
-            let before = std::mem::take(&mut f.blocks[b].instrs);
-            let after = number_block(f, &before)?;
-            changed |= after != before;
-            f.blocks[b].instrs = after;
+        for _ in 0..MAX_ROUNDS {
+            if !number_function(f)? {
+                break;
+            }
+            changed = true;
         }
+    }
+    Ok(changed)
+}
+
+fn number_function(f: &mut Function) -> Result<bool> {
+    let globals = global_constants(f);
+    let mut changed = false;
+    for b in 0..f.blocks.len() {
+        let before = std::mem::take(&mut f.blocks[b].instrs);
+        let after = number_block(f, &before, &globals)?;
+        changed |= after != before;
+        f.blocks[b].instrs = after;
     }
     Ok(changed)
 }
@@ -74,12 +92,14 @@ impl Table {
     }
 
     /// The number a read of `var` gives; a value from before the block gets
-    /// a fresh number held by the variable itself.
-    fn read(&mut self, var: VarId) -> Num {
+    /// a fresh number held by the variable itself, and the constant `var`
+    /// holds everywhere, if any (used for folding only: the variable is
+    /// never read in new places, where it might not be defined).
+    fn read(&mut self, var: VarId, globals: &[Option<Value>]) -> Num {
         if let Some(&n) = self.name_num.get(&var) {
             return n;
         }
-        let n = self.fresh(None);
+        let n = self.fresh(globals.get(var.index()).copied().flatten());
         self.holders[n].push(var);
         self.held.insert(var, n);
         self.name_num.insert(var, n);
@@ -104,7 +124,7 @@ impl Table {
     }
 }
 
-fn number_block(f: &mut Function, instrs: &[Instr]) -> Result<Vec<Instr>> {
+fn number_block(f: &mut Function, instrs: &[Instr], globals: &[Option<Value>]) -> Result<Vec<Instr>> {
     let mut last_def: HashMap<VarId, usize> = HashMap::new();
     for (i, instr) in instrs.iter().enumerate() {
         if let Some(d) = instr.def() {
@@ -117,7 +137,7 @@ fn number_block(f: &mut Function, instrs: &[Instr]) -> Result<Vec<Instr>> {
         let mut instr = original.clone();
         let mut nums = Vec::with_capacity(instr.uses().len());
         for u in instr.uses_mut() {
-            let n = table.read(*u);
+            let n = table.read(*u, globals);
             *u = table.holder(n)?;
             nums.push(n);
         }
@@ -231,6 +251,16 @@ mod tests {
         assert!(lines.contains(&"t: bool = const true;"), "{text}");
         assert!(lines.contains(&"g: float = const 3.0;"), "{text}");
         assert!(lines.contains(&"i: int = const 97;"), "{text}");
+    }
+
+    #[test]
+    fn constants_from_other_blocks_fold_only_when_defined_on_every_path() {
+        let text = run(
+            "@main(c: bool) {\n  two: int = const 2;\n  br c .a .b;\n.a:\n  k: int = const 3;\n.b:\n  x: int = mul two two;\n  y: int = mul two k;\n  print x y;\n}",
+        );
+        let lines = body(&text);
+        assert!(lines.contains(&"x: int = const 4;"), "{text}");
+        assert!(lines.contains(&"y: int = mul two k;"), "k is undefined coming from the entry: {text}");
     }
 
     #[test]
