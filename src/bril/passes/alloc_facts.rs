@@ -266,7 +266,7 @@ fn step(
     if let Some(v) = verdict {
         v.accesses_safe &= !unsafe_access;
         v.balanced &= !unbalanced;
-        v.loads_initialized &= !uninitialized && !unsafe_access;
+        v.loads_initialized &= !uninitialized;
     }
     s
 }

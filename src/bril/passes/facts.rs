@@ -179,4 +179,27 @@ mod tests {
         .unwrap();
         assert!(all_reads_defined(&p.functions[0]));
     }
+
+    #[test]
+    fn passes_keep_reads_of_variables_undefined_on_some_path() {
+        use crate::bril::passes::testing::{check_pass_on, Case};
+        // Reads that see an undefined variable on some inputs: a pass must not
+        // replace them with a constant, move them into a loop or another frame.
+        let sources = [
+            "@main(c: bool) {\n  br c .a .b;\n.a:\n  one: int = const 1;\n.b:\n  two: int = mul one one;\n  three: int = add two one;\n  print two three;\n}",
+            "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 3;\n.l:\n  x: int = call @f c i;\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .l .e;\n.e:\n}\n@f(c: bool, i: int): int {\n  br c .s .r;\n.s:\n  v: int = id i;\n.r:\n  ret v;\n}",
+            "@main(c: bool) {\n  n: int = const 3;\n  r: int = call @g c n;\n  print r;\n}\n@g(c: bool, n: int): int {\n  br c .t .u;\n.t:\n  acc: int = id n;\n.u:\n  zero: int = const 0;\n  done: bool = eq n zero;\n  br done .z .s;\n.z:\n  ret acc;\n.s:\n  one: int = const 1;\n  m: int = sub n one;\n  d: bool = not c;\n  r: int = call @g d m;\n  ret r;\n}",
+        ];
+        let flags = ["-inline", "-tail-call", "-lvn", "-peephole", "-dce", "-mem2reg", "-dead-store"];
+        for src in sources {
+            for arg in ["true", "false"] {
+                let case = Case {
+                    name: format!("{src} {arg}"),
+                    program: parse_text(src).unwrap(),
+                    args: vec![arg.into()],
+                };
+                check_pass_on(&case, &|p| crate::bril::passes::run_flags(p, &flags));
+            }
+        }
+    }
 }
