@@ -48,27 +48,39 @@ fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph) -> bool {
 const CALL_COST: usize = 2;
 
 /// Instructions an inlined copy executes beyond the callee's body, at most:
-/// copies of assigned parameters, and per return a copy of the result and a
-/// jump to the continuation (unless the return ends the last block). Kept
-/// within [`CALL_COST`] so inlining never makes a run longer.
+/// copies of assigned parameters, and per return a copy of the result
+/// (unless it can be computed straight into the destination) and a jump to
+/// the continuation (unless the return ends the last block). Kept within
+/// [`CALL_COST`] so inlining never makes a run longer.
 fn exit_overhead(g: &Function) -> usize {
-    let assigned = def_counts(g);
+    let (assigned, reads) = (def_counts(g), use_counts(g));
     let param_copies = g.params.iter().filter(|p| assigned[p.var.index()] > 0).count();
     let last = g.blocks.len().saturating_sub(1);
-    let worst_return = g
-        .blocks
-        .iter()
-        .enumerate()
-        .flat_map(|(b, block)| {
-            let n = block.instrs.len();
-            block.instrs.iter().enumerate().filter(|(_, i)| i.op == Op::Ret).map(move |(k, i)| {
-                let at_end = b == last && k + 1 == n;
-                i.args.len() + usize::from(!at_end)
-            })
-        })
-        .max()
-        .unwrap_or(0);
+    let mut worst_return = 0;
+    for (b, block) in g.blocks.iter().enumerate() {
+        for (k, instr) in block.instrs.iter().enumerate().filter(|(_, i)| i.op == Op::Ret) {
+            let jump = usize::from(!(b == last && k + 1 == block.instrs.len()));
+            let copy = match instr.args.first() {
+                Some(&v) => {
+                    let direct = assigned[v.index()] == 1
+                        && reads[v.index()] == 1
+                        && computed_directly(g, &block.instrs[..k], v);
+                    usize::from(!direct)
+                }
+                None => 0,
+            };
+            worst_return = worst_return.max(copy + jump);
+        }
+    }
     param_copies + worst_return
+}
+
+/// Whether `v` is defined in `code` (the block before its `ret`) with no
+/// parameter read after: then, whatever variable the caller passes, the
+/// definition can write the call's destination directly ([`compute_into`]).
+fn computed_directly(g: &Function, code: &[Instr], v: VarId) -> bool {
+    let Some(j) = code.iter().rposition(|i| i.def() == Some(v)) else { return false };
+    code[j + 1..].iter().all(|i| !i.uses().iter().any(|u| g.params.iter().any(|p| p.var == *u)))
 }
 
 fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph) -> Result<bool> {

@@ -87,7 +87,7 @@ fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
         }
         // The loop's copies and jump must not cost more than the call did.
         let copies = sequence_parallel_copy(moves.clone(), |_, _| VarId(u32::MAX)).len();
-        if copies + 1 <= call_cost {
+        if copies < call_cost {
             plans.push(Plan { block: b, code, moves, pos: call.pos });
         }
     }
