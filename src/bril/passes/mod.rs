@@ -16,6 +16,28 @@ use crate::error::{Error, Result};
 #[cfg(test)]
 pub(crate) mod testing;
 
+mod alloc_facts;
+mod call_graph;
+mod dce;
+mod dead_functions;
+mod dead_store;
+mod facts;
+mod fold;
+mod inline;
+mod lvn;
+mod mem2reg;
+mod peephole;
+mod tail_call;
+
+pub use dce::dce;
+pub use dead_functions::dead_functions;
+pub use dead_store::dead_store;
+pub use inline::inline;
+pub use lvn::lvn;
+pub use mem2reg::mem2reg;
+pub use peephole::peephole;
+pub use tail_call::tail_call;
+
 /// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
 pub type PassFn = fn(&mut Program) -> Result<bool>;
 
@@ -40,7 +62,49 @@ pub fn registry() -> &'static [PassInfo] {
     REGISTRY
 }
 
-static REGISTRY: &[PassInfo] = &[];
+static REGISTRY: &[PassInfo] = &[
+    PassInfo {
+        flag: "-dce",
+        description:
+            "Trivial dead code elimination: unused pure definitions and definitions overwritten before use",
+        run: dce,
+    },
+    PassInfo {
+        flag: "-lvn",
+        description: "Local value numbering with constant folding, copy propagation and commutativity",
+        run: lvn,
+    },
+    PassInfo {
+        flag: "-peephole",
+        description: "Algebraic simplification: x+0, x*1, x*0, x-x, x*2 to x+x, and/or with constants, not not x, id chains",
+        run: peephole,
+    },
+    PassInfo {
+        flag: "-dead-functions",
+        description: "Dead function elimination: functions @main cannot reach through calls",
+        run: dead_functions,
+    },
+    PassInfo {
+        flag: "-inline",
+        description: "Inline calls to small non-recursive functions (callee at most 40 instructions)",
+        run: inline,
+    },
+    PassInfo {
+        flag: "-tail-call",
+        description: "Tail-call elimination: self-recursive calls in tail position become a loop",
+        run: tail_call,
+    },
+    PassInfo {
+        flag: "-dead-store",
+        description: "Dead store elimination on non-escaping allocations, removing ones never loaded",
+        run: dead_store,
+    },
+    PassInfo {
+        flag: "-mem2reg",
+        description: "Promote non-escaping constant-size allocations with constant offsets to variables",
+        run: mem2reg,
+    },
+];
 
 /// The pass with `flag` (`-dce` or `dce`), or a LookupError.
 pub fn by_flag(flag: &str) -> Result<&'static PassInfo> {

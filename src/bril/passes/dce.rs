@@ -1,0 +1,137 @@
+//! `-dce`: trivial dead code elimination.
+//!
+//! Deletes, until nothing more goes, (1) instructions whose result no
+//! instruction of the function reads, and (2) definitions overwritten later in
+//! the same block before any read, plus every `nop`. Only instructions that
+//! cannot fail and have no effect are deleted: pure operations, and `div` or
+//! `int2char` whose operands are known constants that make them safe. Nothing
+//! can observe a value nobody reads, so output and errors stay the same.
+
+use std::collections::HashMap;
+
+use super::facts::{global_constants, use_counts};
+use super::fold::{cannot_fail, Value};
+use crate::bril::ir::{Function, Instr, Op, Program, VarId};
+use crate::error::Result;
+
+pub fn dce(program: &mut Program) -> Result<bool> {
+    let mut changed = false;
+    for f in &mut program.functions {
+        while dce_round(f) {
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// One sweep of both rules; true if it deleted something.
+fn dce_round(f: &mut Function) -> bool {
+    let uses = use_counts(f);
+    let globals = global_constants(f);
+    let mut changed = false;
+    for block in &mut f.blocks {
+        let dead = dead_in_block(&block.instrs, &uses, &globals);
+        if dead.iter().any(|&d| d) {
+            changed = true;
+            let mut i = 0;
+            block.instrs.retain(|_| {
+                i += 1;
+                !dead[i - 1]
+            });
+        }
+    }
+    changed
+}
+
+/// Which instructions of one block are dead by either rule.
+fn dead_in_block(instrs: &[Instr], uses: &[u32], globals: &[Option<Value>]) -> Vec<bool> {
+    let mut dead = vec![false; instrs.len()];
+    // Whether each instruction could go if its result were unread.
+    let mut removable = vec![false; instrs.len()];
+    let mut local_consts: HashMap<VarId, Value> = HashMap::new();
+    // The latest definition of each variable not yet read in this block.
+    let mut unread_def: HashMap<VarId, usize> = HashMap::new();
+    for (i, instr) in instrs.iter().enumerate() {
+        let known = |v: &VarId| local_consts.get(v).copied().or(globals.get(v.index()).copied().flatten());
+        let operands: Vec<Option<Value>> = instr.uses().iter().map(known).collect();
+        removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands);
+        for u in instr.uses() {
+            unread_def.remove(u);
+        }
+        if instr.op == Op::Nop {
+            dead[i] = true;
+            continue;
+        }
+        let Some(d) = instr.def() else { continue };
+        if removable[i] && uses.get(d.index()).copied().unwrap_or(0) == 0 {
+            dead[i] = true;
+        }
+        if let Some(earlier) = unread_def.insert(d, i) {
+            dead[earlier] |= removable[earlier];
+        }
+        match (instr.op, instr.value.zip(instr.dest)) {
+            (Op::Const, Some((lit, dest))) => match Value::from_literal(lit, dest.ty) {
+                Some(v) => local_consts.insert(d, v),
+                None => local_consts.remove(&d),
+            },
+            _ => local_consts.remove(&d),
+        };
+    }
+    dead
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::passes::testing::check_pass;
+    use crate::bril::{parse_text, to_text};
+
+    fn run(src: &str) -> (bool, String) {
+        let mut p = parse_text(src).unwrap();
+        let changed = dce(&mut p).unwrap();
+        (changed, to_text(&p))
+    }
+
+    #[test]
+    fn removes_unused_chains_and_killed_definitions() {
+        let (changed, text) = run(
+            "@main(n: int) {\n  a: int = add n n;\n  b: int = mul a a;\n  x: int = const 1;\n  x: int = const 2;\n  nop;\n  print x;\n}",
+        );
+        assert!(changed);
+        assert_eq!(text, "@main(n: int) {\n  x: int = const 2;\n  print x;\n}\n");
+    }
+
+    #[test]
+    fn keeps_effects_and_operations_that_may_fail() {
+        let src = "@main(n: int) {\n  d: int = div n n;\n  p: ptr<int> = alloc n;\n  c: char = int2char n;\n  r: int = call @f;\n  free p;\n}\n@f: int {\n  one: int = const 1;\n  ret one;\n}\n";
+        assert_eq!(run(src), (false, src.to_string()));
+    }
+
+    #[test]
+    fn division_by_a_known_non_zero_constant_is_removable() {
+        let (_, text) = run(
+            "@main(n: int) {\n  k: int = const 3;\n  d: int = div n k;\n  z: int = const 0;\n  e: int = div n z;\n}",
+        );
+        assert_eq!(text, "@main(n: int) {\n  z: int = const 0;\n  e: int = div n z;\n}\n");
+    }
+
+    #[test]
+    fn a_read_keeps_a_definition_even_when_redefined_later() {
+        let src = "@main {\n  x: int = const 1;\n  x: int = add x x;\n  print x;\n}\n";
+        assert_eq!(run(src), (false, src.to_string()));
+    }
+
+    #[test]
+    fn keeps_behaviour_on_the_corpus() {
+        check_pass(&|p| dce(p));
+    }
+
+    #[test]
+    fn a_second_run_changes_nothing_on_the_suite() {
+        for b in crate::bril::suite::all() {
+            let mut p = b.program().unwrap();
+            dce(&mut p).unwrap();
+            assert!(!dce(&mut p).unwrap(), "{}", b.name);
+        }
+    }
+}

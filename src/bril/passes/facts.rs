@@ -1,0 +1,205 @@
+//! Small per-function facts the local passes share: how often each variable
+//! is read and written, which reads are certainly preceded by a definition,
+//! and which variables hold one constant everywhere they are read.
+
+use super::fold::Value;
+use crate::bril::ir::{Function, Op, VarId};
+
+/// How many times each variable is read, indexed by [`VarId`].
+pub(super) fn use_counts(f: &Function) -> Vec<u32> {
+    let mut counts = vec![0u32; f.vars.len()];
+    for instr in f.instrs() {
+        for &u in instr.uses() {
+            if let Some(c) = counts.get_mut(u.index()) {
+                *c += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// How many instructions write each variable (parameters not counted).
+pub(super) fn def_counts(f: &Function) -> Vec<u32> {
+    let mut counts = vec![0u32; f.vars.len()];
+    for instr in f.instrs() {
+        if let Some(c) = instr.def().and_then(|d| counts.get_mut(d.index())) {
+            *c += 1;
+        }
+    }
+    counts
+}
+
+/// A fixed-size set of variables.
+#[derive(Clone, PartialEq)]
+pub(super) struct VarSet(Vec<u64>);
+
+impl VarSet {
+    pub fn empty(n: usize) -> VarSet {
+        VarSet(vec![0; n.div_ceil(64)])
+    }
+    pub fn full(n: usize) -> VarSet {
+        VarSet(vec![u64::MAX; n.div_ceil(64)])
+    }
+    pub fn insert(&mut self, v: VarId) {
+        if let Some(w) = self.0.get_mut(v.index() / 64) {
+            *w |= 1 << (v.index() % 64);
+        }
+    }
+    pub fn contains(&self, v: VarId) -> bool {
+        self.0.get(v.index() / 64).is_some_and(|w| w >> (v.index() % 64) & 1 == 1)
+    }
+    /// Keeps only what `other` holds too; true if that removed something.
+    fn intersect(&mut self, other: &VarSet) -> bool {
+        let mut changed = false;
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            if *a & b != *a {
+                *a &= b;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// For each block, the variables defined on every path from the entry to
+/// its start. Unreachable blocks get every variable (their reads never run).
+pub(super) fn must_defined_at_entry(f: &Function) -> Vec<VarSet> {
+    let n = f.vars.len();
+    let mut ins = vec![VarSet::full(n); f.blocks.len()];
+    if f.blocks.is_empty() {
+        return ins;
+    }
+    let mut entry = VarSet::empty(n);
+    for p in &f.params {
+        entry.insert(p.var);
+    }
+    ins[0] = entry;
+    // From the optimistic start, sets only shrink until a fixed point.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in f.block_ids() {
+            let mut out = ins[b.index()].clone();
+            for instr in &f.block(b).instrs {
+                if let Some(d) = instr.def() {
+                    out.insert(d);
+                }
+            }
+            for &s in f.successors(b).iter() {
+                changed |= ins[s.index()].intersect(&out);
+            }
+        }
+    }
+    ins
+}
+
+/// True when every read in `f` is preceded by a definition on every path:
+/// then no read sees a frame's zeroed register, and code may be moved into
+/// another frame or loop without changing what it reads.
+pub(super) fn all_reads_defined(f: &Function) -> bool {
+    let ins = must_defined_at_entry(f);
+    f.block_ids().all(|b| {
+        let mut defined = ins[b.index()].clone();
+        f.block(b).instrs.iter().all(|instr| {
+            let ok = instr.uses().iter().all(|&u| defined.contains(u));
+            if let Some(d) = instr.def() {
+                defined.insert(d);
+            }
+            ok
+        })
+    })
+}
+
+/// Variables written once, by a `const`, that are not parameters and are
+/// defined on every path to each of their reads: every read sees the constant.
+pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
+    let defs = def_counts(f);
+    let mut consts: Vec<Option<Value>> = vec![None; f.vars.len()];
+    for instr in f.instrs() {
+        if let (Op::Const, Some(d), Some(lit)) = (instr.op, instr.dest, instr.value) {
+            if defs[d.var.index()] == 1 {
+                consts[d.var.index()] = Value::from_literal(lit, d.ty);
+            }
+        }
+    }
+    for p in &f.params {
+        consts[p.var.index()] = None;
+    }
+    if consts.iter().all(Option::is_none) {
+        return consts;
+    }
+    let ins = must_defined_at_entry(f);
+    for b in f.block_ids() {
+        let mut defined = ins[b.index()].clone();
+        for instr in &f.block(b).instrs {
+            for &u in instr.uses() {
+                if !defined.contains(u) {
+                    consts[u.index()] = None;
+                }
+            }
+            if let Some(d) = instr.def() {
+                defined.insert(d);
+            }
+        }
+    }
+    consts
+}
+
+/// Whether the function uses the SSA `get`/`set`/`phi` instructions, whose
+/// shadow variables live outside the ordinary variables.
+pub(super) fn uses_ssa_ops(f: &Function) -> bool {
+    f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set | Op::Phi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::parse_text;
+
+    #[test]
+    fn constants_need_a_single_definition_on_every_path() {
+        let p = parse_text(
+            "@main(c: bool) {\n  k: int = const 4;\n  br c .a .b;\n.a:\n  u: int = const 1;\n  j: int = const 2;\n  j: int = const 3;\n.b:\n  print k u j;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let consts = global_constants(f);
+        let value = |name: &str| consts[f.var_named(name).unwrap().index()];
+        assert_eq!(value("k"), Some(Value::Int(4)));
+        assert_eq!(value("u"), None, "not defined when coming from the entry");
+        assert_eq!(value("j"), None, "two definitions");
+        assert!(!all_reads_defined(f));
+    }
+
+    #[test]
+    fn loops_keep_definitions_made_before_them() {
+        let p = parse_text(
+            "@main {\n  i: int = const 0;\n.loop:\n  one: int = const 1;\n  i: int = add i one;\n  jmp .loop;\n}",
+        )
+        .unwrap();
+        assert!(all_reads_defined(&p.functions[0]));
+    }
+
+    #[test]
+    fn passes_keep_reads_of_variables_undefined_on_some_path() {
+        use crate::bril::passes::testing::{check_pass_on, Case};
+        // Reads that see an undefined variable on some inputs: a pass must not
+        // replace them with a constant, move them into a loop or another frame.
+        let sources = [
+            "@main(c: bool) {\n  br c .a .b;\n.a:\n  one: int = const 1;\n.b:\n  two: int = mul one one;\n  three: int = add two one;\n  print two three;\n}",
+            "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 3;\n.l:\n  x: int = call @f c i;\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .l .e;\n.e:\n}\n@f(c: bool, i: int): int {\n  br c .s .r;\n.s:\n  v: int = id i;\n.r:\n  ret v;\n}",
+            "@main(c: bool) {\n  n: int = const 3;\n  r: int = call @g c n;\n  print r;\n}\n@g(c: bool, n: int): int {\n  br c .t .u;\n.t:\n  acc: int = id n;\n.u:\n  zero: int = const 0;\n  done: bool = eq n zero;\n  br done .z .s;\n.z:\n  ret acc;\n.s:\n  one: int = const 1;\n  m: int = sub n one;\n  d: bool = not c;\n  r: int = call @g d m;\n  ret r;\n}",
+        ];
+        let flags = ["-inline", "-tail-call", "-lvn", "-peephole", "-dce", "-mem2reg", "-dead-store"];
+        for src in sources {
+            for arg in ["true", "false"] {
+                let case = Case {
+                    name: format!("{src} {arg}"),
+                    program: parse_text(src).unwrap(),
+                    args: vec![arg.into()],
+                };
+                check_pass_on(&case, &|p| crate::bril::passes::run_flags(p, &flags));
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! `-lvn`: local value numbering, one basic block at a time, with constant
+//! folding, copy propagation and commutativity.
+//!
+//! Each value computed in a block gets a number; an instruction recomputing a
+//! known value becomes a copy of a variable holding it, one whose operands are
+//! all constants becomes a `const`, and every read is redirected to the
+//! earliest variable still holding its value. Only operations that cannot
+//! fail and have no effect are numbered (calls, memory, `div` by a possibly
+//! zero divisor get fresh numbers), so no effect is added, removed or
+//! reordered. A definition overwritten later in the block is renamed to a
+//! fresh variable so its value stays available; the last definition keeps its
+//! name, so later blocks read what they read before. Variables holding one
+//! constant on every path to every read (see [`super::facts`]) fold too.
+
+use std::collections::HashMap;
+
+use super::facts::global_constants;
+use super::fold::{cannot_fail, eval, Value};
+use crate::bril::ir::{Function, Instr, Op, Program, Type, VarId};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Rounds per function: renaming and folding can turn variables into
+/// constants known everywhere, which the next round folds further.
+const MAX_ROUNDS: usize = 4;
+
+pub fn lvn(program: &mut Program) -> Result<bool> {
+    let mut changed = false;
+    for f in &mut program.functions {
+        for _ in 0..MAX_ROUNDS {
+            if !number_function(f)? {
+                break;
+            }
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+fn number_function(f: &mut Function) -> Result<bool> {
+    let globals = global_constants(f);
+    let mut changed = false;
+    for b in 0..f.blocks.len() {
+        let before = std::mem::take(&mut f.blocks[b].instrs);
+        let after = number_block(f, &before, &globals)?;
+        changed |= after != before;
+        f.blocks[b].instrs = after;
+    }
+    Ok(changed)
+}
+
+type Num = usize;
+
+/// What identifies a value: a constant, or an operation on value numbers.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Const(Value),
+    Op(Op, Type, Vec<Num>),
+}
+
+#[derive(Default)]
+struct Table {
+    by_key: HashMap<Key, Num>,
+    /// The constant each number stands for, if known.
+    constant: Vec<Option<Value>>,
+    /// The variables currently holding each number, earliest first.
+    holders: Vec<Vec<VarId>>,
+    /// The number a read of each variable name gives at this point.
+    name_num: HashMap<VarId, Num>,
+    /// The number each actual variable currently holds.
+    held: HashMap<VarId, Num>,
+}
+
+impl Table {
+    fn fresh(&mut self, constant: Option<Value>) -> Num {
+        self.constant.push(constant);
+        self.holders.push(Vec::new());
+        self.constant.len() - 1
+    }
+
+    /// The number of `key`, made fresh when the key is new.
+    fn number(&mut self, key: Key) -> Num {
+        if let Some(&n) = self.by_key.get(&key) {
+            return n;
+        }
+        let constant = match &key {
+            Key::Const(v) => Some(*v),
+            Key::Op(..) => None,
+        };
+        let n = self.fresh(constant);
+        self.by_key.insert(key, n);
+        n
+    }
+
+    /// The number a read of `var` gives; a value from before the block gets
+    /// a fresh number held by the variable itself, and the constant `var`
+    /// holds everywhere, if any (used for folding only: the variable is
+    /// never read in new places, where it might not be defined).
+    fn read(&mut self, var: VarId, globals: &[Option<Value>]) -> Num {
+        if let Some(&n) = self.name_num.get(&var) {
+            return n;
+        }
+        let n = self.fresh(globals.get(var.index()).copied().flatten());
+        self.holders[n].push(var);
+        self.held.insert(var, n);
+        self.name_num.insert(var, n);
+        n
+    }
+
+    /// Records that `actual` (the variable really written) now holds `n`,
+    /// and that reads of `name` give `n`.
+    fn write(&mut self, name: VarId, actual: VarId, n: Num) {
+        if let Some(old) = self.held.insert(actual, n) {
+            self.holders[old].retain(|&v| v != actual);
+        }
+        self.holders[n].push(actual);
+        self.name_num.insert(name, n);
+    }
+
+    fn holder(&self, n: Num) -> Result<VarId> {
+        self.holders[n]
+            .first()
+            .copied()
+            .ok_or_else(|| Error::new(ErrorKind::Service, "lvn: a value lost every variable holding it"))
+    }
+}
+
+fn number_block(f: &mut Function, instrs: &[Instr], globals: &[Option<Value>]) -> Result<Vec<Instr>> {
+    let mut last_def: HashMap<VarId, usize> = HashMap::new();
+    for (i, instr) in instrs.iter().enumerate() {
+        if let Some(d) = instr.def() {
+            last_def.insert(d, i);
+        }
+    }
+    let mut table = Table::default();
+    let mut out = Vec::with_capacity(instrs.len());
+    for (i, original) in instrs.iter().enumerate() {
+        let mut instr = original.clone();
+        let mut nums = Vec::with_capacity(instr.uses().len());
+        for u in instr.uses_mut() {
+            let n = table.read(*u, globals);
+            *u = table.holder(n)?;
+            nums.push(n);
+        }
+        let Some(dest) = instr.dest else {
+            out.push(instr);
+            continue;
+        };
+        let (n, known) = value_number(&mut table, &instr, &nums);
+        if let Some(new) = simplified(&table, &instr, n, known)? {
+            instr = new;
+        }
+        let is_self_copy = instr.op == Op::Id && instr.args.first() == Some(&dest.var);
+        if is_self_copy && table.held.get(&dest.var) == Some(&n) {
+            // `x = id x` while x already holds the value: nothing to do.
+            table.name_num.insert(dest.var, n);
+            continue;
+        }
+        let mut actual = dest.var;
+        if last_def.get(&dest.var) != Some(&i) {
+            let name = f.var_name(dest.var).to_string();
+            actual = f.fresh_var(&name);
+            if let Some(d) = instr.dest.as_mut() {
+                d.var = actual;
+            }
+        }
+        table.write(dest.var, actual, n);
+        out.push(instr);
+    }
+    Ok(out)
+}
+
+/// The value number of `instr`'s result, and whether that value was already
+/// known (available in a variable or constant) before this instruction.
+fn value_number(table: &mut Table, instr: &Instr, nums: &[Num]) -> (Num, bool) {
+    let ty = instr.dest.map_or(Type::INT, |d| d.ty);
+    let consts: Vec<Option<Value>> = nums.iter().map(|&n| table.constant[n]).collect();
+    let key = match instr.op {
+        Op::Id => return (nums[0], true),
+        Op::Const => match instr.value.and_then(|lit| Value::from_literal(lit, ty)) {
+            Some(v) => Key::Const(v),
+            None => return (table.fresh(None), false),
+        },
+        op if cannot_fail(op, &consts) => {
+            let folded = consts.iter().copied().collect::<Option<Vec<Value>>>().and_then(|c| eval(op, &c));
+            match folded {
+                Some(v) => Key::Const(v),
+                None => {
+                    let mut args = nums.to_vec();
+                    if op.is_commutative() {
+                        args.sort_unstable();
+                    }
+                    Key::Op(op, ty, args)
+                }
+            }
+        }
+        _ => return (table.fresh(None), false),
+    };
+    let known = table.by_key.get(&key).is_some_and(|&n| !table.holders[n].is_empty());
+    let n = table.number(key);
+    (n, known || table.constant[n].is_some())
+}
+
+/// The cheaper instruction computing value `n`, if there is one: a `const`
+/// for a known constant, else a copy of a variable already holding it.
+fn simplified(table: &Table, instr: &Instr, n: Num, known: bool) -> Result<Option<Instr>> {
+    let Some(dest) = instr.dest else { return Ok(None) };
+    if instr.op == Op::Const || !known {
+        return Ok(None);
+    }
+    if let Some((lit, ty)) = table.constant[n].and_then(Value::to_const) {
+        if ty == dest.ty {
+            return Ok(Some(Instr::constant(dest.var, ty, lit).with_pos(instr.pos)));
+        }
+    }
+    if instr.op == Op::Id {
+        return Ok(None);
+    }
+    let h = table.holder(n)?;
+    Ok(Some(Instr::value(Op::Id, dest.var, dest.ty, &[h]).with_pos(instr.pos)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::passes::testing::check_pass;
+    use crate::bril::{parse_text, to_text};
+
+    fn run(src: &str) -> String {
+        let mut p = parse_text(src).unwrap();
+        lvn(&mut p).unwrap();
+        to_text(&p)
+    }
+
+    fn body(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| l.starts_with("  ")).map(str::trim).collect()
+    }
+
+    #[test]
+    fn commuted_recomputation_becomes_a_copy_and_reads_follow_it() {
+        let text = run("@main(x: int, y: int) {\n  a: int = add x y;\n  b: int = add y x;\n  print b;\n}");
+        assert_eq!(body(&text), ["a: int = add x y;", "b: int = id a;", "print a;"]);
+    }
+
+    #[test]
+    fn folds_constants_of_every_type() {
+        let text = run(
+            "@main {\n  a: int = const 6;\n  b: int = const 7;\n  c: int = mul a b;\n  t: bool = lt a b;\n  f: float = const 1.5;\n  g: float = fadd f f;\n  h: char = const 'a';\n  i: int = char2int h;\n  print c t g i;\n}",
+        );
+        let lines = body(&text);
+        assert!(lines.contains(&"c: int = const 42;"), "{text}");
+        assert!(lines.contains(&"t: bool = const true;"), "{text}");
+        assert!(lines.contains(&"g: float = const 3.0;"), "{text}");
+        assert!(lines.contains(&"i: int = const 97;"), "{text}");
+    }
+
+    #[test]
+    fn constants_from_other_blocks_fold_only_when_defined_on_every_path() {
+        let text = run(
+            "@main(c: bool) {\n  two: int = const 2;\n  br c .a .b;\n.a:\n  k: int = const 3;\n.b:\n  x: int = mul two two;\n  y: int = mul two k;\n  print x y;\n}",
+        );
+        let lines = body(&text);
+        assert!(lines.contains(&"x: int = const 4;"), "{text}");
+        assert!(lines.contains(&"y: int = mul two k;"), "k is undefined coming from the entry: {text}");
+    }
+
+    #[test]
+    fn division_by_zero_and_calls_are_left_alone() {
+        let src = "@main(x: int) {\n  z: int = const 0;\n  a: int = div x z;\n  b: int = div x z;\n  r: int = call @f;\n  s: int = call @f;\n  print a b r s;\n}\n@f: int {\n  one: int = const 1;\n  ret one;\n}\n";
+        assert_eq!(run(src), src);
+    }
+
+    #[test]
+    fn reassigned_operands_are_not_merged() {
+        let src = "@main(x: int, y: int) {\n  a: int = add x y;\n  x: int = const 5;\n  b: int = add x y;\n  print a b;\n}\n";
+        let text = run(src);
+        assert!(body(&text).contains(&"b: int = add x y;"), "{text}");
+    }
+
+    #[test]
+    fn overwritten_definitions_are_renamed_and_clobbered_sources_not_used() {
+        let text = run(
+            "@main(x: int) {\n  a: int = id x;\n  x: int = const 5;\n  y: int = add a a;\n  y: int = add a a;\n  print a y;\n}",
+        );
+        assert_eq!(
+            body(&text),
+            [
+                "a: int = id x;",
+                "x: int = const 5;",
+                "y.1: int = add a a;",
+                "y: int = id y.1;",
+                "print a y.1;"
+            ]
+        );
+    }
+
+    #[test]
+    fn is_idempotent_on_the_suite() {
+        for b in crate::bril::suite::all() {
+            let mut p = b.program().unwrap();
+            lvn(&mut p).unwrap();
+            let once = to_text(&p);
+            assert!(!lvn(&mut p).unwrap(), "{}: second run changed\n{once}", b.name);
+        }
+    }
+
+    #[test]
+    fn keeps_behaviour_on_the_corpus() {
+        check_pass(&|p| lvn(p));
+    }
+}

@@ -1,0 +1,233 @@
+//! `-peephole`: algebraic simplification of single instructions.
+//!
+//! Rewrites identities whose result does not depend on the unknown operand,
+//! or equals it: `x+0`, `x-0`, `x*1`, `x/1` to a copy; `x*0`, `x-x` to
+//! `const 0`; `x*2` to `x+x` (same cost, frees the constant); `and`/`or` with
+//! a constant or twice the same operand; `not (not x)` and chains of `id` to a
+//! copy of the source; integer and char comparisons of a variable with itself
+//! to a constant (not floats: NaN is not equal to itself); and deletes `x = id x`.
+//!
+//! A constant operand is one defined earlier in the block, or a variable
+//! whose single `const` definition reaches every read. Sources of `not` and
+//! `id` are only looked through while neither variable is redefined. Every
+//! rewrite computes the same value and none can fail, so output is unchanged.
+
+use std::collections::HashMap;
+
+use super::facts::global_constants;
+use super::fold::Value;
+use crate::bril::ir::{Function, Instr, Literal, Op, Program, Type, VarId};
+use crate::error::Result;
+
+pub fn peephole(program: &mut Program) -> Result<bool> {
+    let mut changed = false;
+    for f in &mut program.functions {
+        // Each sweep may expose another rewrite (a copy now chaining).
+        for _ in 0..8 {
+            if !sweep(f) {
+                break;
+            }
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// What an earlier instruction of the block says about a variable.
+#[derive(Clone, Copy)]
+enum Local {
+    Const(Value),
+    Not(VarId),
+    Copy(VarId),
+}
+
+fn sweep(f: &mut Function) -> bool {
+    let globals = global_constants(f);
+    let mut changed = false;
+    for block in &mut f.blocks {
+        let mut facts: HashMap<VarId, Local> = HashMap::new();
+        let mut out = Vec::with_capacity(block.instrs.len());
+        for instr in &block.instrs {
+            let rewritten = rewrite(instr, &facts, &globals);
+            let instr = match rewritten {
+                Rewrite::Keep => instr.clone(),
+                Rewrite::Delete => {
+                    changed = true;
+                    continue;
+                }
+                Rewrite::To(new) => {
+                    changed = true;
+                    new.with_pos(instr.pos)
+                }
+            };
+            if let Some(d) = instr.def() {
+                // Facts about d, or reading d, no longer hold.
+                facts.remove(&d);
+                facts.retain(|_, l| !matches!(l, Local::Not(s) | Local::Copy(s) if *s == d));
+                let fact = match instr.op {
+                    Op::Const => instr
+                        .value
+                        .zip(instr.dest)
+                        .and_then(|(l, t)| Value::from_literal(l, t.ty))
+                        .map(Local::Const),
+                    Op::Not => Some(Local::Not(instr.args[0])),
+                    Op::Id => Some(Local::Copy(instr.args[0])),
+                    _ => None,
+                };
+                if let Some(fact) =
+                    fact.filter(|fact| !matches!(fact, Local::Not(s) | Local::Copy(s) if *s == d))
+                {
+                    facts.insert(d, fact);
+                }
+            }
+            out.push(instr);
+        }
+        block.instrs = out;
+    }
+    changed
+}
+
+enum Rewrite {
+    Keep,
+    Delete,
+    To(Instr),
+}
+
+fn rewrite(instr: &Instr, facts: &HashMap<VarId, Local>, globals: &[Option<Value>]) -> Rewrite {
+    let Some(dest) = instr.dest else { return Rewrite::Keep };
+    let constant = |v: VarId| match facts.get(&v) {
+        Some(Local::Const(c)) => Some(*c),
+        _ => globals.get(v.index()).copied().flatten(),
+    };
+    let int = |v: VarId| constant(v).and_then(Value::as_int);
+    let boolean = |v: VarId| constant(v).and_then(Value::as_bool);
+    let copy = |src: VarId| Rewrite::To(Instr::value(Op::Id, dest.var, dest.ty, &[src]));
+    let int_const = |i: i64| Rewrite::To(Instr::constant(dest.var, Type::INT, Literal::Int(i)));
+    let bool_const = |b: bool| Rewrite::To(Instr::constant(dest.var, Type::BOOL, Literal::Bool(b)));
+    let (a, b) = (instr.args.first().copied(), instr.args.get(1).copied());
+    match (instr.op, a, b) {
+        (Op::Add, Some(x), Some(y)) if int(y) == Some(0) => copy(x),
+        (Op::Add, Some(x), Some(y)) if int(x) == Some(0) => copy(y),
+        (Op::Sub, Some(x), Some(y)) if int(y) == Some(0) => copy(x),
+        (Op::Sub, Some(x), Some(y)) if x == y => int_const(0),
+        (Op::Mul, Some(x), Some(y)) if int(x) == Some(0) || int(y) == Some(0) => int_const(0),
+        (Op::Mul, Some(x), Some(y)) if int(y) == Some(1) => copy(x),
+        (Op::Mul, Some(x), Some(y)) if int(x) == Some(1) => copy(y),
+        (Op::Mul, Some(x), Some(y)) if int(y) == Some(2) => double(dest.var, x),
+        (Op::Mul, Some(x), Some(y)) if int(x) == Some(2) => double(dest.var, y),
+        (Op::Div, Some(x), Some(y)) if int(y) == Some(1) => copy(x),
+        (Op::Eq | Op::Le | Op::Ge | Op::Ceq | Op::Cle | Op::Cge, Some(x), Some(y)) if x == y => {
+            bool_const(true)
+        }
+        (Op::Lt | Op::Gt | Op::Clt | Op::Cgt, Some(x), Some(y)) if x == y => bool_const(false),
+        (Op::And, Some(x), Some(y)) if boolean(x) == Some(false) || boolean(y) == Some(false) => {
+            bool_const(false)
+        }
+        (Op::Or, Some(x), Some(y)) if boolean(x) == Some(true) || boolean(y) == Some(true) => {
+            bool_const(true)
+        }
+        (Op::And, Some(x), Some(y)) if boolean(y) == Some(true) || x == y => copy(x),
+        (Op::And, Some(x), Some(y)) if boolean(x) == Some(true) => copy(y),
+        (Op::Or, Some(x), Some(y)) if boolean(y) == Some(false) || x == y => copy(x),
+        (Op::Or, Some(x), Some(y)) if boolean(x) == Some(false) => copy(y),
+        (Op::Not, Some(x), None) => match facts.get(&x) {
+            Some(Local::Not(src)) => copy(*src),
+            _ => Rewrite::Keep,
+        },
+        (Op::Id, Some(x), None) if x == dest.var => Rewrite::Delete,
+        (Op::Id, Some(x), None) => match facts.get(&x) {
+            Some(Local::Copy(src)) if *src == dest.var => Rewrite::Delete,
+            Some(Local::Copy(src)) => copy(*src),
+            _ => Rewrite::Keep,
+        },
+        _ => Rewrite::Keep,
+    }
+}
+
+/// `dest = add x x`, the cost of the `mul` it replaces.
+fn double(dest: VarId, x: VarId) -> Rewrite {
+    Rewrite::To(Instr::value(Op::Add, dest, Type::INT, &[x, x]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::passes::testing::check_pass;
+    use crate::bril::{parse_text, to_text};
+
+    fn body(src: &str) -> (bool, Vec<String>) {
+        let mut p = parse_text(src).unwrap();
+        let changed = peephole(&mut p).unwrap();
+        let lines =
+            to_text(&p).lines().filter(|l| l.starts_with("  ")).map(|l| l.trim().to_string()).collect();
+        (changed, lines)
+    }
+
+    #[test]
+    fn arithmetic_identities() {
+        let (changed, lines) = body(
+            "@main(x: int) {\n  zero: int = const 0;\n  one: int = const 1;\n  two: int = const 2;\n.l:\n  a: int = add x zero;\n  b: int = mul one x;\n  c: int = mul x zero;\n  d: int = sub x x;\n  e: int = mul x two;\n  f: int = div x one;\n  print a b c d e f;\n}",
+        );
+        assert!(changed);
+        assert_eq!(
+            &lines[3..9],
+            [
+                "a: int = id x;",
+                "b: int = id x;",
+                "c: int = const 0;",
+                "d: int = const 0;",
+                "e: int = add x x;",
+                "f: int = id x;"
+            ]
+        );
+    }
+
+    #[test]
+    fn boolean_and_comparison_identities_but_not_float_self_comparison() {
+        let (_, lines) = body(
+            "@main(x: int, p: bool, y: float) {\n  t: bool = const true;\n  a: bool = and p t;\n  b: bool = or p t;\n  c: bool = le x x;\n  d: bool = lt x x;\n  n: bool = not p;\n  m: bool = not n;\n  e: bool = feq y y;\n  print a b c d m e;\n}",
+        );
+        assert_eq!(
+            &lines[1..8],
+            [
+                "a: bool = id p;",
+                "b: bool = const true;",
+                "c: bool = const true;",
+                "d: bool = const false;",
+                "n: bool = not p;",
+                "m: bool = id p;",
+                "e: bool = feq y y;"
+            ]
+        );
+    }
+
+    #[test]
+    fn copy_chains_collapse_and_self_copies_go() {
+        let (_, lines) =
+            body("@main(x: int) {\n  a: int = id x;\n  b: int = id a;\n  x: int = id x;\n  print b;\n}");
+        assert_eq!(lines, ["a: int = id x;", "b: int = id x;", "print b;"]);
+    }
+
+    #[test]
+    fn a_redefined_source_stops_the_chain_and_a_maybe_undefined_constant_is_not_used() {
+        let src = "@main(x: int, c: bool) {\n  a: int = id x;\n  x: int = const 3;\n  b: int = id a;\n  br c .s .j;\n.s:\n  one: int = const 1;\n.j:\n  m: int = mul x one;\n  print b m;\n}\n";
+        assert_eq!(
+            body(src),
+            (false, src.lines().filter(|l| l.starts_with("  ")).map(|l| l.trim().to_string()).collect())
+        );
+    }
+
+    #[test]
+    fn keeps_behaviour_on_the_corpus() {
+        check_pass(&|p| peephole(p));
+    }
+
+    #[test]
+    fn a_second_run_changes_nothing_on_the_suite() {
+        for b in crate::bril::suite::all() {
+            let mut p = b.program().unwrap();
+            peephole(&mut p).unwrap();
+            assert!(!peephole(&mut p).unwrap(), "{}", b.name);
+        }
+    }
+}
