@@ -16,6 +16,7 @@
 //! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
 //! - [`mod@bench`]: interpreter throughput with the caller's clock.
 
+pub mod analysis;
 mod assemble;
 pub mod bench;
 pub mod generator;
