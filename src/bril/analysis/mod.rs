@@ -9,6 +9,7 @@
 //!   ([`dataflow::Dataflow`]); [`liveness`], [`reaching`] definitions and
 //!   [`definite`] assignment are built on it.
 //! - [`edit`]: block insertion/removal and relabeling that keep jump targets right.
+//! - [`consts`]: constant bits and folding, bit-exact with the interpreter.
 //! - [`bitset::BitSet`]: the sets these analyses compute.
 //!
 //! Analyses are plain values computed from a [`Function`](crate::bril::Function);
@@ -16,6 +17,7 @@
 
 pub mod bitset;
 pub mod cfg;
+pub mod consts;
 pub mod dataflow;
 pub mod definite;
 pub mod dom;

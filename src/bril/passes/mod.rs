@@ -13,6 +13,7 @@
 use super::ir::Program;
 use crate::error::{Error, Result};
 
+pub mod ssa;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -40,7 +41,18 @@ pub fn registry() -> &'static [PassInfo] {
     REGISTRY
 }
 
-static REGISTRY: &[PassInfo] = &[];
+static REGISTRY: &[PassInfo] = &[
+    PassInfo {
+        flag: "-to-ssa",
+        description: "Convert to SSA form with set/get (pruned, one definition per variable)",
+        run: ssa::to_ssa,
+    },
+    PassInfo {
+        flag: "-from-ssa",
+        description: "Leave SSA form: set/get become copies, coalesced where no value is overwritten",
+        run: ssa::from_ssa,
+    },
+];
 
 /// The pass with `flag` (`-dce` or `dce`), or a LookupError.
 pub fn by_flag(flag: &str) -> Result<&'static PassInfo> {
