@@ -13,6 +13,7 @@
 use super::ir::Program;
 use crate::error::{Error, Result};
 
+pub mod sccp;
 pub mod ssa;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -51,6 +52,12 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-from-ssa",
         description: "Leave SSA form: set/get become copies, coalesced where no value is overwritten",
         run: ssa::from_ssa,
+    },
+    PassInfo {
+        flag: "-sccp",
+        description:
+            "Conditional constant propagation: fold constants, branches on them and the code they rule out",
+        run: sccp::sccp,
     },
 ];
 
