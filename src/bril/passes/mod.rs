@@ -13,6 +13,8 @@
 use super::ir::Program;
 use crate::error::{Error, Result};
 
+pub mod adce;
+pub mod copy_prop;
 pub mod sccp;
 pub mod ssa;
 #[cfg(test)]
@@ -58,6 +60,16 @@ static REGISTRY: &[PassInfo] = &[
         description:
             "Conditional constant propagation: fold constants, branches on them and the code they rule out",
         run: sccp::sccp,
+    },
+    PassInfo {
+        flag: "-copy-prop",
+        description: "Global copy propagation: read the source of an available copy, then drop dead copies",
+        run: copy_prop::copy_prop,
+    },
+    PassInfo {
+        flag: "-adce",
+        description: "Aggressive dead code elimination: keep only what effects need, across blocks and loops",
+        run: adce::adce,
     },
 ];
 
