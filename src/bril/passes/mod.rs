@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 
 pub mod adce;
 pub mod copy_prop;
+pub mod gvn;
 pub mod sccp;
 pub mod ssa;
 #[cfg(test)]
@@ -70,6 +71,11 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-adce",
         description: "Aggressive dead code elimination: keep only what effects need, across blocks and loops",
         run: adce::adce,
+    },
+    PassInfo {
+        flag: "-gvn",
+        description: "Global value numbering over SSA values: reuse a dominating equal computation",
+        run: gvn::gvn,
     },
 ];
 
