@@ -17,6 +17,7 @@ pub mod adce;
 pub mod copy_prop;
 pub mod gvn;
 pub mod sccp;
+pub mod simplify_cfg;
 pub mod ssa;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -76,6 +77,12 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-gvn",
         description: "Global value numbering over SSA values: reuse a dominating equal computation",
         run: gvn::gvn,
+    },
+    PassInfo {
+        flag: "-simplify-cfg",
+        description:
+            "Simplify the CFG: drop unreachable blocks, fold constant branches, thread and merge jumps",
+        run: simplify_cfg::simplify_cfg,
     },
 ];
 
