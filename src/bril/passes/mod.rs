@@ -15,6 +15,8 @@ use crate::error::{Error, Result};
 
 pub mod adce;
 pub mod copy_prop;
+#[cfg(test)]
+mod global_measure;
 pub mod gvn;
 pub mod sccp;
 pub mod simplify_cfg;

@@ -322,9 +322,90 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
         }
         f.blocks[b].instrs = out;
     }
+    coalesce_copies(f);
     Ok(())
 }
 
+/// Coalesces copy-related variables that never hold different values at
+/// once (Chaitin's test: neither is live where the other is written, except
+/// by a copy between them): the copy disappears and one name serves both.
+/// Both must be certainly assigned wherever they are read, so no read of an
+/// unassigned variable can start seeing a value.
+pub(crate) fn coalesce_copies(f: &mut Function) {
+    let types = var_types(f);
+    let mut failed: Vec<(VarId, VarId)> = Vec::new();
+    for _ in 0..4096 {
+        let cfg = Cfg::new(f);
+        let live = Liveness::new(f, &cfg);
+        let definite = crate::bril::analysis::definite::Definite::new(f, &cfg);
+        let mut always_assigned = vec![true; f.vars.len()];
+        for b in f.block_ids() {
+            let defined = definite.before_each(f, b);
+            for (i, instr) in f.block(b).instrs.iter().enumerate() {
+                for &u in instr.uses() {
+                    if !defined[i].contains(u.index()) {
+                        always_assigned[u.index()] = false;
+                    }
+                }
+            }
+        }
+        let candidate = f.instrs().find_map(|i| match (i.op, i.def(), i.args.first()) {
+            (Op::Id, Some(x), Some(&y))
+                if x != y
+                    && !failed.contains(&(x, y))
+                    && types[x.index()] == types[y.index()]
+                    && always_assigned[x.index()]
+                    && always_assigned[y.index()] =>
+            {
+                Some((x, y))
+            }
+            _ => None,
+        });
+        let Some((x, y)) = candidate else { return };
+        if interferes(f, &live, x, y) {
+            failed.push((x, y));
+            continue;
+        }
+        // y becomes x everywhere (a parameter keeps its name).
+        let (keep, gone) = if f.params.iter().any(|p| p.var == y) { (y, x) } else { (x, y) };
+        for instr in f.instrs_mut() {
+            for u in instr.uses_mut() {
+                if *u == gone {
+                    *u = keep;
+                }
+            }
+            if let Some(d) = instr.dest.as_mut().filter(|d| d.var == gone) {
+                d.var = keep;
+            }
+        }
+        for block in &mut f.blocks {
+            block
+                .instrs
+                .retain(|i| !(i.op == Op::Id && i.def() == Some(keep) && i.args.first() == Some(&keep)));
+        }
+    }
+}
+
+fn interferes(f: &Function, live: &Liveness, x: VarId, y: VarId) -> bool {
+    let is_param = |v: VarId| f.params.iter().any(|p| p.var == v);
+    if (is_param(x) && (is_param(y) || live.live_in[0].contains(y.index())))
+        || (is_param(y) && live.live_in[0].contains(x.index()))
+    {
+        return true;
+    }
+    for b in f.block_ids() {
+        let after = live.live_after_each(f, b);
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            let copy_from = (instr.op == Op::Id).then(|| instr.args.first().copied()).flatten();
+            match instr.def() {
+                Some(d) if d == x && copy_from != Some(y) && after[i].contains(y.index()) => return true,
+                Some(d) if d == y && copy_from != Some(x) && after[i].contains(x.index()) => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,6 +448,13 @@ mod tests {
         let args = ["5".to_string()];
         let (a, b) = (run(&original, &args, &Limits::default()), run(&p, &args, &Limits::default()));
         assert_eq!(a.stdout, b.stdout);
+        assert!(
+            b.dyn_inst <= a.dyn_inst + 2,
+            "only the copies into the loop remain: {} vs {}\n{}",
+            b.dyn_inst,
+            a.dyn_inst,
+            to_text(&p)
+        );
         assert!(!from_ssa(&mut p).unwrap());
     }
 
