@@ -18,6 +18,7 @@ pub mod copy_prop;
 #[cfg(test)]
 mod global_measure;
 pub mod gvn;
+pub mod licm;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod ssa;
@@ -85,6 +86,11 @@ static REGISTRY: &[PassInfo] = &[
         description:
             "Simplify the CFG: drop unreachable blocks, fold constant branches, thread and merge jumps",
         run: simplify_cfg::simplify_cfg,
+    },
+    PassInfo {
+        flag: "-licm",
+        description: "Loop-invariant code motion: move pure invariant computations into loop preheaders",
+        run: licm::licm,
     },
 ];
 
