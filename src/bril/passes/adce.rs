@@ -95,7 +95,7 @@ fn adce_function(f: &mut Function) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bril::passes::testing::check_pass;
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
     use crate::bril::{parse_text, to_text};
 
     #[test]

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub mod adce;
 pub mod copy_prop;
 #[cfg(test)]
-mod global_measure;
+mod global_tests;
 pub mod gvn;
 pub mod licm;
 pub mod sccp;
@@ -24,6 +24,7 @@ pub mod simplify_cfg;
 pub mod ssa;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod unroll;
 
 /// A pass: transforms `program` in place; `Ok(true)` iff it changed it.
 pub type PassFn = fn(&mut Program) -> Result<bool>;
@@ -91,6 +92,11 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-licm",
         description: "Loop-invariant code motion: move pure invariant computations into loop preheaders",
         run: licm::licm,
+    },
+    PassInfo {
+        flag: "-loop-unroll",
+        description: "Fully unroll small loops whose counter runs from a constant by a constant step to a constant bound",
+        run: unroll::loop_unroll,
     },
 ];
 

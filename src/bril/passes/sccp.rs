@@ -178,7 +178,7 @@ fn sccp_function(f: &mut Function) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bril::passes::testing::check_pass;
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
     use crate::bril::{parse_text, to_text};
 
     fn run(src: &str) -> (bool, String) {

@@ -410,7 +410,7 @@ fn interferes(f: &Function, live: &Liveness, x: VarId, y: VarId) -> bool {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::testing::check_pass;
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
     use crate::bril::{parse_text, to_text, verify};
 
     const LOOP: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n.loop:\n  c: bool = lt i n;\n  br c .body .done;\n.body:\n  s: int = add s i;\n  one: int = const 1;\n  i: int = add i one;\n  jmp .loop;\n.done:\n  print s;\n}";

@@ -1,12 +1,28 @@
 //! Measures the global passes: total dynamic instructions over the bundled
 //! suite after each pass and a few pipelines. Run with
-//! `cargo test --lib global_measure -- --ignored --nocapture`.
+//! `cargo test --lib global_tests -- --ignored --nocapture`; and the
+//! semantic check the global passes' tests share.
 
 use crate::bril::interp::{run, Limits};
+use crate::bril::ir::Program;
 use crate::bril::passes::run_flags;
+use crate::bril::passes::testing::{check_pass, check_pass_on, Case};
 use crate::bril::suite;
+use crate::error::Result;
 
-fn total(flags: &[&str]) -> (u64, usize) {
+/// [`check_pass`], plus generated programs run with their own `# ARGS:`
+/// (the shared corpus runs them without arguments, so they stop at once).
+pub(crate) fn check_global_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    check_pass(pass);
+    for seed in 0..300 {
+        let program = crate::bril::generator::generate(seed, 40).unwrap();
+        let args = program.main_args();
+        let case = Case { name: format!("generator://random-v0/{seed} with its arguments"), program, args };
+        check_pass_on(&case, pass);
+    }
+}
+
+fn total(flags: &[&str]) -> (u64, usize, u64) {
     let mut dyn_inst = 0;
     let mut statics = 0;
     for b in suite::all() {
@@ -17,14 +33,22 @@ fn total(flags: &[&str]) -> (u64, usize) {
         dyn_inst += out.dyn_inst;
         statics += p.instr_count();
     }
-    (dyn_inst, statics)
+    let mut generated = 0;
+    for seed in 0..100 {
+        let mut p = crate::bril::generator::generate(seed, 40).unwrap();
+        run_flags(&mut p, flags).unwrap();
+        let out = run(&p, &p.main_args(), &Limits::default());
+        assert!(out.is_ok(), "seed {seed}: {:?}", out.result);
+        generated += out.dyn_inst;
+    }
+    (dyn_inst, statics, generated)
 }
 
 #[test]
 #[ignore]
 fn measure() {
-    let (base, base_static) = total(&[]);
-    println!("baseline: {base} dynamic, {base_static} static");
+    let (base, base_static, base_gen) = total(&[]);
+    println!("baseline: {base} dynamic, {base_static} static; generated {base_gen}");
     let pipelines: &[&[&str]] = &[
         &["-to-ssa"],
         &["-to-ssa", "-from-ssa"],
@@ -36,6 +60,7 @@ fn measure() {
         &["-licm"],
         &["-strength-reduce"],
         &["-loop-unroll"],
+        &["-loop-unroll", "-sccp", "-adce", "-simplify-cfg"],
         &["-sccp", "-adce", "-simplify-cfg"],
         &["-gvn", "-licm", "-copy-prop", "-sccp", "-adce", "-simplify-cfg"],
         &["-to-ssa", "-gvn", "-sccp", "-from-ssa", "-copy-prop", "-adce", "-simplify-cfg"],
@@ -44,15 +69,19 @@ fn measure() {
         if flags.iter().any(|f| crate::bril::passes::by_flag(f).is_err()) {
             continue;
         }
-        let (d, s) = total(flags);
+        let (d, s, g) = total(flags);
         let pct = 100.0 * (base as f64 - d as f64) / base as f64;
-        println!("{:<60} {d:>10} dynamic ({pct:+.2}% saved), {s} static", flags.join(" "));
+        let gpct = 100.0 * (base_gen as f64 - g as f64) / base_gen as f64;
+        println!(
+            "{:<60} suite {d:>9} ({pct:+.2}% saved), {s} static; generated ({gpct:+.2}% saved)",
+            flags.join(" ")
+        );
     }
 }
 
 /// Prints one suite program (`SHOW=name`) after the passes in `FLAGS`, with
 /// per-benchmark counts: `SHOW=fib-iter FLAGS="-to-ssa -from-ssa" cargo test
-/// --lib global_measure::show -- --ignored --nocapture`.
+/// --lib global_tests::show -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn show() {
