@@ -108,6 +108,40 @@ pub fn is_jump_to_next(f: &Function, b: BlockId) -> bool {
     matches!(f.block(b).terminator(), Some(t) if t.op == Op::Jmp && t.labels.first().map(|l| l.index()) == Some(b.index() + 1))
 }
 
+/// Runs `transform` on a copy of each function in turn and keeps the copy
+/// only if it still verifies and prints differently; true if any function
+/// changed. A transformation whose result fails verification (say, a read
+/// left with no definition) is dropped: not proven safe, not made.
+pub fn rewrite_functions(
+    program: &mut Program,
+    mut transform: impl FnMut(&Program, &mut Function) -> Result<()>,
+) -> Result<bool> {
+    let mut changed = false;
+    for i in 0..program.functions.len() {
+        let mut f = program.functions[i].clone();
+        transform(program, &mut f)?;
+        let before = function_to_text(program, &program.functions[i]);
+        if function_to_text(program, &f) == before || verify_function(program, &f).is_err() {
+            continue;
+        }
+        program.functions[i] = f;
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// Removes every block that cannot be reached from the entry. Always safe:
+/// a reachable block never falls through into an unreachable one.
+pub fn remove_unreachable(f: &mut Function) -> Result<bool> {
+    let cfg = super::cfg::Cfg::new(f);
+    let keep: Vec<bool> = f.block_ids().map(|b| cfg.is_reachable(b)).collect();
+    if keep.iter().all(|&k| k) {
+        return Ok(false);
+    }
+    remove_blocks(f, &keep)?;
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,38 +175,4 @@ mod tests {
         assert!(falls_through(f, BlockId(2)));
         verify(&p).unwrap();
     }
-}
-
-/// Runs `transform` on a copy of each function in turn and keeps the copy
-/// only if it still verifies and prints differently; true if any function
-/// changed. A transformation whose result fails verification (say, a read
-/// left with no definition) is dropped: not proven safe, not made.
-pub fn rewrite_functions(
-    program: &mut Program,
-    mut transform: impl FnMut(&Program, &mut Function) -> Result<()>,
-) -> Result<bool> {
-    let mut changed = false;
-    for i in 0..program.functions.len() {
-        let mut f = program.functions[i].clone();
-        transform(program, &mut f)?;
-        let before = function_to_text(program, &program.functions[i]);
-        if function_to_text(program, &f) == before || verify_function(program, &f).is_err() {
-            continue;
-        }
-        program.functions[i] = f;
-        changed = true;
-    }
-    Ok(changed)
-}
-
-/// Removes every block that cannot be reached from the entry. Always safe:
-/// a reachable block never falls through into an unreachable one.
-pub fn remove_unreachable(f: &mut Function) -> Result<bool> {
-    let cfg = super::cfg::Cfg::new(f);
-    let keep: Vec<bool> = f.block_ids().map(|b| cfg.is_reachable(b)).collect();
-    if keep.iter().all(|&k| k) {
-        return Ok(false);
-    }
-    remove_blocks(f, &keep)?;
-    Ok(true)
 }

@@ -22,6 +22,7 @@ pub mod licm;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod ssa;
+pub mod strength;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod unroll;
@@ -97,6 +98,11 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-loop-unroll",
         description: "Fully unroll small loops whose counter runs from a constant by a constant step to a constant bound",
         run: unroll::loop_unroll,
+    },
+    PassInfo {
+        flag: "-strength-reduce",
+        description: "Strength-reduce products of induction variables into additive recurrences",
+        run: strength::strength_reduce,
     },
 ];
 

@@ -191,20 +191,20 @@ fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
     let trips = counted.trips as usize;
     let body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
     let old_len = f.blocks.len();
-    // New layout: blocks before the header, the copies, the rest without the loop.
+    // New layout: the copies take the header's place; other loop blocks go.
+    let span = (trips + 1) + trips * body.len();
     let mut new_index: Vec<Option<usize>> = vec![None; old_len];
-    let mut next = 0;
-    for b in 0..old_len {
+    let (mut next, mut start) = (0, 0);
+    for (b, slot) in new_index.iter_mut().enumerate() {
         if b == lp.header.index() {
-            next += (trips + 1) + trips * body.len();
-            // the header's own index is the first copy
-            new_index[b] = Some(next - ((trips + 1) + trips * body.len()));
+            start = next;
+            *slot = Some(next);
+            next += span;
         } else if !lp.contains(BlockId::new(b)) {
-            new_index[b] = Some(next);
+            *slot = Some(next);
             next += 1;
         }
     }
-    let start = new_index[lp.header.index()].unwrap_or(0);
     // Copy k occupies start + k * (1 + body.len()): its header, then its body blocks.
     let copy_header = |k: usize| BlockId::new(start + k * (1 + body.len()));
     let copy_block = |k: usize, b: BlockId| {
@@ -276,7 +276,7 @@ fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
     }
     f.blocks = blocks;
     // The copies' jumps to the very next block are fallthroughs.
-    for i in start..start + (trips + 1) + trips * body.len() {
+    for i in start..start + span {
         let b = BlockId::new(i);
         if i < f.blocks.len() && crate::bril::analysis::edit::is_jump_to_next(f, b) {
             f.block_mut(b).instrs.pop();
