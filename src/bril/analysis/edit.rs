@@ -121,13 +121,25 @@ pub fn rewrite_functions(
         let mut f = program.functions[i].clone();
         transform(program, &mut f)?;
         let before = function_to_text(program, &program.functions[i]);
-        if function_to_text(program, &f) == before || verify_function(program, &f).is_err() {
+        if function_to_text(program, &f) == before {
+            continue;
+        }
+        if verify_function(program, &f).is_err() {
+            #[cfg(test)]
+            DROPPED.with(|d| d.set(d.get() + 1));
             continue;
         }
         program.functions[i] = f;
         changed = true;
     }
     Ok(changed)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Rewrites [`rewrite_functions`] dropped because they failed verification
+    /// (tests check this stays zero where it should).
+    pub(crate) static DROPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Removes every block that cannot be reached from the entry. Always safe:

@@ -99,3 +99,21 @@ fn show() {
         }
     }
 }
+
+/// No global pass relies on the verification fallback of
+/// `rewrite_functions` for any program of the corpus: a dropped rewrite
+/// would be a transformation the pass wrongly believed safe.
+#[test]
+fn no_rewrite_is_dropped_on_the_corpus() {
+    use crate::bril::analysis::edit::DROPPED;
+    let cases = crate::bril::passes::testing::corpus(100);
+    for info in crate::bril::passes::registry() {
+        let before = DROPPED.with(|d| d.get());
+        for case in &cases {
+            let mut p = case.program.clone();
+            let _ = (info.run)(&mut p);
+            let dropped = DROPPED.with(|d| d.get());
+            assert_eq!(dropped, before, "{}: {} dropped a rewrite", case.name, info.flag);
+        }
+    }
+}
