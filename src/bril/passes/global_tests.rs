@@ -117,3 +117,23 @@ fn no_rewrite_is_dropped_on_the_corpus() {
         }
     }
 }
+
+/// Passes in arbitrary orders (as an agent applies them), SSA form included:
+/// each sequence keeps every corpus program's behaviour.
+#[test]
+fn random_pass_sequences_keep_semantics() {
+    let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
+    let mut rng = crate::rng::Rng::seed_from_u64(7);
+    for _ in 0..12 {
+        let seq: Vec<&str> = (0..6).map(|_| flags[rng.index(flags.len())]).collect();
+        let pass = |p: &mut Program| run_flags(p, &seq);
+        for case in crate::bril::passes::testing::corpus(0) {
+            check_pass_on(&case, &pass);
+        }
+        for seed in 0..60 {
+            let program = crate::bril::generator::generate(seed, 60).unwrap();
+            let args = program.main_args();
+            check_pass_on(&Case { name: format!("generated {seed} after {seq:?}"), program, args }, &pass);
+        }
+    }
+}
