@@ -18,6 +18,7 @@
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
 
+pub mod analysis;
 mod assemble;
 pub mod bench;
 pub mod features;

@@ -13,8 +13,19 @@
 use super::ir::Program;
 use crate::error::{Error, Result};
 
+pub mod adce;
+pub mod copy_prop;
+#[cfg(test)]
+mod global_tests;
+pub mod gvn;
+pub mod licm;
+pub mod sccp;
+pub mod simplify_cfg;
+pub mod ssa;
+pub mod strength;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod unroll;
 
 mod alloc_facts;
 mod call_graph;
@@ -103,6 +114,58 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-mem2reg",
         description: "Promote non-escaping constant-size allocations with constant offsets to variables",
         run: mem2reg,
+    },
+    PassInfo {
+        flag: "-to-ssa",
+        description: "Convert to SSA form with set/get (pruned, one definition per variable)",
+        run: ssa::to_ssa,
+    },
+    PassInfo {
+        flag: "-from-ssa",
+        description: "Leave SSA form: set/get become copies, coalesced where no value is overwritten",
+        run: ssa::from_ssa,
+    },
+    PassInfo {
+        flag: "-sccp",
+        description:
+            "Conditional constant propagation: fold constants, branches on them and the code they rule out",
+        run: sccp::sccp,
+    },
+    PassInfo {
+        flag: "-copy-prop",
+        description: "Global copy propagation: read the source of an available copy, then drop dead copies",
+        run: copy_prop::copy_prop,
+    },
+    PassInfo {
+        flag: "-adce",
+        description: "Aggressive dead code elimination: keep only what effects need, across blocks and loops",
+        run: adce::adce,
+    },
+    PassInfo {
+        flag: "-gvn",
+        description: "Global value numbering over SSA values: reuse a dominating equal computation",
+        run: gvn::gvn,
+    },
+    PassInfo {
+        flag: "-simplify-cfg",
+        description:
+            "Simplify the CFG: drop unreachable blocks, fold constant branches, thread and merge jumps",
+        run: simplify_cfg::simplify_cfg,
+    },
+    PassInfo {
+        flag: "-licm",
+        description: "Loop-invariant code motion: move pure invariant computations into loop preheaders",
+        run: licm::licm,
+    },
+    PassInfo {
+        flag: "-loop-unroll",
+        description: "Fully unroll small loops whose counter runs from a constant by a constant step to a constant bound",
+        run: unroll::loop_unroll,
+    },
+    PassInfo {
+        flag: "-strength-reduce",
+        description: "Strength-reduce products of induction variables into additive recurrences",
+        run: strength::strength_reduce,
     },
 ];
 

@@ -1,0 +1,190 @@
+//! Structural edits of a function's block list that keep every jump target
+//! pointing at the same block: inserting and removing blocks, labeling.
+//!
+//! These helpers only renumber; the caller keeps fallthrough right (a block
+//! without a terminator flows into whatever block follows it in layout).
+
+use crate::bril::ir::{Block, BlockId, Function, Instr, Name, Op, Program};
+use crate::bril::print::function_to_text;
+use crate::bril::verify::verify_function;
+use crate::error::{Error, Result};
+
+/// Inserts `block` at layout position `at`, shifting later blocks and every
+/// jump to them. Jumps inside `block` itself must already use the new numbering.
+pub fn insert_block(f: &mut Function, at: usize, block: Block) {
+    let at = at.min(f.blocks.len());
+    for instr in f.instrs_mut() {
+        for l in instr.labels.iter_mut() {
+            if l.index() >= at {
+                *l = BlockId::new(l.index() + 1);
+            }
+        }
+    }
+    f.blocks.insert(at, block);
+}
+
+/// Removes the blocks whose `keep` entry is false. A jump from a kept block to
+/// a removed one is an error (and nothing is changed).
+pub fn remove_blocks(f: &mut Function, keep: &[bool]) -> Result<()> {
+    if keep.len() != f.blocks.len() {
+        return Err(Error::service("remove_blocks: one flag per block is needed"));
+    }
+    let mut new_index = vec![None; keep.len()];
+    let mut next = 0usize;
+    for (i, &k) in keep.iter().enumerate() {
+        if k {
+            new_index[i] = Some(next);
+            next += 1;
+        }
+    }
+    for (b, block) in f.blocks.iter().enumerate() {
+        if keep[b]
+            && block.instrs.iter().flat_map(|i| i.labels.iter()).any(|l| new_index[l.index()].is_none())
+        {
+            return Err(Error::service(format!("@{}: a kept block jumps to a removed one", f.name)));
+        }
+    }
+    let mut i = 0;
+    f.blocks.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    for instr in f.instrs_mut() {
+        for l in instr.labels.iter_mut() {
+            if let Some(n) = new_index[l.index()] {
+                *l = BlockId::new(n);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gives `b` a fresh label (starting with `hint`) if it has none, so it can
+/// be a jump target; returns the label.
+pub fn ensure_label(f: &mut Function, b: BlockId, hint: &str) -> Name {
+    if let Some(l) = &f.block(b).label {
+        return l.clone();
+    }
+    let label = f.fresh_label(hint);
+    f.block_mut(b).label = Some(label.clone());
+    label
+}
+
+/// Whether `b` ends without a terminator and so flows into the next block.
+pub fn falls_through(f: &Function, b: BlockId) -> bool {
+    f.block(b).terminator().is_none()
+}
+
+/// Redirects every edge `from -> old` to `from -> new` (labels only; a
+/// fallthrough edge is the caller's business).
+pub fn retarget(f: &mut Function, from: BlockId, old: BlockId, new: BlockId) {
+    if let Some(t) = f.block_mut(from).instrs.last_mut().filter(|i| i.is_terminator()) {
+        for l in t.labels.iter_mut() {
+            if *l == old {
+                *l = new;
+            }
+        }
+    }
+}
+
+/// Makes the fallthrough out of `b`, if any, an explicit `jmp` to the next
+/// block (labeling it). Returns false when `b` is the last block and falls
+/// off the function's end (nothing to jump to).
+pub fn make_fallthrough_explicit(f: &mut Function, b: BlockId) -> bool {
+    if !falls_through(f, b) {
+        return true;
+    }
+    let next = b.index() + 1;
+    if next >= f.blocks.len() {
+        return false;
+    }
+    ensure_label(f, BlockId::new(next), "b");
+    f.block_mut(b).instrs.push(Instr::jmp(BlockId::new(next)));
+    true
+}
+
+/// A `jmp` to the very next block is a no-op that still costs an instruction.
+pub fn is_jump_to_next(f: &Function, b: BlockId) -> bool {
+    matches!(f.block(b).terminator(), Some(t) if t.op == Op::Jmp && t.labels.first().map(|l| l.index()) == Some(b.index() + 1))
+}
+
+/// Runs `transform` on a copy of each function in turn and keeps the copy
+/// only if it still verifies and prints differently; true if any function
+/// changed. A transformation whose result fails verification (say, a read
+/// left with no definition) is dropped: not proven safe, not made.
+pub fn rewrite_functions(
+    program: &mut Program,
+    mut transform: impl FnMut(&Program, &mut Function) -> Result<()>,
+) -> Result<bool> {
+    let mut changed = false;
+    for i in 0..program.functions.len() {
+        let mut f = program.functions[i].clone();
+        transform(program, &mut f)?;
+        let before = function_to_text(program, &program.functions[i]);
+        if function_to_text(program, &f) == before {
+            continue;
+        }
+        if verify_function(program, &f).is_err() {
+            #[cfg(test)]
+            DROPPED.with(|d| d.set(d.get() + 1));
+            continue;
+        }
+        program.functions[i] = f;
+        changed = true;
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Rewrites [`rewrite_functions`] dropped because they failed verification
+    /// (tests check this stays zero where it should).
+    pub(crate) static DROPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Removes every block that cannot be reached from the entry. Always safe:
+/// a reachable block never falls through into an unreachable one.
+pub fn remove_unreachable(f: &mut Function) -> Result<bool> {
+    let cfg = super::cfg::Cfg::new(f);
+    let keep: Vec<bool> = f.block_ids().map(|b| cfg.is_reachable(b)).collect();
+    if keep.iter().all(|&k| k) {
+        return Ok(false);
+    }
+    remove_blocks(f, &keep)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::{parse_text, to_text, verify};
+
+    #[test]
+    fn insert_and_remove_keep_targets() {
+        let mut p = parse_text("@main {\n  jmp .b;\n.a:\n  jmp .b;\n.b:\n  ret;\n}").unwrap();
+        let f = &mut p.functions[0];
+        let mut new = Block::new(Some("n".into()));
+        new.instrs.push(Instr::jmp(BlockId(3)));
+        insert_block(f, 1, new);
+        assert_eq!(f.block(BlockId(0)).instrs[0].labels[0], BlockId(3), "b moved to 3");
+        assert_eq!(f.block(BlockId(1)).instrs[0].labels[0], BlockId(3));
+        remove_blocks(f, &[true, true, false, true]).unwrap();
+        verify(&p).unwrap();
+        assert_eq!(to_text(&p), "@main {\n  jmp .b;\n.n:\n  jmp .b;\n.b:\n  ret;\n}\n");
+        let f = &mut p.functions[0];
+        assert!(remove_blocks(f, &[true, true, false]).is_err(), "b is still a target");
+    }
+
+    #[test]
+    fn explicit_fallthrough_labels_its_target() {
+        let mut p = parse_text("@main {\n  x: int = const 1;\n  jmp .end;\n  print x;\n.end:\n}").unwrap();
+        let f = &mut p.functions[0];
+        assert_eq!(f.blocks.len(), 3);
+        assert!(make_fallthrough_explicit(f, BlockId(1)));
+        assert!(is_jump_to_next(f, BlockId(1)));
+        assert!(!make_fallthrough_explicit(f, BlockId(2)));
+        let f = &mut p.functions[0];
+        assert!(falls_through(f, BlockId(2)));
+        verify(&p).unwrap();
+    }
+}

@@ -1,0 +1,32 @@
+//! Program analyses the global passes build on.
+//!
+//! - [`cfg::Cfg`]: successors, predecessors, reverse postorder, reachability.
+//! - [`dom::Dominators`]: immediate dominators (Cooper–Harvey–Kennedy), the
+//!   dominator tree, dominance frontiers.
+//! - [`loops`]: natural loops (back edges, bodies, nesting, exits) and
+//!   preheader insertion.
+//! - [`dataflow`]: a generic forward/backward worklist solver over a lattice
+//!   ([`dataflow::Dataflow`]); [`liveness`], [`reaching`] definitions and
+//!   [`definite`] assignment are built on it.
+//! - [`edit`]: block insertion/removal and relabeling that keep jump targets right.
+//! - [`consts`]: constant bits and folding, bit-exact with the interpreter.
+//! - [`bitset::BitSet`]: the sets these analyses compute.
+//!
+//! Analyses are plain values computed from a [`Function`](crate::bril::Function);
+//! any edit of the function makes them stale.
+
+pub mod bitset;
+pub mod cfg;
+pub mod consts;
+pub mod dataflow;
+pub mod definite;
+pub mod dom;
+pub mod edit;
+pub mod liveness;
+pub mod loops;
+pub mod reaching;
+
+pub use bitset::BitSet;
+pub use cfg::Cfg;
+pub use dom::Dominators;
+pub use loops::Loop;

@@ -1,0 +1,139 @@
+//! Measures the global passes: total dynamic instructions over the bundled
+//! suite after each pass and a few pipelines. Run with
+//! `cargo test --lib global_tests -- --ignored --nocapture`; and the
+//! semantic check the global passes' tests share.
+
+use crate::bril::interp::{run, Limits};
+use crate::bril::ir::Program;
+use crate::bril::passes::run_flags;
+use crate::bril::passes::testing::{check_pass, check_pass_on, Case};
+use crate::bril::suite;
+use crate::error::Result;
+
+/// [`check_pass`], plus generated programs run with their own `# ARGS:`
+/// (the shared corpus runs them without arguments, so they stop at once).
+pub(crate) fn check_global_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    check_pass(pass);
+    for seed in 0..300 {
+        let program = crate::bril::generator::generate(seed, 40).unwrap();
+        let args = program.main_args();
+        let case = Case { name: format!("generator://random-v0/{seed} with its arguments"), program, args };
+        check_pass_on(&case, pass);
+    }
+}
+
+fn total(flags: &[&str]) -> (u64, usize, u64) {
+    let mut dyn_inst = 0;
+    let mut statics = 0;
+    for b in suite::all() {
+        let mut p = b.program().unwrap();
+        run_flags(&mut p, flags).unwrap();
+        let out = run(&p, &b.args(), &Limits::default());
+        assert!(out.is_ok(), "{} {flags:?}", b.uri());
+        dyn_inst += out.dyn_inst;
+        statics += p.instr_count();
+    }
+    let mut generated = 0;
+    for seed in 0..100 {
+        let mut p = crate::bril::generator::generate(seed, 40).unwrap();
+        run_flags(&mut p, flags).unwrap();
+        let out = run(&p, &p.main_args(), &Limits::default());
+        assert!(out.is_ok(), "seed {seed}: {:?}", out.result);
+        generated += out.dyn_inst;
+    }
+    (dyn_inst, statics, generated)
+}
+
+#[test]
+#[ignore]
+fn measure() {
+    let (base, base_static, base_gen) = total(&[]);
+    println!("baseline: {base} dynamic, {base_static} static; generated {base_gen}");
+    let pipelines: &[&[&str]] = &[
+        &["-to-ssa"],
+        &["-to-ssa", "-from-ssa"],
+        &["-sccp"],
+        &["-copy-prop"],
+        &["-adce"],
+        &["-gvn"],
+        &["-simplify-cfg"],
+        &["-licm"],
+        &["-strength-reduce"],
+        &["-loop-unroll"],
+        &["-loop-unroll", "-sccp", "-adce", "-simplify-cfg"],
+        &["-sccp", "-adce", "-simplify-cfg"],
+        &["-gvn", "-licm", "-copy-prop", "-sccp", "-adce", "-simplify-cfg"],
+        &["-to-ssa", "-gvn", "-sccp", "-from-ssa", "-copy-prop", "-adce", "-simplify-cfg"],
+    ];
+    for flags in pipelines {
+        if flags.iter().any(|f| crate::bril::passes::by_flag(f).is_err()) {
+            continue;
+        }
+        let (d, s, g) = total(flags);
+        let pct = 100.0 * (base as f64 - d as f64) / base as f64;
+        let gpct = 100.0 * (base_gen as f64 - g as f64) / base_gen as f64;
+        println!(
+            "{:<60} suite {d:>9} ({pct:+.2}% saved), {s} static; generated ({gpct:+.2}% saved)",
+            flags.join(" ")
+        );
+    }
+}
+
+/// Prints one suite program (`SHOW=name`) after the passes in `FLAGS`, with
+/// per-benchmark counts: `SHOW=fib-iter FLAGS="-to-ssa -from-ssa" cargo test
+/// --lib global_tests::show -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn show() {
+    let name = std::env::var("SHOW").unwrap_or_default();
+    let flags = std::env::var("FLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split_whitespace().collect();
+    for b in suite::all() {
+        let mut p = b.program().unwrap();
+        let before = run(&p, &b.args(), &Limits::default()).dyn_inst;
+        run_flags(&mut p, &flags).unwrap();
+        let after = run(&p, &b.args(), &Limits::default()).dyn_inst;
+        println!("{:<30} {before:>10} -> {after:>10}", b.uri());
+        if b.uri().ends_with(&format!("/{name}")) {
+            println!("{}", crate::bril::to_text(&p));
+        }
+    }
+}
+
+/// No global pass relies on the verification fallback of
+/// `rewrite_functions` for any program of the corpus: a dropped rewrite
+/// would be a transformation the pass wrongly believed safe.
+#[test]
+fn no_rewrite_is_dropped_on_the_corpus() {
+    use crate::bril::analysis::edit::DROPPED;
+    let cases = crate::bril::passes::testing::corpus(100);
+    for info in crate::bril::passes::registry() {
+        let before = DROPPED.with(|d| d.get());
+        for case in &cases {
+            let mut p = case.program.clone();
+            let _ = (info.run)(&mut p);
+            let dropped = DROPPED.with(|d| d.get());
+            assert_eq!(dropped, before, "{}: {} dropped a rewrite", case.name, info.flag);
+        }
+    }
+}
+
+/// Passes in arbitrary orders (as an agent applies them), SSA form included:
+/// each sequence keeps every corpus program's behaviour.
+#[test]
+fn random_pass_sequences_keep_semantics() {
+    let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
+    let mut rng = crate::rng::Rng::seed_from_u64(7);
+    for _ in 0..12 {
+        let seq: Vec<&str> = (0..6).map(|_| flags[rng.index(flags.len())]).collect();
+        let pass = |p: &mut Program| run_flags(p, &seq);
+        for case in crate::bril::passes::testing::corpus(0) {
+            check_pass_on(&case, &pass);
+        }
+        for seed in 0..60 {
+            let program = crate::bril::generator::generate(seed, 60).unwrap();
+            let args = program.main_args();
+            check_pass_on(&Case { name: format!("generated {seed} after {seq:?}"), program, args }, &pass);
+        }
+    }
+}

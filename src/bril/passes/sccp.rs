@@ -1,0 +1,224 @@
+//! `-sccp`: conditional constant propagation (Wegman–Zadeck), run densely
+//! over the CFG so it works on any program, SSA or not.
+//!
+//! Each variable is Top (no value seen yet), a constant, or Bottom
+//! (unknown) at each block entry; only edges a branch can take are followed,
+//! so constants flow through code that a constant branch rules out. Then
+//! instructions whose result is a known constant become `const`, branches on
+//! known conditions become jumps, and blocks never reached are removed.
+//!
+//! Why it is safe: folding uses the interpreter's own arithmetic (and never
+//! folds a trap such as division by zero); at the entry every variable but
+//! none is Bottom, so a variable undefined on some path is never treated as
+//! a constant; an instruction is replaced only when every run computes that
+//! same constant there.
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::consts::{bits_literal, const_bits, fold};
+use crate::bril::analysis::edit::{remove_blocks, rewrite_functions};
+use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
+use crate::error::Result;
+
+/// `-sccp`.
+pub fn sccp(program: &mut Program) -> Result<bool> {
+    rewrite_functions(program, |_, f| sccp_function(f))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Lat {
+    Top,
+    Const(u64),
+    Bottom,
+}
+
+fn meet(a: Lat, b: Lat) -> Lat {
+    match (a, b) {
+        (Lat::Top, x) | (x, Lat::Top) => x,
+        (Lat::Const(x), Lat::Const(y)) if x == y => a,
+        _ => Lat::Bottom,
+    }
+}
+
+/// Whether the interpreter's arithmetic decides this op's result from its
+/// arguments alone (so constant arguments give a constant).
+fn foldable(op: Op) -> bool {
+    (op.is_pure() && op != Op::Const && op != Op::PtrAdd) || matches!(op, Op::Div | Op::Int2Char)
+}
+
+/// The value `instr` gives its destination in `state`.
+fn evaluate(instr: &Instr, state: &[Lat]) -> Lat {
+    if let Some(bits) = const_bits(instr) {
+        return Lat::Const(bits);
+    }
+    if !foldable(instr.op) {
+        return Lat::Bottom;
+    }
+    let mut args = Vec::with_capacity(instr.args.len());
+    let mut top = false;
+    for a in instr.args.iter() {
+        match state.get(a.index()).copied().unwrap_or(Lat::Bottom) {
+            Lat::Const(b) => args.push(b),
+            Lat::Top => top = true,
+            Lat::Bottom => return Lat::Bottom,
+        }
+    }
+    if top {
+        return Lat::Top;
+    }
+    fold(instr.op, &args).map_or(Lat::Bottom, Lat::Const)
+}
+
+fn step(instr: &Instr, state: &mut [Lat]) {
+    if let Some(d) = instr.def() {
+        let v = evaluate(instr, state);
+        if let Some(slot) = state.get_mut(d.index()) {
+            *slot = v;
+        }
+    }
+}
+
+/// The successors a block's end can go to, given the state there.
+fn feasible(f: &Function, b: BlockId, state: &[Lat]) -> Vec<BlockId> {
+    match f.block(b).terminator() {
+        Some(t) if t.op == Op::Br => {
+            let cond = t.args.first().and_then(|c| state.get(c.index())).copied().unwrap_or(Lat::Bottom);
+            match (cond, t.labels.first(), t.labels.get(1)) {
+                (Lat::Const(c), Some(&then), Some(&otherwise)) => vec![if c != 0 { then } else { otherwise }],
+                (Lat::Top, _, _) => Vec::new(),
+                _ => t.labels.to_vec(),
+            }
+        }
+        _ => f.successors(b).to_vec(),
+    }
+}
+
+struct Solution {
+    /// State on entry to each block; `None` if never reached.
+    entry: Vec<Option<Vec<Lat>>>,
+}
+
+fn solve(f: &Function) -> Solution {
+    let n = f.blocks.len();
+    let cfg = Cfg::new(f);
+    let mut entry: Vec<Option<Vec<Lat>>> = vec![None; n];
+    let mut exits: Vec<Option<(Vec<Lat>, Vec<BlockId>)>> = vec![None; n];
+    let mut work = vec![BlockId(0)];
+    let mut queued = vec![false; n];
+    queued[0] = true;
+    while let Some(b) = work.pop() {
+        queued[b.index()] = false;
+        // Every variable is unknown on entry to the function.
+        let mut state = if b.index() == 0 { Some(vec![Lat::Bottom; f.vars.len()]) } else { None };
+        for &p in &cfg.preds[b.index()] {
+            if let Some((out, succs)) = &exits[p.index()] {
+                if succs.contains(&b) {
+                    state = Some(match state {
+                        None => out.clone(),
+                        Some(s) => s.iter().zip(out).map(|(&x, &y)| meet(x, y)).collect(),
+                    });
+                }
+            }
+        }
+        let Some(state) = state else { continue };
+        entry[b.index()] = Some(state.clone());
+        let mut out = state;
+        for instr in &f.block(b).instrs {
+            step(instr, &mut out);
+        }
+        let succs = feasible(f, b, &out);
+        let new = Some((out, succs));
+        if exits[b.index()] != new {
+            let targets: Vec<BlockId> = new.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
+            exits[b.index()] = new;
+            for s in targets {
+                if !queued[s.index()] {
+                    queued[s.index()] = true;
+                    work.push(s);
+                }
+            }
+        }
+    }
+    Solution { entry }
+}
+
+fn sccp_function(f: &mut Function) -> Result<()> {
+    if f.blocks.is_empty() {
+        return Ok(());
+    }
+    let solution = solve(f);
+    for b in f.block_ids() {
+        let Some(mut state) = solution.entry[b.index()].clone() else { continue };
+        for instr in &mut f.block_mut(b).instrs {
+            let value = instr.def().map(|_| evaluate(instr, &state));
+            if let (Some(Lat::Const(bits)), Some(d)) = (value, instr.dest) {
+                if instr.op != Op::Const {
+                    if let Some(lit) = bits_literal(bits, d.ty) {
+                        *instr = Instr::constant(d.var, d.ty, lit).with_pos(instr.pos);
+                    }
+                }
+            }
+            if instr.op == Op::Br {
+                let cond = instr.args.first().and_then(|c| state.get(c.index())).copied();
+                if let (Some(Lat::Const(c)), Some(&then), Some(&otherwise)) =
+                    (cond, instr.labels.first(), instr.labels.get(1))
+                {
+                    *instr = Instr::jmp(if c != 0 { then } else { otherwise }).with_pos(instr.pos);
+                }
+            }
+            step(instr, &mut state);
+        }
+    }
+    let keep: Vec<bool> = solution.entry.iter().map(Option::is_some).collect();
+    if keep.iter().any(|&k| !k) {
+        remove_blocks(f, &keep)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::{parse_text, to_text};
+
+    fn run(src: &str) -> (bool, String) {
+        let mut p = parse_text(src).unwrap();
+        let changed = sccp(&mut p).unwrap();
+        (changed, to_text(&p))
+    }
+
+    #[test]
+    fn folds_through_a_constant_branch_and_removes_the_dead_arm() {
+        let (changed, text) = run("@main {\n  a: int = const 4;\n  b: int = const 5;\n  c: bool = lt a b;\n  br c .yes .no;\n.yes:\n  x: int = add a b;\n  jmp .end;\n.no:\n  x: int = const 0;\n.end:\n  y: int = mul x a;\n  print y;\n}");
+        assert!(changed);
+        assert!(text.contains("c: bool = const true;"), "{text}");
+        assert!(text.contains("jmp .yes;") && !text.contains(".no:"), "{text}");
+        assert!(text.contains("y: int = const 36;"), "{text}");
+    }
+
+    #[test]
+    fn loop_variables_are_not_constants_but_loop_invariants_are() {
+        let (_, text) = run("@main {\n  i: int = const 0;\n  k: int = const 2;\n.loop:\n  one: int = const 1;\n  i: int = add i one;\n  k: int = mul k one;\n  c: bool = lt i k;\n  br c .loop .end;\n.end:\n  print i k;\n}");
+        assert!(text.contains("i: int = add i one;"), "{text}");
+        assert!(text.contains("k: int = const 2;\n  c:"), "k stays 2 around the loop: {text}");
+    }
+
+    #[test]
+    fn never_folds_a_trap_or_an_undefined_path() {
+        let src = "@main(n: int) {\n  z: int = const 0;\n  one: int = const 1;\n  q: int = div one z;\n  print q;\n}";
+        let (_, text) = run(src);
+        assert!(text.contains("q: int = div one z;"), "{text}");
+        let src = "@main(n: int) {\n  c: bool = lt n n;\n  br c .def .use;\n.def:\n  x: int = const 3;\n.use:\n  y: int = add x x;\n  print y;\n}";
+        let (_, text) = run(src);
+        assert!(text.contains("y: int = add x x;"), "x is undefined on one path: {text}");
+    }
+
+    #[test]
+    fn idempotent_and_preserves_semantics() {
+        let src = "@main {\n  a: int = const 4;\n  b: bool = const false;\n  br b .x .y;\n.x:\n  print a;\n.y:\n  print a;\n}";
+        let mut p = parse_text(src).unwrap();
+        assert!(sccp(&mut p).unwrap());
+        assert!(!sccp(&mut p).unwrap());
+        check_pass(&|p| sccp(p));
+    }
+}

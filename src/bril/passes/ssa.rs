@@ -1,0 +1,491 @@
+//! Into and out of SSA form, in Bril's `set`/`get` style.
+//!
+//! `-to-ssa` (Cytron et al., pruned by liveness): a variable live into a
+//! join of its definitions' iterated dominance frontier gets `x.k: T = get`
+//! at the top of that block, and every predecessor writes the shadow with
+//! `set x.k v` before leaving; then every definition is renamed along the
+//! dominator tree so each variable has one definition. Safe because a `get`
+//! reads exactly the value the predecessor's `set` stored, which is the value
+//! the original variable had on that edge. Unreachable blocks are removed
+//! first (they never run). Variables already written by `get` are left alone.
+//!
+//! `-from-ssa`: each `get` variable `x` either absorbs its shadow (`set x v`
+//! becomes `x: T = id v` and the `get` goes) when `x` is dead after every
+//! `set` of it, so writing it early is unobservable; or gets a fresh shadow
+//! variable `x.s` (`set` becomes `x.s = id v`, `get` becomes `x = id x.s`),
+//! which is exactly the set/get semantics with ordinary copies.
+
+use std::collections::HashMap;
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::dom::Dominators;
+use crate::bril::analysis::edit::{insert_block, remove_unreachable, rewrite_functions};
+use crate::bril::analysis::liveness::Liveness;
+use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, Type, VarId};
+use crate::error::{Error, Result};
+
+/// `-to-ssa`.
+pub fn to_ssa(program: &mut Program) -> Result<bool> {
+    rewrite_functions(program, |_, f| function_to_ssa(f))
+}
+
+/// `-from-ssa`.
+pub fn from_ssa(program: &mut Program) -> Result<bool> {
+    rewrite_functions(program, |_, f| function_from_ssa(f))
+}
+
+/// The type of every variable that has one (from parameters and destinations).
+pub(crate) fn var_types(f: &Function) -> Vec<Option<Type>> {
+    let mut types = vec![None; f.vars.len()];
+    for p in &f.params {
+        if let Some(t) = types.get_mut(p.var.index()) {
+            *t = Some(p.ty);
+        }
+    }
+    for d in f.instrs().filter_map(|i| i.dest) {
+        if let Some(t) = types.get_mut(d.var.index()) {
+            *t = Some(d.ty);
+        }
+    }
+    types
+}
+
+fn internal(f: &Function, what: &str) -> Error {
+    Error::service(format!("@{}: to-ssa: {what}", f.name))
+}
+
+pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
+    if f.blocks.is_empty() {
+        return Ok(());
+    }
+    remove_unreachable(f)?;
+    // The entry must have no predecessors: gets need a `set` on every edge in.
+    if !Cfg::new(f).preds[0].is_empty() {
+        insert_block(f, 0, Block::new(None));
+    }
+    let cfg = Cfg::new(f);
+    let dom = Dominators::new(&cfg);
+    let frontiers = dom.frontiers(&cfg);
+    let live = Liveness::new(f, &cfg);
+    let types = var_types(f);
+    let n_vars = f.vars.len();
+
+    let mut from_get = vec![false; n_vars];
+    let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); n_vars];
+    let mut def_count = vec![0usize; n_vars];
+    for b in f.block_ids() {
+        for instr in &f.block(b).instrs {
+            if let Some(v) = instr.def() {
+                if instr.op == Op::Get {
+                    from_get[v.index()] = true;
+                }
+                def_count[v.index()] += 1;
+                if def_blocks[v.index()].last() != Some(&b) {
+                    def_blocks[v.index()].push(b);
+                }
+            }
+        }
+    }
+    for p in &f.params {
+        def_count[p.var.index()] += 1;
+        if !def_blocks[p.var.index()].contains(&BlockId(0)) {
+            def_blocks[p.var.index()].push(BlockId(0));
+        }
+    }
+
+    // Where each variable needs a get (the original variable, per block).
+    let mut gets: Vec<Vec<VarId>> = vec![Vec::new(); f.blocks.len()];
+    for v in 0..n_vars {
+        if from_get[v] || def_blocks[v].is_empty() {
+            continue;
+        }
+        let mut work = def_blocks[v].clone();
+        let mut placed = vec![false; f.blocks.len()];
+        while let Some(b) = work.pop() {
+            for &d in &frontiers[b.index()] {
+                if !placed[d.index()] && live.live_in[d.index()].contains(v) {
+                    placed[d.index()] = true;
+                    gets[d.index()].push(VarId::new(v));
+                    work.push(d);
+                }
+            }
+        }
+    }
+    let mut needs_rename = vec![false; n_vars];
+    for v in 0..n_vars {
+        needs_rename[v] = !from_get[v] && def_count[v] > 1;
+    }
+    for g in gets.iter().flatten() {
+        needs_rename[g.index()] = true;
+    }
+
+    let mut r = Renamer {
+        stacks: vec![Vec::new(); n_vars],
+        needs_rename,
+        types,
+        get_names: vec![Vec::new(); f.blocks.len()],
+        undef: HashMap::new(),
+    };
+    for p in &f.params {
+        r.stacks[p.var.index()].push(p.var);
+    }
+    // Name every get first: predecessors need the names for their sets.
+    for b in f.block_ids() {
+        for &v in &gets[b.index()] {
+            let name = r.fresh(f, v);
+            r.get_names[b.index()].push((v, name));
+        }
+    }
+
+    // Walk the dominator tree depth first, undoing each block's pushes after its subtree.
+    enum Step {
+        Enter(BlockId),
+        Leave(Vec<VarId>),
+    }
+    let mut steps = vec![Step::Enter(BlockId(0))];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Leave(pushed) => {
+                for v in pushed {
+                    r.stacks[v.index()].pop();
+                }
+            }
+            Step::Enter(b) => {
+                let pushed = r.rename_block(f, b, &cfg)?;
+                steps.push(Step::Leave(pushed));
+                for &c in dom.children[b.index()].iter().rev() {
+                    steps.push(Step::Enter(c));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+struct Renamer {
+    /// Current name of each original variable, innermost last.
+    stacks: Vec<Vec<VarId>>,
+    needs_rename: Vec<bool>,
+    types: Vec<Option<Type>>,
+    /// (original variable, get variable) for the gets at the top of each block.
+    get_names: Vec<Vec<(VarId, VarId)>>,
+    /// An `undef` variable per type, made on demand, for paths where a
+    /// variable has no value.
+    undef: HashMap<Type, VarId>,
+}
+
+impl Renamer {
+    fn fresh(&self, f: &mut Function, v: VarId) -> VarId {
+        let hint = format!("{}.1", f.var_name(v));
+        f.fresh_var(&hint)
+    }
+
+    fn current(&self, v: VarId) -> Option<VarId> {
+        self.stacks.get(v.index()).and_then(|s| s.last().copied())
+    }
+
+    /// Renames `b` in place, adds its gets and its successors' sets; returns
+    /// the original variables pushed (to pop when leaving the subtree).
+    fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<Vec<VarId>> {
+        let mut pushed = Vec::new();
+        let mut out: Vec<Instr> = Vec::new();
+        for &(v, name) in &self.get_names[b.index()] {
+            let ty = self.types[v.index()].ok_or_else(|| internal(f, "a variable without a type"))?;
+            out.push(Instr::value(Op::Get, name, ty, &[]));
+            self.stacks[v.index()].push(name);
+            pushed.push(v);
+        }
+        let instrs = std::mem::take(&mut f.block_mut(b).instrs);
+        let mut terminator = None;
+        for mut instr in instrs {
+            for u in instr.uses_mut() {
+                if self.needs_rename[u.index()] {
+                    // No current name: no definition reaches here on any path;
+                    // the verifier rejects the result and the pass is dropped.
+                    if let Some(c) = self.current(*u) {
+                        *u = c;
+                    }
+                }
+            }
+            if let Some(d) = instr.dest.as_mut() {
+                let v = d.var;
+                if self.needs_rename[v.index()] {
+                    let name = self.fresh(f, v);
+                    d.var = name;
+                    self.stacks[v.index()].push(name);
+                    pushed.push(v);
+                }
+            }
+            if instr.is_terminator() {
+                terminator = Some(instr);
+            } else {
+                out.push(instr);
+            }
+        }
+        for &s in &cfg.succs[b.index()] {
+            for &(v, name) in &self.get_names[s.index()] {
+                let value = match self.current(v) {
+                    Some(c) => c,
+                    None => {
+                        let ty =
+                            self.types[v.index()].ok_or_else(|| internal(f, "a variable without a type"))?;
+                        let u = match self.undef.get(&ty) {
+                            Some(&u) => u,
+                            None => {
+                                let u = f.fresh_var("undef");
+                                self.undef.insert(ty, u);
+                                u
+                            }
+                        };
+                        out.push(Instr::value(Op::Undef, u, ty, &[]));
+                        u
+                    }
+                };
+                out.push(Instr::effect(Op::Set, &[name, value]));
+            }
+        }
+        out.extend(terminator);
+        f.block_mut(b).instrs = out;
+        Ok(pushed)
+    }
+}
+
+pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
+    if !f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set)) {
+        return Ok(());
+    }
+    let cfg = Cfg::new(f);
+    let live = Liveness::new(f, &cfg);
+    let n_vars = f.vars.len();
+    // A get variable may absorb its shadow unless it is live after some set of it.
+    let mut absorb = vec![true; n_vars];
+    let mut is_get = vec![false; n_vars];
+    for i in f.instrs() {
+        if let (Op::Get, Some(v)) = (i.op, i.def()) {
+            is_get[v.index()] = true;
+        }
+    }
+    for b in f.block_ids() {
+        let after = live.live_after_each(f, b);
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            if let Some(t) = instr.shadow_target() {
+                if after[i].contains(t.index()) {
+                    absorb[t.index()] = false;
+                }
+            }
+        }
+    }
+    let types = var_types(f);
+    let mut shadow: Vec<Option<VarId>> = vec![None; n_vars];
+    for v in 0..n_vars {
+        if is_get[v] && !absorb[v] {
+            let hint = format!("{}.s", f.var_name(VarId::new(v)));
+            shadow[v] = Some(f.fresh_var(&hint));
+        }
+    }
+    for b in 0..f.blocks.len() {
+        let instrs = std::mem::take(&mut f.blocks[b].instrs);
+        let mut out = Vec::with_capacity(instrs.len());
+        for instr in instrs {
+            match instr.op {
+                Op::Set => {
+                    let (Some(&t), Some(&v)) = (instr.args.first(), instr.args.get(1)) else {
+                        return Err(Error::service(format!("@{}: from-ssa: a set without operands", f.name)));
+                    };
+                    let ty = types
+                        .get(t.index())
+                        .copied()
+                        .flatten()
+                        .or_else(|| types.get(v.index()).copied().flatten());
+                    let Some(ty) = ty else {
+                        return Err(Error::service(format!("@{}: from-ssa: a set of unknown type", f.name)));
+                    };
+                    match shadow.get(t.index()).copied().flatten() {
+                        Some(s) => out.push(Instr::value(Op::Id, s, ty, &[v]).with_pos(instr.pos)),
+                        None if t == v => {}
+                        None => out.push(Instr::value(Op::Id, t, ty, &[v]).with_pos(instr.pos)),
+                    }
+                }
+                Op::Get => {
+                    let Some(d) = instr.dest else {
+                        return Err(Error::service(format!(
+                            "@{}: from-ssa: a get without destination",
+                            f.name
+                        )));
+                    };
+                    if let Some(s) = shadow.get(d.var.index()).copied().flatten() {
+                        out.push(Instr::value(Op::Id, d.var, d.ty, &[s]).with_pos(instr.pos));
+                    }
+                }
+                _ => out.push(instr),
+            }
+        }
+        f.blocks[b].instrs = out;
+    }
+    coalesce_copies(f);
+    Ok(())
+}
+
+/// Coalesces copy-related variables that never hold different values at
+/// once (Chaitin's test: neither is live where the other is written, except
+/// by a copy between them): the copy disappears and one name serves both.
+/// Both must be certainly assigned wherever they are read, so no read of an
+/// unassigned variable can start seeing a value.
+pub(crate) fn coalesce_copies(f: &mut Function) {
+    let types = var_types(f);
+    let mut failed: Vec<(VarId, VarId)> = Vec::new();
+    for _ in 0..4096 {
+        let cfg = Cfg::new(f);
+        let live = Liveness::new(f, &cfg);
+        let definite = crate::bril::analysis::definite::Definite::new(f, &cfg);
+        let mut always_assigned = vec![true; f.vars.len()];
+        for b in f.block_ids() {
+            let defined = definite.before_each(f, b);
+            for (i, instr) in f.block(b).instrs.iter().enumerate() {
+                for &u in instr.uses() {
+                    if !defined[i].contains(u.index()) {
+                        always_assigned[u.index()] = false;
+                    }
+                }
+            }
+        }
+        let candidate = f.instrs().find_map(|i| match (i.op, i.def(), i.args.first()) {
+            (Op::Id, Some(x), Some(&y))
+                if x != y
+                    && !failed.contains(&(x, y))
+                    && types[x.index()] == types[y.index()]
+                    && always_assigned[x.index()]
+                    && always_assigned[y.index()] =>
+            {
+                Some((x, y))
+            }
+            _ => None,
+        });
+        let Some((x, y)) = candidate else { return };
+        if interferes(f, &live, x, y) {
+            failed.push((x, y));
+            continue;
+        }
+        // y becomes x everywhere (a parameter keeps its name).
+        let (keep, gone) = if f.params.iter().any(|p| p.var == y) { (y, x) } else { (x, y) };
+        for instr in f.instrs_mut() {
+            for u in instr.uses_mut() {
+                if *u == gone {
+                    *u = keep;
+                }
+            }
+            if let Some(d) = instr.dest.as_mut().filter(|d| d.var == gone) {
+                d.var = keep;
+            }
+        }
+        for block in &mut f.blocks {
+            block
+                .instrs
+                .retain(|i| !(i.op == Op::Id && i.def() == Some(keep) && i.args.first() == Some(&keep)));
+        }
+    }
+}
+
+fn interferes(f: &Function, live: &Liveness, x: VarId, y: VarId) -> bool {
+    let is_param = |v: VarId| f.params.iter().any(|p| p.var == v);
+    if (is_param(x) && (is_param(y) || live.live_in[0].contains(y.index())))
+        || (is_param(y) && live.live_in[0].contains(x.index()))
+    {
+        return true;
+    }
+    for b in f.block_ids() {
+        let after = live.live_after_each(f, b);
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            let copy_from = (instr.op == Op::Id).then(|| instr.args.first().copied()).flatten();
+            match instr.def() {
+                Some(d) if d == x && copy_from != Some(y) && after[i].contains(y.index()) => return true,
+                Some(d) if d == y && copy_from != Some(x) && after[i].contains(x.index()) => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::interp::{run, Limits};
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::{parse_text, to_text, verify};
+
+    const LOOP: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n.loop:\n  c: bool = lt i n;\n  br c .body .done;\n.body:\n  s: int = add s i;\n  one: int = const 1;\n  i: int = add i one;\n  jmp .loop;\n.done:\n  print s;\n}";
+
+    fn single_assignment(p: &Program) -> bool {
+        p.functions.iter().all(|f| {
+            let mut seen = vec![false; f.vars.len()];
+            f.params.iter().for_each(|p| seen[p.var.index()] = true);
+            f.instrs().filter_map(Instr::def).all(|v| !std::mem::replace(&mut seen[v.index()], true))
+        })
+    }
+
+    #[test]
+    fn to_ssa_gives_one_definition_per_variable() {
+        let mut p = parse_text(LOOP).unwrap();
+        assert!(to_ssa(&mut p).unwrap());
+        verify(&p).unwrap();
+        assert!(single_assignment(&p), "{}", to_text(&p));
+        let text = to_text(&p);
+        assert_eq!(text.matches("= get").count(), 2, "i and s join at the loop head: {text}");
+        assert!(!text.contains("c.1") && !text.contains("one.1"), "single definitions keep their names");
+        let args = ["5".to_string()];
+        assert_eq!(run(&p, &args, &Limits::default()).stdout, "10\n");
+        assert!(!to_ssa(&mut p).unwrap(), "SSA input stays as it is");
+    }
+
+    #[test]
+    fn from_ssa_removes_set_and_get_and_costs_no_more_than_the_original() {
+        let original = parse_text(LOOP).unwrap();
+        let mut p = original.clone();
+        to_ssa(&mut p).unwrap();
+        assert!(from_ssa(&mut p).unwrap());
+        verify(&p).unwrap();
+        assert!(!p.functions[0].instrs().any(|i| matches!(i.op, Op::Set | Op::Get)));
+        let args = ["5".to_string()];
+        let (a, b) = (run(&original, &args, &Limits::default()), run(&p, &args, &Limits::default()));
+        assert_eq!(a.stdout, b.stdout);
+        assert!(
+            b.dyn_inst <= a.dyn_inst + 2,
+            "only the copies into the loop remain: {} vs {}\n{}",
+            b.dyn_inst,
+            a.dyn_inst,
+            to_text(&p)
+        );
+        assert!(!from_ssa(&mut p).unwrap());
+    }
+
+    #[test]
+    fn a_swap_keeps_its_shadow() {
+        // x and y swap every iteration: the parallel copy must not be serialised.
+        let src = "@main {\n  x: int = const 1;\n  y: int = const 2;\n  k: int = const 0;\n  three: int = const 3;\n  one: int = const 1;\n.loop:\n  t: int = id x;\n  x: int = id y;\n  y: int = id t;\n  k: int = add k one;\n  c: bool = lt k three;\n  br c .loop .done;\n.done:\n  print x y;\n}";
+        let original = parse_text(src).unwrap();
+        let mut p = original.clone();
+        to_ssa(&mut p).unwrap();
+        from_ssa(&mut p).unwrap();
+        verify(&p).unwrap();
+        assert_eq!(run(&p, &[], &Limits::default()).stdout, "2 1\n");
+    }
+
+    #[test]
+    fn every_corpus_program_reaches_single_assignment() {
+        for case in crate::bril::passes::testing::corpus(100) {
+            let mut p = case.program.clone();
+            to_ssa(&mut p).unwrap();
+            assert!(single_assignment(&p), "{}: to-ssa was dropped", case.name);
+        }
+    }
+
+    #[test]
+    fn round_trips_keep_semantics() {
+        check_pass(&|p| to_ssa(p));
+        check_pass(&|p| {
+            let a = to_ssa(p)?;
+            let b = from_ssa(p)?;
+            Ok(a | b)
+        });
+    }
+}

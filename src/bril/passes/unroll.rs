@@ -1,0 +1,327 @@
+//! `-loop-unroll`: full unrolling of small counted loops.
+//!
+//! A loop qualifies when it has one latch, its body (header aside) has no
+//! cycle, it leaves only from the header by `br c`, `c` is a comparison of
+//! its counter `i` with a constant, and the counter is written in the loop
+//! only by `i = add i s` (constant `s`) in a block that runs once per
+//! iteration, while every definition of `i` reaching the loop from outside
+//! is one constant. The trip count is then found by running the comparison
+//! on the counter's values, and when the copies fit under a size budget the
+//! loop becomes header, body, header, body, ..., header, with the branches
+//! replaced by jumps.
+//!
+//! Why it is safe: every entry into the loop starts the counter at the same
+//! constant and every iteration adds the same constant once, so each run
+//! takes the branch the same way the same number of times; the unrolled code
+//! runs exactly the instructions the loop ran, minus the branches and the
+//! back jumps. Comparisons are evaluated with the interpreter's arithmetic.
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::consts::{const_bits, fold};
+use crate::bril::analysis::dom::Dominators;
+use crate::bril::analysis::edit::{remove_unreachable, rewrite_functions};
+use crate::bril::analysis::loops::{find_loops, Loop};
+use crate::bril::analysis::reaching::{DefPoint, ReachingDefs};
+use std::collections::HashSet;
+
+use crate::bril::ir::{Block, BlockId, Function, Instr, Name, Op, Program, VarId};
+use crate::error::Result;
+
+/// Most instructions an unrolled loop may have.
+const BUDGET: usize = 160;
+/// Most iterations fully unrolled.
+const MAX_TRIPS: u64 = 32;
+
+/// `-loop-unroll`.
+pub fn loop_unroll(program: &mut Program) -> Result<bool> {
+    rewrite_functions(program, |_, f| {
+        for _ in 0..16 {
+            remove_unreachable(f)?;
+            if !unroll_one(f) {
+                break;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// What a qualifying loop does on every entry.
+struct Counted {
+    /// Iterations of the body.
+    trips: u64,
+    /// The header's target inside the loop.
+    body_entry: BlockId,
+    /// Where the loop exits to.
+    exit: BlockId,
+}
+
+/// The one value every definition of `v` reaching `lp`'s header from
+/// outside gives, when `lp` does not write `v` and that value is a `const`.
+fn constant_on_entry(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, v: VarId) -> Option<u64> {
+    let mut value = None;
+    for &p in cfg.preds[lp.header.index()].iter().filter(|&&p| !lp.contains(p)) {
+        let mut any = false;
+        for site in rd.of_var(&rd.after[p.index()], v) {
+            any = true;
+            let DefPoint::Instr { block, index } = site.point else { return None };
+            if lp.contains(block) {
+                return None; // the loop's own value comes around again
+            }
+            let bits = const_bits(&f.block(block).instrs[index])?;
+            if value.is_some_and(|x| x != bits) {
+                return None;
+            }
+            value = Some(bits);
+        }
+        if !any {
+            return None;
+        }
+    }
+    value
+}
+
+/// Whether the loop's blocks other than the header form no cycle.
+fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
+    // Kahn's algorithm on the body without the header.
+    let inside = |b: BlockId| b != lp.header && lp.contains(b);
+    let mut indegree: Vec<usize> = vec![0; cfg.len()];
+    for &b in lp.body.iter().filter(|&&b| inside(b)) {
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] += 1;
+        }
+    }
+    let mut ready: Vec<BlockId> =
+        lp.body.iter().copied().filter(|&b| inside(b) && indegree[b.index()] == 0).collect();
+    let mut seen = 0;
+    while let Some(b) = ready.pop() {
+        seen += 1;
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] -= 1;
+            if indegree[s.index()] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    seen == lp.body.len() - 1
+}
+
+fn analyse(f: &Function, cfg: &Cfg, dom: &Dominators, rd: &ReachingDefs, lp: &Loop) -> Option<Counted> {
+    let [latch] = lp.latches[..] else { return None };
+    if !body_is_acyclic(cfg, lp) {
+        return None;
+    }
+    // Only the header leaves the loop, by a branch on a comparison made there.
+    for &b in lp.body.iter().filter(|&&b| b != lp.header) {
+        if cfg.succs[b.index()].iter().any(|&s| !lp.contains(s)) {
+            return None;
+        }
+    }
+    let header = f.block(lp.header);
+    let br = header.terminator().filter(|t| t.op == Op::Br)?;
+    let (&cond, &then, &otherwise) = (br.args.first()?, br.labels.first()?, br.labels.get(1)?);
+    let (body_entry, exit, stay_when) = match (lp.contains(then), lp.contains(otherwise)) {
+        (true, false) => (then, otherwise, true),
+        (false, true) => (otherwise, then, false),
+        _ => return None,
+    };
+    let cmp = header.instrs.iter().rev().find(|i| i.def() == Some(cond))?;
+    if !matches!(cmp.op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq) {
+        return None;
+    }
+    let mut defs_in_loop = vec![Vec::new(); f.vars.len()];
+    for &b in &lp.body {
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            if let Some(d) = instr.def() {
+                defs_in_loop[d.index()].push((b, i));
+            }
+        }
+    }
+    // One argument is the counter, the other a constant the loop keeps.
+    let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
+    let (counter, bound, counter_first) =
+        if defs_in_loop[a1.index()].is_empty() { (a0, a1, true) } else { (a1, a0, false) };
+    let bound_value = constant_on_entry(f, cfg, rd, lp, bound)?;
+    let [(inc_block, inc_index)] = defs_in_loop[counter.index()][..] else { return None };
+    let inc = &f.block(inc_block).instrs[inc_index];
+    if inc.op != Op::Add || inc_block == lp.header || !dom.dominates(inc_block, latch) {
+        return None;
+    }
+    let step = match (inc.args.first(), inc.args.get(1)) {
+        (Some(&x), Some(&s)) if x == counter => s,
+        (Some(&s), Some(&x)) if x == counter => s,
+        _ => return None,
+    };
+    if step == counter || !defs_in_loop[step.index()].is_empty() {
+        return None;
+    }
+    let step_value = constant_on_entry(f, cfg, rd, lp, step)?;
+    let mut value = constant_on_entry(f, cfg, rd, lp, counter)?;
+    for trips in 0..=MAX_TRIPS {
+        let args = if counter_first { [value, bound_value] } else { [bound_value, value] };
+        let stays = fold(cmp.op, &args)? != 0;
+        if stays != stay_when {
+            return Some(Counted { trips, body_entry, exit });
+        }
+        value = (value as i64).wrapping_add(step_value as i64) as u64;
+    }
+    None
+}
+
+fn unroll_one(f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    let dom = Dominators::new(&cfg);
+    let rd = ReachingDefs::new(f, &cfg);
+    for lp in find_loops(&cfg, &dom) {
+        let Some(counted) = analyse(f, &cfg, &dom, &rd, &lp) else { continue };
+        let header_len = f.block(lp.header).instrs.len();
+        let body_len: usize =
+            lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
+        let size = (counted.trips as usize + 1) * header_len + counted.trips as usize * body_len;
+        if size > BUDGET {
+            continue;
+        }
+        rebuild(f, &lp, &counted);
+        return true;
+    }
+    false
+}
+
+/// Replaces the loop's blocks by the unrolled copies, at the header's place.
+fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
+    let trips = counted.trips as usize;
+    let body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
+    let old_len = f.blocks.len();
+    // New layout: the copies take the header's place; other loop blocks go.
+    let span = (trips + 1) + trips * body.len();
+    let mut new_index: Vec<Option<usize>> = vec![None; old_len];
+    let (mut next, mut start) = (0, 0);
+    for (b, slot) in new_index.iter_mut().enumerate() {
+        if b == lp.header.index() {
+            start = next;
+            *slot = Some(next);
+            next += span;
+        } else if !lp.contains(BlockId::new(b)) {
+            *slot = Some(next);
+            next += 1;
+        }
+    }
+    // Copy k occupies start + k * (1 + body.len()): its header, then its body blocks.
+    let copy_header = |k: usize| BlockId::new(start + k * (1 + body.len()));
+    let copy_block = |k: usize, b: BlockId| {
+        let pos = body.iter().position(|&x| x == b).unwrap_or(0);
+        BlockId::new(start + k * (1 + body.len()) + 1 + pos)
+    };
+    let remap_outside = |b: BlockId| BlockId::new(new_index[b.index()].unwrap_or(0));
+    let mut taken: HashSet<String> =
+        f.blocks.iter().filter_map(|b| b.label.as_deref().map(str::to_string)).collect();
+    let mut fresh = |hint: String| -> Name {
+        let name = (0u64..)
+            .map(|i| if i == 0 { hint.clone() } else { format!("{hint}.{i}") })
+            .find(|n| !taken.contains(n));
+        let name = name.unwrap_or(hint);
+        taken.insert(name.clone());
+        name.into()
+    };
+    let mut copies: Vec<Block> = Vec::new();
+    for k in 0..=trips {
+        let h = f.block(lp.header);
+        let label = if k == 0 {
+            h.label.clone()
+        } else {
+            Some(f.fresh_label(&format!("{}.u{k}", h.label.as_deref().unwrap_or("h"))))
+        };
+        let mut block =
+            Block { label, label_pos: h.label_pos, instrs: h.instrs[..h.instrs.len() - 1].to_vec() };
+        let pos = h.instrs.last().map_or_else(Default::default, |t| t.pos);
+        let target = if k < trips { copy_block(k, counted.body_entry) } else { remap_outside(counted.exit) };
+        block.instrs.push(Instr::jmp(target).with_pos(pos));
+        copies.push(block);
+        if k == trips {
+            break;
+        }
+        for &b in &body {
+            let orig = f.block(b);
+            let hint = format!("{}.u{k}", orig.label.as_deref().unwrap_or("b"));
+            let mut block = Block { label: None, label_pos: orig.label_pos, instrs: orig.instrs.clone() };
+            block.label = Some(fresh(hint));
+            let map = |t: BlockId| if t == lp.header { copy_header(k + 1) } else { copy_block(k, t) };
+            match block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                Some(t) => {
+                    for l in t.labels.iter_mut() {
+                        *l = map(*l);
+                    }
+                }
+                None => {
+                    let succ = f.successors(b).first().copied().unwrap_or(lp.header);
+                    block.instrs.push(Instr::jmp(map(succ)));
+                }
+            }
+            copies.push(block);
+        }
+    }
+    let old = std::mem::take(&mut f.blocks);
+    let mut blocks = Vec::with_capacity(next);
+    let mut copies = Some(copies);
+    for (b, mut block) in old.into_iter().enumerate() {
+        if b == lp.header.index() {
+            blocks.extend(copies.take().unwrap_or_default());
+        } else if !lp.contains(BlockId::new(b)) {
+            if let Some(t) = block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                for l in t.labels.iter_mut() {
+                    *l = remap_outside(*l);
+                }
+            }
+            blocks.push(block);
+        }
+    }
+    f.blocks = blocks;
+    // The copies' jumps to the very next block are fallthroughs.
+    for i in start..start + span {
+        let b = BlockId::new(i);
+        if i < f.blocks.len() && crate::bril::analysis::edit::is_jump_to_next(f, b) {
+            f.block_mut(b).instrs.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::interp::{run, Limits};
+    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::{parse_text, to_text};
+
+    const COUNTED: &str = "@main {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n  s: int = const 0;\n.loop:\n  go: bool = lt i n;\n  br go .body .done;\n.body:\n  s: int = add s i;\n  odd: bool = eq s one;\n  br odd .yes .no;\n.yes:\n  print s;\n.no:\n  i: int = add i one;\n  jmp .loop;\n.done:\n  print s i;\n}";
+
+    #[test]
+    fn a_counted_loop_is_fully_unrolled() {
+        let mut p = parse_text(COUNTED).unwrap();
+        let before = run(&p, &[], &Limits::default());
+        assert!(loop_unroll(&mut p).unwrap());
+        let after = run(&p, &[], &Limits::default());
+        assert_eq!(before.stdout, after.stdout);
+        let text = to_text(&p);
+        assert!(!text.contains("br go"), "{text}");
+        assert!(after.dyn_inst < before.dyn_inst, "{} -> {}", before.dyn_inst, after.dyn_inst);
+        assert!(!loop_unroll(&mut p).unwrap());
+    }
+
+    #[test]
+    fn loops_with_unknown_bounds_or_second_entries_stay() {
+        let src = COUNTED.replace(
+            "@main {\n  i: int = const 0;\n  n: int = const 3;",
+            "@main(n: int) {\n  i: int = const 0;",
+        );
+        let mut p = parse_text(&src).unwrap();
+        assert!(!loop_unroll(&mut p).unwrap());
+        // The counter is not reset when an outer loop comes around again.
+        let src = "@main {\n  i: int = const 0;\n  n: int = const 2;\n  one: int = const 1;\n  k: int = const 0;\n.outer:\n  j: int = const 0;\n.loop:\n  go: bool = lt i n;\n  br go .body .done;\n.body:\n  i: int = add i one;\n  jmp .loop;\n.done:\n  k: int = add k one;\n  again: bool = lt k n;\n  br again .outer .end;\n.end:\n  print i k;\n}";
+        let mut p = parse_text(src).unwrap();
+        assert!(!loop_unroll(&mut p).unwrap(), "{}", to_text(&p));
+    }
+
+    #[test]
+    fn semantics() {
+        check_pass(&|p| loop_unroll(p));
+    }
+}
