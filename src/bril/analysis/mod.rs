@@ -8,7 +8,9 @@
 //! - [`dataflow`]: a generic forward/backward worklist solver over a lattice
 //!   ([`dataflow::Dataflow`]); [`liveness`], [`reaching`] definitions and
 //!   [`definite`] assignment are built on it.
-//! - [`edit`]: block insertion/removal and relabeling that keep jump targets right.
+//! - [`edit`]: block insertion/removal and relabeling that keep jump targets
+//!   right, unreachable-block removal, and [`edit::rewrite_functions`], the
+//!   driver the global passes share (a rewrite that fails verification is dropped).
 //! - [`consts`]: constant bits and folding, bit-exact with the interpreter.
 //! - [`bitset::BitSet`]: the sets these analyses compute.
 //!

@@ -137,3 +137,49 @@ fn random_pass_sequences_keep_semantics() {
         }
     }
 }
+
+/// Every community benchmark, however long it runs, under the full
+/// pipeline; prints how long each pass took on the largest programs.
+#[test]
+#[ignore]
+fn all_community_benchmarks() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
+    let mut files: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bril"))
+        .collect();
+    files.sort();
+    let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
+    for path in files {
+        let program = crate::bril::parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let args = program.main_args();
+        let start = std::time::Instant::now();
+        let pass = |p: &mut Program| run_flags(p, &flags);
+        check_pass_on(&Case { name: path.display().to_string(), program, args }, &pass);
+        let took = start.elapsed();
+        if took.as_millis() > 500 {
+            println!("{}: {took:?}", path.display());
+        }
+    }
+}
+
+/// Time of each pass on the largest generated programs (`MAX_SIZE`).
+#[test]
+#[ignore]
+fn pass_time_on_large_programs() {
+    for seed in 0..3 {
+        let program = crate::bril::generator::generate(seed, crate::bril::generator::MAX_SIZE).unwrap();
+        println!("seed {seed}: {} instructions", program.instr_count());
+        for info in crate::bril::passes::registry() {
+            let mut p = program.clone();
+            if info.flag == "-from-ssa" {
+                crate::bril::passes::ssa::to_ssa(&mut p).unwrap();
+            }
+            let start = std::time::Instant::now();
+            (info.run)(&mut p).unwrap();
+            println!("  {:<18} {:?}", info.flag, start.elapsed());
+        }
+    }
+}

@@ -22,7 +22,7 @@ use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::rewrite_functions;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{ensure_preheader, find_loops, Loop};
-use crate::bril::ir::{BlockId, Function, Op, Program, VarId};
+use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
 /// `-licm`.
@@ -49,55 +49,86 @@ fn nonzero_constant(f: &Function, v: VarId) -> bool {
     value.is_some()
 }
 
-/// The first instruction of `lp` that may move to its preheader.
-fn hoistable(f: &Function, cfg: &Cfg, lp: &Loop) -> Option<(BlockId, usize)> {
+/// The instructions of `lp` that may move to its preheader, in an order
+/// that keeps each after the invariants it reads.
+fn hoistable(f: &Function, lp: &Loop, live: &Liveness, definite: &Definite) -> Vec<(BlockId, usize)> {
     let mut defs_in_loop = vec![0u32; f.vars.len()];
     for &b in &lp.body {
         for d in f.block(b).instrs.iter().filter_map(|i| i.def()) {
             defs_in_loop[d.index()] += 1;
         }
     }
-    let live = Liveness::new(f, cfg);
-    let definite = Definite::new(f, cfg);
-    for &b in &lp.body {
-        let defined = definite.before_each(f, b);
-        for (i, instr) in f.block(b).instrs.iter().enumerate() {
-            let Some(d) = instr.def() else { continue };
-            let movable = match instr.op {
-                Op::Div => instr.args.get(1).is_some_and(|&v| nonzero_constant(f, v)),
-                op => op.is_pure(),
-            };
-            if movable
-                && defs_in_loop[d.index()] == 1
-                && !live.live_in[lp.header.index()].contains(d.index())
-                && instr.args.iter().all(|a| defs_in_loop[a.index()] == 0 && defined[i].contains(a.index()))
-            {
-                return Some((b, i));
+    let defined: Vec<_> = lp.body.iter().map(|&b| definite.before_each(f, b)).collect();
+    let mut hoisted_var = vec![false; f.vars.len()];
+    let mut order = Vec::new();
+    let mut taken: Vec<Vec<bool>> = lp.body.iter().map(|&b| vec![false; f.block(b).instrs.len()]).collect();
+    // Moving one instruction can make those reading its result invariant: repeat.
+    loop {
+        let mut progress = false;
+        for (k, &b) in lp.body.iter().enumerate() {
+            for (i, instr) in f.block(b).instrs.iter().enumerate() {
+                let Some(d) = instr.def() else { continue };
+                if taken[k][i] {
+                    continue;
+                }
+                let movable = match instr.op {
+                    Op::Div => instr.args.get(1).is_some_and(|&v| nonzero_constant(f, v)),
+                    op => op.is_pure(),
+                };
+                let invariant_arg = |a: &VarId| {
+                    hoisted_var[a.index()]
+                        || (defs_in_loop[a.index()] == 0 && defined[k][i].contains(a.index()))
+                };
+                if movable
+                    && defs_in_loop[d.index()] == 1
+                    && !live.live_in[lp.header.index()].contains(d.index())
+                    && instr.args.iter().all(invariant_arg)
+                {
+                    taken[k][i] = true;
+                    hoisted_var[d.index()] = true;
+                    order.push((b, i));
+                    progress = true;
+                }
             }
         }
+        if !progress {
+            return order;
+        }
     }
-    None
 }
 
 fn licm_function(f: &mut Function) {
-    // Each round moves one instruction out of one loop (or makes one
-    // preheader), so the count of rounds is bounded by the code's size.
-    let rounds = 2 * f.instr_count() + 2 * f.blocks.len() + 4;
+    // Each round makes one preheader or empties one loop of its invariants,
+    // so the number of rounds is bounded by twice the number of loops.
+    let rounds = 2 * f.blocks.len() + 4;
     for _ in 0..rounds {
         let cfg = Cfg::new(f);
         let dom = Dominators::new(&cfg);
         let loops = find_loops(&cfg, &dom);
-        let Some((lp, (b, i))) = loops.iter().find_map(|lp| hoistable(f, &cfg, lp).map(|at| (lp, at))) else {
+        let live = Liveness::new(f, &cfg);
+        let definite = Definite::new(f, &cfg);
+        let Some((lp, moves)) = loops.iter().find_map(|lp| {
+            let moves = hoistable(f, lp, &live, &definite);
+            (!moves.is_empty()).then_some((lp, moves))
+        }) else {
             return;
         };
         let Some((pre, inserted)) = ensure_preheader(f, &cfg, lp) else { return };
         if inserted {
             continue; // block numbers moved: analyse again
         }
-        let instr = f.block_mut(b).instrs.remove(i);
+        let mut moved = Vec::with_capacity(moves.len());
+        for &(b, i) in &moves {
+            moved.push(std::mem::replace(&mut f.block_mut(b).instrs[i], Instr::new(Op::Nop)));
+        }
+        let mut gone: Vec<(BlockId, usize)> = moves;
+        gone.sort();
+        for &(b, i) in gone.iter().rev() {
+            f.block_mut(b).instrs.remove(i);
+        }
         let block = f.block_mut(pre);
         let at = block.instrs.len() - usize::from(block.terminator().is_some());
-        block.instrs.insert(at, instr);
+        block.instrs.splice(at..at, moved);
     }
 }
 

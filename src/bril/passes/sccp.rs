@@ -1,7 +1,7 @@
 //! `-sccp`: conditional constant propagation (Wegman–Zadeck), run densely
 //! over the CFG so it works on any program, SSA or not.
 //!
-//! Each variable is Top (no value seen yet), a constant, or Bottom
+//! Each variable (and each `set`/`get` shadow, so SSA form is no barrier) is Top (no value seen yet), a constant, or Bottom
 //! (unknown) at each block entry; only edges a branch can take are followed,
 //! so constants flow through code that a constant branch rules out. Then
 //! instructions whose result is a known constant become `const`, branches on
@@ -68,12 +68,25 @@ fn evaluate(instr: &Instr, state: &[Lat]) -> Lat {
     fold(instr.op, &args).map_or(Lat::Bottom, Lat::Const)
 }
 
-fn step(instr: &Instr, state: &mut [Lat]) {
-    if let Some(d) = instr.def() {
-        let v = evaluate(instr, state);
-        if let Some(slot) = state.get_mut(d.index()) {
-            *slot = v;
-        }
+/// Moves `state` across `instr`. The state holds every variable and then,
+/// at `n + x`, the shadow of `x` that `set x` writes and `x = get` reads.
+fn step(instr: &Instr, state: &mut [Lat], n: usize) {
+    let (slot, value) = match instr.op {
+        Op::Set => match (instr.shadow_target(), instr.args.get(1)) {
+            (Some(t), Some(v)) => (n + t.index(), state.get(v.index()).copied().unwrap_or(Lat::Bottom)),
+            _ => return,
+        },
+        Op::Get => match instr.def() {
+            Some(d) => (d.index(), state.get(n + d.index()).copied().unwrap_or(Lat::Bottom)),
+            None => return,
+        },
+        _ => match instr.def() {
+            Some(d) => (d.index(), evaluate(instr, state)),
+            None => return,
+        },
+    };
+    if let Some(s) = state.get_mut(slot) {
+        *s = value;
     }
 }
 
@@ -108,7 +121,7 @@ fn solve(f: &Function) -> Solution {
     while let Some(b) = work.pop() {
         queued[b.index()] = false;
         // Every variable is unknown on entry to the function.
-        let mut state = if b.index() == 0 { Some(vec![Lat::Bottom; f.vars.len()]) } else { None };
+        let mut state = if b.index() == 0 { Some(vec![Lat::Bottom; 2 * f.vars.len()]) } else { None };
         for &p in &cfg.preds[b.index()] {
             if let Some((out, succs)) = &exits[p.index()] {
                 if succs.contains(&b) {
@@ -123,7 +136,7 @@ fn solve(f: &Function) -> Solution {
         entry[b.index()] = Some(state.clone());
         let mut out = state;
         for instr in &f.block(b).instrs {
-            step(instr, &mut out);
+            step(instr, &mut out, f.vars.len());
         }
         let succs = feasible(f, b, &out);
         let new = Some((out, succs));
@@ -146,6 +159,7 @@ fn sccp_function(f: &mut Function) -> Result<()> {
         return Ok(());
     }
     let solution = solve(f);
+    let n = f.vars.len();
     for b in f.block_ids() {
         let Some(mut state) = solution.entry[b.index()].clone() else { continue };
         for instr in &mut f.block_mut(b).instrs {
@@ -165,7 +179,7 @@ fn sccp_function(f: &mut Function) -> Result<()> {
                     *instr = Instr::jmp(if c != 0 { then } else { otherwise }).with_pos(instr.pos);
                 }
             }
-            step(instr, &mut state);
+            step(instr, &mut state, n);
         }
     }
     let keep: Vec<bool> = solution.entry.iter().map(Option::is_some).collect();
@@ -211,6 +225,13 @@ mod tests {
         let src = "@main(n: int) {\n  c: bool = lt n n;\n  br c .def .use;\n.def:\n  x: int = const 3;\n.use:\n  y: int = add x x;\n  print y;\n}";
         let (_, text) = run(src);
         assert!(text.contains("y: int = add x x;"), "x is undefined on one path: {text}");
+    }
+
+    #[test]
+    fn constants_flow_through_set_and_get() {
+        let src = "@main {\n  a: int = const 4;\n  set x a;\n  jmp .next;\n.next:\n  x: int = get;\n  y: int = add x x;\n  print y;\n}";
+        let (changed, text) = run(src);
+        assert!(changed && text.contains("y: int = const 8;") && text.contains("x: int = get;"), "{text}");
     }
 
     #[test]

@@ -333,37 +333,40 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
 /// unassigned variable can start seeing a value.
 pub(crate) fn coalesce_copies(f: &mut Function) {
     let types = var_types(f);
-    let mut failed: Vec<(VarId, VarId)> = Vec::new();
-    for _ in 0..4096 {
-        let cfg = Cfg::new(f);
-        let live = Liveness::new(f, &cfg);
-        let definite = crate::bril::analysis::definite::Definite::new(f, &cfg);
-        let mut always_assigned = vec![true; f.vars.len()];
-        for b in f.block_ids() {
-            let defined = definite.before_each(f, b);
-            for (i, instr) in f.block(b).instrs.iter().enumerate() {
-                for &u in instr.uses() {
-                    if !defined[i].contains(u.index()) {
-                        always_assigned[u.index()] = false;
-                    }
+    let cfg = Cfg::new(f);
+    // Liveness is kept up to date by union as variables merge: a superset
+    // of the truth, so interference is only ever overestimated.
+    let mut live = Liveness::new(f, &cfg);
+    let definite = crate::bril::analysis::definite::Definite::new(f, &cfg);
+    let mut always_assigned = vec![true; f.vars.len()];
+    let mut def_sites: Vec<Vec<(BlockId, usize)>> = vec![Vec::new(); f.vars.len()];
+    let mut copies = Vec::new();
+    for b in f.block_ids() {
+        let defined = definite.before_each(f, b);
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            for &u in instr.uses() {
+                if !defined[i].contains(u.index()) {
+                    always_assigned[u.index()] = false;
                 }
             }
-        }
-        let candidate = f.instrs().find_map(|i| match (i.op, i.def(), i.args.first()) {
-            (Op::Id, Some(x), Some(&y))
-                if x != y
-                    && !failed.contains(&(x, y))
-                    && types[x.index()] == types[y.index()]
-                    && always_assigned[x.index()]
-                    && always_assigned[y.index()] =>
-            {
-                Some((x, y))
+            if let Some(d) = instr.def() {
+                def_sites[d.index()].push((b, i));
             }
-            _ => None,
-        });
-        let Some((x, y)) = candidate else { return };
-        if interferes(f, &live, x, y) {
-            failed.push((x, y));
+            if instr.op == Op::Id {
+                copies.push((b, i));
+            }
+        }
+    }
+    let mut merged = false;
+    for (b, i) in copies {
+        let instr = &f.block(b).instrs[i];
+        let (Some(x), Some(&y)) = (instr.def(), instr.args.first()) else { continue };
+        if x == y
+            || types[x.index()] != types[y.index()]
+            || !always_assigned[x.index()]
+            || !always_assigned[y.index()]
+            || interferes(f, &live, &def_sites, x, y)
+        {
             continue;
         }
         // y becomes x everywhere (a parameter keeps its name).
@@ -378,34 +381,58 @@ pub(crate) fn coalesce_copies(f: &mut Function) {
                 d.var = keep;
             }
         }
+        let moved = std::mem::take(&mut def_sites[gone.index()]);
+        def_sites[keep.index()].extend(moved);
+        for set in live.live_in.iter_mut().chain(live.live_out.iter_mut()) {
+            if set.remove(gone.index()) {
+                set.insert(keep.index());
+            }
+        }
+        merged = true;
+    }
+    if merged {
         for block in &mut f.blocks {
             block
                 .instrs
-                .retain(|i| !(i.op == Op::Id && i.def() == Some(keep) && i.args.first() == Some(&keep)));
+                .retain(|i| !(i.op == Op::Id && i.def().is_some() && i.args.first().copied() == i.def()));
         }
     }
 }
 
-fn interferes(f: &Function, live: &Liveness, x: VarId, y: VarId) -> bool {
+/// The variables live just after instruction `i` of block `b`.
+fn live_after(f: &Function, live: &Liveness, b: BlockId, i: usize) -> crate::bril::analysis::BitSet {
+    let mut set = live.live_out[b.index()].clone();
+    for instr in f.block(b).instrs.iter().skip(i + 1).rev() {
+        crate::bril::analysis::liveness::step_back(&mut set, instr);
+    }
+    set
+}
+
+fn interferes(
+    f: &Function,
+    live: &Liveness,
+    def_sites: &[Vec<(BlockId, usize)>],
+    x: VarId,
+    y: VarId,
+) -> bool {
     let is_param = |v: VarId| f.params.iter().any(|p| p.var == v);
     if (is_param(x) && (is_param(y) || live.live_in[0].contains(y.index())))
         || (is_param(y) && live.live_in[0].contains(x.index()))
     {
         return true;
     }
-    for b in f.block_ids() {
-        let after = live.live_after_each(f, b);
-        for (i, instr) in f.block(b).instrs.iter().enumerate() {
-            let copy_from = (instr.op == Op::Id).then(|| instr.args.first().copied()).flatten();
-            match instr.def() {
-                Some(d) if d == x && copy_from != Some(y) && after[i].contains(y.index()) => return true,
-                Some(d) if d == y && copy_from != Some(x) && after[i].contains(x.index()) => return true,
-                _ => {}
+    for (written, other) in [(x, y), (y, x)] {
+        for &(b, i) in &def_sites[written.index()] {
+            let instr = &f.block(b).instrs[i];
+            let copy_of_other = instr.op == Op::Id && instr.args.first() == Some(&other);
+            if !copy_of_other && live_after(f, live, b, i).contains(other.index()) {
+                return true;
             }
         }
     }
     false
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
