@@ -79,3 +79,44 @@ fn verify_accepts_a_good_program() {
     assert!(o.status.success());
     assert_eq!(text(&o.stdout), "ok\n");
 }
+
+const REDUNDANT: &str = "@main {\n  a: int = const 2;\n  b: int = const 3;\n  c: int = add a b;\n  d: int = add a b;\n  unused: int = mul c d;\n  e: int = add c d;\n  print e;\n}\n";
+
+#[test]
+fn opt_lists_every_pass_and_pipeline() {
+    let o = compgym(&["opt", "--list"], "");
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), compgym::bril::passes::registry().len() + 4);
+    assert!(out.lines().any(|l| l.starts_with("-dce ") && l.len() > 20), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("-O2 ")));
+}
+
+#[test]
+fn opt_optimises_and_keeps_the_output() {
+    let o = compgym(&["opt", "--passes", "-lvn -dce"], REDUNDANT);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let optimised = text(&o.stdout);
+    assert!(optimised.lines().count() < REDUNDANT.lines().count(), "{optimised}");
+    assert!(!optimised.contains("unused"));
+    assert_eq!(text(&compgym(&["run"], &optimised).stdout), "10\n");
+    let json = compgym(&["opt", "--passes", "-O2", "--json"], REDUNDANT);
+    assert!(text(&json.stdout).trim_start().starts_with('{'));
+}
+
+#[test]
+fn run_with_passes_counts_fewer_instructions() {
+    let plain = compgym(&["run", "-p"], REDUNDANT);
+    let optimised = compgym(&["run", "--passes", "-O2", "-p"], REDUNDANT);
+    assert_eq!(text(&plain.stdout), text(&optimised.stdout));
+    let count =
+        |o: &Output| text(&o.stderr).trim().trim_start_matches("total_dyn_inst: ").parse::<u64>().unwrap();
+    assert!(count(&optimised) < count(&plain));
+}
+
+#[test]
+fn opt_with_an_unknown_pass_fails_clearly() {
+    let o = compgym(&["opt", "--passes", "-nope"], REDUNDANT);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("LookupError"), "{}", text(&o.stderr));
+}

@@ -5,11 +5,14 @@
 //! compgym json [FILE|-]                 Bril text to JSON
 //! compgym text [FILE|-]                 Bril JSON to text
 //! compgym verify [FILE|-]               check a program is well formed
+//! compgym opt --passes "FLAGS" [--json] [FILE|-] | --list
+//!                                       optimise with passes and pipelines
 //! compgym features [--dot] [FILE|-]      program features as JSON (or CFG as DOT)
 //! compgym bench-interp [--seconds S] [PATH...]
 //!                                       interpreter throughput
 //! compgym bench-spaces [--seconds S] [--json]
 //!                                       space sampling and checking rates
+//! compgym bench-passes [PATH...]        what the pipelines cut, outputs checked
 //! ```
 
 use std::io::{Read, Write};
@@ -26,6 +29,12 @@ const USAGE: &str = "usage:
   compgym json [FILE|-]                 print a program as Bril JSON
   compgym text [FILE|-]                 print a program as Bril text
   compgym verify [FILE|-]               check that a program is well formed
+  compgym opt --passes FLAGS [--json] [FILE|-]
+                                        optimise: pass flags and pipelines (-O1, -O2,
+                                        -Oz) in order; prints the program
+  compgym opt --list                    every pass flag with its description
+  compgym run --passes FLAGS [-p] FILE [ARGS...]
+                                        optimise, then run
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
                                         JSON; --dot prints the CFG as Graphviz DOT
@@ -34,7 +43,10 @@ const USAGE: &str = "usage:
                                         folders of them (default: the bundled suite)
   compgym bench-spaces [--seconds S] [--json]
                                         space sampling and checking rates (the
-                                        native side of bench/spaces.mjs)";
+                                        native side of bench/spaces.mjs)
+  compgym bench-passes [PATH...]        static and dynamic instruction counts under
+                                        -O0/-O1/-O2/-Oz, outputs checked (default:
+                                        the bundled suite)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {
@@ -57,9 +69,11 @@ fn main() -> ExitCode {
         Some("json") => cmd_convert(&args[1..], |p| bril::to_json(p) + "\n"),
         Some("text") => cmd_convert(&args[1..], bril::to_text),
         Some("verify") => cmd_verify(&args[1..]),
+        Some("opt") => cmd_opt(&args[1..]),
         Some("features") => cmd_features(&args[1..]),
         Some("bench-interp") => cmd_bench_interp(&args[1..]),
         Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
+        Some("bench-passes") => cmd_bench_passes(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -128,11 +142,62 @@ fn cmd_features(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Takes `--passes "FLAGS"` out of `args`: the flags, split on whitespace.
+fn take_passes(args: &[String]) -> Result<(Option<Vec<String>>, Vec<String>), Failure> {
+    let mut passes = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--passes" {
+            let flags = it.next().ok_or_else(|| usage_error("--passes needs a list of flags"))?;
+            passes = Some(flags.split_whitespace().map(String::from).collect());
+        } else {
+            rest.push(arg.clone());
+        }
+    }
+    Ok((passes, rest))
+}
+
+/// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order.
+fn optimise(program: &mut Program, flags: &[String]) -> Result<(), Failure> {
+    for flag in flags {
+        let result = if flag.starts_with("-O") {
+            compgym::bril::passes::run_pipeline(program, flag)
+        } else {
+            compgym::bril::passes::run_flags(program, &[flag.as_str()])
+        };
+        result.map_err(|e| Failure(e.to_string(), 1))?;
+    }
+    Ok(())
+}
+
+fn cmd_opt(args: &[String]) -> Result<(), Failure> {
+    if args.iter().any(|a| a == "--list") {
+        for p in compgym::bril::passes::registry() {
+            say!("{:<18} {}", p.flag, p.description);
+        }
+        for name in compgym::bril::passes::pipelines() {
+            say!("{name:<18} the {name} pipeline");
+        }
+        return Ok(());
+    }
+    let json = args.iter().any(|a| a == "--json");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
+    let (passes, rest) = take_passes(&args)?;
+    let mut program = load(single_file(&rest)?)?;
+    optimise(&mut program, &passes.unwrap_or_default())?;
+    let out = if json { bril::to_json(&program) + "\n" } else { bril::to_text(&program) };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    Ok(())
+}
+
 fn cmd_run(args: &[String]) -> Result<(), Failure> {
+    let (passes, args) = take_passes(args)?;
     let profile = args.iter().any(|a| a == "-p");
     let rest: Vec<&String> = args.iter().filter(|a| *a != "-p").collect();
     let file = rest.first().map(|s| s.as_str());
-    let program = load(file)?;
+    let mut program = load(file)?;
+    optimise(&mut program, &passes.unwrap_or_default())?;
     let mut main_args: Vec<String> = rest.iter().skip(1).map(|s| s.to_string()).collect();
     if main_args.is_empty() {
         main_args = program.main_args();
@@ -271,4 +336,58 @@ fn cmd_bench_spaces(args: &[String]) -> Result<(), Failure> {
         say!("{}", compgym::spaces::bench::format_results(&results).trim_end());
     }
     Ok(())
+}
+
+fn cmd_bench_passes(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::passes::quality::{geomean_ratio, measure};
+    let mut results = Vec::new();
+    let mut programs: Vec<(String, Program)> = Vec::new();
+    if args.is_empty() {
+        for b in bril::suite::all() {
+            programs.push((b.uri(), b.program().map_err(|e| Failure(format!("{}: {e}", b.name), 2))?));
+        }
+    } else {
+        for f in collect_bril_files(args)? {
+            let name = f.display().to_string();
+            programs.push((name.clone(), load(Some(&name))?));
+        }
+    }
+    let limits = interp::Limits::default();
+    let pipelines: Vec<&str> = compgym::bril::passes::pipelines().collect();
+    say!("{:<44} {}", "program (static / dynamic instructions)", pipelines.join("            "));
+    let mut broken = 0;
+    for (name, p) in &programs {
+        let q = measure(name, p, &p.main_args(), &limits).map_err(|e| Failure(format!("{name}: {e}"), 2))?;
+        let cells: Vec<String> = q
+            .measures
+            .iter()
+            .map(|(_, m)| {
+                format!("{:>5} / {:<9}{}", m.static_count, m.dyn_count, if m.same_output { " " } else { "!" })
+            })
+            .collect();
+        broken += q.measures.iter().filter(|(_, m)| !m.same_output).count();
+        say!("{:<44} {}", short(name), cells.join(" "));
+        results.push(q);
+    }
+    say!("");
+    for pipeline in &pipelines[1..] {
+        let dynamic = 1.0 - geomean_ratio(&results, pipeline, |m| m.dyn_count as f64);
+        let size = 1.0 - geomean_ratio(&results, pipeline, |m| m.static_count as f64);
+        say!(
+            "{pipeline}: geometric mean cut {:>5.1}% dynamic, {:>5.1}% static",
+            100.0 * dynamic,
+            100.0 * size
+        );
+    }
+    say!("programs whose output changed (marked !): {broken}");
+    if broken > 0 {
+        return Err(Failure(format!("{broken} optimised programs changed their output"), 2));
+    }
+    Ok(())
+}
+
+/// The last two path components: enough to name a benchmark in a table.
+fn short(name: &str) -> String {
+    let parts: Vec<&str> = name.rsplit('/').take(2).collect();
+    parts.into_iter().rev().collect::<Vec<_>>().join("/")
 }

@@ -33,6 +33,7 @@ pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod session;
 pub mod suite;
 pub mod types;
 pub mod verify;

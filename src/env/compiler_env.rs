@@ -380,18 +380,22 @@ impl CompilerEnv {
         if let Some(r) = &options.reward_space {
             self.set_reward_space(r.as_deref())?;
         }
-        if let Some(b) = &options.benchmark {
-            self.set_benchmark(b)?;
-        }
-        let benchmark: Rc<str> = match self.next_benchmark.clone().or_else(|| self.benchmark.clone()) {
-            Some(b) => b,
-            None => {
-                let first = self.datasets.first_benchmark().ok_or_else(|| {
-                    Error::benchmark_init("no benchmark was given and the compiler lists none")
-                })?;
-                BenchmarkUri::parse(&first)?.to_string().into()
-            }
+        // A benchmark given here is adopted only once its session starts, so
+        // a bad one does not poison the next reset.
+        let given: Option<Rc<str>> = match &options.benchmark {
+            Some(b) => Some(BenchmarkUri::parse(b)?.to_string().into()),
+            None => None,
         };
+        let benchmark: Rc<str> =
+            match given.or_else(|| self.next_benchmark.clone()).or_else(|| self.benchmark.clone()) {
+                Some(b) => b,
+                None => {
+                    let first = self.datasets.first_benchmark().ok_or_else(|| {
+                        Error::benchmark_init("no benchmark was given and the compiler lists none")
+                    })?;
+                    BenchmarkUri::parse(&first)?.to_string().into()
+                }
+            };
         self.end_session();
         let spec = self.observation_space().map(|s| (s.index, s.clone()));
         let request = StartSessionRequest {

@@ -23,7 +23,7 @@ static REGISTRY: Mutex<Vec<EnvSpec>> = Mutex::new(Vec::new());
 
 /// The ids every build knows. Compilers add theirs here.
 pub fn builtin_specs() -> Vec<EnvSpec> {
-    Vec::new()
+    crate::bril::session::envs::specs()
 }
 
 fn with_registry<R>(f: impl FnOnce(&mut Vec<EnvSpec>) -> R) -> R {

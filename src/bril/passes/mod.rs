@@ -19,6 +19,7 @@ pub mod copy_prop;
 mod global_tests;
 pub mod gvn;
 pub mod licm;
+pub mod quality;
 pub mod sccp;
 pub mod simplify_cfg;
 pub mod ssa;
@@ -185,4 +186,120 @@ pub fn run_flags(program: &mut Program, flags: &[&str]) -> Result<bool> {
         changed |= (by_flag(flag)?.run)(program)?;
     }
     Ok(changed)
+}
+
+/// The fixed pipelines, as sequences of pass flags. `-O0` is no pass at all.
+pub fn pipeline(name: &str) -> Result<&'static [&'static str]> {
+    PIPELINES.iter().find(|(n, _)| *n == name).map(|(_, flags)| *flags).ok_or_else(|| {
+        Error::lookup(format!("unknown pipeline {name:?}; the pipelines are -O0, -O1, -O2 and -Oz"))
+    })
+}
+
+/// Runs a fixed pipeline; true if it changed the program.
+pub fn run_pipeline(program: &mut Program, name: &str) -> Result<bool> {
+    if name == "-Oz" {
+        return run_size_groups(program);
+    }
+    run_flags(program, pipeline(name)?)
+}
+
+/// `-Oz`: groups of passes, each kept only if the program comes out no
+/// larger, so a group may grow code on the way (inlining, unrolling) as long
+/// as its clean-up more than pays for it.
+const OZ_GROUPS: &[&[&str]] = &[
+    &["-mem2reg", "-dead-store"],
+    &[
+        "-sccp",
+        "-simplify-cfg",
+        "-lvn",
+        "-peephole",
+        "-copy-prop",
+        "-gvn",
+        "-dce",
+        "-adce",
+        "-dead-functions",
+        "-simplify-cfg",
+        "-dce",
+    ],
+    &[
+        "-inline",
+        "-sccp",
+        "-lvn",
+        "-peephole",
+        "-copy-prop",
+        "-dce",
+        "-adce",
+        "-dead-functions",
+        "-simplify-cfg",
+        "-dce",
+    ],
+    &["-loop-unroll", "-sccp", "-lvn", "-peephole", "-copy-prop", "-dce", "-adce", "-simplify-cfg", "-dce"],
+    &["-tail-call", "-copy-prop", "-dce", "-simplify-cfg"],
+    &[
+        "-sccp",
+        "-simplify-cfg",
+        "-lvn",
+        "-peephole",
+        "-copy-prop",
+        "-gvn",
+        "-dce",
+        "-adce",
+        "-simplify-cfg",
+        "-dce",
+    ],
+];
+
+fn run_size_groups(program: &mut Program) -> Result<bool> {
+    let mut changed = false;
+    let mut size = crate::bril::features::ir_instruction_count(program);
+    for group in OZ_GROUPS {
+        let mut candidate = program.clone();
+        run_flags(&mut candidate, group)?;
+        let candidate_size = crate::bril::features::ir_instruction_count(&candidate);
+        if candidate_size <= size && candidate != *program {
+            *program = candidate;
+            size = candidate_size;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// `-O1`: cheap local clean-up. `-O2`: speed — inline first so the global
+/// passes see through calls, then constants, loops and redundancy, then
+/// clean-up. `-Oz`: size — everything that removes code, nothing that copies it.
+static PIPELINES: &[(&str, &[&str])] = &[
+    ("-O0", &[]),
+    ("-O1", &["-lvn", "-peephole", "-dce", "-simplify-cfg", "-dce"]),
+    (
+        "-O2",
+        &[
+            "-inline",
+            "-tail-call",
+            "-mem2reg",
+            "-dead-store",
+            "-sccp",
+            "-simplify-cfg",
+            "-copy-prop",
+            "-gvn",
+            "-licm",
+            "-strength-reduce",
+            "-loop-unroll",
+            "-sccp",
+            "-lvn",
+            "-peephole",
+            "-copy-prop",
+            "-adce",
+            "-simplify-cfg",
+            "-dead-functions",
+            "-dce",
+        ],
+    ),
+    // -Oz is run by group, see OZ_GROUPS; listed here for `pipelines()`.
+    ("-Oz", &[]),
+];
+
+/// The names of the fixed pipelines.
+pub fn pipelines() -> impl Iterator<Item = &'static str> {
+    PIPELINES.iter().map(|(name, _)| *name)
 }

@@ -28,7 +28,8 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     cases.extend(community_benchmarks());
     for seed in 0..generated {
         let program = generator::generate(seed, 40).unwrap();
-        cases.push(Case { name: format!("generator://random-v0/{seed}"), program, args: vec![] });
+        let args = program.main_args();
+        cases.push(Case { name: format!("generator://random-v0/{seed}"), program, args });
     }
     cases
 }

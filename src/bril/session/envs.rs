@@ -71,7 +71,8 @@ fn as_dict(names: &'static [&'static str]) -> impl Fn(Value) -> Result<Value> {
 
 /// InstCountDict, InstCountNorm and AutophaseDict, derived from InstCount and Autophase.
 pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {
-    let norm_space = BoxSpace::uniform("InstCountNorm", 0.0, 1.0, Some(vec![inst_count::LEN - 1]), DType::F64)?;
+    let norm_space =
+        BoxSpace::uniform("InstCountNorm", 0.0, 1.0, Some(vec![inst_count::LEN - 1]), DType::F64)?;
     let normalize: Rc<dyn Fn(Value) -> Result<Value>> = Rc::new(|value| {
         let counts: &[i64; inst_count::LEN] =
             int64s(&value)?.try_into().map_err(|_| Error::value("InstCount has the wrong length"))?;

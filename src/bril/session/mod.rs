@@ -31,10 +31,8 @@ pub struct BrilBackend;
 
 /// The pass flags as a Commandline space, in registry order.
 pub fn action_space() -> Result<Space> {
-    let flags = passes::registry()
-        .iter()
-        .map(|p| CommandlineFlag::new(p.flag, p.flag, p.description))
-        .collect();
+    let flags =
+        passes::registry().iter().map(|p| CommandlineFlag::new(p.flag, p.flag, p.description)).collect();
     Ok(Commandline::new(ACTION_SPACE, flags)?.into())
 }
 
@@ -58,7 +56,11 @@ impl CompilerBackend for BrilBackend {
         observations::observation_spaces().unwrap_or_default()
     }
 
-    fn start_session(&self, benchmark: &Benchmark, _action_space: usize) -> Result<Box<dyn CompilationSession>> {
+    fn start_session(
+        &self,
+        benchmark: &Benchmark,
+        _action_space: usize,
+    ) -> Result<Box<dyn CompilationSession>> {
         let program = parse_benchmark(benchmark)?;
         Ok(Box::new(BrilSession::new(program)))
     }
@@ -67,10 +69,12 @@ impl CompilerBackend for BrilBackend {
         let name = uri.to_string();
         let dataset = uri.dataset_uri();
         if dataset == SUITE_DATASET {
-            let program = suite::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            let program =
+                suite::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
             Ok(Some(Benchmark::from_contents(&name, program.source)))
         } else if dataset == RANDOM_DATASET {
-            let program = generator::from_uri(&name).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            let program =
+                generator::from_uri(&name).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
             Ok(Some(Benchmark::from_contents(&name, crate::bril::to_text(&program))))
         } else {
             Ok(None)
@@ -81,8 +85,9 @@ impl CompilerBackend for BrilBackend {
         vec![
             Dataset {
                 name: SUITE_DATASET.into(),
-                description: "programs written for compgym: sorting, number theory, matrices, strings, floats, memory"
-                    .into(),
+                description:
+                    "programs written for compgym: sorting, number theory, matrices, strings, floats, memory"
+                        .into(),
                 benchmarks: DatasetBenchmarks::Listed(suite::all().iter().map(|b| b.uri()).collect()),
             },
             Dataset {
@@ -184,10 +189,9 @@ fn default_limits() -> Limits {
 impl CompilationSession for BrilSession {
     fn apply_action(&mut self, action: &Value) -> Result<ActionOutcome> {
         let index = action.as_int().ok_or_else(|| Error::type_error("a Bril action is a pass index"))?;
-        let pass = usize::try_from(index)
-            .ok()
-            .and_then(|i| passes::registry().get(i))
-            .ok_or_else(|| Error::value(format!("no pass {index}: there are {}", passes::registry().len())))?;
+        let pass = usize::try_from(index).ok().and_then(|i| passes::registry().get(i)).ok_or_else(|| {
+            Error::value(format!("no pass {index}: there are {}", passes::registry().len()))
+        })?;
         let changed = (pass.run)(&mut self.program)?;
         if changed {
             self.run = None;
@@ -196,7 +200,8 @@ impl CompilationSession for BrilSession {
     }
 
     fn get_observation(&mut self, index: usize, space: &ObservationSpace) -> Result<Value> {
-        let obs = Obs::from_index(index).ok_or_else(|| Error::value(format!("no observation {:?}", space.name)))?;
+        let obs =
+            Obs::from_index(index).ok_or_else(|| Error::value(format!("no observation {:?}", space.name)))?;
         if let Some(value) = static_observation(obs, &self.program) {
             return Ok(value);
         }
@@ -228,14 +233,16 @@ impl CompilationSession for BrilSession {
     fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {
         Ok(Some(match key {
             "bril.fuel" => {
-                self.limits.fuel =
-                    value.parse().map_err(|_| Error::value(format!("bril.fuel must be an integer, got {value:?}")))?;
+                self.limits.fuel = value
+                    .parse()
+                    .map_err(|_| Error::value(format!("bril.fuel must be an integer, got {value:?}")))?;
                 self.run = None;
                 self.limits.fuel.to_string()
             }
             "bril.args" => {
                 let args: Vec<String> = value.split_whitespace().map(String::from).collect();
-                let shared = Shared { original: self.shared.original.clone(), args, baselines: RefCell::default() };
+                let shared =
+                    Shared { original: self.shared.original.clone(), args, baselines: RefCell::default() };
                 self.shared = Rc::new(shared);
                 self.run = None;
                 self.shared.args.join(" ")
@@ -259,7 +266,9 @@ impl CompilationSession for BrilSession {
         }
         match (&expected.error, &got.error) {
             (None, Some(e)) => errors.push(format!("the optimised program fails: {e}")),
-            (Some(e), None) => errors.push(format!("the unoptimised program fails ({e}) but the optimised one does not")),
+            (Some(e), None) => {
+                errors.push(format!("the unoptimised program fails ({e}) but the optimised one does not"))
+            }
             _ => {}
         }
         Ok(Some(errors))

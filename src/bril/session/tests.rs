@@ -139,18 +139,26 @@ fn user_programs_and_generated_programs() {
     let mut env = make("bril-v0", EnvOptions::default()).unwrap();
     let text = "@main {\n  x: int = const 1;\n  y: int = add x x;\n  print x;\n}\n";
     env.add_benchmark(Benchmark::from_contents("benchmark://user-v0/tiny", text)).unwrap();
-    env.reset(ResetOptions { benchmark: Some("benchmark://user-v0/tiny".into()), ..Default::default() }).unwrap();
+    env.reset(ResetOptions { benchmark: Some("benchmark://user-v0/tiny".into()), ..Default::default() })
+        .unwrap();
     assert_eq!(env.observation().get("Output").unwrap(), Value::Str("1\n".into()));
 
-    env.add_benchmark(Benchmark::from_contents("benchmark://user-v0/bad", "@main {\n  x: int = const ;\n}\n")).unwrap();
+    env.add_benchmark(Benchmark::from_contents(
+        "benchmark://user-v0/bad",
+        "@main {\n  x: int = const ;\n}\n",
+    ))
+    .unwrap();
     let error = env
         .reset(ResetOptions { benchmark: Some("benchmark://user-v0/bad".into()), ..Default::default() })
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::BenchmarkInit);
     assert!(error.message().contains("2:"), "says where: {}", error.message());
 
-    env.reset(ResetOptions { benchmark: Some("generator://random-v0/7?size=30".into()), ..Default::default() })
-        .unwrap();
+    env.reset(ResetOptions {
+        benchmark: Some("generator://random-v0/7?size=30".into()),
+        ..Default::default()
+    })
+    .unwrap();
     assert_eq!(env.observation().get("IsRunnable").unwrap(), Value::Bool(true));
 }
 
