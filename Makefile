@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build bench-spaces clean
+.PHONY: serve test build bench-spaces bench-interp bench-passes clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -23,3 +23,12 @@ bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gym
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh bench
 	@node bench/spaces.mjs
+
+bench-interp: ## interpreter throughput, natively and in wasm under Node, in one run
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@cargo build --quiet --release --bin compgym
+	@node bench/interp.mjs
+
+bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
+	@cargo run --quiet --release --bin compgym -- bench-passes ../shared/bril-bench

@@ -38,9 +38,10 @@ const USAGE: &str = "usage:
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
                                         JSON; --dot prints the CFG as Graphviz DOT
-  compgym bench-interp [--seconds S] [PATH...]
-                                        interpreter throughput on .bril files or
-                                        folders of them (default: the bundled suite)
+  compgym bench-interp [--seconds S] [--json] [PATH...]
+                                        interpreter throughput on the 8 largest .bril
+                                        files given or in folders given (default: the
+                                        bundled suite)
   compgym bench-spaces [--seconds S] [--json]
                                         space sampling and checking rates (the
                                         native side of bench/spaces.mjs)
@@ -247,9 +248,12 @@ fn collect_bril_files(paths: &[String]) -> Result<Vec<PathBuf>, Failure> {
 fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
     let mut seconds = 1.0;
     let mut paths = Vec::new();
+    let mut json = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--seconds" {
+        if a == "--json" {
+            json = true;
+        } else if a == "--seconds" {
             seconds = it
                 .next()
                 .and_then(|s| s.parse::<f64>().ok())
@@ -289,13 +293,24 @@ fn cmd_bench_interp(args: &[String]) -> Result<(), Failure> {
     sized.sort_by_key(|s| std::cmp::Reverse(s.0));
     let mut total_inst = 0.0;
     let mut total_secs = 0.0;
-    say!("{:>14} {:>8} {:>10}  program", "instr/s", "runs", "dyn_inst");
+    if !json {
+        say!("{:>14} {:>8} {:>10}  program", "instr/s", "runs", "dyn_inst");
+    }
+    let mut rates = serde_json::Map::new();
     for (_, name, p) in sized.iter().take(8) {
         let m = bril::bench::measure(p, &p.main_args(), seconds / 8.0, &mut now)
             .map_err(|e| Failure(format!("{name}: {e}"), 2))?;
         total_inst += m.dyn_inst as f64 * f64::from(m.runs);
         total_secs += m.seconds;
-        say!("{:>14.0} {:>8} {:>10}  {name}", m.per_second(), m.runs, m.dyn_inst);
+        if json {
+            rates.insert(name.clone(), m.per_second().into());
+        } else {
+            say!("{:>14.0} {:>8} {:>10}  {name}", m.per_second(), m.runs, m.dyn_inst);
+        }
+    }
+    if json {
+        say!("{}", serde_json::Value::Object(rates));
+        return Ok(());
     }
     if total_secs > 0.0 {
         say!("{:>14.0} overall", total_inst / total_secs);

@@ -4,6 +4,7 @@
 //! panic, because a panic under wasm kills the whole instance.
 
 pub mod bandit;
+pub mod bril;
 pub mod convert;
 mod error;
 pub mod rng;

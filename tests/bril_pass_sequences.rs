@@ -1,0 +1,114 @@
+//! Random sequences of passes keep every program well formed and its output
+//! unchanged: the bundled suite, the community benchmarks and generated
+//! programs. CI runs a sample; the full run is
+//! `cargo test --release --test bril_pass_sequences -- --ignored`
+//! (200 sequences of up to 30 passes over every program, and 2,000 generated programs).
+#![cfg(not(target_arch = "wasm32"))]
+
+use compgym::bril::interp::{run, Limits};
+use compgym::bril::{generator, parse_text, passes, suite, to_text, verify, Program};
+use compgym::Rng;
+
+struct Case {
+    name: String,
+    program: Program,
+    args: Vec<String>,
+    expected: (String, bool),
+}
+
+fn output(program: &Program, args: &[String]) -> (String, bool) {
+    let o = run(program, args, &Limits { fuel: 500_000_000, ..Limits::default() });
+    (o.stdout, o.result.is_ok())
+}
+
+fn case(name: String, program: Program, args: Vec<String>) -> Case {
+    let expected = output(&program, &args);
+    Case { name, program, args, expected }
+}
+
+/// The suite and the community benchmarks with a reference output; `max_dyn`
+/// leaves out the longest-running ones.
+fn corpus(max_dyn: u64) -> Vec<Case> {
+    let mut cases: Vec<Case> =
+        suite::all().iter().map(|b| case(b.uri(), b.program().unwrap(), b.args())).collect();
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
+    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
+    for dir in std::fs::read_dir(root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let prof = std::fs::read_to_string(path.with_extension("prof")).unwrap_or_default();
+            let count: u64 =
+                prof.trim().trim_start_matches("total_dyn_inst:").trim().parse().unwrap_or(u64::MAX);
+            if path.extension().is_some_and(|e| e == "bril") && count <= max_dyn {
+                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let args = program.main_args();
+                cases.push(case(path.display().to_string(), program, args));
+            }
+        }
+    }
+    cases
+}
+
+/// Up to `max_len` random pass flags.
+fn sequence(rng: &mut Rng, max_len: usize) -> Vec<&'static str> {
+    let registry = passes::registry();
+    let len = 1 + rng.index(max_len);
+    (0..len).map(|_| registry[rng.index(registry.len())].flag).collect()
+}
+
+fn check(case: &Case, flags: &[&str]) {
+    let mut program = case.program.clone();
+    passes::run_flags(&mut program, flags).unwrap_or_else(|e| panic!("{} {flags:?}: {e}", case.name));
+    if let Err(e) = verify(&program) {
+        panic!("{} {flags:?}: ill-formed: {e}\n{}", case.name, to_text(&program));
+    }
+    let got = output(&program, &case.args);
+    assert_eq!(got, case.expected, "{} {flags:?} changed the output\n{}", case.name, to_text(&program));
+}
+
+fn sequences_over_corpus(sequences: usize, max_dyn: u64) {
+    let cases = corpus(max_dyn);
+    let mut rng = Rng::seed_from_u64(2026);
+    for _ in 0..sequences {
+        let flags = sequence(&mut rng, 30);
+        for case in &cases {
+            check(case, &flags);
+        }
+    }
+}
+
+fn generated(programs: u64) {
+    let mut rng = Rng::seed_from_u64(7);
+    for seed in 0..programs {
+        let program = generator::generate(seed, 20 + (seed % 5) as u32 * 20).unwrap();
+        let args = program.main_args();
+        let c = case(format!("generator://random-v0/{seed}"), program, args);
+        check(&c, &sequence(&mut rng, 30));
+    }
+}
+
+#[test]
+fn random_sequences_keep_outputs_sample() {
+    sequences_over_corpus(30, 300_000);
+}
+
+#[test]
+fn random_sequences_keep_generated_outputs_sample() {
+    generated(600);
+}
+
+#[test]
+#[ignore = "the full run: cargo test --release --test bril_pass_sequences -- --ignored"]
+fn random_sequences_keep_outputs_full() {
+    sequences_over_corpus(200, u64::MAX);
+}
+
+#[test]
+#[ignore = "the full run: cargo test --release --test bril_pass_sequences -- --ignored"]
+fn random_sequences_keep_generated_outputs_full() {
+    generated(2000);
+}
