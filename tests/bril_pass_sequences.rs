@@ -5,8 +5,10 @@
 //! (200 sequences of up to 30 passes over every program, and 2,000 generated programs).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use compgym::bril::interp::{run, Limits};
-use compgym::bril::{generator, parse_text, passes, suite, to_text, verify, Program};
+use compgym::bril::{generator, passes, suite, to_text, verify, Program};
 use compgym::Rng;
 
 struct Case {
@@ -31,23 +33,10 @@ fn case(name: String, program: Program, args: Vec<String>) -> Case {
 fn corpus(max_dyn: u64) -> Vec<Case> {
     let mut cases: Vec<Case> =
         suite::all().iter().map(|b| case(b.uri(), b.program().unwrap(), b.args())).collect();
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
-    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let prof = std::fs::read_to_string(path.with_extension("prof")).unwrap_or_default();
-            let count: u64 =
-                prof.trim().trim_start_matches("total_dyn_inst:").trim().parse().unwrap_or(u64::MAX);
-            if path.extension().is_some_and(|e| e == "bril") && count <= max_dyn {
-                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
-                let args = program.main_args();
-                cases.push(case(path.display().to_string(), program, args));
-            }
+    for c in common::community() {
+        if c.reference_dyn.is_some_and(|n| n <= max_dyn) {
+            let args = c.program.main_args();
+            cases.push(case(c.path.display().to_string(), c.program, args));
         }
     }
     cases

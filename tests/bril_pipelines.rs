@@ -3,31 +3,21 @@
 //! -Oz cuts the static count more than any other pipeline.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use compgym::bril::interp::Limits;
-use compgym::bril::parse_text;
 use compgym::bril::passes::quality::{geomean_ratio, measure, ProgramQuality};
 
 fn community_results() -> Vec<ProgramQuality> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
-    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
-    let mut results = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            // Programs without a reference output never finish under brili either.
-            if path.extension().is_some_and(|e| e == "bril") && path.with_extension("out").exists() {
-                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
-                let name = path.display().to_string();
-                results.push(measure(&name, &program, &program.main_args(), &Limits::default()).unwrap());
-            }
-        }
-    }
-    assert!(results.len() >= 80);
-    results
+    // Programs without a reference output never finish under brili either.
+    common::community()
+        .into_iter()
+        .filter(|c| c.reference_dyn.is_some())
+        .map(|c| {
+            let name = c.path.display().to_string();
+            measure(&name, &c.program, &c.program.main_args(), &Limits::default()).unwrap()
+        })
+        .collect()
 }
 
 #[test]
