@@ -13,6 +13,7 @@
 //! compgym bench-spaces [--seconds S] [--json]
 //!                                       space sampling and checking rates
 //! compgym bench-passes [PATH...]        what the pipelines cut, outputs checked
+//! compgym bench-pass-speed [--seconds S] time per pass and for all features
 //! ```
 
 use std::io::{Read, Write};
@@ -47,7 +48,10 @@ const USAGE: &str = "usage:
                                         native side of bench/spaces.mjs)
   compgym bench-passes [PATH...]        static and dynamic instruction counts under
                                         -O0/-O1/-O2/-Oz, outputs checked (default:
-                                        the bundled suite)";
+                                        the bundled suite)
+  compgym bench-pass-speed [--seconds S]
+                                        microseconds per pass and for all features
+                                        on the median suite program";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Some("bench-interp") => cmd_bench_interp(&args[1..]),
         Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
         Some("bench-passes") => cmd_bench_passes(&args[1..]),
+        Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -405,4 +410,45 @@ fn cmd_bench_passes(args: &[String]) -> Result<(), Failure> {
 fn short(name: &str) -> String {
     let parts: Vec<&str> = name.rsplit('/').take(2).collect();
     parts.into_iter().rev().collect::<Vec<_>>().join("/")
+}
+
+/// Mean seconds per call of `f`, over at least `min_seconds`.
+fn time_per_call(min_seconds: f64, mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut calls = 0u64;
+    while start.elapsed().as_secs_f64() < min_seconds {
+        for _ in 0..64 {
+            f();
+        }
+        calls += 64;
+    }
+    start.elapsed().as_secs_f64() / calls as f64
+}
+
+fn cmd_bench_pass_speed(args: &[String]) -> Result<(), Failure> {
+    let seconds: f64 = match args {
+        [] => 0.1,
+        [flag, s] if flag == "--seconds" => s.parse().map_err(|_| usage_error("--seconds needs a number"))?,
+        _ => return Err(usage_error("usage: compgym bench-pass-speed [--seconds S]")),
+    };
+    // The median-size program of the bundled suite.
+    let mut programs: Vec<(usize, &str, Program)> = Vec::new();
+    for b in bril::suite::all() {
+        let p = b.program().map_err(|e| Failure(format!("{}: {e}", b.name), 2))?;
+        programs.push((p.instr_count(), b.name, p));
+    }
+    programs.sort_by_key(|(n, name, _)| (*n, *name));
+    let (count, name, program) = &programs[programs.len() / 2];
+    say!("median suite program: {name} ({count} instructions); time per call, clone excluded");
+    let clone = time_per_call(seconds, || drop(std::hint::black_box(program.clone())));
+    for pass in compgym::bril::passes::registry() {
+        let total = time_per_call(seconds, || {
+            let mut p = program.clone();
+            let _ = std::hint::black_box((pass.run)(&mut p));
+        });
+        say!("{:>9.2} us  {}", (total - clone).max(0.0) * 1e6, pass.flag);
+    }
+    let features = time_per_call(seconds, || drop(std::hint::black_box(bril::features::observe(program))));
+    say!("{:>9.2} us  all features (InstCount, Autophase, ProGraML graph, IrSha1, counts)", features * 1e6);
+    Ok(())
 }
