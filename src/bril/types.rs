@@ -94,6 +94,21 @@ pub enum Literal {
 }
 
 impl Literal {
+    /// The register word a `const` of type `ty` holds: the interpreter's
+    /// encoding, which constant folding must match bit for bit.
+    pub fn bits(self, ty: Type) -> u64 {
+        let float = !ty.is_ptr() && ty.base == BaseType::Float;
+        match self {
+            Literal::Int(i) if float => (i as f64).to_bits(),
+            Literal::Int(i) => i as u64,
+            // brili floors a float literal given to an int.
+            Literal::Float(x) if !float => x.floor() as i64 as u64,
+            Literal::Float(x) => x.to_bits(),
+            Literal::Bool(b) => u64::from(b),
+            Literal::Char(c) => u64::from(u32::from(c)),
+        }
+    }
+
     /// Whether a `const` of type `ty` may hold this literal. Integer
     /// literals are accepted for floats (bril2json writes `const 0` that way).
     pub fn fits(self, ty: Type) -> bool {

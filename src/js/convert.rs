@@ -306,25 +306,15 @@ pub fn js_to_array(value: &JsValue, dtype: DType, shape: &[usize], what: &str) -
             numbers.len()
         )));
     }
-    let ints = || numbers.iter().map(|&n| to_int(n, dtype, what)).collect::<Result<Vec<i128>>>();
-    let floats = || {
-        numbers.iter().map(|&n| match n {
+    let data = if dtype.is_float() {
+        let floats = numbers.iter().map(|&n| match n {
             Num::Float(x) => x,
             Num::Int(i) => i as f64,
-        })
-    };
-    let data = match dtype {
-        DType::F32 => ArrayData::F32(floats().map(|x| x as f32).collect()),
-        DType::F64 => ArrayData::F64(floats().collect()),
-        DType::Bool => ArrayData::Bool(ints()?.into_iter().map(|i| i != 0).collect()),
-        DType::I8 => ArrayData::I8(ints()?.into_iter().map(|i| i as i8).collect()),
-        DType::I16 => ArrayData::I16(ints()?.into_iter().map(|i| i as i16).collect()),
-        DType::I32 => ArrayData::I32(ints()?.into_iter().map(|i| i as i32).collect()),
-        DType::I64 => ArrayData::I64(ints()?.into_iter().map(|i| i as i64).collect()),
-        DType::U8 => ArrayData::U8(ints()?.into_iter().map(|i| i as u8).collect()),
-        DType::U16 => ArrayData::U16(ints()?.into_iter().map(|i| i as u16).collect()),
-        DType::U32 => ArrayData::U32(ints()?.into_iter().map(|i| i as u32).collect()),
-        DType::U64 => ArrayData::U64(ints()?.into_iter().map(|i| i as u64).collect()),
+        });
+        crate::spaces::array_ops::from_f64s(dtype, floats)
+    } else {
+        let ints = numbers.iter().map(|&n| to_int(n, dtype, what)).collect::<Result<Vec<i128>>>()?;
+        crate::spaces::array_ops::from_i128s(dtype, ints.into_iter())
     };
     Array::new(shape.to_vec(), data)
 }

@@ -5,23 +5,10 @@
 use crate::bril::ir::{Instr, Literal, Op, Type};
 use crate::bril::types::BaseType;
 
-/// The register word a `const` of type `ty` holds (as the interpreter stores it).
-pub fn literal_bits(value: Literal, ty: Type) -> u64 {
-    let float = !ty.is_ptr() && ty.base == BaseType::Float;
-    match value {
-        Literal::Int(i) if float => (i as f64).to_bits(),
-        Literal::Int(i) => i as u64,
-        Literal::Float(x) if !float => x.floor() as i64 as u64,
-        Literal::Float(x) => x.to_bits(),
-        Literal::Bool(b) => u64::from(b),
-        Literal::Char(c) => u64::from(u32::from(c)),
-    }
-}
-
 /// The bits of a `const` instruction's value.
 pub fn const_bits(instr: &Instr) -> Option<u64> {
     match (instr.op, instr.value, instr.dest) {
-        (Op::Const, Some(v), Some(d)) => Some(literal_bits(v, d.ty)),
+        (Op::Const, Some(v), Some(d)) => Some(v.bits(d.ty)),
         _ => None,
     }
 }
@@ -94,7 +81,7 @@ mod tests {
         assert_eq!(fold(Op::Fadd, &[1.5f64.to_bits(), 2.0f64.to_bits()]), Some(3.5f64.to_bits()));
         assert_eq!(fold(Op::Int2Char, &[0xD800]), None, "a surrogate is not a char");
         assert_eq!(fold(Op::Print, &[1]), None);
-        assert_eq!(literal_bits(Literal::Int(2), Type::FLOAT), 2.0f64.to_bits());
+        assert_eq!(Literal::Int(2).bits(Type::FLOAT), 2.0f64.to_bits());
         assert_eq!(bits_literal(f64::NAN.to_bits(), Type::FLOAT), None);
         assert_eq!(bits_literal(1, Type::BOOL), Some(Literal::Bool(true)));
     }

@@ -322,7 +322,7 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             Op::Const => {
                 let ty = instr.dest.map(|d| d.ty).ok_or_else(|| fail(f, instr, "missing type"))?;
                 let value = instr.value.ok_or_else(|| fail(f, instr, "missing value"))?;
-                Code::Const { d: dest()?, bits: literal_bits(value, ty) }
+                Code::Const { d: dest()?, bits: value.bits(ty) }
             }
             Op::Id | Op::Char2Int => Code::Copy { d: dest()?, a: arg(0)? },
             Op::Add => bin!(Add),
@@ -408,18 +408,4 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         slots,
         params: f.params.iter().map(|p| (p.var.0, p.ty)).collect(),
     })
-}
-
-/// The register word of a `const` of type `ty`.
-fn literal_bits(value: Literal, ty: Type) -> u64 {
-    let float = !ty.is_ptr() && ty.base == BaseType::Float;
-    match value {
-        Literal::Int(i) if float => (i as f64).to_bits(),
-        Literal::Int(i) => i as u64,
-        // brili floors a float literal given to an int.
-        Literal::Float(x) if !float => x.floor() as i64 as u64,
-        Literal::Float(x) => x.to_bits(),
-        Literal::Bool(b) => u64::from(b),
-        Literal::Char(c) => u64::from(u32::from(c)),
-    }
 }

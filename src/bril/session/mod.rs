@@ -122,7 +122,6 @@ impl RunSummary {
 }
 
 /// A baseline: a fixed pipeline applied to the unoptimised program.
-#[derive(Clone)]
 struct Baseline {
     program: Program,
     run: Option<RunSummary>,
@@ -161,8 +160,10 @@ impl BrilSession {
         self.run.get_or_insert_with(|| RunSummary::of(program, args, limits))
     }
 
-    /// Applies `pipeline` to the original program once and remembers it.
-    fn baseline(&self, pipeline: &'static str, with_run: bool) -> Result<Baseline> {
+    /// The static count, or with `dynamic` the dynamic count, of the
+    /// original program after `pipeline`; each pipeline runs at most once
+    /// per benchmark and is shared with forks.
+    fn baseline_count(&self, pipeline: &'static str, dynamic: bool) -> Result<i64> {
         let mut baselines = self
             .shared
             .baselines
@@ -174,10 +175,11 @@ impl BrilSession {
             baselines.insert(pipeline, Baseline { program, run: None });
         }
         let baseline = baselines.get_mut(pipeline).ok_or_else(|| Error::service("baseline vanished"))?;
-        if with_run && baseline.run.is_none() {
-            baseline.run = Some(RunSummary::of(&baseline.program, &self.shared.args, &self.limits));
+        if !dynamic {
+            return Ok(crate::bril::features::ir_instruction_count(&baseline.program));
         }
-        Ok(baseline.clone())
+        let (program, args, limits) = (&baseline.program, &self.shared.args, &self.limits);
+        baseline.run.get_or_insert_with(|| RunSummary::of(program, args, limits)).dyn_inst()
     }
 }
 
@@ -206,11 +208,7 @@ impl CompilationSession for BrilSession {
             return Ok(value);
         }
         if let Some(pipeline) = obs.baseline() {
-            let baseline = self.baseline(pipeline, obs.runs_program())?;
-            return match &baseline.run {
-                Some(run) => run.dyn_inst().map(Value::Int),
-                None => Ok(Value::Int(crate::bril::features::ir_instruction_count(&baseline.program))),
-            };
+            return self.baseline_count(pipeline, obs.runs_program()).map(Value::Int);
         }
         let run = self.current_run();
         Ok(match obs {

@@ -361,18 +361,10 @@ fn bounds_array(bounds: &Bounds, spec: &ArraySpec) -> Result<Array> {
 
 /// Integer values (already known to fit) as data of an integer or bool dtype.
 pub(crate) fn int_data(dtype: DType, values: impl Iterator<Item = i128>) -> Result<ArrayData> {
-    Ok(match dtype {
-        DType::Bool => ArrayData::Bool(values.map(|x| x != 0).collect()),
-        DType::I8 => ArrayData::I8(values.map(|x| x as i8).collect()),
-        DType::I16 => ArrayData::I16(values.map(|x| x as i16).collect()),
-        DType::I32 => ArrayData::I32(values.map(|x| x as i32).collect()),
-        DType::I64 => ArrayData::I64(values.map(|x| x as i64).collect()),
-        DType::U8 => ArrayData::U8(values.map(|x| x as u8).collect()),
-        DType::U16 => ArrayData::U16(values.map(|x| x as u16).collect()),
-        DType::U32 => ArrayData::U32(values.map(|x| x as u32).collect()),
-        DType::U64 => ArrayData::U64(values.map(|x| x as u64).collect()),
-        DType::F32 | DType::F64 => bail!(Type, "dtype {dtype} is not an integer dtype"),
-    })
+    if dtype.is_float() {
+        bail!(Type, "dtype {dtype} is not an integer dtype");
+    }
+    Ok(crate::spaces::array_ops::from_i128s(dtype, values))
 }
 
 /// Float values as data of a float dtype (any other dtype is a logic error
