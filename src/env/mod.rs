@@ -6,12 +6,14 @@
 //! [`clock`] (injected wall clock). The TimeStep-style face after tf_agents: [`specs`] (array specs,
 //! checking and sampling), [`timestep`] (`TimeStep`, `StepType`),
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
-//! and auto-reset rules) and [`validate`] (the environment checker).
+//! and auto-reset rules) and [`validate`] (the environment checker), and [`compiler_timestep`], which shows any
+//! `CompilerEnv` through that API.
 
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]
 mod compiler_env_tests;
+pub mod compiler_timestep;
 pub mod datasets;
 pub mod registry;
 pub mod specs;
@@ -27,6 +29,7 @@ pub use compiler_env::{
     CompilerEnv, DerivedSpace, EnvExtras, EnvOptions, Observed, ResetOptions, StepInfo, StepOptions,
     StepResult,
 };
+pub use compiler_timestep::{CompilerTimeStepEnvironment, CompilerTimeStepOptions};
 pub use datasets::Datasets;
 pub use registry::{make, register, registered_ids, EnvSpec};
 pub use specs::{time_step_spec, ArraySpec, Bound, BoundedArraySpec, Bounds, Spec, TimeStepSpec};
