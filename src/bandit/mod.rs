@@ -6,13 +6,17 @@
 //!   and agents;
 //! - [`stationary`] holds `StationaryStochasticPerArmEnvironment`;
 //! - [`state`] holds its JSON state token;
-//! - [`linucb`] holds a LinUCB agent over the concatenated features.
+//! - [`linucb`] holds a LinUCB agent over the concatenated features;
+//! - [`actions`] holds the action spec and action checks every per-arm bandit shares;
+//! - [`compiler`] holds the compiler bandit, whose arms are the Bril passes.
 //!
-//! Another arm or context source (the compiler bandit, whose arms are
-//! passes) plugs in either as these functions or as its own
-//! `TimeStepEnvironment` emitting the same observation layout, which the
-//! agents read through [`PerArmObservation::from_value`].
+//! Another arm or context source plugs in either as these functions or, as
+//! the compiler bandit does, as its own `TimeStepEnvironment` emitting the
+//! same observation layout, which the agents read through
+//! [`PerArmObservation::from_value`].
 
+pub mod actions;
+pub mod compiler;
 pub mod functions;
 pub mod linucb;
 pub mod observation;
@@ -24,6 +28,7 @@ pub use functions::{
     RewardFn, UniformContext, UniformNumActions,
 };
 
+pub use compiler::{CompilerBandit, CompilerBanditOptions};
 pub use linucb::LinUcb;
 pub use observation::{actions_value, PerArmObservation};
 pub use stationary::{StationaryStochasticPerArmBuilder, StationaryStochasticPerArmEnvironment};

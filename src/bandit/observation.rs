@@ -7,9 +7,11 @@
 //! any environment emitting this layout (the compiler bandit too) works with
 //! them.
 
+use super::actions::bounded_int32;
+use crate::env::specs::{ArraySpec, Spec};
 use crate::error::Result;
 use crate::rng::Rng;
-use crate::value::{Array, ArrayData, Value};
+use crate::value::{Array, ArrayData, DType, Value};
 use crate::{bail, ensure};
 
 /// Key of the global context (tf_agents' `GLOBAL_FEATURE_KEY`).
@@ -201,6 +203,24 @@ impl PerArmObservation {
     pub fn random_available_actions(&self, rng: &mut Rng) -> Vec<usize> {
         (0..self.batch_size).map(|b| rng.index(self.available(b))).collect()
     }
+}
+
+/// The spec of one sample of the layout: float64 `global` `[dg]` and
+/// `per_arm` `[K, da]`, and with `num_actions` an int32 in `[1, K]`.
+pub fn per_arm_observation_spec(
+    global_dim: usize,
+    num_arms: usize,
+    arm_dim: usize,
+    num_actions: bool,
+) -> Spec {
+    let global = ArraySpec::new(vec![global_dim], DType::F64).with_name(GLOBAL_KEY);
+    let per_arm = ArraySpec::new(vec![num_arms, arm_dim], DType::F64).with_name(PER_ARM_KEY);
+    let mut entries =
+        vec![(GLOBAL_KEY.to_string(), global.into()), (PER_ARM_KEY.to_string(), per_arm.into())];
+    if num_actions {
+        entries.push((NUM_ACTIONS_KEY.to_string(), bounded_int32(1, num_arms as i64, NUM_ACTIONS_KEY)));
+    }
+    Spec::Dict(entries)
 }
 
 /// Actions as an int32 `[B]` array, the batched form of the action spec.

@@ -15,15 +15,16 @@
 //! like tf_agents' `ArraySpec.from_array`. `num_actions` is int32, like the
 //! action.
 
+use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::functions::{ContextSampler, NumActionsSampler, RewardFn};
-use super::observation::{PerArmObservation, GLOBAL_KEY, NUM_ACTIONS_KEY, PER_ARM_KEY};
+use super::observation::{per_arm_observation_spec, PerArmObservation};
 use super::state::{decode_rng, encode_rng, ObservationState, StationaryState, TimeStepState};
-use crate::env::specs::{ArraySpec, BoundedArraySpec, Spec};
+use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
 use crate::env::{EnvState, TimeStep, TimeStepEnvBase, TimeStepEnvironment};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::value::{DType, Value};
+use crate::value::Value;
 use crate::{bail, ensure};
 
 /// Callback names as the JavaScript options spell them, for error messages.
@@ -317,72 +318,6 @@ fn sample_context(
     Ok(x)
 }
 
-/// Reads actions: an integer array (any integer dtype) or a list of
-/// integers, one per sample; a bare integer when the batch size is 1.
-fn parse_actions(action: &Value, batch_size: usize) -> Result<Vec<i128>> {
-    let actions: Vec<i128> = match action {
-        Value::Array(a) => {
-            ensure!(
-                a.shape().len() == 1,
-                Value,
-                "action: expected {batch_size} actions (shape [{batch_size}]), got shape {:?}",
-                a.shape()
-            );
-            (0..a.len())
-                .map(|i| {
-                    a.data().get_i128(i).ok_or_else(|| {
-                        Error::type_error(format!(
-                            "action: expected integer actions, got dtype {}",
-                            a.dtype()
-                        ))
-                    })
-                })
-                .collect::<Result<_>>()?
-        }
-        Value::List(items) => items
-            .iter()
-            .map(|v| match v {
-                Value::Int(i) => Ok(*i as i128),
-                other => bail!(Type, "action: expected integer actions, got a {}", other.kind_name()),
-            })
-            .collect::<Result<_>>()?,
-        Value::Int(i) => vec![*i as i128],
-        other => bail!(
-            Type,
-            "action: expected an int32 array of {batch_size} actions, got a {}",
-            other.kind_name()
-        ),
-    };
-    ensure!(
-        actions.len() == batch_size,
-        Value,
-        "action: the number of actions ({}) must match the batch size ({batch_size})",
-        actions.len()
-    );
-    Ok(actions)
-}
-
-/// Every action must be one of its sample's available arms.
-fn check_actions(obs: &PerArmObservation, actions: &[usize]) -> Result<()> {
-    ensure!(
-        actions.len() == obs.batch_size(),
-        Value,
-        "action: the number of actions ({}) must match the batch size ({})",
-        actions.len(),
-        obs.batch_size()
-    );
-    for (b, &a) in actions.iter().enumerate() {
-        let available = obs.available(b);
-        ensure!(
-            a < available,
-            Value,
-            "action: action {a} for sample {b} is out of range: {available} arms are available (0..{})",
-            available - 1
-        );
-    }
-    Ok(())
-}
-
 impl TimeStepEnvironment for StationaryStochasticPerArmEnvironment {
     fn base(&self) -> &TimeStepEnvBase {
         &self.base
@@ -404,17 +339,7 @@ impl TimeStepEnvironment for StationaryStochasticPerArmEnvironment {
 
     fn step_impl(&mut self, action: &Value) -> Result<TimeStep> {
         let obs = self.current_observation()?.clone();
-        let actions: Vec<usize> = parse_actions(action, self.batch_size)?
-            .into_iter()
-            .enumerate()
-            .map(|(b, a)| {
-                usize::try_from(a).map_err(|_| {
-                    Error::value(format!(
-                        "action: action {a} for sample {b} is out of range: actions are arm indices >= 0"
-                    ))
-                })
-            })
-            .collect::<Result<_>>()?;
+        let actions = parse_arm_actions(action, self.batch_size)?;
         check_actions(&obs, &actions)?;
         let mut rng = self.rng;
         let mut rewards = Vec::with_capacity(self.batch_size);
@@ -439,23 +364,12 @@ impl TimeStepEnvironment for StationaryStochasticPerArmEnvironment {
     }
 
     fn observation_spec(&self) -> Spec {
-        let global = ArraySpec::new(vec![self.global_dim], DType::F64).with_name(GLOBAL_KEY);
-        let per_arm =
-            ArraySpec::new(vec![self.max_num_actions, self.arm_dim], DType::F64).with_name(PER_ARM_KEY);
-        let mut entries =
-            vec![(GLOBAL_KEY.to_string(), global.into()), (PER_ARM_KEY.to_string(), per_arm.into())];
-        if self.has_num_actions() {
-            entries.push((
-                NUM_ACTIONS_KEY.to_string(),
-                bounded_int32(1, self.max_num_actions as i64, NUM_ACTIONS_KEY),
-            ));
-        }
-        Spec::Dict(entries)
+        per_arm_observation_spec(self.global_dim, self.max_num_actions, self.arm_dim, self.has_num_actions())
     }
 
     /// `BoundedArraySpec((), int32, 0, K - 1)` per sample.
     fn action_spec(&self) -> Spec {
-        bounded_int32(0, self.max_num_actions as i64 - 1, "action")
+        arm_action_spec(self.max_num_actions)
     }
 
     fn name(&self) -> &str {
@@ -482,14 +396,6 @@ impl TimeStepEnvironment for StationaryStochasticPerArmEnvironment {
     fn seed(&mut self, seed: u64) -> Result<()> {
         self.rng = Rng::seed_from_u64(seed);
         Ok(())
-    }
-}
-
-/// A scalar int32 spec in `[lo, hi]` (K is at most `i32::MAX`, checked at build).
-fn bounded_int32(lo: i64, hi: i64, name: &str) -> Spec {
-    match BoundedArraySpec::new(vec![], DType::I32, lo, hi) {
-        Ok(spec) => spec.with_name(name).into(),
-        Err(_) => ArraySpec::new(vec![], DType::I32).with_name(name).into(),
     }
 }
 

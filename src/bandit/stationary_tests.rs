@@ -4,7 +4,7 @@ use crate::bandit::linucb::LinUcb;
 use crate::bandit::observation::actions_value;
 use crate::env::validate::{validate_environment, validate_environment_with_policy};
 use crate::env::StepType;
-use crate::value::{Array, ArrayData};
+use crate::value::{Array, ArrayData, DType};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const K: usize = 6;
