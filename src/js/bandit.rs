@@ -214,7 +214,7 @@ pub struct JsPerArmBandit {
     env: StationaryStochasticPerArmEnvironment,
 }
 
-fn usize_list(values: Vec<usize>) -> js_sys::Int32Array {
+pub(crate) fn usize_list(values: Vec<usize>) -> js_sys::Int32Array {
     let values: Vec<i32> = values.into_iter().map(|v| v as i32).collect();
     js_sys::Int32Array::from(&values[..])
 }
@@ -275,7 +275,7 @@ impl JsPerArmBandit {
 
 time_step_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
 
-fn read_actions(actions: &JsValue) -> Result<Vec<usize>> {
+pub(crate) fn read_actions(actions: &JsValue) -> Result<Vec<usize>> {
     let values = to_f64_vec(actions, "actions").or_else(|_| actions.as_f64().map(|x| vec![x]).ok_or(()));
     let values = values
         .map_err(|_| Error::type_error(format!("actions must be integers, got {}", type_of(actions))))?;

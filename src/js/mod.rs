@@ -5,12 +5,15 @@
 
 pub mod bandit;
 pub mod bril;
+pub mod compiler_bandit;
+pub mod compiler_timestep;
 pub mod convert;
 mod error;
 pub mod rng;
 pub mod spaces;
 pub mod specs;
 pub mod timestep;
+pub mod validate;
 
 use wasm_bindgen::prelude::*;
 

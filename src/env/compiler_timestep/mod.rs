@@ -15,8 +15,9 @@
 //! | a step that reaches `max_episode_steps` only (`truncated`) | LAST | the step's reward | 1 |
 //! | a step the compiler fails | LAST (the observation is the space's default, or zeros) | `reward_on_error` | 0 |
 //!
-//! `get_info` returns the last step's info: `action_had_no_effect`,
-//! `new_action_space`, `error` (`{name, message}` or none) and `benchmark`.
+//! `get_info` returns the last step's info, with keys as JavaScript spells
+//! them: `actionHadNoEffect`, `newActionSpace`, `error` (`{name, message}`
+//! or none) and `benchmark`.
 //! Like `GymWrapper`, the adapter handles auto-reset by default: the step
 //! after a LAST one resets. Unseeded, every reset replays the environment's
 //! benchmark; after `seed(s)` every reset draws its benchmark from the
@@ -286,8 +287,8 @@ impl TimeStepEnvironment for CompilerTimeStepEnvironment {
             ]),
         };
         Ok(Value::Dict(vec![
-            ("action_had_no_effect".into(), Value::Bool(info.action_had_no_effect)),
-            ("new_action_space".into(), Value::Bool(info.new_action_space)),
+            ("actionHadNoEffect".into(), Value::Bool(info.action_had_no_effect)),
+            ("newActionSpace".into(), Value::Bool(info.new_action_space)),
             ("error".into(), error),
             ("benchmark".into(), self.env.benchmark().map_or(Value::None, |b| Value::Str(b.into()))),
         ]))

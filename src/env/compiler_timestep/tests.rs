@@ -67,7 +67,7 @@ fn reset_is_first_steps_are_mid_and_info_follows_the_step() {
     assert_eq!(info.get("benchmark"), Some(&Value::Str(FIB.into())));
     // Running the same pass twice changes nothing the second time.
     env.step(&pass("-dce")).unwrap();
-    assert_eq!(env.get_info().unwrap().get("action_had_no_effect"), Some(&Value::Bool(true)));
+    assert_eq!(env.get_info().unwrap().get("actionHadNoEffect"), Some(&Value::Bool(true)));
     // An action out of range is a ValueError that leaves the episode as it was.
     let before = env.current_time_step().cloned();
     assert_eq!(env.step(&action(99)).unwrap_err().name(), "ValueError");
