@@ -204,6 +204,8 @@ fn validate_environment_takes_every_time_step_environment() {
     ]))
     .unwrap();
     validate_environment(&stationary.into(), None).unwrap();
+    let mut endless = adapter(&[("maxEpisodeSteps", JsValue::NULL)]);
+    assert_eq!(error_name(&endless.validate(Some(1), None).unwrap_err()), "ValueError");
     let e = validate_environment(&obj(&[]), Some(1)).unwrap_err();
     assert_eq!(error_name(&e), "TypeError");
 }

@@ -64,6 +64,14 @@ fn rewards_are_relative_instruction_count_reductions() {
     assert!(all[arm("-to-ssa")] < 0.0, "{all:?}");
 }
 
+#[wasm_bindgen_test(unsupported = test)]
+fn every_pass_but_the_plain_dead_code_and_copy_passes_has_a_property() {
+    // Catches a renamed pass whose properties would silently become zeros.
+    let without: Vec<&str> =
+        registry().iter().map(|p| p.flag).filter(|f| !properties(f).contains(&true)).collect();
+    assert_eq!(without, ["-dce", "-copy-prop", "-adce"]);
+}
+
 fn trajectory(seed: u64, batch: usize, steps: usize) -> Vec<TimeStep> {
     let mut e = bandit(seed, batch);
     let mut out = vec![e.reset().unwrap()];

@@ -5,9 +5,7 @@
 use super::convert::{js_to_u64, type_of};
 use super::error::to_js_error;
 use super::timestep::time_step_methods;
-use crate::env::{
-    make, validate_environment, CompilerTimeStepEnvironment, CompilerTimeStepOptions, EnvOptions,
-};
+use crate::env::{make, CompilerTimeStepEnvironment, CompilerTimeStepOptions, EnvOptions};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use js_sys::Reflect;
@@ -98,11 +96,11 @@ impl JsCompilerTimeStep {
     }
 
     /// Plays `episodes` episodes with random actions, checking every time
-    /// step against the specs. Set `maxEpisodeSteps` first: episodes of a
-    /// compiler rarely end by themselves.
+    /// step against the specs. A ValueError without `maxEpisodeSteps`:
+    /// episodes of a compiler rarely end by themselves.
     pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
         let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
-        validate_environment(&mut self.env, episodes.unwrap_or(5) as usize, &mut rng).map_err(to_js_error)
+        self.env.validate(episodes.unwrap_or(5) as usize, &mut rng).map_err(to_js_error)
     }
 }
 

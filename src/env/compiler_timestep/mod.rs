@@ -1,7 +1,8 @@
 //! Any [`CompilerEnv`] through the TimeStep API, as tf_agents' `GymWrapper`
 //! shows a Gym environment.
 //!
-//! Specs are fixed at construction from the environment's spaces:
+//! Specs are fixed at construction from the environment's spaces (a
+//! compiler that changes its action space mid-episode keeps the first spec):
 //! observation from the observation space (see [`space_spec`]; an empty dict
 //! without one), action a bounded int64 scalar over the (discrete) action
 //! space, reward a float64 scalar bounded by the reward range where it is
@@ -129,6 +130,18 @@ impl CompilerTimeStepEnvironment {
     /// The wrapped environment, for reading (benchmark, actions, state...).
     pub fn compiler_env(&self) -> &CompilerEnv {
         &self.env
+    }
+
+    /// [`validate_environment`](crate::env::validate_environment) for
+    /// `episodes` episodes. A ValueError without `max_episode_steps`: most
+    /// compiler episodes never end by themselves, and the check would not return.
+    pub fn validate(&mut self, episodes: usize, rng: &mut Rng) -> Result<()> {
+        ensure!(
+            self.env.max_episode_steps().is_some(),
+            Value,
+            "validate needs max_episode_steps: compiler episodes rarely end by themselves"
+        );
+        super::validate::validate_environment(self, episodes, rng)
     }
 
     /// Sends a session parameter to the compiler (e.g. `bril.fuel`).
@@ -322,7 +335,7 @@ impl TimeStepEnvironment for CompilerTimeStepEnvironment {
             reward: state.reward,
         })?;
         let observed = match replay.observation_space() {
-            Some(space) => Some(replay.observation().get(&space.id.clone())?),
+            Some(space) => Some(replay.observation().get(&space.id)?),
             None => None,
         };
         let time_step = match state.time_step {

@@ -192,7 +192,9 @@ fn seeded_resets_draw_benchmarks_from_the_dataset() {
 #[wasm_bindgen_test(unsupported = test)]
 fn validate_environment_passes() {
     let mut env = bril(Some("Autophase"), Some(3));
-    validate_environment(&mut env, 3, &mut Rng::seed_from_u64(5)).unwrap();
+    env.validate(3, &mut Rng::seed_from_u64(5)).unwrap();
+    let e = bril(Some("Autophase"), None).validate(1, &mut Rng::seed_from_u64(5)).unwrap_err();
+    assert!(e.message().contains("max_episode_steps"), "{e}");
     let mut env = toy();
     validate_environment(&mut env, 5, &mut Rng::seed_from_u64(5)).unwrap();
 }
