@@ -57,7 +57,9 @@ async function startWorker(url, compiler) {
     return new globalThis.Worker(u, { type: 'module' });
   }
   const { Worker } = await import('node:worker_threads');
-  return new Worker(new URL(url), { workerData: { compiler } });
+  // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  return new Worker(new URL(url), { workerData: { compiler }, execArgv });
 }
 
 export class RemoteService {
