@@ -45,7 +45,9 @@ impl JsService {
     /// A service of the compiler `compiler` (default `"bril"`); an unknown
     /// name is a LookupError listing the known ones.
     #[wasm_bindgen(constructor)]
-    pub fn new(compiler: JsValue) -> std::result::Result<JsService, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] compiler: JsValue,
+    ) -> std::result::Result<JsService, JsValue> {
         let name = if compiler.is_undefined() || compiler.is_null() {
             DEFAULT_COMPILER.to_string()
         } else {
@@ -80,7 +82,11 @@ impl JsService {
     /// Answers the RPC `method` (`"GetVersion"`, `"Step"`...) with `request`
     /// shaped like the protocol's request message; the reply is shaped like
     /// its reply message. An unknown method is a LookupError.
-    pub fn call(&mut self, method: JsValue, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn call(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         let method = method
             .as_string()
             .ok_or_else(|| to_js_error(Error::type_error("method must be a string, e.g. \"GetVersion\"")))?;
@@ -88,41 +94,65 @@ impl JsService {
     }
 
     #[wasm_bindgen(js_name = getVersion)]
-    pub fn get_version(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn get_version(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetVersion", &request)
     }
 
     #[wasm_bindgen(js_name = getSpaces)]
-    pub fn get_spaces(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn get_spaces(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetSpaces", &request)
     }
 
     #[wasm_bindgen(js_name = startSession)]
-    pub fn start_session(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn start_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("StartSession", &request)
     }
 
     #[wasm_bindgen(js_name = forkSession)]
-    pub fn fork_session(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn fork_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("ForkSession", &request)
     }
 
     #[wasm_bindgen(js_name = endSession)]
-    pub fn end_session(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn end_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("EndSession", &request)
     }
 
-    pub fn step(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("Step", &request)
     }
 
     #[wasm_bindgen(js_name = addBenchmark)]
-    pub fn add_benchmark(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn add_benchmark(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("AddBenchmark", &request)
     }
 
     #[wasm_bindgen(js_name = sendSessionParameter)]
-    pub fn send_session_parameter(&mut self, request: JsValue) -> std::result::Result<JsValue, JsValue> {
+    pub fn send_session_parameter(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("SendSessionParameter", &request)
     }
 }
