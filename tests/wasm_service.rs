@@ -279,6 +279,12 @@ fn every_error_is_typed_and_the_service_keeps_working() {
     let r = s.step(cycle);
     assert_error(&mut s, r, "ValueError", "nested deeper");
 
+    // A getter that throws is an error, not an exception that leaves the service borrowed.
+    let make = "return { get sessionId() { throw new Error('boom'); } }";
+    let throwing = js_sys::Function::new_no_args(make).call0(&JsValue::NULL).unwrap();
+    let r = s.step(throwing);
+    assert_error(&mut s, r, "TypeError", "boom");
+
     assert!(step(&mut s, id, &[0], &[]).get("endOfSession").is_some());
 }
 

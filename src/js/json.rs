@@ -22,9 +22,29 @@
 use super::convert::type_of;
 use crate::error::{Error, Result};
 use crate::service::proto_json::base64_encode;
-use js_sys::{Array as JsArray, ArrayBuffer, BigInt, Object, Uint8Array};
+use js_sys::{Array as JsArray, ArrayBuffer, BigInt, Uint8Array};
 use serde_json::{Map, Number, Value as Json};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+// Getters and proxies can throw while a request is read. Caught here, a
+// throw becomes an error; uncaught, it would unwind past the method and
+// leave the service borrowed, refusing every later call.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn object_entries(object: &JsValue) -> std::result::Result<JsArray, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
+    fn array_from(items: &JsValue) -> std::result::Result<JsArray, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(value: &JsValue) -> std::result::Result<bool, JsValue>;
+}
+
+/// A TypeError for a value whose reading threw.
+fn threw(path: &str, thrown: JsValue) -> Error {
+    let message = js_sys::Reflect::get(&thrown, &"message".into()).ok().and_then(|m| m.as_string());
+    Error::type_error(format!("{path}: reading it threw: {}", message.unwrap_or_else(|| type_of(&thrown))))
+}
 
 /// Deeper than any protocol message; a cycle stops here instead of
 /// exhausting the wasm stack.
@@ -54,9 +74,9 @@ fn to_json(value: &JsValue, path: &str, depth: usize) -> Result<Json> {
         Ok(Json::String(s))
     } else if value.is_instance_of::<Uint8Array>() || value.is_instance_of::<ArrayBuffer>() {
         Ok(Json::String(base64_encode(&Uint8Array::new(value).to_vec())))
-    } else if JsArray::is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+    } else if is_array(value).map_err(|e| threw(path, e))? || ArrayBuffer::is_view(value) {
         // Array.from also lists typed arrays' elements (BigInts for 64-bit ones).
-        let items = JsArray::from(value);
+        let items = array_from(value).map_err(|e| threw(path, e))?;
         let mut list = Vec::with_capacity(items.length() as usize);
         for (i, item) in items.iter().enumerate() {
             list.push(to_json(&item, &format!("{path}[{i}]"), depth + 1)?);
@@ -66,7 +86,7 @@ fn to_json(value: &JsValue, path: &str, depth: usize) -> Result<Json> {
         Err(Error::type_error(format!("{path}: a {} cannot be sent", type_of(value))))
     } else if value.is_object() {
         let mut map = Map::new();
-        for entry in Object::entries(value.unchecked_ref()).iter() {
+        for entry in object_entries(value).map_err(|e| threw(path, e))?.iter() {
             let entry: JsArray = entry.unchecked_into();
             let item = entry.get(1);
             if item.is_undefined() {

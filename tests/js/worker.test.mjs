@@ -118,6 +118,21 @@ function check(out) {
   assert.match(out.unknownCompiler.message, /bril, toy/);
 }
 
+test('the in-process Service keeps working after a request whose reading throws', async () => {
+  const { Service } = await import(new URL('node.js', pkgDir));
+  const service = new Service();
+  const throwing = {
+    get sessionId() {
+      throw new Error('boom');
+    },
+  };
+  assert.throws(() => service.step(throwing), { name: 'TypeError', message: /boom/ });
+  assert.throws(() => service.call('Step', { sessionId: 1 }), { name: 'SessionNotFound' });
+  assert.match(service.getVersion().compilerVersion, /^bril-compgym /);
+  assert.equal(service.sessionCount, 0);
+  service.free();
+});
+
 test('worker.js answers raw {id, method, request} messages in a Node worker thread', async () => {
   const worker = new Worker(new URL('worker.js', pkgDir));
   const replies = new Map();
