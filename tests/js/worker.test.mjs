@@ -176,6 +176,14 @@ test('RemoteService over a module Web Worker in Chromium', async () => {
       return (0, eval)(`(${source})`)(connectService);
     }, scenario.toString());
     check(out);
+    const relative = await page.evaluate(async () => {
+      const { connectService } = await import('/remote.js');
+      const service = connectService('worker.js', { compiler: 'toy' });
+      const { compilerVersion } = await service.getVersion();
+      await service.terminate();
+      return compilerVersion;
+    });
+    assert.match(relative, /^toy /);
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();

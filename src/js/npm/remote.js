@@ -52,14 +52,16 @@ function listen(worker, onReply, onFailure) {
 /** Starts worker.js (or `url`) in this platform's kind of worker. */
 async function startWorker(url, compiler) {
   if (typeof globalThis.Worker === 'function') {
-    const u = new URL(url);
+    // Relative URLs are relative to the page, as for `new Worker(url)`.
+    const u = new URL(url, globalThis.location?.href);
     if (compiler !== undefined) u.searchParams.set('compiler', compiler);
     return new globalThis.Worker(u, { type: 'module' });
   }
   const { Worker } = await import('node:worker_threads');
   // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  return new Worker(new URL(url), { workerData: { compiler }, execArgv });
+  // Node takes a file: URL or a path (relative ones from the working directory).
+  return new Worker(url, { workerData: { compiler }, execArgv });
 }
 
 export class RemoteService {
