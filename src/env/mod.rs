@@ -2,18 +2,20 @@
 //!
 //! CompilerGym's face: [`compiler_env`] (`CompilerEnv` over an in-process
 //! service), [`state`] (episode states and their CSV form), [`validation`]
-//! (state, replay, validation), [`datasets`], [`registry`] (`make`) and
-//! [`clock`] (injected wall clock). The TimeStep-style face after tf_agents: [`specs`] (array specs,
+//! (state, replay, validation), [`datasets`], [`registry`] (`make`),
+//! [`compilers`] (backends by name) and [`clock`] (injected wall clock).
+//! The TimeStep-style face after tf_agents: [`specs`] (array specs,
 //! checking and sampling), [`timestep`] (`TimeStep`, `StepType`),
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
-//! and auto-reset rules) and [`validate`] (the environment checker), and [`compiler_timestep`], which shows any
-//! `CompilerEnv` through that API.
+//! and auto-reset rules), [`validate`] (the environment checker) and
+//! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
 
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]
 mod compiler_env_tests;
 pub mod compiler_timestep;
+pub mod compilers;
 pub mod datasets;
 pub mod registry;
 pub mod specs;

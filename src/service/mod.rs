@@ -26,6 +26,6 @@ mod service_tests;
 pub use benchmark::{BenchmarkStore, BenchmarkUri, Dataset, DatasetBenchmarks};
 pub use event::{value_from_event, value_to_event};
 pub use messages::*;
-pub use service::{Service, StepOutcome, SERVICE_VERSION};
+pub use service::{Service, StepOutcome, METHODS, SERVICE_VERSION};
 pub use session::{ActionOutcome, CompilationSession, CompilerBackend};
 pub use space_json::{space_from_message, space_to_message};

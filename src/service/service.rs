@@ -4,8 +4,10 @@
 //! Errors: an unknown session id is SessionNotFound; an index outside the
 //! space lists, or an unknown parameter key, is a ValueError; a benchmark
 //! that cannot be found or loaded is a BenchmarkInitError; anything a
-//! session fails to do is a ServiceError. None of them leaves the service
-//! in a bad state.
+//! session fails to do is a ServiceError. Through [`Service::call_json`], a
+//! malformed request is a ValueError naming the method and the field, and an
+//! unknown method a LookupError. None of them leaves the service in a bad
+//! state.
 
 use super::benchmark::{BenchmarkStore, BenchmarkUri, Dataset};
 use super::messages::*;
@@ -18,6 +20,18 @@ use std::collections::HashMap;
 
 /// The version of the service itself (GetVersion's `service_version`).
 pub const SERVICE_VERSION: &str = crate::VERSION;
+
+/// The RPCs [`Service::call_json`] answers, by their protocol names.
+pub const METHODS: [&str; 8] = [
+    "GetVersion",
+    "GetSpaces",
+    "StartSession",
+    "ForkSession",
+    "EndSession",
+    "Step",
+    "AddBenchmark",
+    "SendSessionParameter",
+];
 
 /// What a step did, apart from the observations.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -267,31 +281,39 @@ impl Service {
     /// Answers one RPC given by name with a protocol-shaped JSON request:
     /// the form the JavaScript layer uses.
     pub fn call_json(&mut self, method: &str, request: &Json) -> Result<Json> {
-        fn parse<T: Message>(j: &Json) -> Result<T> {
-            T::from_json(j)
+        // A request of the wrong shape is the protocol's INVALID_ARGUMENT,
+        // whatever the JSON type at fault.
+        let parse_error = |e: Error| Error::value(format!("{method} request: {}", e.message()));
+        fn parse<T: Message>(j: &Json, on_error: impl Fn(Error) -> Error) -> Result<T> {
+            T::from_json(j).map_err(on_error)
         }
         Ok(match method {
             "GetVersion" => {
-                parse::<GetVersionRequest>(request)?;
+                let _: GetVersionRequest = parse(request, parse_error)?;
                 self.get_version().to_json()
             }
             "GetSpaces" => {
-                parse::<GetSpacesRequest>(request)?;
+                let _: GetSpacesRequest = parse(request, parse_error)?;
                 self.get_spaces().to_json()
             }
-            "StartSession" => self.start_session(&parse(request)?)?.to_json(),
+            "StartSession" => self.start_session(&parse(request, parse_error)?)?.to_json(),
             "ForkSession" => {
-                let r: ForkSessionRequest = parse(request)?;
+                let r: ForkSessionRequest = parse(request, parse_error)?;
                 ForkSessionReply { session_id: self.fork_session(r.session_id)? }.to_json()
             }
             "EndSession" => {
-                let r: EndSessionRequest = parse(request)?;
+                let r: EndSessionRequest = parse(request, parse_error)?;
                 EndSessionReply { remaining_sessions: self.end_session(r.session_id)? }.to_json()
             }
-            "Step" => self.step(&parse(request)?)?.to_json(),
-            "AddBenchmark" => self.add_benchmark(parse(request)?)?.to_json(),
-            "SendSessionParameter" => self.send_session_parameter(&parse(request)?)?.to_json(),
-            other => return Err(Error::lookup(format!("unknown RPC {other:?}"))),
+            "Step" => self.step(&parse(request, parse_error)?)?.to_json(),
+            "AddBenchmark" => self.add_benchmark(parse(request, parse_error)?)?.to_json(),
+            "SendSessionParameter" => self.send_session_parameter(&parse(request, parse_error)?)?.to_json(),
+            other => {
+                return Err(Error::lookup(format!(
+                    "unknown RPC {other:?}: the methods are {}",
+                    METHODS.join(", ")
+                )))
+            }
         })
     }
 }

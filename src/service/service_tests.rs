@@ -225,3 +225,28 @@ fn json_dispatch_speaks_the_protocol() {
     assert_eq!(s.call_json("Step", &json!({"sessionId": 77})).unwrap_err().name(), "SessionNotFound");
     assert!(s.call_json("Step", &json!([])).is_err());
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn malformed_json_requests_are_value_errors_naming_the_field() {
+    let mut s = service();
+    let cases = [
+        ("Step", json!([]), "Step request: StepRequest"),
+        ("Step", json!({"sessionId": true}), "sessionId"),
+        ("Step", json!({"sessionId": "x"}), "sessionId"),
+        ("Step", json!({"sessionId": 0, "observationSpace": 3}), "observationSpace"),
+        ("StartSession", json!({"actionSpace": -1}), "actionSpace"),
+        ("StartSession", json!({"benchmark": 7}), "Benchmark"),
+        ("SendSessionParameter", json!({"parameter": [{"key": 1}]}), "key"),
+        ("AddBenchmark", json!({"benchmark": [{"uri": "a-v0/b", "program": {"contents": "%"}}]}), "contents"),
+        ("GetVersion", json!(null), "GetVersionRequest"),
+    ];
+    for (method, request, field) in cases {
+        let e = s.call_json(method, &request).unwrap_err();
+        assert_eq!(e.name(), "ValueError", "{method} {request}: {e}");
+        assert!(e.message().starts_with(&format!("{method} request: ")), "{e}");
+        assert!(e.message().contains(field), "{method} {request}: {e}");
+    }
+    let e = s.call_json("Nope", &json!({})).unwrap_err();
+    assert!(e.message().contains("GetVersion, GetSpaces"), "{e}");
+    assert_eq!(s.call_json("GetVersion", &json!({})).unwrap()["compilerVersion"], json!("toy 1.0"));
+}

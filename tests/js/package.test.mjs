@@ -44,6 +44,31 @@ test('Node imports the installed package as ESM, ready without init()', () => {
   assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64' });
 });
 
+test('Node runs the installed package\'s service in a worker through compgym/remote.js', () => {
+  const script = `
+    import { Service } from 'compgym';
+    import { connectService } from 'compgym/remote.js';
+    const local = new Service().getVersion();
+    const remote = connectService();
+    const version = await remote.getVersion();
+    let name = null;
+    try { await remote.endSession({ sessionId: 1 }); } catch (e) { name = e.name; }
+    await remote.terminate();
+    console.log(JSON.stringify({ same: JSON.stringify(local) === JSON.stringify(version), name }));
+  `;
+  const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { same: true, name: 'SessionNotFound' });
+});
+
+test('the worker entry points resolve through the manifest\'s exports', () => {
+  const script = `
+    const resolve = (p) => import.meta.resolve(p).replace(/^.*node_modules\\/compgym\\//, '');
+    console.log(JSON.stringify([resolve('compgym/worker.js'), resolve('compgym/remote.js')]));
+  `;
+  const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), ['worker.js', 'remote.js']);
+});
+
 test('a page with no bundler imports the installed package', async () => {
   writeFileSync(
     join(scratch, 'index.html'),

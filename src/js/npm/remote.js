@@ -1,0 +1,151 @@
+// A compgym Service in a worker, called with promises: `connectService()`
+// starts `worker.js` (a module Web Worker in browsers, a worker thread in
+// Node) and returns a RemoteService whose methods mirror Service's.
+// Calls may overlap; each resolves with its own reply, and a failed call
+// rejects with an Error whose `name` is the service's typed error name
+// (ValueError, SessionNotFound...).
+
+const METHODS = {
+  getVersion: 'GetVersion',
+  getSpaces: 'GetSpaces',
+  startSession: 'StartSession',
+  forkSession: 'ForkSession',
+  endSession: 'EndSession',
+  step: 'Step',
+  addBenchmark: 'AddBenchmark',
+  sendSessionParameter: 'SendSessionParameter',
+};
+
+function namedError(name, message) {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+/** Listens to a browser Worker or a Node Worker; returns a function that stops listening. */
+function listen(worker, onReply, onFailure) {
+  if (typeof worker.addEventListener === 'function') {
+    const message = (event) => onReply(event.data);
+    const error = (event) => onFailure(event.message || 'the worker failed to load or crashed');
+    const messageError = () => onFailure('a reply could not be deserialised');
+    worker.addEventListener('message', message);
+    worker.addEventListener('error', error);
+    worker.addEventListener('messageerror', messageError);
+    return () => {
+      worker.removeEventListener('message', message);
+      worker.removeEventListener('error', error);
+      worker.removeEventListener('messageerror', messageError);
+    };
+  }
+  const error = (e) => onFailure(e?.message ?? String(e));
+  const exit = (code) => onFailure(`the worker exited with code ${code}`);
+  worker.on('message', onReply);
+  worker.on('error', error);
+  worker.on('exit', exit);
+  return () => {
+    worker.off('message', onReply);
+    worker.off('error', error);
+    worker.off('exit', exit);
+  };
+}
+
+/** Starts worker.js (or `url`) in this platform's kind of worker. */
+async function startWorker(url, compiler) {
+  if (typeof globalThis.Worker === 'function') {
+    // Relative URLs are relative to the page, as for `new Worker(url)`.
+    const u = new URL(url, globalThis.location?.href);
+    if (compiler !== undefined) u.searchParams.set('compiler', compiler);
+    return new globalThis.Worker(u, { type: 'module' });
+  }
+  const { Worker } = await import('node:worker_threads');
+  // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  // Node takes a file: URL or a path (relative ones from the working directory).
+  return new Worker(url, { workerData: { compiler }, execArgv });
+}
+
+export class RemoteService {
+  #worker;
+  #pending = new Map();
+  #nextId = 1;
+  #failure = null;
+  #stopListening = () => {};
+
+  /** `worker`: a Worker running worker.js, or a promise of one. */
+  constructor(worker) {
+    this.#worker = Promise.resolve(worker).then(
+      (w) => {
+        if (this.#failure) {
+          w.terminate();
+        } else {
+          this.#stopListening = listen(w, (data) => this.#onReply(data), (why) => this.#fail('ServiceError', why));
+        }
+        return w;
+      },
+      (error) => {
+        this.#fail(error?.name ?? 'ServiceError', error?.message ?? String(error));
+        return null;
+      },
+    );
+  }
+
+  #onReply(data) {
+    const call = this.#pending.get(data?.id);
+    if (!call) return;
+    this.#pending.delete(data.id);
+    if (data.error) call.reject(namedError(data.error.name, data.error.message));
+    else call.resolve(data.reply);
+  }
+
+  #fail(name, message) {
+    this.#failure ??= { name, message };
+    for (const call of this.#pending.values()) call.reject(namedError(name, message));
+    this.#pending.clear();
+  }
+
+  /** Answers the RPC `method` with `request` (a plain object); a Promise of the reply. */
+  async call(method, request = {}) {
+    const worker = await this.#worker;
+    if (this.#failure) throw namedError(this.#failure.name, this.#failure.message);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      try {
+        worker.postMessage({ id, method, request });
+      } catch (error) {
+        // A request that cannot be cloned (a function, say) never leaves.
+        this.#pending.delete(id);
+        reject(namedError('TypeError', `${method} request cannot be sent to the worker: ${error.message}`));
+      }
+    });
+  }
+
+  /** Stops the worker; calls still pending reject with a ServiceError. */
+  async terminate() {
+    this.#fail('ServiceError', 'the service was terminated');
+    this.#stopListening();
+    const worker = await this.#worker;
+    await worker?.terminate();
+  }
+}
+
+for (const [name, method] of Object.entries(METHODS)) {
+  Object.defineProperty(RemoteService.prototype, name, {
+    value(request) {
+      return this.call(method, request);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * A RemoteService over `workerOrUrl`: a Worker already running worker.js,
+ * or the URL of worker.js (default: the one beside this file). `compiler`
+ * picks the compiler of a worker this function starts ("bril" by default).
+ */
+export function connectService(workerOrUrl, { compiler } = {}) {
+  const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;
+  const url = workerOrUrl ?? new URL('./worker.js', import.meta.url);
+  return new RemoteService(isUrl ? startWorker(url, compiler) : workerOrUrl);
+}

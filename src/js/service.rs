@@ -1,0 +1,158 @@
+//! The service protocol for JavaScript: `new Service("bril")` and
+//! `service.call("Step", {sessionId, action, observationSpace})`, with the
+//! protocol's messages as plain objects in their proto3 JSON form.
+//!
+//! Every RPC goes through [`Service::call_json`]; this file only converts
+//! requests and replies (see [`super::json`] for the rules: BigInt in,
+//! numbers or decimal strings out) and maps errors to typed JS errors.
+
+use super::error::to_js_error;
+use super::json::{js_to_json, json_to_js};
+use crate::env::compilers::{self, COMPILERS, DEFAULT_COMPILER};
+use crate::error::{Error, Result};
+use crate::service::{Service, METHODS};
+use serde_json::{Map, Value as Json};
+use wasm_bindgen::prelude::*;
+
+/// An in-process compiler service: owns sessions and added benchmarks.
+#[wasm_bindgen(js_name = Service)]
+pub struct JsService {
+    service: Service,
+    compiler: String,
+}
+
+/// A request argument as JSON: an omitted one is the empty message.
+fn request_json(method: &str, request: &JsValue) -> Result<Json> {
+    if request.is_undefined() {
+        return Ok(Json::Object(Map::new()));
+    }
+    js_to_json(request, &format!("{method} request"))
+}
+
+impl JsService {
+    fn call_named(&mut self, method: &str, request: &JsValue) -> Result<JsValue> {
+        let request = request_json(method, request)?;
+        json_to_js(&self.service.call_json(method, &request)?)
+    }
+
+    fn rpc(&mut self, method: &str, request: &JsValue) -> std::result::Result<JsValue, JsValue> {
+        self.call_named(method, request).map_err(to_js_error)
+    }
+}
+
+#[wasm_bindgen(js_class = Service)]
+impl JsService {
+    /// A service of the compiler `compiler` (default `"bril"`); an unknown
+    /// name is a LookupError listing the known ones.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] compiler: JsValue,
+    ) -> std::result::Result<JsService, JsValue> {
+        let name = if compiler.is_undefined() || compiler.is_null() {
+            DEFAULT_COMPILER.to_string()
+        } else {
+            compiler.as_string().ok_or_else(|| to_js_error(Error::type_error("compiler must be a string")))?
+        };
+        let backend = compilers::backend(&name).map_err(to_js_error)?;
+        Ok(JsService { service: Service::new(backend), compiler: name })
+    }
+
+    /// The compiler names `new Service(name)` accepts.
+    pub fn compilers() -> Vec<String> {
+        COMPILERS.iter().map(|c| c.to_string()).collect()
+    }
+
+    /// The RPC names `call` accepts.
+    pub fn methods() -> Vec<String> {
+        METHODS.iter().map(|m| m.to_string()).collect()
+    }
+
+    /// The compiler this service was made with.
+    #[wasm_bindgen(getter)]
+    pub fn compiler(&self) -> String {
+        self.compiler.clone()
+    }
+
+    /// The number of live sessions.
+    #[wasm_bindgen(getter, js_name = sessionCount)]
+    pub fn session_count(&self) -> usize {
+        self.service.session_count()
+    }
+
+    /// Answers the RPC `method` (`"GetVersion"`, `"Step"`...) with `request`
+    /// shaped like the protocol's request message; the reply is shaped like
+    /// its reply message. An unknown method is a LookupError.
+    pub fn call(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        let method = method
+            .as_string()
+            .ok_or_else(|| to_js_error(Error::type_error("method must be a string, e.g. \"GetVersion\"")))?;
+        self.rpc(&method, &request)
+    }
+
+    #[wasm_bindgen(js_name = getVersion)]
+    pub fn get_version(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("GetVersion", &request)
+    }
+
+    #[wasm_bindgen(js_name = getSpaces)]
+    pub fn get_spaces(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("GetSpaces", &request)
+    }
+
+    #[wasm_bindgen(js_name = startSession)]
+    pub fn start_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("StartSession", &request)
+    }
+
+    #[wasm_bindgen(js_name = forkSession)]
+    pub fn fork_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("ForkSession", &request)
+    }
+
+    #[wasm_bindgen(js_name = endSession)]
+    pub fn end_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("EndSession", &request)
+    }
+
+    pub fn step(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("Step", &request)
+    }
+
+    #[wasm_bindgen(js_name = addBenchmark)]
+    pub fn add_benchmark(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("AddBenchmark", &request)
+    }
+
+    #[wasm_bindgen(js_name = sendSessionParameter)]
+    pub fn send_session_parameter(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+    ) -> std::result::Result<JsValue, JsValue> {
+        self.rpc("SendSessionParameter", &request)
+    }
+}
