@@ -7,6 +7,7 @@ pub mod bandit;
 pub mod bril;
 pub mod convert;
 mod error;
+pub mod memory;
 pub mod rng;
 pub mod spaces;
 pub mod specs;
