@@ -254,6 +254,9 @@ impl JsSpace {
 
     /// A sample from the space's own generator.
     pub fn sample(&mut self) -> JsValue {
+        if let Some(sample) = values::sample_box_js(&mut self.space) {
+            return sample;
+        }
         let value = self.space.sample();
         self.value_to_js(&value)
     }

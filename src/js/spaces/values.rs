@@ -16,9 +16,9 @@ use crate::error::{Error, Result};
 use crate::js::convert::{
     bigint_to_i64, js_to_array, set, set_fresh, to_js, type_of, typed_array_dtype, typed_array_to_data,
 };
-use crate::js::memory::{is_typed_array_of, typed_length, InBuffer};
+use crate::js::memory::{copy_out, is_typed_array_of, typed_length, InBuffer};
 use crate::spaces::{BoxSpace, Space, SpaceKind};
-use crate::value::{shape_len, Array, DType, Graph, Value};
+use crate::value::{shape_len, Array, ArrayData, DType, Graph, Value};
 use js_sys::{Array as JsArray, Object, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -62,9 +62,27 @@ fn box_contains_typed(value: &JsValue, b: &BoxSpace) -> Option<bool> {
         return Some(false);
     }
     // A getter of a typed array subclass could call back in; then the buffer is busy.
+    // A copy that throws means the array's `length` lied: not a member, and no exception.
     CONTAINS_BUFFER.with(|buffer| {
         let mut buffer = buffer.try_borrow_mut().ok()?;
-        buffer.fill(value, b.dtype(), len).then(|| b.data_within(buffer.data()))
+        Some(buffer.fill(value, b.dtype(), len) && b.data_within(buffer.data()))
+    })
+}
+
+thread_local! {
+    /// Where a box's samples are drawn before they are copied out to JS.
+    static SAMPLE_BUFFER: RefCell<ArrayData> = const { RefCell::new(ArrayData::F32(Vec::new())) };
+}
+
+/// A box's sample (from its own generator) as a typed array, drawn into a
+/// reused buffer; None for other kinds (nothing is drawn then).
+pub fn sample_box_js(space: &mut Space) -> Option<JsValue> {
+    if !matches!(space.kind(), SpaceKind::Box(_)) {
+        return None;
+    }
+    SAMPLE_BUFFER.with(|buffer| {
+        let mut buffer = buffer.try_borrow_mut().ok()?;
+        space.sample_box_into(&mut buffer).then(|| copy_out(&buffer))
     })
 }
 
