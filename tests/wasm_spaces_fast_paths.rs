@@ -178,3 +178,26 @@ fn dict_samples_with_kept_keys_equal_the_general_conversion() {
         assert!(ours.contains(sample));
     }
 }
+
+#[wasm_bindgen_test]
+fn a_copy_that_runs_js_which_samples_again_still_gives_samples() {
+    // A `Symbol.species` getter (own, over the inherited one) runs inside `slice`; here it samples another box.
+    let outer: JsValue = Space::box_space(js("{low: 0, high: 1, shape: [4]}")).unwrap().into();
+    let inner: JsValue = Space::box_space(js("{low: 2, high: 3, shape: [2]}")).unwrap().into();
+    let run: js_sys::Function = js("(outer, inner) => {
+        let nested = null;
+        Object.defineProperty(Float32Array, Symbol.species, { configurable: true, get() {
+            if (nested === null) { nested = 0; nested = inner.sample(); }
+            return Float32Array;
+        } });
+        try { return [outer.sample(), nested]; } finally { delete Float32Array[Symbol.species]; }
+    }")
+    .unchecked_into();
+    let pair: js_sys::Array = run
+        .call2(&JsValue::NULL, &outer, &inner)
+        .unwrap_or_else(|e| panic!("{:?}", js_sys::Reflect::get(&e, &"stack".into())))
+        .unchecked_into();
+    let (a, b) = (js_sys::Float32Array::from(pair.get(0)), js_sys::Float32Array::from(pair.get(1)));
+    assert!(a.to_vec().len() == 4 && a.to_vec().iter().all(|x| (0.0..=1.0).contains(x)));
+    assert!(b.to_vec().len() == 2 && b.to_vec().iter().all(|x| (2.0..=3.0).contains(x)), "{:?}", b.to_vec());
+}

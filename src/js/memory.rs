@@ -81,13 +81,23 @@ fn memory_buffer() -> JsValue {
 /// before it uses the view.
 fn with_memory_view<R>(dtype: DType, f: impl FnOnce(&AnyTypedArray) -> R) -> R {
     let slot = view_slot(dtype);
-    VIEWS.with_borrow_mut(|cache| loop {
-        if cache.pages != memory_pages() {
-            *cache = Views { pages: memory_pages(), views: Default::default() };
-        } else if let Some(view) = &cache.views[slot] {
-            return f(view.unchecked_ref());
-        }
-        cache.views[slot] = Some(new_view(dtype, &memory_buffer()));
+    VIEWS.with(|cache| match cache.try_borrow_mut() {
+        Ok(mut cache) => loop {
+            if cache.pages != memory_pages() {
+                *cache = Views { pages: memory_pages(), views: Default::default() };
+            } else if let Some(view) = &cache.views[slot] {
+                return f(view.unchecked_ref());
+            }
+            cache.views[slot] = Some(new_view(dtype, &memory_buffer()));
+        },
+        // Busy: JS code run by a copy (a `Symbol.species` getter) called back in. A fresh view then.
+        Err(_) => loop {
+            let pages = memory_pages();
+            let view = new_view(dtype, &memory_buffer());
+            if memory_pages() == pages {
+                return f(view.unchecked_ref());
+            }
+        },
     })
 }
 
