@@ -254,8 +254,10 @@ impl JsSpace {
 
     /// A sample from the space's own generator.
     pub fn sample(&mut self) -> JsValue {
-        if let Some(sample) = values::sample_box_js(&mut self.space) {
-            return sample;
+        if let SpaceKind::Box(_) = self.space.kind() {
+            if let Some(sample) = values::sample_box_js(&mut self.space) {
+                return sample;
+            }
         }
         let value = self.space.sample();
         self.value_to_js(&value)

@@ -76,6 +76,8 @@ thread_local! {
 
 /// A box's sample (from its own generator) as a typed array, drawn into a
 /// reused buffer; None for other kinds (nothing is drawn then).
+/// Kept out of line (callers check the kind first) so that sampling other kinds stays small.
+#[inline(never)]
 pub fn sample_box_js(space: &mut Space) -> Option<JsValue> {
     if !matches!(space.kind(), SpaceKind::Box(_)) {
         return None;
