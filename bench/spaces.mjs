@@ -2,12 +2,17 @@
 // compgym's Rust core natively, and Gymnasium in Python, in one run on one
 // machine. Prints rates and the ratios that matter.
 //
+// The three sides run in turn, ROUNDS times, and each rate is the best of its
+// rounds: on a shared machine, load that comes and goes then slows every side
+// alike instead of whichever side happened to run during it.
+//
 //   make bench-spaces            (builds the package and sets up Gymnasium first)
-//   node bench/spaces.mjs [seconds-per-measurement]
+//   node bench/spaces.mjs [seconds-per-measurement] [rounds]
 import { execFileSync } from 'node:child_process';
 import { Space } from '../pkg/node.js';
 
 const SECONDS = Number(process.argv[2] ?? 0.5);
+const ROUNDS = Number(process.argv[3] ?? 3);
 const root = new URL('..', import.meta.url).pathname;
 
 /** Calls per second of `fn`, measured for about SECONDS. */
@@ -51,12 +56,27 @@ function run(command, args) {
   return JSON.parse(execFileSync(command, args, { cwd: root, encoding: 'utf8' }));
 }
 
-const js = compgymRates();
-const native = run(`${root}target/release/compgym`, ['bench-spaces', '--seconds', String(SECONDS), '--json']);
-const gym = run(`${root}.tmp/bench-venv/bin/python`, ['bench/gym_spaces.py', String(SECONDS)]);
+/** The best rate of each operation over the rounds. */
+function best(all) {
+  const out = {};
+  for (const rates of all) for (const [k, v] of Object.entries(rates)) out[k] = Math.max(out[k] ?? 0, v);
+  return out;
+}
+
+const rounds = { js: [], native: [], gym: [] };
+let gym;
+for (let r = 0; r < ROUNDS; r++) {
+  rounds.js.push(compgymRates());
+  rounds.native.push(run(`${root}target/release/compgym`, ['bench-spaces', '--seconds', String(SECONDS), '--json']));
+  gym = run(`${root}.tmp/bench-venv/bin/python`, ['bench/gym_spaces.py', String(SECONDS)]);
+  rounds.gym.push(gym.rates);
+}
+const js = best(rounds.js);
+const native = best(rounds.native);
+gym.rates = best(rounds.gym);
 
 const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : `${(x / 1e3).toFixed(0)} k`);
-console.log(`Gymnasium ${gym.gymnasium} (numpy ${gym.numpy}, Python ${gym.python}), Node ${process.version}, ${SECONDS}s per measurement\n`);
+console.log(`Gymnasium ${gym.gymnasium} (numpy ${gym.numpy}, Python ${gym.python}), Node ${process.version}, ${SECONDS}s per measurement, best of ${ROUNDS} rounds\n`);
 console.log('| operation | compgym JS (wasm) /s | compgym native /s | Gymnasium /s | JS ÷ Gymnasium | wasm ÷ native |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const [name, ours] of Object.entries(js)) {

@@ -9,7 +9,8 @@
 use crate::error::{Error, Result};
 use crate::value::{Array, ArrayData, DType, Graph, Value};
 use js_sys::{Array as JsArray, BigInt, Object, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The largest integer a JS number holds exactly (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
@@ -34,22 +35,8 @@ pub fn uint_to_js(u: u64) -> JsValue {
 
 /// The flat typed array holding an array's data (C order).
 pub fn array_data_to_js(data: &ArrayData) -> JsValue {
-    match data {
-        ArrayData::Bool(v) => {
-            let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
-            js_sys::Uint8Array::from(&bytes[..]).into()
-        }
-        ArrayData::I8(v) => js_sys::Int8Array::from(&v[..]).into(),
-        ArrayData::I16(v) => js_sys::Int16Array::from(&v[..]).into(),
-        ArrayData::I32(v) => js_sys::Int32Array::from(&v[..]).into(),
-        ArrayData::I64(v) => js_sys::BigInt64Array::from(&v[..]).into(),
-        ArrayData::U8(v) => js_sys::Uint8Array::from(&v[..]).into(),
-        ArrayData::U16(v) => js_sys::Uint16Array::from(&v[..]).into(),
-        ArrayData::U32(v) => js_sys::Uint32Array::from(&v[..]).into(),
-        ArrayData::U64(v) => js_sys::BigUint64Array::from(&v[..]).into(),
-        ArrayData::F32(v) => js_sys::Float32Array::from(&v[..]).into(),
-        ArrayData::F64(v) => js_sys::Float64Array::from(&v[..]).into(),
-    }
+    // Bools are bytes of 0 and 1, so their storage copies out as a Uint8Array.
+    super::memory::copy_out(data)
 }
 
 /// Sets `object[key] = value`; setting a property on a fresh plain object cannot fail.
@@ -57,8 +44,23 @@ pub fn set(object: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(object, &JsValue::from_str(key), value);
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// An object made by this module, whose properties are plain data.
+    type FreshObject;
+    #[wasm_bindgen(method, indexing_setter)]
+    fn put(this: &FreshObject, key: &JsValue, value: &JsValue);
+}
+
+/// `object[key] = value` for an object made here (`Object::new()`), where it
+/// cannot throw: a plain assignment, without `Reflect.set`'s exception guard.
+pub fn set_fresh(object: &Object, key: &JsValue, value: &JsValue) {
+    object.unchecked_ref::<FreshObject>().put(key, value);
+}
+
 fn graph_to_js(graph: &Graph) -> JsValue {
     let object = Object::new();
+    let set = |object: &Object, key: &str, value: &JsValue| set_fresh(object, &JsValue::from_str(key), value);
     let optional = |a: &Option<Array>| a.as_ref().map_or(JsValue::NULL, |a| array_data_to_js(a.data()));
     set(&object, "nodes", &optional(&graph.nodes));
     set(&object, "edges", &optional(&graph.edges));
@@ -84,7 +86,7 @@ pub fn to_js(value: &Value) -> JsValue {
         Value::Dict(entries) => {
             let object = Object::new();
             for (key, item) in entries {
-                set(&object, key, &to_js(item));
+                set_fresh(&object, &JsValue::from_str(key), &to_js(item));
             }
             object.into()
         }

@@ -10,6 +10,7 @@ pub mod compiler_timestep;
 pub mod convert;
 mod error;
 pub mod json;
+pub mod memory;
 pub mod rng;
 pub mod service;
 pub mod spaces;

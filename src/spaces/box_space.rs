@@ -317,6 +317,23 @@ impl BoxSpace {
         }
     }
 
+    /// One sample written into `out`, reusing its storage when it has the
+    /// box's dtype: the same draws and values as [`Leaf::sample_rng`].
+    pub fn sample_into(&self, rng: &mut Rng, out: &mut ArrayData) {
+        let n = self.len();
+        match (&self.bounds, out) {
+            (BoxBounds::Float { .. }, ArrayData::F32(v)) if self.dtype == DType::F32 => {
+                v.resize(n, 0.0);
+                self.fill_f32(rng, v);
+            }
+            (BoxBounds::Float { .. }, ArrayData::F64(v)) if self.dtype == DType::F64 => {
+                v.resize(n, 0.0);
+                self.fill_f64(rng, v);
+            }
+            (_, out) => *out = self.sample_data(rng, 1),
+        }
+    }
+
     /// `n` samples stacked under a leading dimension `n`.
     pub fn sample_batch(&self, rng: &mut Rng, n: usize) -> Result<Array> {
         let mut shape = Vec::with_capacity(self.shape.len() + 1);
@@ -668,6 +685,48 @@ mod tests {
         let slow: Vec<f32> = (0..8).map(|_| f32_in(&mut r2, 0.0, 1.0)).collect();
         assert_eq!(fast.as_array().unwrap().data(), &ArrayData::F32(slow));
         assert_eq!(r1, r2);
+    }
+
+    #[test]
+    fn sample_into_draws_what_sample_draws() {
+        let boxes = [
+            json!({"type": "Box", "name": "f", "low": -1, "high": [1, 2, 3], "shape": [3], "dtype": "float32"}),
+            json!({"type": "Box", "name": "d", "low": 0, "high": "inf", "shape": [2, 2], "dtype": "float64"}),
+            json!({"type": "Box", "name": "i", "low": -5, "high": 5, "shape": [4], "dtype": "int16"}),
+            json!({"type": "Box", "name": "e", "low": 0, "high": 1, "shape": [0], "dtype": "float32"}),
+        ];
+        for description in boxes {
+            let space = space_from_json(&description).unwrap();
+            let SpaceKind::Box(b) = space.kind() else { panic!("a box") };
+            // The buffer starts with another dtype and length, then is reused.
+            let mut out = ArrayData::U8(vec![7; 9]);
+            let (mut r1, mut r2) = (Rng::seed_from_u64(3), Rng::seed_from_u64(3));
+            for _ in 0..3 {
+                b.sample_into(&mut r1, &mut out);
+                let Value::Array(expected) = b.sample_rng(&mut r2) else { panic!("an array") };
+                assert_eq!(&out, expected.data(), "{description}");
+            }
+            assert_eq!(r1.state(), r2.state());
+        }
+    }
+
+    #[test]
+    fn space_sample_box_into_follows_the_spaces_generator() {
+        let description =
+            json!({"type": "Box", "name": "b", "low": 0, "high": 1, "shape": [5], "dtype": "float32"});
+        let (mut a, mut b) = (space_from_json(&description).unwrap(), space_from_json(&description).unwrap());
+        a.seed(9);
+        b.seed(9);
+        let mut out = ArrayData::F32(Vec::new());
+        for _ in 0..3 {
+            assert!(a.sample_box_into(&mut out));
+            assert_eq!(Value::Array(Array::new(vec![5], out.clone()).unwrap()), b.sample());
+        }
+        let mut discrete = space_from_json(&json!({"type": "Discrete", "name": "d", "n": 3})).unwrap();
+        discrete.seed(9);
+        let before = discrete.rng();
+        assert!(!discrete.sample_box_into(&mut out));
+        assert_eq!(discrete.rng(), before, "nothing drawn");
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub use value_json::{value_from_json, value_to_json};
 
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::value::{Array, Value};
+use crate::value::{Array, ArrayData, Value};
 use json_util::JsonMap;
 use serde_json::Value as Json;
 use std::fmt;
@@ -387,6 +387,18 @@ impl Space {
             };
             s.assemble(&plan, parts)
         })
+    }
+
+    /// For a Box, the sample [`Space::sample`] would draw, written into `out`
+    /// (whose storage is reused); for other kinds false, and nothing drawn.
+    pub fn sample_box_into(&mut self, out: &mut ArrayData) -> bool {
+        match &self.kind {
+            SpaceKind::Box(b) => {
+                b.sample_into(&mut self.rng, out);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Functional sampling: a sample and the advanced generator. The space's

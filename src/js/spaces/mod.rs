@@ -4,6 +4,7 @@
 //! `shapeContains`...) throw a TypeError on spaces of other kinds.
 
 mod describe;
+mod keys;
 pub mod values;
 
 use super::convert::{array_data_to_js, int_to_js, js_to_u64, json_to_js, type_of};
@@ -13,8 +14,10 @@ use crate::error::{Error, Result};
 use crate::spaces::{self as core, ReprOptions, Space, SpaceKind};
 use crate::value::Value;
 use describe::{describe, js_to_description, with};
+use keys::Keys;
 use serde_json::Value as Json;
-use values::{js_to_value, value_to_js};
+use std::cell::OnceCell;
+use values::{js_to_value, value_to_js, value_to_js_keyed};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -23,14 +26,20 @@ use wasm_bindgen::JsCast;
 #[derive(Clone)]
 pub struct JsSpace {
     space: Space,
+    /// The JS strings of the space's dict keys, made on the first sample.
+    keys: OnceCell<Keys>,
 }
 
 impl JsSpace {
     pub fn new(space: Space) -> JsSpace {
-        JsSpace { space }
+        JsSpace { space, keys: OnceCell::new() }
     }
     pub fn space(&self) -> &Space {
         &self.space
+    }
+    /// A value of the space as JS, with the space's keys made once.
+    fn value_to_js(&self, value: &Value) -> JsValue {
+        value_to_js_keyed(value, &self.space, self.keys.get_or_init(|| Keys::of(&self.space)))
     }
 }
 
@@ -233,7 +242,7 @@ impl JsSpace {
 
     /// Whether `value` (in its natural JS form) is in the space. Never throws.
     pub fn contains(&self, value: JsValue) -> bool {
-        js_to_value(&value, &self.space).is_ok_and(|v| self.space.contains(&v))
+        values::js_contains(&value, &self.space)
     }
 
     /// Seeds the space's own generator (a composite seeds its children from it);
@@ -245,15 +254,20 @@ impl JsSpace {
 
     /// A sample from the space's own generator.
     pub fn sample(&mut self) -> JsValue {
+        if let SpaceKind::Box(_) = self.space.kind() {
+            if let Some(sample) = values::sample_box_js(&mut self.space) {
+                return sample;
+            }
+        }
         let value = self.space.sample();
-        value_to_js(&value, &self.space)
+        self.value_to_js(&value)
     }
 
     /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
     #[wasm_bindgen(js_name = sampleWith)]
     pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
         let (next, value) = self.space.sample_with(rng.get());
-        js_sys::Array::of2(&JsRng::from_rng(next).into(), &value_to_js(&value, &self.space))
+        js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
     }
 
     /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).

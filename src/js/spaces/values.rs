@@ -11,13 +11,16 @@
 //! its own dtype (like a numpy array), so a `Float64Array` is not in a
 //! float32 box.
 
+use super::keys::Keys;
 use crate::error::{Error, Result};
 use crate::js::convert::{
-    bigint_to_i64, js_to_array, set, to_js, type_of, typed_array_dtype, typed_array_to_data,
+    bigint_to_i64, js_to_array, set, set_fresh, to_js, type_of, typed_array_dtype, typed_array_to_data,
 };
-use crate::spaces::{Space, SpaceKind};
-use crate::value::{shape_len, Array, DType, Graph, Value};
+use crate::js::memory::{copy_out, is_typed_array_of, typed_length, InBuffer};
+use crate::spaces::{BoxSpace, Space, SpaceKind};
+use crate::value::{shape_len, Array, ArrayData, DType, Graph, Value};
 use js_sys::{Array as JsArray, Object, Reflect};
+use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn field(value: &JsValue, key: &str) -> JsValue {
@@ -28,8 +31,72 @@ fn field(value: &JsValue, key: &str) -> JsValue {
 fn read_array(value: &JsValue, dtype: DType, shape: &[usize], what: &str) -> Result<Array> {
     match typed_array_to_data(value) {
         Some(data) if data.dtype() != dtype => Array::new(shape.to_vec(), data),
-        _ => js_to_array(value, dtype, shape, what),
+        // The dtype's own typed array holds valid elements already: only the count is checked.
+        Some(data) => {
+            let expected = shape_len(shape)?;
+            if data.len() != expected {
+                return Err(Error::value(format!(
+                    "{what} must have {expected} element(s) for shape {shape:?}, got {}",
+                    data.len()
+                )));
+            }
+            Array::new(shape.to_vec(), data)
+        }
+        None => js_to_array(value, dtype, shape, what),
     }
+}
+
+thread_local! {
+    /// Where `contains` copies a box's typed array to check it without building a value.
+    static CONTAINS_BUFFER: RefCell<InBuffer> = RefCell::new(InBuffer::default());
+}
+
+/// `contains` for a box given a typed array of its own dtype, checked from a
+/// reused buffer; None when that does not apply (the caller reads a value).
+fn box_contains_typed(value: &JsValue, b: &BoxSpace) -> Option<bool> {
+    if !is_typed_array_of(value, b.dtype()) {
+        return None;
+    }
+    let len = typed_length(value);
+    if len != b.len() {
+        return Some(false);
+    }
+    // A getter of a typed array subclass could call back in; then the buffer is busy.
+    // A copy that throws means the array's `length` lied: not a member, and no exception.
+    CONTAINS_BUFFER.with(|buffer| {
+        let mut buffer = buffer.try_borrow_mut().ok()?;
+        Some(buffer.fill(value, b.dtype(), len) && b.data_within(buffer.data()))
+    })
+}
+
+thread_local! {
+    /// Where a box's samples are drawn before they are copied out to JS.
+    static SAMPLE_BUFFER: RefCell<ArrayData> = const { RefCell::new(ArrayData::F32(Vec::new())) };
+}
+
+/// A box's sample (from its own generator) as a typed array, drawn into a
+/// reused buffer; None for other kinds (nothing is drawn then).
+/// Kept out of line (callers check the kind first) so that sampling other kinds stays small.
+#[inline(never)]
+pub fn sample_box_js(space: &mut Space) -> Option<JsValue> {
+    if !matches!(space.kind(), SpaceKind::Box(_)) {
+        return None;
+    }
+    SAMPLE_BUFFER.with(|buffer| {
+        let mut buffer = buffer.try_borrow_mut().ok()?;
+        space.sample_box_into(&mut buffer).then(|| copy_out(&buffer))
+    })
+}
+
+/// Whether a JS value is a member of `space`: as [`js_to_value`] then
+/// `Space::contains`, with a box's own typed array checked without a value.
+pub fn js_contains(value: &JsValue, space: &Space) -> bool {
+    if let SpaceKind::Box(b) = space.kind() {
+        if let Some(answer) = box_contains_typed(value, b) {
+            return answer;
+        }
+    }
+    js_to_value(value, space).is_ok_and(|v| space.contains(&v))
 }
 
 fn read_int(value: &JsValue, what: &str) -> Result<i64> {
@@ -227,6 +294,11 @@ fn nested_list(value: &JsValue, inner: &Space, batch: &[usize], what: &str) -> R
 
 /// A value of `space` as its JS form (see the module docs).
 pub fn value_to_js(value: &Value, space: &Space) -> JsValue {
+    value_to_js_keyed(value, space, &Keys::None)
+}
+
+/// [`value_to_js`] with the space's dict keys made already ([`Keys::of`]).
+pub fn value_to_js_keyed(value: &Value, space: &Space, keys: &Keys) -> JsValue {
     match (space.kind(), value) {
         (SpaceKind::DynamicBox(_), Value::Array(a)) => {
             let object = Object::new();
@@ -237,21 +309,32 @@ pub fn value_to_js(value: &Value, space: &Space) -> JsValue {
         }
         (SpaceKind::Dict(d), Value::Dict(entries)) => {
             let object = Object::new();
-            for ((key, item), (_, child)) in entries.iter().zip(d.spaces()) {
-                set(&object, key, &value_to_js(item, child));
+            for (i, ((key, item), (space_key, child))) in entries.iter().zip(d.spaces()).enumerate() {
+                match keys.entry(i) {
+                    Some((js_key, child_keys)) if key == space_key => {
+                        set_fresh(&object, js_key, &value_to_js_keyed(item, child, child_keys))
+                    }
+                    _ => set_fresh(&object, &JsValue::from_str(key), &value_to_js(item, child)),
+                }
             }
             object.into()
         }
-        (SpaceKind::Tuple(t), Value::List(items)) => {
-            items.iter().zip(t.spaces()).map(|(v, s)| value_to_js(v, s)).collect::<JsArray>().into()
-        }
+        (SpaceKind::Tuple(t), Value::List(items)) => items
+            .iter()
+            .zip(t.spaces())
+            .enumerate()
+            .map(|(i, (v, s))| value_to_js_keyed(v, s, keys.item(i)))
+            .collect::<JsArray>()
+            .into(),
         (SpaceKind::SpaceSequence(s), Value::List(items)) => {
-            items.iter().map(|v| value_to_js(v, s.space())).collect::<JsArray>().into()
+            items.iter().map(|v| value_to_js_keyed(v, s.space(), keys.item(0))).collect::<JsArray>().into()
         }
         (SpaceKind::Union(u), Value::List(pair)) if pair.len() == 2 => {
-            let child =
-                pair[0].as_int().and_then(|i| usize::try_from(i).ok()).and_then(|i| u.spaces().get(i));
-            let inner = child.map_or_else(|| to_js(&pair[1]), |c| value_to_js(&pair[1], c));
+            let index = pair[0].as_int().and_then(|i| usize::try_from(i).ok());
+            let inner = match index.and_then(|i| Some((i, u.spaces().get(i)?))) {
+                Some((i, child)) => value_to_js_keyed(&pair[1], child, keys.item(i)),
+                None => to_js(&pair[1]),
+            };
             JsArray::of2(&to_js(&pair[0]), &inner).into()
         }
         _ => to_js(value),
