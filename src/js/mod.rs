@@ -6,6 +6,7 @@
 pub mod bandit;
 pub mod bril;
 pub mod convert;
+pub mod env;
 mod error;
 pub mod rng;
 pub mod spaces;
