@@ -47,6 +47,10 @@ impl JsCompilerEnv {
     pub fn shared(&self) -> &SharedEnv {
         &self.env
     }
+    /// A second JS object for the same environment.
+    pub fn from_shared(env: SharedEnv) -> JsCompilerEnv {
+        JsCompilerEnv { env }
+    }
 }
 
 /// An action from JS: an integer, or a pass name for a NamedDiscrete or
