@@ -8,6 +8,7 @@
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules) and [`validate`] (the environment checker).
 
+pub mod bench;
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]
