@@ -22,18 +22,21 @@ pub struct EnvBenchResult {
     pub benchmark: String,
     pub episode_length: usize,
     pub steps_per_second: f64,
+    /// One reset alone (included in `steps_per_second`, once per episode).
+    pub reset_us: f64,
     pub fork_us: f64,
     pub autophase_us: f64,
     pub ir_us: f64,
 }
 
 impl EnvBenchResult {
-    /// `{benchmark, episodeLength, stepsPerSecond, forkUs, autophaseUs, irUs}`.
+    /// `{benchmark, episodeLength, stepsPerSecond, resetUs, forkUs, autophaseUs, irUs}`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "benchmark": self.benchmark,
             "episodeLength": self.episode_length,
             "stepsPerSecond": self.steps_per_second,
+            "resetUs": self.reset_us,
             "forkUs": self.fork_us,
             "autophaseUs": self.autophase_us,
             "irUs": self.ir_us,
@@ -99,6 +102,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         }
         Ok(())
     })?;
+    let reset = per_call(config.seconds, 10, clock, || env.reset(ResetOptions::default()).map(drop))?;
     // The later measures start from a partly optimised program.
     env.reset(ResetOptions::default())?;
     for _ in 0..length / 2 {
@@ -124,6 +128,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         benchmark: config.benchmark.clone(),
         episode_length: length,
         steps_per_second: length as f64 / episode,
+        reset_us: reset * 1e6,
         fork_us: fork_time / fork_calls as f64 * 1e6,
         autophase_us: autophase * 1e6,
         ir_us: ir * 1e6,
@@ -146,7 +151,7 @@ mod tests {
         };
         let r = run(&config, &mut clock).unwrap();
         assert_eq!(r.episode_length, 20);
-        for x in [r.steps_per_second, r.fork_us, r.autophase_us, r.ir_us] {
+        for x in [r.steps_per_second, r.reset_us, r.fork_us, r.autophase_us, r.ir_us] {
             assert!(x.is_finite() && x > 0.0, "{r:?}");
         }
         assert_eq!(r.to_json()["benchmark"], config.benchmark.as_str());
