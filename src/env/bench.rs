@@ -112,7 +112,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
     let mut forks = Vec::with_capacity(100);
     let mut fork_time = 0.0;
     let mut fork_calls = 0usize;
-    while fork_time < config.seconds {
+    loop {
         let start = clock();
         for _ in 0..100 {
             forks.push(env.fork()?);
@@ -120,6 +120,9 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         fork_time += clock() - start;
         fork_calls += 100;
         forks.clear();
+        if fork_time >= config.seconds {
+            break;
+        }
     }
     let observation = env.observation().clone();
     let autophase = per_call(config.seconds, 10, clock, || observation.get("Autophase").map(drop))?;
