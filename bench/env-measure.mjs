@@ -19,7 +19,7 @@ function perCall(seconds, batch, f) {
 export function measure(compgym, { benchmark, episodeLength, seconds }) {
   const env = compgym.make('bril-ic-v0', { benchmark, rewardSpace: 'IrInstructionCount' });
   const n = env.actionSpace.n;
-  // A small xorshift: the actions need only be varied, not replayable across sides.
+  // The same 32-bit xorshift as src/env/bench.rs: every side applies the same passes.
   let state = 0x9e3779b9;
   const action = () => {
     state ^= state << 13;

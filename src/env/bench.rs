@@ -6,7 +6,6 @@
 
 use super::compiler_env::{CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
-use crate::rng::Rng;
 use crate::value::Value;
 
 /// What to measure; `seconds` is the time spent on each of the four measures.
@@ -60,6 +59,21 @@ pub fn default_config(seconds: f64) -> Result<EnvBenchConfig> {
     Ok(EnvBenchConfig { benchmark: median_suite_benchmark()?, episode_length: 20, seconds })
 }
 
+/// The action sequence: a 32-bit xorshift, written the same way in
+/// `bench/env-measure.mjs` so every side applies the same passes.
+struct XorShift32(u32);
+
+impl XorShift32 {
+    fn below(&mut self, n: usize) -> usize {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x as usize % n.max(1)
+    }
+}
+
 /// Calls `f` in rounds of `batch` until `seconds` pass; returns seconds per call.
 fn per_call(
     seconds: f64,
@@ -93,12 +107,12 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         crate::spaces::SpaceKind::Commandline(c) => c.n() as usize,
         _ => return Err(Error::type_error("the benchmark needs a Commandline action space")),
     };
-    let mut rng = Rng::seed_from_u64(0);
+    let mut rng = XorShift32(0x9e37_79b9);
     let length = config.episode_length.max(1);
     let episode = per_call(config.seconds, 4, clock, || {
         env.reset(ResetOptions::default())?;
         for _ in 0..length {
-            env.step(Value::Int(rng.index(n) as i64))?;
+            env.step(Value::Int(rng.below(n) as i64))?;
         }
         Ok(())
     })?;
@@ -106,7 +120,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
     // The later measures start from a partly optimised program.
     env.reset(ResetOptions::default())?;
     for _ in 0..length / 2 {
-        env.step(Value::Int(rng.index(n) as i64))?;
+        env.step(Value::Int(rng.below(n) as i64))?;
     }
     // Forks are dropped outside the timed part, 100 at a time.
     let mut forks = Vec::with_capacity(100);
