@@ -46,7 +46,7 @@ fn n(x: f64) -> JsValue {
 fn env(id: &str, options: &[(&str, JsValue)]) -> JsCompilerEnv {
     let mut all = vec![("benchmark", JsValue::from_str(FIB))];
     all.extend(options.iter().cloned());
-    make(id, obj(&all)).unwrap()
+    make(id, Some(obj(&all))).unwrap()
 }
 
 fn strings(v: &JsValue) -> Vec<String> {
@@ -59,20 +59,20 @@ fn make_knows_the_registered_ids_and_rejects_others() {
     for id in ["bril-v0", "bril-ic-v0", "bril-runtime-v0", "bril-autophase-ic-v0", "bril-ir-ic-v0"] {
         assert!(ids.contains(&id.to_string()), "{id}");
     }
-    let e = make("nope-v0", JsValue::UNDEFINED).err().unwrap();
+    let e = make("nope-v0", None).err().unwrap();
     assert_eq!(name(&e), "LookupError");
     assert!(message(&e).contains("nope-v0"));
-    let e = make("bril-v0", obj(&[("rewardSpce", "x".into())])).err().unwrap();
+    let e = make("bril-v0", Some(obj(&[("rewardSpce", "x".into())]))).err().unwrap();
     assert_eq!(name(&e), "TypeError");
     assert!(message(&e).contains("rewardSpce"));
-    let e = make("bril-v0", obj(&[("rewardSpace", "Nope".into())])).err().unwrap();
+    let e = make("bril-v0", Some(obj(&[("rewardSpace", "Nope".into())]))).err().unwrap();
     assert_eq!(name(&e), "LookupError");
-    let e = make("bril-v0", obj(&[("maxEpisodeSteps", n(-1.0))])).err().unwrap();
+    let e = make("bril-v0", Some(obj(&[("maxEpisodeSteps", n(-1.0))]))).err().unwrap();
     assert_eq!(name(&e), "ValueError");
     // The id's defaults apply; options override them.
-    let ic = make("bril-ic-v0", JsValue::UNDEFINED).unwrap();
+    let ic = make("bril-ic-v0", None).unwrap();
     assert_eq!(ic.reward_space().unwrap().as_deref(), Some("IrInstructionCountOz"));
-    let plain = make("bril-ic-v0", obj(&[("rewardSpace", JsValue::NULL)])).unwrap();
+    let plain = make("bril-ic-v0", Some(obj(&[("rewardSpace", JsValue::NULL)]))).unwrap();
     assert_eq!(plain.reward_space().unwrap(), None);
 }
 
@@ -85,7 +85,7 @@ fn step_before_reset_is_session_not_found_then_reset_works() {
     assert_eq!(name(&e.observation().get("Ir").err().unwrap()), "SessionNotFound");
     assert_eq!(name(&e.reward().get("IrInstructionCount").err().unwrap()), "SessionNotFound");
     assert_eq!(name(&e.state().err().unwrap()), "SessionNotFound");
-    assert!(e.reset(JsValue::UNDEFINED).unwrap().is_null(), "no observation space");
+    assert!(e.reset(None).unwrap().is_null(), "no observation space");
     assert!(e.in_episode().unwrap());
     assert_eq!(e.benchmark().unwrap().as_deref(), Some(FIB));
     let r = e.step(n(0.0)).unwrap();
@@ -93,14 +93,14 @@ fn step_before_reset_is_session_not_found_then_reset_works() {
     e.close().unwrap();
     assert!(!e.in_episode().unwrap());
     assert_eq!(name(&e.step(n(0.0)).err().unwrap()), "SessionNotFound");
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert!(e.in_episode().unwrap());
 }
 
 #[wasm_bindgen_test]
 fn steps_take_integers_and_pass_names_and_reject_bad_actions() {
     let e = env("bril-ir-ic-v0", &[]);
-    let ir = e.reset(JsValue::UNDEFINED).unwrap();
+    let ir = e.reset(None).unwrap();
     assert!(ir.as_string().unwrap().contains("@main"));
     let r = e.step("-dce".into()).unwrap();
     assert!(get(&r, "observation").as_string().is_some());
@@ -131,12 +131,12 @@ fn steps_take_integers_and_pass_names_and_reject_bad_actions() {
 #[wasm_bindgen_test]
 fn multistep_returns_lists_for_explicit_spaces() {
     let e = env("bril-ic-v0", &[]);
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     let actions = js("['-dce', 1, '-peephole']");
     let options = js(
         "({observationSpaces: ['IrInstructionCount', 'Autophase'], rewardSpaces: ['IrInstructionCount']})",
     );
-    let r = e.multistep(actions, options).unwrap();
+    let r = e.multistep(actions, Some(options)).unwrap();
     let observations = Array::from(&get(&r, "observation"));
     assert_eq!(observations.length(), 2);
     assert!(observations.get(0).as_f64().unwrap() > 0.0);
@@ -144,12 +144,12 @@ fn multistep_returns_lists_for_explicit_spaces() {
     assert_eq!(Array::from(&get(&r, "reward")).length(), 1);
     assert_eq!(e.commandline().unwrap(), "-dce -lvn -peephole");
     // The environment's own spaces: single values.
-    let r = e.multistep(js("[0]"), JsValue::UNDEFINED).unwrap();
+    let r = e.multistep(js("[0]"), None).unwrap();
     assert!(get(&r, "reward").as_f64().is_some());
-    let err = e.multistep(js("[0]"), js("({observationSpaces: ['Nope']})")).err().unwrap();
+    let err = e.multistep(js("[0]"), Some(js("({observationSpaces: ['Nope']})"))).err().unwrap();
     assert_eq!(name(&err), "LookupError");
-    assert_eq!(name(&e.multistep(n(0.0), JsValue::UNDEFINED).err().unwrap()), "TypeError");
-    assert_eq!(name(&e.multistep(js("[0]"), js("({rewards: []})")).err().unwrap()), "TypeError");
+    assert_eq!(name(&e.multistep(n(0.0), None).err().unwrap()), "TypeError");
+    assert_eq!(name(&e.multistep(js("[0]"), Some(js("({rewards: []})"))).err().unwrap()), "TypeError");
 }
 
 #[wasm_bindgen_test]
@@ -165,7 +165,7 @@ fn properties_and_settings() {
     assert_eq!(e.max_episode_steps().unwrap().as_f64(), Some(2.0));
     let range = e.reward_range().unwrap();
     assert_eq!(range.len(), 2);
-    let obs = e.reset(JsValue::UNDEFINED).unwrap();
+    let obs = e.reset(None).unwrap();
     assert!(obs.is_instance_of::<js_sys::BigInt64Array>() || obs.is_object());
     assert_eq!(e.episode_reward().unwrap().as_f64(), Some(0.0));
     assert!(e.episode_walltime().unwrap() >= 0.0);
@@ -186,21 +186,22 @@ fn properties_and_settings() {
     assert_eq!(name(&e.set_reward_space(Some("Nope".into())).err().unwrap()), "LookupError");
     assert_eq!(name(&e.set_action_space("nope").err().unwrap()), "LookupError");
     // Reset options change settings.
-    let obs =
-        e.reset(js("({observationSpace: 'IrInstructionCount', rewardSpace: 'IrInstructionCount'})")).unwrap();
+    let obs = e
+        .reset(Some(js("({observationSpace: 'IrInstructionCount', rewardSpace: 'IrInstructionCount'})")))
+        .unwrap();
     assert!(obs.as_f64().unwrap() > 0.0);
     assert_eq!(e.reward_space().unwrap().as_deref(), Some("IrInstructionCount"));
-    assert_eq!(name(&e.reset(js("({observationSpace: 'Nope'})")).err().unwrap()), "LookupError");
+    assert_eq!(name(&e.reset(Some(js("({observationSpace: 'Nope'})"))).err().unwrap()), "LookupError");
     assert_eq!(
-        name(&e.reset(js("({benchmark: 'benchmark://suite-v0/nope'})")).err().unwrap()),
+        name(&e.reset(Some(js("({benchmark: 'benchmark://suite-v0/nope'})"))).err().unwrap()),
         "BenchmarkInitError"
     );
-    assert_eq!(name(&e.reset(js("({benchmark: 3})")).err().unwrap()), "TypeError");
+    assert_eq!(name(&e.reset(Some(js("({benchmark: 3})"))).err().unwrap()), "TypeError");
     // The failed resets left a working environment on the old benchmark.
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert_eq!(e.benchmark().unwrap().as_deref(), Some(FIB));
     e.set_benchmark("benchmark://suite-v0/gcd-lcm").unwrap();
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert_eq!(e.benchmark().unwrap().as_deref(), Some("benchmark://suite-v0/gcd-lcm"));
     assert!(e.to_string_js().contains("CompilerEnv"));
 }
@@ -209,7 +210,7 @@ fn properties_and_settings() {
 fn send_param_and_commandlines() {
     let e = env("bril-v0", &[]);
     assert_eq!(name(&e.send_param("bril.num_passes", "").err().unwrap()), "SessionNotFound");
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert_eq!(e.send_param("bril.num_passes", "").unwrap(), "18");
     assert_eq!(name(&e.send_param("no.such", "").err().unwrap()), "ValueError");
     assert_eq!(e.commandline_to_actions("-lvn -dce").unwrap(), vec![1.0, 0.0]);
@@ -220,7 +221,7 @@ fn send_param_and_commandlines() {
 #[wasm_bindgen_test]
 fn forks_are_independent_and_copy_reward_state() {
     let e = env("bril-ic-v0", &[("rewardSpace", "IrInstructionCount".into())]);
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     e.step("-inline".into()).unwrap();
     let before = e.episode_reward().unwrap().as_f64().unwrap();
     let f = e.fork().unwrap();
@@ -238,7 +239,7 @@ fn forks_are_independent_and_copy_reward_state() {
     assert!(e.in_episode().unwrap());
     e.step(n(0.0)).unwrap();
     // Forking outside an episode resets first.
-    let g = make("bril-v0", obj(&[("benchmark", FIB.into())])).unwrap();
+    let g = make("bril-v0", Some(obj(&[("benchmark", FIB.into())]))).unwrap();
     let h = g.fork().unwrap();
     assert!(h.in_episode().unwrap());
 }
@@ -260,7 +261,7 @@ fn observation_view_lists_specs_and_computes_lazily() {
     assert_eq!(dict.index(), autophase.index());
     assert_eq!(name(&view.spec("Nope").err().unwrap()), "LookupError");
     assert_eq!(name(&view.get("Autophase").err().unwrap()), "SessionNotFound");
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert_eq!(name(&view.get("Nope").err().unwrap()), "LookupError");
     let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
     assert!(count > 0.0);
@@ -273,18 +274,18 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     let e = env("bril-v0", &[]);
     let view = e.observation();
     let double = Function::new_with_args("x", "return x * 2");
-    view.add_derived_space("Double", "IrInstructionCount", double.into(), JsValue::UNDEFINED).unwrap();
+    view.add_derived_space("Double", "IrInstructionCount", double.into(), None).unwrap();
     let half = Function::new_with_args("x", "return x / 2");
     let space: JsValue = JsSpace::scalar(js("({name: 'Half', min: 0, dtype: 'float64'})")).unwrap().into();
     view.add_derived_space(
         "Half",
         "IrInstructionCount",
         half.into(),
-        obj(&[("space", space), ("deterministic", JsValue::FALSE)]),
+        Some(obj(&[("space", space), ("deterministic", JsValue::FALSE)])),
     )
     .unwrap();
     assert!(!view.spec("Half").unwrap().deterministic());
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
     assert_eq!(view.get("Double").unwrap().as_f64(), Some(count * 2.0));
     assert_eq!(view.get("Half").unwrap().as_f64(), Some(count / 2.0));
@@ -292,7 +293,7 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     assert!(get(&e.step(n(0.0)).unwrap(), "observation").as_f64().is_some());
     // A throwing translate and one whose value is outside its space.
     let throws = Function::new_with_args("x", "throw new Error('bad translate')");
-    view.add_derived_space("Throws", "IrInstructionCount", throws.into(), JsValue::UNDEFINED).unwrap();
+    view.add_derived_space("Throws", "IrInstructionCount", throws.into(), None).unwrap();
     let err = view.get("Throws").err().unwrap();
     assert!(
         message(&err).contains("\"Throws\"") && message(&err).contains("bad translate"),
@@ -304,42 +305,36 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
         "Negative",
         "IrInstructionCount",
         negative.into(),
-        obj(&[("space", JsSpace::scalar(js("({min: 0, dtype: 'int64'})")).unwrap().into())]),
+        Some(obj(&[("space", JsSpace::scalar(js("({min: 0, dtype: 'int64'})")).unwrap().into())])),
     )
     .unwrap();
     let err = view.get("Negative").err().unwrap();
     assert!(message(&err).contains("\"Negative\""), "{}", message(&err));
     let wrong = Function::new_with_args("x", "return 'text'");
-    view.add_derived_space("Wrong", "IrInstructionCount", wrong.into(), JsValue::UNDEFINED).unwrap();
+    view.add_derived_space("Wrong", "IrInstructionCount", wrong.into(), None).unwrap();
     assert!(message(&view.get("Wrong").err().unwrap()).contains("\"Wrong\""));
     // The environment still works after the errors.
     view.get("Double").unwrap();
     // Argument errors.
     let f: JsValue = Function::new_with_args("x", "return x").into();
+    assert_eq!(name(&view.add_derived_space("X", "Nope", f.clone(), None).err().unwrap()), "LookupError");
+    assert_eq!(name(&view.add_derived_space("X", "Ir", n(1.0), None).err().unwrap()), "TypeError");
     assert_eq!(
-        name(&view.add_derived_space("X", "Nope", f.clone(), JsValue::UNDEFINED).err().unwrap()),
-        "LookupError"
-    );
-    assert_eq!(
-        name(&view.add_derived_space("X", "Ir", n(1.0), JsValue::UNDEFINED).err().unwrap()),
-        "TypeError"
-    );
-    assert_eq!(
-        name(&view.add_derived_space("X", "Ir", f.clone(), js("({spaec: 1})")).err().unwrap()),
+        name(&view.add_derived_space("X", "Ir", f.clone(), Some(js("({spaec: 1})"))).err().unwrap()),
         "TypeError"
     );
     // A translate that re-enters the environment gets a ServiceError, not a panic.
     let alias: JsValue = JsCompilerEnv::from_shared(e.shared().clone()).into();
     Reflect::set(&js_sys::global(), &"__compgymEnv".into(), &alias).unwrap();
     let reenter = Function::new_with_args("x", "globalThis.__compgymEnv.step(0); return x");
-    view.add_derived_space("Reenter", "IrInstructionCount", reenter.into(), JsValue::UNDEFINED).unwrap();
+    view.add_derived_space("Reenter", "IrInstructionCount", reenter.into(), None).unwrap();
     let err = view.get("Reenter").err().unwrap();
     assert_eq!(name(&err), "ServiceError", "{}", message(&err));
     let reads = Function::new_with_args(
         "x",
         "return globalThis.__compgymEnv.observation.get('IrInstructionCount') + x",
     );
-    view.add_derived_space("Reads", "IrInstructionCount", reads.into(), JsValue::UNDEFINED).unwrap();
+    view.add_derived_space("Reads", "IrInstructionCount", reads.into(), None).unwrap();
     let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
     assert_eq!(view.get("Reads").unwrap().as_f64(), Some(count * 2.0), "a nested read works");
     e.step(n(0.0)).unwrap();
@@ -374,11 +369,11 @@ fn js_rewards_plug_in_and_fork_with_their_state() {
     assert_eq!(get(&calls, "defaultValue").as_f64(), Some(-5.0));
     assert_eq!(Array::from(&get(&calls, "range")).get(1).as_f64(), Some(0.0));
     e.set_reward_space(Some("Calls".into())).unwrap();
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     assert_eq!(get(&reward, "benchmark").as_string().as_deref(), Some(FIB));
     assert!(get(&reward, "start").as_f64().unwrap() > 0.0, "reset read an observation through its view");
     assert_eq!(get(&e.step(n(0.0)).unwrap(), "reward").as_f64(), Some(11.0));
-    assert_eq!(get(&e.multistep(js("[0, 1]"), JsValue::UNDEFINED).unwrap(), "reward").as_f64(), Some(22.0));
+    assert_eq!(get(&e.multistep(js("[0, 1]"), None).unwrap(), "reward").as_f64(), Some(22.0));
     assert!(get(&reward, "last").is_object(), "update read Autophase through its view");
     assert_eq!(e.reward().get("Calls").unwrap(), 30.0);
     // Fork: a shallow copy with the same prototype, carrying the count.
@@ -408,7 +403,7 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     let throws = js("({name: 'Throws', observationSpaces: [], update() { throw new Error('no reward'); }})");
     e.reward().add_space(throws).unwrap();
     e.set_reward_space(Some("Throws".into())).unwrap();
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     let err = e.step(n(0.0)).err().unwrap();
     assert!(message(&err).contains("\"Throws\"") && message(&err).contains("no reward"), "{}", message(&err));
     let not_number = js("({name: 'Text', update() { return 'x'; }})");
@@ -420,7 +415,7 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     let bad_reset =
         js("({name: 'BadReset', reset() { throw new Error('reset failed'); }, update() { return 0; }})");
     e.reward().add_space(bad_reset).unwrap();
-    let err = e.reset(JsValue::UNDEFINED).err().unwrap();
+    let err = e.reset(None).err().unwrap();
     assert!(message(&err).contains("BadReset"), "{}", message(&err));
     // Re-entering the environment from a reward is a ServiceError.
     let e2 = env("bril-v0", &[]);
@@ -429,7 +424,7 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     let reenters = js("({name: 'Reenters', update() { globalThis.__compgymEnv2.step(0); return 0; }})");
     e2.reward().add_space(reenters).unwrap();
     e2.set_reward_space(Some("Reenters".into())).unwrap();
-    e2.reset(JsValue::UNDEFINED).unwrap();
+    e2.reset(None).unwrap();
     let err = e2.step(n(0.0)).err().unwrap();
     assert_eq!(name(&err), "ServiceError", "{}", message(&err));
     e2.set_reward_space(None).unwrap();
@@ -444,27 +439,27 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     // After all of it, the environment still works.
     e.set_reward_space(Some("IrInstructionCount".into())).unwrap();
     let _ = e.reward().add_space(js("({name: 'BadReset', update() { return 0; }})"));
-    e.reset(JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
     e.step(n(0.0)).unwrap();
 }
 
 #[wasm_bindgen_test]
 fn state_apply_and_validate() {
     let e = env("bril-ic-v0", &[]);
-    e.reset(JsValue::UNDEFINED).unwrap();
-    e.multistep(js("['-inline', '-sccp', '-dce', '-simplify-cfg']"), JsValue::UNDEFINED).unwrap();
+    e.reset(None).unwrap();
+    e.multistep(js("['-inline', '-sccp', '-dce', '-simplify-cfg']"), None).unwrap();
     let state = e.state().unwrap();
     assert_eq!(get(&state, "benchmark").as_string().as_deref(), Some(FIB));
     assert_eq!(get(&state, "commandline").as_string().as_deref(), Some("-inline -sccp -dce -simplify-cfg"));
     assert!(get(&state, "reward").as_f64().is_some());
-    let result = e.validate(JsValue::UNDEFINED).unwrap();
+    let result = e.validate(None).unwrap();
     assert_eq!(get(&result, "okay"), JsValue::TRUE, "{:?}", js_sys::JSON::stringify(&result));
     assert_eq!(get(&result, "rewardValidated"), JsValue::TRUE);
     assert_eq!(get(&result, "benchmarkSemanticsValidated"), JsValue::TRUE);
     assert_eq!(Array::from(&get(&result, "errors")).length(), 0);
     // A wrong reward is reported.
     let wrong = obj(&[("benchmark", FIB.into()), ("commandline", "-dce".into()), ("reward", n(1234.0))]);
-    let result = e.validate(wrong).unwrap();
+    let result = e.validate(Some(wrong)).unwrap();
     assert_eq!(get(&result, "okay"), JsValue::FALSE);
     assert_eq!(get(&result, "rewardValidationFailed"), JsValue::TRUE);
     let first = Array::from(&get(&result, "errors")).get(0);
@@ -477,7 +472,7 @@ fn state_apply_and_validate() {
     let bad = obj(&[("benchmark", FIB.into()), ("commandline", "-nope".into())]);
     assert!(other.apply(bad).is_err());
     assert_eq!(name(&other.apply(js("({benchmark: 'x'})")).err().unwrap()), "TypeError");
-    assert_eq!(name(&other.validate(n(3.0)).err().unwrap()), "TypeError");
+    assert_eq!(name(&other.validate(Some(n(3.0))).err().unwrap()), "TypeError");
     other.step(n(0.0)).unwrap();
 }
 
@@ -492,19 +487,16 @@ fn csv_round_trips_including_the_hand_written_file() {
     assert_eq!(get(&first, "walltime").as_f64(), Some(0.25));
     assert!(get(&list.get(1), "reward").is_null());
     assert_eq!(get(&list.get(2), "commandline").as_string().as_deref(), Some("opt -a,-b \"quoted\""));
-    let text = compiler_env_states_to_csv(states.clone(), JsValue::UNDEFINED).unwrap();
+    let text = compiler_env_states_to_csv(states.clone(), None).unwrap();
     assert_eq!(text, STATES_CSV.replace("\r\n", "\n").replace(",,\n", ",0.0,\n"));
     let again = compiler_env_states_from_csv(&text).unwrap();
     assert_eq!(js_sys::JSON::stringify(&again).unwrap(), js_sys::JSON::stringify(&states).unwrap());
-    let rows = compiler_env_states_to_csv(states, obj(&[("header", JsValue::FALSE)])).unwrap();
+    let rows = compiler_env_states_to_csv(states, Some(obj(&[("header", JsValue::FALSE)]))).unwrap();
     assert!(!rows.starts_with("benchmark,"));
     assert_eq!(Array::from(&compiler_env_states_from_csv(&rows).unwrap()).length(), 4);
     assert_eq!(name(&compiler_env_states_from_csv("a,b,c").err().unwrap()), "ValueError");
-    assert_eq!(name(&compiler_env_states_to_csv(n(1.0), JsValue::UNDEFINED).err().unwrap()), "TypeError");
-    assert_eq!(
-        name(&compiler_env_states_to_csv(js("[{benchmark: 'x'}]"), JsValue::UNDEFINED).err().unwrap()),
-        "TypeError"
-    );
+    assert_eq!(name(&compiler_env_states_to_csv(n(1.0), None).err().unwrap()), "TypeError");
+    assert_eq!(name(&compiler_env_states_to_csv(js("[{benchmark: 'x'}]"), None).err().unwrap()), "TypeError");
 }
 
 #[wasm_bindgen_test]
@@ -512,12 +504,12 @@ fn add_benchmark_takes_text_or_json_and_reports_parse_errors() {
     let e = env("bril-ic-v0", &[]);
     let text = "@main {\n  a: int = const 1;\n  b: int = const 2;\n  c: int = add a b;\n  print a;\n}\n";
     e.add_benchmark("benchmark://user-v0/small", text.into()).unwrap();
-    e.reset(js("({benchmark: 'benchmark://user-v0/small'})")).unwrap();
+    e.reset(Some(js("({benchmark: 'benchmark://user-v0/small'})"))).unwrap();
     let r = e.step("-dce".into()).unwrap();
     assert!(get(&r, "reward").as_f64().unwrap() > 0.0, "dce removes the dead add");
     let program = js("({functions: [{name: 'main', instrs: [{op: 'const', dest: 'x', type: 'int', value: 4}, {op: 'print', args: ['x']}]}]})");
     e.add_benchmark("benchmark://user-v0/json", program).unwrap();
-    e.reset(js("({benchmark: 'benchmark://user-v0/json'})")).unwrap();
+    e.reset(Some(js("({benchmark: 'benchmark://user-v0/json'})"))).unwrap();
     assert!(e.observation().get("Ir").unwrap().as_string().unwrap().contains("const 4"));
     let err =
         e.add_benchmark("benchmark://user-v0/bad", "@main {\n  x: int = const;\n}\n".into()).err().unwrap();
@@ -554,7 +546,7 @@ fn datasets_and_random_benchmarks() {
     assert_eq!(draws(()), draws(()));
     assert_eq!(name(&e.random_benchmark(n(-1.0), None).err().unwrap()), "ValueError");
     assert_eq!(name(&e.random_benchmark(n(1.0), Some("nope".into())).err().unwrap()), "LookupError");
-    e.reset(obj(&[("benchmark", a.into())])).unwrap();
+    e.reset(Some(obj(&[("benchmark", a.into())]))).unwrap();
 }
 
 #[wasm_bindgen_test]

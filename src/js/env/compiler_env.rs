@@ -22,9 +22,9 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 #[wasm_bindgen(js_name = make)]
 pub fn make(
     id: &str,
-    #[wasm_bindgen(unchecked_param_type = "EnvOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EnvOptions")] options: Option<JsValue>,
 ) -> JsResult<JsCompilerEnv> {
-    let options = env_options(&options).map_err(to_js_error)?;
+    let options = env_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(to_js_error)?;
     crate::env::make(id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
 }
 
@@ -128,10 +128,10 @@ impl JsCompilerEnv {
     #[wasm_bindgen(unchecked_return_type = "any")]
     pub fn reset(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ResetOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ResetOptions")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let options = reset_options(&options)?;
+            let options = reset_options(&options.unwrap_or(JsValue::UNDEFINED))?;
             let mut env = borrow_mut(&self.env)?;
             let observation = env.reset(options)?;
             Ok(match (observation, env.observation_space()) {
@@ -161,10 +161,10 @@ impl JsCompilerEnv {
     pub fn multistep(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Array<number | string>")] actions: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StepOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StepOptions")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let options = step_options(&options)?;
+            let options = step_options(&options.unwrap_or(JsValue::UNDEFINED))?;
             let mut env = borrow_mut(&self.env)?;
             let actions = read_actions(&env, &actions)?;
             let result = env.multistep(&actions, &options)?;

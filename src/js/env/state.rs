@@ -97,13 +97,12 @@ impl JsCompilerEnv {
     #[wasm_bindgen(unchecked_return_type = "ValidationResult")]
     pub fn validate(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CompilerEnvState | undefined")] state: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompilerEnvState")] state: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let state = if state.is_undefined() || state.is_null() {
-                None
-            } else {
-                Some(state_from_js(&state, "state")?)
+            let state = match state.filter(|s| !s.is_undefined() && !s.is_null()) {
+                None => None,
+                Some(s) => Some(state_from_js(&s, "state")?),
             };
             let result = borrow(self.shared())?.validate(state.as_ref())?;
             Ok(validation_to_js(&result))
@@ -117,8 +116,9 @@ impl JsCompilerEnv {
 #[wasm_bindgen(js_name = compilerEnvStatesToCsv)]
 pub fn compiler_env_states_to_csv(
     #[wasm_bindgen(unchecked_param_type = "CompilerEnvState[]")] states: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ header?: boolean } | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ header?: boolean }")] options: Option<JsValue>,
 ) -> JsResult<String> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let run = || -> Result<String> {
         let header = if check_keys(&options, &["header"], "options")? {
             super::options::boolean(&options, "header", "options")?.unwrap_or(true)

@@ -114,8 +114,9 @@ impl JsObservationView {
         id: &str,
         #[wasm_bindgen(js_name = baseId)] base_id: &str,
         #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions")] options: Option<JsValue>,
     ) -> JsResult<()> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         let run = || -> Result<()> {
             let Source::Env(env) = &self.source else {
                 return Err(Error::type_error("spaces cannot be added from inside a reward"));
