@@ -89,7 +89,7 @@ fn step_before_reset_is_session_not_found_then_reset_works() {
     assert!(e.in_episode().unwrap());
     assert_eq!(e.benchmark().unwrap().as_deref(), Some(FIB));
     let r = e.step(n(0.0)).unwrap();
-    assert_eq!(get(&r, "reward").as_f64().is_some(), true);
+    assert!(get(&r, "reward").as_f64().is_some());
     e.close().unwrap();
     assert!(!e.in_episode().unwrap());
     assert_eq!(name(&e.step(n(0.0)).err().unwrap()), "SessionNotFound");
@@ -234,7 +234,7 @@ fn forks_are_independent_and_copy_reward_state() {
     f.step("-lvn".into()).unwrap();
     assert_eq!(e.commandline().unwrap(), "-inline -dce");
     assert_eq!(f.commandline().unwrap(), "-inline -dce -lvn");
-    assert_eq!(e.observation().get("Ir").unwrap().as_string().is_some(), true);
+    assert!(e.observation().get("Ir").unwrap().as_string().is_some());
     f.close().unwrap();
     assert!(e.in_episode().unwrap());
     e.step(n(0.0)).unwrap();
