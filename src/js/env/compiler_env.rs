@@ -22,7 +22,7 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 #[wasm_bindgen(js_name = make)]
 pub fn make(
     id: &str,
-    #[wasm_bindgen(unchecked_param_type = "EnvOptions")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "EnvOptions | void")] options: Option<JsValue>,
 ) -> JsResult<JsCompilerEnv> {
     let options = env_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(to_js_error)?;
     crate::env::make(id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
@@ -128,7 +128,7 @@ impl JsCompilerEnv {
     #[wasm_bindgen(unchecked_return_type = "any")]
     pub fn reset(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ResetOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "ResetOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let options = reset_options(&options.unwrap_or(JsValue::UNDEFINED))?;
@@ -161,7 +161,7 @@ impl JsCompilerEnv {
     pub fn multistep(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Array<number | string>")] actions: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "StepOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "StepOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let options = step_options(&options.unwrap_or(JsValue::UNDEFINED))?;

@@ -99,8 +99,8 @@ impl JsReward {
         JsReward { object, space, slot, view, broken: None }
     }
 
-    /// Runs `f` with the view lent to JS; the previous lender is restored
-    /// after (a callback may step another environment holding a copy).
+    /// Runs `f` with the view lent to JS, then restores what was lent
+    /// before, so nested calls leave the slot as they found it.
     fn lend<R>(&self, view: &ObservationView, f: impl FnOnce() -> Result<R>) -> Result<R> {
         let previous = self
             .slot

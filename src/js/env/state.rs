@@ -97,7 +97,7 @@ impl JsCompilerEnv {
     #[wasm_bindgen(unchecked_return_type = "ValidationResult")]
     pub fn validate(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CompilerEnvState")] state: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "CompilerEnvState | void")] state: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let state = match state.filter(|s| !s.is_undefined() && !s.is_null()) {
@@ -116,7 +116,7 @@ impl JsCompilerEnv {
 #[wasm_bindgen(js_name = compilerEnvStatesToCsv)]
 pub fn compiler_env_states_to_csv(
     #[wasm_bindgen(unchecked_param_type = "CompilerEnvState[]")] states: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{ header?: boolean }")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "{ header?: boolean } | void")] options: Option<JsValue>,
 ) -> JsResult<String> {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let run = || -> Result<String> {

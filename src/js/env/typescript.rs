@@ -1,5 +1,8 @@
 //! TypeScript shapes of the plain objects the environment API takes and
 //! returns, so `compgym.d.ts` types them.
+//!
+//! Optional option arguments are typed `T | void`: TypeScript lets a call
+//! leave out a trailing argument whose type accepts `void`.
 
 use wasm_bindgen::prelude::*;
 

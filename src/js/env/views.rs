@@ -114,7 +114,7 @@ impl JsObservationView {
         id: &str,
         #[wasm_bindgen(js_name = baseId)] base_id: &str,
         #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<()> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let run = || -> Result<()> {
