@@ -14,6 +14,7 @@
 //!                                       space sampling and checking rates
 //! compgym bench-passes [PATH...]        what the pipelines cut, outputs checked
 //! compgym bench-pass-speed [--seconds S] time per pass and for all features
+//! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
 //! ```
 
 use std::io::{Read, Write};
@@ -51,7 +52,12 @@ const USAGE: &str = "usage:
                                         the bundled suite)
   compgym bench-pass-speed [--seconds S]
                                         microseconds per pass and for all features
-                                        on the median suite program";
+                                        on the median suite program
+  compgym bench-env [--seconds S] [--json]
+                                        environment steps per second (IrInstructionCount
+                                        reward, random actions), fork and observation
+                                        latency on the median suite program (the native
+                                        side of bench/env.mjs)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {
@@ -80,6 +86,7 @@ fn main() -> ExitCode {
         Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
         Some("bench-passes") => cmd_bench_passes(&args[1..]),
         Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
+        Some("bench-env") => cmd_bench_env(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -450,5 +457,40 @@ fn cmd_bench_pass_speed(args: &[String]) -> Result<(), Failure> {
     }
     let features = time_per_call(seconds, || drop(std::hint::black_box(bril::features::observe(program))));
     say!("{:>9.2} us  all features (InstCount, Autophase, ProGraML graph, IrSha1, counts)", features * 1e6);
+    Ok(())
+}
+
+fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
+    let mut seconds = 1.0;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--seconds" => {
+                seconds = it
+                    .next()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .filter(|s| *s > 0.0)
+                    .ok_or_else(|| usage_error("--seconds needs a positive number"))?
+            }
+            other => return Err(usage_error(format!("bench-env: unknown argument {other:?}"))),
+        }
+    }
+    let fail = |e: compgym::Error| Failure(format!("bench-env: {e}"), 2);
+    let config = compgym::env::bench::default_config(seconds).map_err(fail)?;
+    let start = Instant::now();
+    let mut clock = move || start.elapsed().as_secs_f64();
+    let r = compgym::env::bench::run(&config, &mut clock).map_err(fail)?;
+    if json {
+        say!("{}", r.to_json());
+    } else {
+        say!("{} ({}-step episodes, IrInstructionCount reward)", r.benchmark, r.episode_length);
+        say!("{:>12.0} steps/s", r.steps_per_second);
+        say!("{:>12.2} us per reset (once per episode)", r.reset_us);
+        say!("{:>12.2} us per fork", r.fork_us);
+        say!("{:>12.2} us per Autophase observation", r.autophase_us);
+        say!("{:>12.2} us per Ir observation", r.ir_us);
+    }
     Ok(())
 }

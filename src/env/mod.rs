@@ -10,6 +10,7 @@
 //! and auto-reset rules), [`validate`] (the environment checker) and
 //! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
 
+pub mod bench;
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]

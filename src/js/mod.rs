@@ -8,6 +8,7 @@ pub mod bril;
 pub mod compiler_bandit;
 pub mod compiler_timestep;
 pub mod convert;
+pub mod env;
 mod error;
 pub mod json;
 pub mod memory;

@@ -20,7 +20,12 @@ pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
         Ok(RewardSpace::new(name)?.with_deterministic(true).with_platform_dependent(false))
     };
     let rewards: Vec<Box<dyn Reward>> = vec![
-        Box::new(CostReward::delta(space("IrInstructionCount")?, "IrInstructionCount")),
+        // The initial cost is read lazily from the O0 observation, so a
+        // reset computes nothing for rewards nobody asks for.
+        Box::new(
+            CostReward::delta(space("IrInstructionCount")?, "IrInstructionCount")
+                .with_init_cost("IrInstructionCountO0"),
+        ),
         Box::new(
             CostReward::normalized(space("IrInstructionCountNorm")?, "IrInstructionCount")
                 .with_init_cost("IrInstructionCountO0"),
@@ -31,7 +36,10 @@ pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
             "IrInstructionCountO0",
             "IrInstructionCountOz",
         )),
-        Box::new(CostReward::delta(space("DynamicInstructionCount")?, "DynamicInstructionCount")),
+        Box::new(
+            CostReward::delta(space("DynamicInstructionCount")?, "DynamicInstructionCount")
+                .with_init_cost("DynamicInstructionCountO0"),
+        ),
         Box::new(
             CostReward::normalized(space("DynamicInstructionCountNorm")?, "DynamicInstructionCount")
                 .with_init_cost("DynamicInstructionCountO0"),

@@ -1,0 +1,101 @@
+//! Datasets and benchmarks for JavaScript: `env.datasets`,
+//! `env.randomBenchmark(seed | rng, dataset?)` and `env.addBenchmark(uri, program)`.
+
+use super::compiler_env::{put, JsCompilerEnv};
+use super::{borrow, borrow_mut, call_method};
+use crate::error::{Error, Result};
+use crate::js::convert::{js_to_json, js_to_u64, type_of};
+use crate::js::to_js_error;
+use crate::rng::Rng;
+use crate::service::{Benchmark, Dataset, DatasetBenchmarks};
+use js_sys::{Array as JsArray, Object};
+use wasm_bindgen::prelude::*;
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// `{name, description, size, benchmarks}`: size and benchmarks are null for
+/// an unbounded (seeded) dataset.
+fn dataset_to_js(dataset: &Dataset) -> JsValue {
+    let object = Object::new();
+    put(&object, "name", dataset.name.as_str());
+    put(&object, "description", dataset.description.as_str());
+    put(&object, "size", dataset.size().map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64)));
+    let benchmarks = match &dataset.benchmarks {
+        DatasetBenchmarks::Listed(uris) => {
+            uris.iter().map(|u| JsValue::from_str(u)).collect::<JsArray>().into()
+        }
+        DatasetBenchmarks::Seeded => JsValue::NULL,
+    };
+    put(&object, "benchmarks", benchmarks);
+    object.into()
+}
+
+/// A generator from a seed, or one seeded by a draw from a JS `Rng` (which
+/// advances it, so a seeded `Rng` replays the same choices).
+fn rng_from(value: &JsValue) -> Result<Rng> {
+    if value.is_object() {
+        let draw = call_method(value, "nextU64", &[], "rng")?;
+        return Ok(Rng::seed_from_u64(js_to_u64(&draw, "rng.nextU64()")?));
+    }
+    Ok(Rng::seed_from_u64(js_to_u64(value, "seed")?))
+}
+
+/// A Bril program from text or from Bril JSON (an object or JSON text).
+fn program_text(program: &JsValue) -> Result<String> {
+    match program.as_string() {
+        Some(text) => Ok(text),
+        None if program.is_object() => Ok(js_to_json(program, "program")?.to_string()),
+        None => Err(Error::type_error(format!(
+            "program must be Bril text or Bril JSON, got {}",
+            type_of(program)
+        ))),
+    }
+}
+
+#[wasm_bindgen(js_class = CompilerEnv)]
+impl JsCompilerEnv {
+    /// The compiler's datasets.
+    #[wasm_bindgen(getter, unchecked_return_type = "DatasetInfo[]")]
+    pub fn datasets(&self) -> JsResult<JsValue> {
+        let env = borrow(self.shared()).map_err(to_js_error)?;
+        Ok(env.datasets().datasets().iter().map(dataset_to_js).collect::<JsArray>().into())
+    }
+
+    /// A benchmark URI drawn uniformly (a dataset, then a benchmark of it),
+    /// from `dataset` if given. `seedOrRng`: a seed, or an `Rng` to draw from.
+    #[wasm_bindgen(js_name = randomBenchmark)]
+    pub fn random_benchmark(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint | Rng")] seed_or_rng: JsValue,
+        dataset: Option<String>,
+    ) -> JsResult<String> {
+        let run = || -> Result<String> {
+            let mut rng = rng_from(&seed_or_rng)?;
+            let env = borrow(self.shared())?;
+            match &dataset {
+                Some(d) => env.datasets().random_benchmark_in(d, &mut rng),
+                None => env.datasets().random_benchmark(&mut rng),
+            }
+        };
+        run().map_err(to_js_error)
+    }
+
+    /// Registers a Bril program (text, or Bril JSON as an object or text)
+    /// under `uri`, replacing one with the same URI. A program that does not
+    /// parse or verify is a BenchmarkInitError naming the line and column.
+    #[wasm_bindgen(js_name = addBenchmark)]
+    pub fn add_benchmark(
+        &self,
+        uri: &str,
+        #[wasm_bindgen(unchecked_param_type = "string | object")] program: JsValue,
+    ) -> JsResult<()> {
+        let run = || -> Result<()> {
+            let text = program_text(&program)?;
+            crate::bril::parse_any(&text)
+                .and_then(|p| crate::bril::verify(&p))
+                .map_err(|e| Error::benchmark_init(format!("{uri}: {}: {}", e.name(), e.message())))?;
+            borrow_mut(self.shared())?.add_benchmark(Benchmark::from_contents(uri, text))
+        };
+        run().map_err(to_js_error)
+    }
+}

@@ -1,0 +1,121 @@
+//! `CompilerEnv` for JavaScript: `make(id, options)`, the environment class,
+//! its observation and reward views, rewards and derived spaces written in
+//! JS, states and their CSV form, and datasets.
+//!
+//! One environment is an `Rc<RefCell<CompilerEnv>>` shared by the JS
+//! objects that look into it (`env.observation`, `env.reward`). Every
+//! access uses `try_borrow*`, so a JS callback that re-enters the
+//! environment while it is busy (a reward calling `env.step`) gets a
+//! ServiceError instead of a panic; reading observations from a callback
+//! through the view it was handed works.
+
+pub mod bench;
+pub mod compiler_env;
+pub mod datasets;
+pub mod js_reward;
+pub mod options;
+pub mod state;
+mod typescript;
+pub mod views;
+
+use crate::env::CompilerEnv;
+use crate::error::{Error, ErrorKind, Result};
+use js_sys::Reflect;
+use std::cell::{Ref, RefCell, RefMut};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// An environment shared by its JS class and its views.
+pub type SharedEnv = Rc<RefCell<CompilerEnv>>;
+
+fn busy() -> Error {
+    Error::service(
+        "the environment is busy: a callback (a reward or a derived space) cannot use it re-entrantly; \
+         use the observation view the callback receives",
+    )
+}
+
+pub(crate) fn borrow(env: &SharedEnv) -> Result<Ref<'_, CompilerEnv>> {
+    env.try_borrow().map_err(|_| busy())
+}
+
+pub(crate) fn borrow_mut(env: &SharedEnv) -> Result<RefMut<'_, CompilerEnv>> {
+    env.try_borrow_mut().map_err(|_| busy())
+}
+
+/// Seconds for episode walltimes (wasm has no `Instant`).
+pub(crate) fn js_clock() -> f64 {
+    js_sys::Date::now() / 1000.0
+}
+
+/// Calls method `name` of `object` with `args`. A throw becomes an error
+/// that starts with `what`; a thrown compgym error keeps its kind.
+pub(crate) fn call_method(object: &JsValue, name: &str, args: &[JsValue], what: &str) -> Result<JsValue> {
+    let f = Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    let f: &js_sys::Function =
+        f.dyn_ref().ok_or_else(|| Error::type_error(format!("{what}: {name} is not a function")))?;
+    call_function(f, object, args, what)
+}
+
+/// Calls `f` with `this` and `args`; see [`call_method`] for errors.
+pub(crate) fn call_function(
+    f: &js_sys::Function,
+    this: &JsValue,
+    args: &[JsValue],
+    what: &str,
+) -> Result<JsValue> {
+    let result = match args {
+        [] => f.call0(this),
+        [a] => f.call1(this, a),
+        [a, b] => f.call2(this, a, b),
+        [a, b, c] => f.call3(this, a, b, c),
+        _ => f.apply(this, &args.iter().collect()),
+    };
+    result.map_err(|thrown| thrown_error(&thrown, what))
+}
+
+/// A thrown JS value as a core error: compgym's own error names keep their
+/// kind (so a re-entry ServiceError stays one); anything else is a ValueError.
+pub(crate) fn thrown_error(thrown: &JsValue, what: &str) -> Error {
+    let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|m| m.as_string());
+    let message = text("message").unwrap_or_else(|| super::convert::type_of(thrown));
+    let kind = text("name")
+        .and_then(|n| ErrorKind::ALL.iter().copied().find(|k| k.name() == n))
+        .unwrap_or(ErrorKind::Value);
+    Error::new(kind, format!("{what} threw: {message}"))
+}
+
+/// Property keys of the objects built on every step, made once.
+pub(crate) struct Keys {
+    pub observation: JsValue,
+    pub reward: JsValue,
+    pub terminated: JsValue,
+    pub truncated: JsValue,
+    pub info: JsValue,
+    pub action_had_no_effect: JsValue,
+    pub new_action_space: JsValue,
+    pub error: JsValue,
+}
+
+thread_local! {
+    static KEYS: Keys = Keys {
+        observation: "observation".into(),
+        reward: "reward".into(),
+        terminated: "terminated".into(),
+        truncated: "truncated".into(),
+        info: "info".into(),
+        action_had_no_effect: "actionHadNoEffect".into(),
+        new_action_space: "newActionSpace".into(),
+        error: "error".into(),
+    };
+}
+
+pub(crate) fn with_keys<R>(f: impl FnOnce(&Keys) -> R) -> R {
+    KEYS.with(f)
+}
+
+/// The size of this instance's wasm memory in bytes (for leak tests).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}

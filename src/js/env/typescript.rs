@@ -1,0 +1,122 @@
+//! TypeScript shapes of the plain objects the environment API takes and
+//! returns, so `compgym.d.ts` types them.
+//!
+//! Optional option arguments are typed `T | void`: TypeScript lets a call
+//! leave out a trailing argument whose type accepts `void`.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ENV: &'static str = r#"
+/** Options of `make(id, options)`; each one overrides the id's default. */
+export interface EnvOptions {
+  benchmark?: string;
+  actionSpace?: string;
+  /** An observation space id, or null for none. */
+  observationSpace?: string | null;
+  /** A reward space name, or null for none. */
+  rewardSpace?: string | null;
+  maxEpisodeSteps?: number | null;
+}
+
+/** Options of `env.reset(options)`; each one given also changes the setting for later resets. */
+export interface ResetOptions {
+  benchmark?: string;
+  actionSpace?: string;
+  observationSpace?: string | null;
+  rewardSpace?: string | null;
+}
+
+/** Explicit spaces for one `multistep`: the results are then arrays in this order. */
+export interface StepOptions {
+  observationSpaces?: string[];
+  rewardSpaces?: string[];
+}
+
+export interface StepInfo {
+  actionHadNoEffect: boolean;
+  newActionSpace: boolean;
+  /** Set when the compiler failed and the episode ended. */
+  error?: Error;
+}
+
+/** Gymnasium's step results. */
+export interface StepResult {
+  observation: any;
+  reward: number | number[] | null;
+  terminated: boolean;
+  truncated: boolean;
+  info: StepInfo;
+}
+
+/** CompilerGym's `CompilerEnvState`. */
+export interface CompilerEnvState {
+  benchmark: string;
+  commandline: string;
+  walltime?: number;
+  reward?: number | null;
+}
+
+export interface ValidationError {
+  /** "Action replay failed", "Reward mismatch" or "Semantics". */
+  kind: string;
+  details: string;
+}
+
+export interface ValidationResult {
+  state: CompilerEnvState;
+  okay: boolean;
+  walltime: number;
+  actionsReplayFailed: boolean;
+  rewardValidated: boolean;
+  rewardValidationFailed: boolean;
+  benchmarkSemanticsValidated: boolean;
+  benchmarkSemanticsValidationFailed: boolean;
+  errors: ValidationError[];
+}
+
+export interface DatasetInfo {
+  name: string;
+  description: string;
+  /** null for an unbounded (seeded) dataset. */
+  size: number | null;
+  benchmarks: string[] | null;
+}
+
+export interface RewardSpaceInfo {
+  name: string;
+  observationSpaces: string[];
+  range: [number, number];
+  defaultValue: number;
+  successThreshold: number | null;
+  defaultNegatesReturns: boolean;
+  deterministic: boolean;
+  platformDependent: boolean;
+}
+
+/** Options of `env.observation.addDerivedSpace`; unset ones come from the base space. */
+export interface DerivedSpaceOptions {
+  space?: Space | object;
+  deterministic?: boolean;
+  platformDependent?: boolean;
+  defaultValue?: any;
+}
+
+/**
+ * A reward written in JavaScript, for `env.reward.addSpace`. On fork it is
+ * copied with `clone()` if present, else shallowly with the same prototype.
+ */
+export interface JsRewardObject {
+  name: string;
+  observationSpaces?: string[];
+  range?: [number | null, number | null];
+  defaultValue?: number;
+  successThreshold?: number;
+  defaultNegatesReturns?: boolean;
+  deterministic?: boolean;
+  platformDependent?: boolean;
+  reset?(benchmark: string, observationView: ObservationView): void;
+  update(actions: number[], observations: any[], observationView: ObservationView): number;
+  clone?(): JsRewardObject;
+}
+"#;
