@@ -42,7 +42,7 @@ export function renderDiff(pre, lines) {
     ...lines.map(({ kind, text }) => {
       const span = document.createElement('span');
       span.className = `diff-${kind}`;
-      span.textContent = `${marks[kind]}${text}\n`;
+      span.textContent = `${marks[kind]}${text}`;
       return span;
     }),
   );
