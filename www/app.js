@@ -3,6 +3,7 @@ import init, { version, canonicalDtype } from './pkg/index.js';
 import { describe } from './format.js';
 import { wireSpaces } from './spaces.js';
 import { wireBandit } from './bandit.js';
+import { wireCompiler } from './compiler.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +27,7 @@ async function main() {
   wireDtypeDemo();
   wireSpaces($);
   wireBandit($);
+  wireCompiler($);
   for (const section of document.querySelectorAll('section[hidden]')) section.hidden = false;
   $('status').textContent = 'ready';
   window.__ready = true;

@@ -84,6 +84,45 @@ test('the bandit panel shows LinUCB learning: far less regret than random', asyn
   assert.ok(Number(linucb) < 0.3 * Number(random), `LinUCB ${linucb} vs random ${random}`);
 });
 
+test('the compiler panel applies passes, shows the change, undoes by fork and validates', async () => {
+  const summary = async () => ({ ...(await page.$eval('#compiler-summary', (e) => ({ ...e.dataset }))) });
+  await page.selectOption('#compiler-program', 'benchmark://suite-v0/dead-code');
+  const start = await summary();
+  assert.equal(start.steps, '0');
+  assert.equal(start.count, start.o0, 'a reset program is unoptimised');
+  assert.ok((await page.$$('#compiler-cfg svg g.cfg-block')).length >= 4, 'the CFG shows the blocks');
+
+  await page.click('#compiler-passes button[data-flag="-dce"]');
+  const afterDce = await summary();
+  assert.equal(afterDce.steps, '1');
+  assert.ok(Number(afterDce.count) < Number(start.count), `-dce shrinks ${start.count} → ${afterDce.count}`);
+  assert.ok((await page.$$('#compiler-ir .diff-removed')).length > 0, 'the removed lines are shown');
+  assert.match(await page.textContent('#compiler-history'), /1 {2}-dce +reward \d/);
+  assert.match(await page.textContent('#compiler-state'), /^benchmark,reward,walltime,commandline\nbenchmark:\/\/suite-v0\/dead-code,[-0-9.e]+,[0-9.e-]+,-dce/);
+  assert.ok((await page.$$('#compiler-features td.better')).length > 0, 'some count went down');
+
+  await page.click('#compiler-undo');
+  const undone = await summary();
+  assert.deepEqual([undone.steps, undone.count], ['0', start.count], 'undo restores the fork');
+
+  await page.click('#compiler-passes button[data-flag="-lvn"]');
+  await page.click('#compiler-random');
+  await page.click('#compiler-validate');
+  assert.equal(await page.getAttribute('#compiler-validation', 'data-okay'), 'true');
+  assert.equal(await page.textContent('#compiler-error'), '');
+
+  await page.click('#compiler summary');
+  await page.fill('#compiler-source', '@main {\n  a: int = const 1;\n  b: int = add a;\n}');
+  await page.click('#compiler-source-form button');
+  assert.match(await page.textContent('#compiler-error'), /^(BenchmarkInitError|ParseError|VerifyError): .*/);
+  await page.fill('#compiler-source', '@main {\n  a: int = const 6;\n  b: int = mul a a;\n  c: int = mul a a;\n  print b;\n}');
+  await page.click('#compiler-source-form button');
+  assert.equal(await page.textContent('#compiler-error'), '', 'a good program works after a bad one');
+  assert.equal((await summary()).count, '4');
+  await page.click('#compiler-passes button[data-flag="-dce"]');
+  assert.equal((await summary()).count, '3');
+});
+
 test('no page error, console error or failed request', () => {
   assert.deepEqual(page.problems, []);
 });
