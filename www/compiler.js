@@ -145,7 +145,7 @@ export function wireCompiler($) {
     const output = env.observation.get('Output');
     out.textContent = result.okay
       ? `valid: same output as the unoptimised program\n${output}`
-      : `invalid:\n${result.errors.join('\n')}`;
+      : `invalid:\n${result.errors.map((e) => `${e.kind}: ${e.details}`).join('\n')}`;
   }
 
   programs.addEventListener('change', () => guard(() => reset(programs.value)));

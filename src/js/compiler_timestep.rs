@@ -2,61 +2,18 @@
 //! `new CompilerTimeStepEnvironment(id, {benchmark, observationSpace,
 //! rewardSpace, maxEpisodeSteps, dataset})`.
 
-use super::convert::{js_to_u64, type_of};
+use super::env::options::{env_options_and, string};
 use super::error::to_js_error;
 use super::timestep::time_step_methods;
-use crate::env::{make, CompilerTimeStepEnvironment, CompilerTimeStepOptions, EnvOptions};
-use crate::error::{Error, Result};
+use crate::env::{make, CompilerTimeStepEnvironment, CompilerTimeStepOptions};
+use crate::error::Result;
 use crate::rng::Rng;
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-fn field(options: &JsValue, key: &str) -> JsValue {
-    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// A string option: `undefined` leaves it unset.
-fn string(options: &JsValue, key: &str) -> Result<Option<String>> {
-    let value = field(options, key);
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    value
-        .as_string()
-        .map(Some)
-        .ok_or_else(|| Error::type_error(format!("options.{key} must be a string, got {}", type_of(&value))))
-}
-
-/// A space option: a name, `null` for none, `undefined` for the id's default.
-fn space(options: &JsValue, key: &str) -> Result<Option<Option<String>>> {
-    if field(options, key).is_null() {
-        return Ok(Some(None));
-    }
-    Ok(string(options, key)?.map(Some))
-}
-
-fn read_options(options: &JsValue) -> Result<(EnvOptions, CompilerTimeStepOptions)> {
-    let mut env = EnvOptions::default();
-    let mut adapter = CompilerTimeStepOptions::default();
-    if options.is_undefined() || options.is_null() {
-        return Ok((env, adapter));
-    }
-    if !options.is_object() {
-        return Err(Error::type_error(format!("options must be an object, got {}", type_of(options))));
-    }
-    env.benchmark = string(options, "benchmark")?;
-    env.observation_space = space(options, "observationSpace")?;
-    env.reward_space = space(options, "rewardSpace")?;
-    let steps = field(options, "maxEpisodeSteps");
-    if !steps.is_undefined() && !steps.is_null() {
-        env.max_episode_steps = Some(js_to_u64(&steps, "options.maxEpisodeSteps")?);
-    }
-    adapter.dataset = string(options, "dataset")?;
-    Ok((env, adapter))
-}
-
 fn build(id: &str, options: &JsValue) -> Result<CompilerTimeStepEnvironment> {
-    let (env_options, adapter) = read_options(options)?;
+    let env_options = env_options_and(options, &["dataset"])?;
+    let adapter =
+        CompilerTimeStepOptions { dataset: string(options, "dataset", "options")?, ..Default::default() };
     CompilerTimeStepEnvironment::new(make(id, env_options)?, adapter)
 }
 

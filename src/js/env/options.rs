@@ -95,9 +95,15 @@ pub fn strings(value: &JsValue, what: &str) -> Result<Vec<String>> {
 
 /// `make`'s options: benchmark, actionSpace, observationSpace, rewardSpace, maxEpisodeSteps.
 pub fn env_options(options: &JsValue) -> Result<EnvOptions> {
+    env_options_and(options, &[])
+}
+
+/// `make`'s options, with `extra` keys allowed for the caller to read itself.
+pub fn env_options_and(options: &JsValue, extra: &[&str]) -> Result<EnvOptions> {
     const WHAT: &str = "options";
     let mut out = EnvOptions { clock: Some(super::js_clock), ..Default::default() };
-    let known = ["benchmark", "actionSpace", "observationSpace", "rewardSpace", "maxEpisodeSteps"];
+    let mut known = vec!["benchmark", "actionSpace", "observationSpace", "rewardSpace", "maxEpisodeSteps"];
+    known.extend_from_slice(extra);
     if !check_keys(options, &known, WHAT)? {
         return Ok(out);
     }
