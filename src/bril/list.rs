@@ -106,6 +106,26 @@ impl<T: Copy + Default> DerefMut for List<T> {
     }
 }
 
+impl<'a, T: Copy + Default> IntoIterator for &'a List<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> PartialEq<[T; N]> for List<T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T: Copy + Default + PartialEq> PartialEq<Vec<T>> for List<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
 impl<T: Copy + Default + fmt::Debug> fmt::Debug for List<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()

@@ -145,6 +145,11 @@ thread_local! {
 /// a reachable block never falls through into an unreachable one.
 pub fn remove_unreachable(f: &mut Function) -> Result<bool> {
     let cfg = super::cfg::Cfg::new(f);
+    remove_unreachable_given(f, &cfg)
+}
+
+/// [`remove_unreachable`] with the function's current CFG at hand.
+pub fn remove_unreachable_given(f: &mut Function, cfg: &super::cfg::Cfg) -> Result<bool> {
     let keep: Vec<bool> = f.block_ids().map(|b| cfg.is_reachable(b)).collect();
     if keep.iter().all(|&k| k) {
         return Ok(false);

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{insert_block, remove_unreachable, rewrite_functions};
+use crate::bril::analysis::edit::{insert_block, remove_unreachable_given, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::{Error, Result};
@@ -58,12 +58,15 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     if f.blocks.is_empty() {
         return Ok(());
     }
-    remove_unreachable(f)?;
-    // The entry must have no predecessors: gets need a `set` on every edge in.
-    if !Cfg::new(f).preds[0].is_empty() {
-        insert_block(f, 0, Block::new(None));
+    let mut cfg = Cfg::new(f);
+    if remove_unreachable_given(f, &cfg)? {
+        cfg = Cfg::new(f);
     }
-    let cfg = Cfg::new(f);
+    // The entry must have no predecessors: gets need a `set` on every edge in.
+    if !cfg.preds[0].is_empty() {
+        insert_block(f, 0, Block::new(None));
+        cfg = Cfg::new(f);
+    }
     let dom = Dominators::new(&cfg);
     let frontiers = dom.frontiers(&cfg);
     let live = Liveness::new(f, &cfg);
