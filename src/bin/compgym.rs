@@ -479,18 +479,24 @@ fn cmd_bench_session(args: &[String]) -> Result<(), Failure> {
     let space = obs.observation_space().map_err(fail)?;
     let index = Obs::ALL.iter().position(|&o| o == obs).unwrap_or(0);
     let pristine = BrilSession::new(program.clone());
-    let (mut steps, mut busy) = (0u64, 0.0);
+    let (mut steps, mut busy, mut changed) = (0u64, 0.0, 0u64);
     while busy < seconds {
         let mut session = pristine.fork().map_err(fail)?;
         let start = Instant::now();
         for _ in 0..EPISODE {
-            session.apply_action(&Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;
+            let outcome = session.apply_action(&Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;
+            changed += u64::from(!outcome.action_had_no_effect);
             std::hint::black_box(session.get_observation(index, &space).map_err(fail)?);
         }
         busy += start.elapsed().as_secs_f64();
         steps += EPISODE as u64;
     }
-    say!("session: {:>10.0} steps/s  ({:.2} us per step)", steps as f64 / busy, busy * 1e6 / steps as f64);
+    say!(
+        "session: {:>10.0} steps/s  ({:.2} us per step; {:.0}% of steps change the program)",
+        steps as f64 / busy,
+        busy * 1e6 / steps as f64,
+        changed as f64 * 100.0 / steps as f64
+    );
     let mut session = pristine.fork().map_err(fail)?;
     for _ in 0..EPISODE / 2 {
         session.apply_action(&Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;

@@ -21,7 +21,7 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::{insert_block, remove_unreachable_given, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, Type, VarId};
+use crate::bril::ir::{Block, BlockId, Function, Instr, List, Op, Program, Type, VarId};
 use crate::error::{Error, Result};
 
 /// `-to-ssa`.
@@ -74,7 +74,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     let n_vars = f.vars.len();
 
     let mut from_get = vec![false; n_vars];
-    let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); n_vars];
+    let mut def_blocks: Vec<List<BlockId>> = vec![List::new(); n_vars];
     let mut def_count = vec![0usize; n_vars];
     for b in f.block_ids() {
         for instr in &f.block(b).instrs {
@@ -98,16 +98,19 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
 
     // Where each variable needs a get (the original variable, per block).
     let mut gets: Vec<Vec<VarId>> = vec![Vec::new(); f.blocks.len()];
+    // `placed[b] == v + 1`: v already has a get in b (one array for all variables).
+    let mut placed = vec![0usize; f.blocks.len()];
+    let mut work: Vec<BlockId> = Vec::new();
     for v in 0..n_vars {
         if from_get[v] || def_blocks[v].is_empty() {
             continue;
         }
-        let mut work = def_blocks[v].clone();
-        let mut placed = vec![false; f.blocks.len()];
+        work.clear();
+        work.extend_from_slice(&def_blocks[v]);
         while let Some(b) = work.pop() {
             for &d in &frontiers[b.index()] {
-                if !placed[d.index()] && live.live_in[d.index()].contains(v) {
-                    placed[d.index()] = true;
+                if placed[d.index()] != v + 1 && live.live_in[d.index()].contains(v) {
+                    placed[d.index()] = v + 1;
                     gets[d.index()].push(VarId::new(v));
                     work.push(d);
                 }
@@ -191,7 +194,8 @@ impl Renamer {
     /// the original variables pushed (to pop when leaving the subtree).
     fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<Vec<VarId>> {
         let mut pushed = Vec::new();
-        let mut out: Vec<Instr> = Vec::new();
+        let gets = self.get_names[b.index()].len();
+        let mut out: Vec<Instr> = Vec::with_capacity(gets + f.block(b).instrs.len() + 2);
         for &(v, name) in &self.get_names[b.index()] {
             let ty = self.types[v.index()].ok_or_else(|| internal(f, "a variable without a type"))?;
             out.push(Instr::value(Op::Get, name, ty, &[]));
