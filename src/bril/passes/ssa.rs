@@ -126,10 +126,10 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     }
 
     let mut r = Renamer {
-        stacks: vec![Vec::new(); n_vars],
+        stacks: vec![List::new(); n_vars],
         needs_rename,
         types,
-        get_names: vec![Vec::new(); f.blocks.len()],
+        get_names: vec![List::new(); f.blocks.len()],
         undef: HashMap::new(),
     };
     for p in &f.params {
@@ -146,13 +146,13 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     // Walk the dominator tree depth first, undoing each block's pushes after its subtree.
     enum Step {
         Enter(BlockId),
-        Leave(Vec<VarId>),
+        Leave(List<VarId>),
     }
     let mut steps = vec![Step::Enter(BlockId(0))];
     while let Some(step) = steps.pop() {
         match step {
             Step::Leave(pushed) => {
-                for v in pushed {
+                for &v in &pushed {
                     r.stacks[v.index()].pop();
                 }
             }
@@ -170,11 +170,11 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
 
 struct Renamer {
     /// Current name of each original variable, innermost last.
-    stacks: Vec<Vec<VarId>>,
+    stacks: Vec<List<VarId>>,
     needs_rename: Vec<bool>,
     types: Vec<Option<Type>>,
     /// (original variable, get variable) for the gets at the top of each block.
-    get_names: Vec<Vec<(VarId, VarId)>>,
+    get_names: Vec<List<(VarId, VarId)>>,
     /// An `undef` variable per type, made on demand, for paths where a
     /// variable has no value.
     undef: HashMap<Type, VarId>,
@@ -192,8 +192,8 @@ impl Renamer {
 
     /// Renames `b` in place, adds its gets and its successors' sets; returns
     /// the original variables pushed (to pop when leaving the subtree).
-    fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<Vec<VarId>> {
-        let mut pushed = Vec::new();
+    fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<List<VarId>> {
+        let mut pushed = List::new();
         let gets = self.get_names[b.index()].len();
         let mut out: Vec<Instr> = Vec::with_capacity(gets + f.block(b).instrs.len() + 2);
         for &(v, name) in &self.get_names[b.index()] {
