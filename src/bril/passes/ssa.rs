@@ -31,7 +31,15 @@ pub fn to_ssa(program: &mut Program) -> Result<bool> {
 
 /// `-from-ssa`.
 pub fn from_ssa(program: &mut Program) -> Result<bool> {
+    // Nothing to leave (the common case): spare copying every function.
+    if !program.functions.iter().any(has_shadows) {
+        return Ok(false);
+    }
     rewrite_functions(program, |_, f| function_from_ssa(f))
+}
+
+fn has_shadows(f: &Function) -> bool {
+    f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set))
 }
 
 /// The type of every variable that has one (from parameters and destinations).
@@ -258,7 +266,7 @@ impl Renamer {
 }
 
 pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
-    if !f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set)) {
+    if !has_shadows(f) {
         return Ok(());
     }
     let cfg = Cfg::new(f);
