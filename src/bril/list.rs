@@ -43,6 +43,17 @@ impl<T: Copy + Default> List<T> {
         *self = List::new();
     }
 
+    /// Removes and returns the last item.
+    pub fn pop(&mut self) -> Option<T> {
+        match &mut self.repr {
+            Repr::Inline { len, items } => {
+                *len = len.checked_sub(1)?;
+                Some(items[*len as usize])
+            }
+            Repr::Heap(v) => v.pop(),
+        }
+    }
+
     /// Removes the item at `index`, shifting the rest left. Panics on a bad
     /// index, like `Vec::remove` (a bug in the caller, never user input).
     pub fn remove(&mut self, index: usize) -> T {
@@ -106,6 +117,26 @@ impl<T: Copy + Default> DerefMut for List<T> {
     }
 }
 
+impl<'a, T: Copy + Default> IntoIterator for &'a List<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> PartialEq<[T; N]> for List<T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T: Copy + Default + PartialEq> PartialEq<Vec<T>> for List<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
 impl<T: Copy + Default + fmt::Debug> fmt::Debug for List<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -124,9 +155,14 @@ mod tests {
         }
         assert_eq!(&*l, &[0, 1, 2, 3, 4, 5]);
         assert_eq!(l.remove(0), 0);
+        assert_eq!(l.pop(), Some(5));
+        l.push(5);
         assert_eq!(&*l, &[1, 2, 3, 4, 5]);
         let short: List<u32> = [7, 8].into();
         assert_eq!(short.len(), 2);
         assert_eq!(short, List::from(&[7, 8][..]));
+        let mut short = short;
+        assert_eq!((short.pop(), short.pop(), short.pop()), (Some(8), Some(7), None));
+        assert!(short.is_empty());
     }
 }

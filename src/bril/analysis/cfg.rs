@@ -1,15 +1,17 @@
 //! The control-flow graph of one function, computed once: successors,
 //! predecessors, reachability and reverse postorder.
 
-use crate::bril::ir::{BlockId, Function};
+use crate::bril::ir::{BlockId, Function, List};
 
 /// Successor and predecessor lists of every block, and a reverse postorder
-/// of the blocks reachable from the entry.
+/// of the blocks reachable from the entry. The lists are stored inline (a
+/// block rarely has more than three of either), so building one allocates
+/// little: passes build a CFG on every run.
 #[derive(Clone, Debug)]
 pub struct Cfg {
-    pub succs: Vec<Vec<BlockId>>,
+    pub succs: Vec<List<BlockId>>,
     /// Each predecessor listed once, in block order.
-    pub preds: Vec<Vec<BlockId>>,
+    pub preds: Vec<List<BlockId>>,
     /// Reachable blocks, entry first, every block before its successors
     /// except along back edges.
     pub rpo: Vec<BlockId>,
@@ -19,8 +21,17 @@ pub struct Cfg {
 
 impl Cfg {
     pub fn new(f: &Function) -> Cfg {
-        let succs: Vec<Vec<BlockId>> = f.block_ids().map(|b| dedup(f.successors(b).to_vec())).collect();
-        let preds = f.predecessors();
+        let succs: Vec<List<BlockId>> = f.block_ids().map(|b| dedup(f.successors(b))).collect();
+        let mut preds = vec![List::new(); succs.len()];
+        for (b, ss) in succs.iter().enumerate() {
+            for s in ss {
+                // Blocks are visited in order, so a repeat can only be the last entry.
+                let list: &mut List<BlockId> = &mut preds[s.index()];
+                if list.last() != Some(&BlockId::new(b)) {
+                    list.push(BlockId::new(b));
+                }
+            }
+        }
         let rpo = reverse_postorder(&succs);
         let mut rpo_index = vec![None; succs.len()];
         for (i, b) in rpo.iter().enumerate() {
@@ -47,19 +58,19 @@ impl Cfg {
     }
 }
 
-fn dedup(mut v: Vec<BlockId>) -> Vec<BlockId> {
-    let mut seen = Vec::with_capacity(v.len());
-    v.retain(|b| {
-        let new = !seen.contains(b);
-        seen.push(*b);
-        new
-    });
-    v
+fn dedup(v: List<BlockId>) -> List<BlockId> {
+    let mut out = List::new();
+    for &b in &v {
+        if !out.contains(&b) {
+            out.push(b);
+        }
+    }
+    out
 }
 
 /// Depth-first reverse postorder from block 0, iterative (no recursion depth
 /// limit on long chains of blocks).
-fn reverse_postorder(succs: &[Vec<BlockId>]) -> Vec<BlockId> {
+fn reverse_postorder(succs: &[List<BlockId>]) -> Vec<BlockId> {
     let n = succs.len();
     if n == 0 {
         return Vec::new();

@@ -5,7 +5,7 @@
 //! no immediate dominator, dominates nothing and is dominated by nothing.
 
 use super::cfg::Cfg;
-use crate::bril::ir::BlockId;
+use crate::bril::ir::{BlockId, List};
 
 #[derive(Clone, Debug)]
 pub struct Dominators {
@@ -95,13 +95,13 @@ impl Dominators {
     }
 
     /// The dominance frontier of every block: where its dominance ends.
-    pub fn frontiers(&self, cfg: &Cfg) -> Vec<Vec<BlockId>> {
-        let mut df: Vec<Vec<BlockId>> = vec![Vec::new(); cfg.len()];
+    pub fn frontiers(&self, cfg: &Cfg) -> Vec<List<BlockId>> {
+        let mut df: Vec<List<BlockId>> = vec![List::new(); cfg.len()];
         for &b in &cfg.rpo {
-            let preds: Vec<BlockId> = cfg.reachable_preds(b).collect();
-            if preds.len() < 2 {
+            if cfg.reachable_preds(b).nth(1).is_none() {
                 continue;
             }
+            let preds = cfg.reachable_preds(b);
             let Some(stop) = self.immediate(b) else {
                 // The entry as a join point: every predecessor's dominator
                 // chain up to the root sees it.
@@ -129,7 +129,7 @@ impl Dominators {
     }
 }
 
-fn push_unique(v: &mut Vec<BlockId>, b: BlockId) {
+fn push_unique(v: &mut List<BlockId>, b: BlockId) {
     if !v.contains(&b) {
         v.push(b);
     }
@@ -211,6 +211,6 @@ mod tests {
         assert!(!dom.is_reachable(dead));
         assert_eq!(dom.immediate(end), Some(BlockId(0)));
         assert!(!dom.dominates(dead, end));
-        assert!(dom.frontiers(&cfg).iter().all(Vec::is_empty));
+        assert!(dom.frontiers(&cfg).iter().all(|df| df.is_empty()));
     }
 }

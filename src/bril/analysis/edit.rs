@@ -5,7 +5,7 @@
 //! without a terminator flows into whatever block follows it in layout).
 
 use crate::bril::ir::{Block, BlockId, Function, Instr, Name, Op, Program};
-use crate::bril::print::function_to_text;
+use crate::bril::print::function_prints_same;
 use crate::bril::verify::verify_function;
 use crate::error::{Error, Result};
 
@@ -120,8 +120,7 @@ pub fn rewrite_functions(
     for i in 0..program.functions.len() {
         let mut f = program.functions[i].clone();
         transform(program, &mut f)?;
-        let before = function_to_text(program, &program.functions[i]);
-        if function_to_text(program, &f) == before {
+        if function_prints_same(program, &f, &program.functions[i]) {
             continue;
         }
         if verify_function(program, &f).is_err() {
@@ -146,6 +145,11 @@ thread_local! {
 /// a reachable block never falls through into an unreachable one.
 pub fn remove_unreachable(f: &mut Function) -> Result<bool> {
     let cfg = super::cfg::Cfg::new(f);
+    remove_unreachable_given(f, &cfg)
+}
+
+/// [`remove_unreachable`] with the function's current CFG at hand.
+pub fn remove_unreachable_given(f: &mut Function, cfg: &super::cfg::Cfg) -> Result<bool> {
     let keep: Vec<bool> = f.block_ids().map(|b| cfg.is_reachable(b)).collect();
     if keep.iter().all(|&k| k) {
         return Ok(false);

@@ -7,7 +7,7 @@
 //! `int2char` whose operands are known constants that make them safe. Nothing
 //! can observe a value nobody reads, so output and errors stay the same.
 
-use std::collections::HashMap;
+use crate::bril::hash::FxHashMap;
 
 use super::facts::{global_constants, use_counts};
 use super::fold::{cannot_fail, Value};
@@ -48,9 +48,9 @@ fn dead_in_block(instrs: &[Instr], uses: &[u32], globals: &[Option<Value>]) -> V
     let mut dead = vec![false; instrs.len()];
     // Whether each instruction could go if its result were unread.
     let mut removable = vec![false; instrs.len()];
-    let mut local_consts: HashMap<VarId, Value> = HashMap::new();
+    let mut local_consts: FxHashMap<VarId, Value> = FxHashMap::default();
     // The latest definition of each variable not yet read in this block.
-    let mut unread_def: HashMap<VarId, usize> = HashMap::new();
+    let mut unread_def: FxHashMap<VarId, usize> = FxHashMap::default();
     for (i, instr) in instrs.iter().enumerate() {
         let known = |v: &VarId| local_consts.get(v).copied().or(globals.get(v.index()).copied().flatten());
         let operands: Vec<Option<Value>> = instr.uses().iter().map(known).collect();

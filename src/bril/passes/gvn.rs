@@ -16,7 +16,7 @@
 //! those with the same operands would fail exactly when the dominating one
 //! already did.
 
-use std::collections::HashMap;
+use crate::bril::hash::FxHashMap;
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
@@ -121,7 +121,7 @@ fn gvn_function(f: &mut Function) {
     let dom = Dominators::new(&cfg);
     let ssa = ssa_values(f, &cfg, &dom);
     let mut leader: Vec<VarId> = (0..f.vars.len()).map(VarId::new).collect();
-    let mut table: HashMap<Key, VarId> = HashMap::new();
+    let mut table: FxHashMap<Key, VarId> = FxHashMap::default();
     let mut delete: Vec<Vec<bool>> = f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect();
 
     enum Step {

@@ -12,11 +12,11 @@
 //! name, so later blocks read what they read before. Variables holding one
 //! constant on every path to every read (see [`super::facts`]) fold too.
 
-use std::collections::HashMap;
+use crate::bril::hash::FxHashMap;
 
 use super::facts::global_constants;
 use super::fold::{cannot_fail, eval, Value};
-use crate::bril::ir::{Function, Instr, Op, Program, Type, VarId};
+use crate::bril::ir::{Function, Instr, List, Op, Program, Type, VarId};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Rounds per function: renaming and folding can turn variables into
@@ -54,20 +54,20 @@ type Num = usize;
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Key {
     Const(Value),
-    Op(Op, Type, Vec<Num>),
+    Op(Op, Type, List<Num>),
 }
 
 #[derive(Default)]
 struct Table {
-    by_key: HashMap<Key, Num>,
+    by_key: FxHashMap<Key, Num>,
     /// The constant each number stands for, if known.
     constant: Vec<Option<Value>>,
     /// The variables currently holding each number, earliest first.
     holders: Vec<Vec<VarId>>,
     /// The number a read of each variable name gives at this point.
-    name_num: HashMap<VarId, Num>,
+    name_num: FxHashMap<VarId, Num>,
     /// The number each actual variable currently holds.
-    held: HashMap<VarId, Num>,
+    held: FxHashMap<VarId, Num>,
 }
 
 impl Table {
@@ -125,7 +125,7 @@ impl Table {
 }
 
 fn number_block(f: &mut Function, instrs: &[Instr], globals: &[Option<Value>]) -> Result<Vec<Instr>> {
-    let mut last_def: HashMap<VarId, usize> = HashMap::new();
+    let mut last_def: FxHashMap<VarId, usize> = FxHashMap::default();
     for (i, instr) in instrs.iter().enumerate() {
         if let Some(d) = instr.def() {
             last_def.insert(d, i);
@@ -135,7 +135,7 @@ fn number_block(f: &mut Function, instrs: &[Instr], globals: &[Option<Value>]) -
     let mut out = Vec::with_capacity(instrs.len());
     for (i, original) in instrs.iter().enumerate() {
         let mut instr = original.clone();
-        let mut nums = Vec::with_capacity(instr.uses().len());
+        let mut nums: List<Num> = List::new();
         for u in instr.uses_mut() {
             let n = table.read(*u, globals);
             *u = table.holder(n)?;
@@ -185,7 +185,7 @@ fn value_number(table: &mut Table, instr: &Instr, nums: &[Num]) -> (Num, bool) {
             match folded {
                 Some(v) => Key::Const(v),
                 None => {
-                    let mut args = nums.to_vec();
+                    let mut args = List::from(nums);
                     if op.is_commutative() {
                         args.sort_unstable();
                     }

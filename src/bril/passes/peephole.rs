@@ -12,7 +12,7 @@
 //! `id` are only looked through while neither variable is redefined. Every
 //! rewrite computes the same value and none can fail, so output is unchanged.
 
-use std::collections::HashMap;
+use crate::bril::hash::FxHashMap;
 
 use super::facts::global_constants;
 use super::fold::Value;
@@ -45,7 +45,7 @@ fn sweep(f: &mut Function) -> bool {
     let globals = global_constants(f);
     let mut changed = false;
     for block in &mut f.blocks {
-        let mut facts: HashMap<VarId, Local> = HashMap::new();
+        let mut facts: FxHashMap<VarId, Local> = FxHashMap::default();
         let mut out = Vec::with_capacity(block.instrs.len());
         for instr in &block.instrs {
             let rewritten = rewrite(instr, &facts, &globals);
@@ -93,7 +93,7 @@ enum Rewrite {
     To(Instr),
 }
 
-fn rewrite(instr: &Instr, facts: &HashMap<VarId, Local>, globals: &[Option<Value>]) -> Rewrite {
+fn rewrite(instr: &Instr, facts: &FxHashMap<VarId, Local>, globals: &[Option<Value>]) -> Rewrite {
     let Some(dest) = instr.dest else { return Rewrite::Keep };
     let constant = |v: VarId| match facts.get(&v) {
         Some(Local::Const(c)) => Some(*c),

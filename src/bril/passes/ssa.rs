@@ -19,9 +19,9 @@ use std::collections::HashMap;
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{insert_block, remove_unreachable, rewrite_functions};
+use crate::bril::analysis::edit::{insert_block, remove_unreachable_given, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, Type, VarId};
+use crate::bril::ir::{Block, BlockId, Function, Instr, List, Op, Program, Type, VarId};
 use crate::error::{Error, Result};
 
 /// `-to-ssa`.
@@ -31,7 +31,15 @@ pub fn to_ssa(program: &mut Program) -> Result<bool> {
 
 /// `-from-ssa`.
 pub fn from_ssa(program: &mut Program) -> Result<bool> {
+    // Nothing to leave (the common case): spare copying every function.
+    if !program.functions.iter().any(has_shadows) {
+        return Ok(false);
+    }
     rewrite_functions(program, |_, f| function_from_ssa(f))
+}
+
+fn has_shadows(f: &Function) -> bool {
+    f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set))
 }
 
 /// The type of every variable that has one (from parameters and destinations).
@@ -58,12 +66,15 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     if f.blocks.is_empty() {
         return Ok(());
     }
-    remove_unreachable(f)?;
-    // The entry must have no predecessors: gets need a `set` on every edge in.
-    if !Cfg::new(f).preds[0].is_empty() {
-        insert_block(f, 0, Block::new(None));
+    let mut cfg = Cfg::new(f);
+    if remove_unreachable_given(f, &cfg)? {
+        cfg = Cfg::new(f);
     }
-    let cfg = Cfg::new(f);
+    // The entry must have no predecessors: gets need a `set` on every edge in.
+    if !cfg.preds[0].is_empty() {
+        insert_block(f, 0, Block::new(None));
+        cfg = Cfg::new(f);
+    }
     let dom = Dominators::new(&cfg);
     let frontiers = dom.frontiers(&cfg);
     let live = Liveness::new(f, &cfg);
@@ -71,7 +82,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     let n_vars = f.vars.len();
 
     let mut from_get = vec![false; n_vars];
-    let mut def_blocks: Vec<Vec<BlockId>> = vec![Vec::new(); n_vars];
+    let mut def_blocks: Vec<List<BlockId>> = vec![List::new(); n_vars];
     let mut def_count = vec![0usize; n_vars];
     for b in f.block_ids() {
         for instr in &f.block(b).instrs {
@@ -95,16 +106,19 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
 
     // Where each variable needs a get (the original variable, per block).
     let mut gets: Vec<Vec<VarId>> = vec![Vec::new(); f.blocks.len()];
+    // `placed[b] == v + 1`: v already has a get in b (one array for all variables).
+    let mut placed = vec![0usize; f.blocks.len()];
+    let mut work: Vec<BlockId> = Vec::new();
     for v in 0..n_vars {
         if from_get[v] || def_blocks[v].is_empty() {
             continue;
         }
-        let mut work = def_blocks[v].clone();
-        let mut placed = vec![false; f.blocks.len()];
+        work.clear();
+        work.extend_from_slice(&def_blocks[v]);
         while let Some(b) = work.pop() {
             for &d in &frontiers[b.index()] {
-                if !placed[d.index()] && live.live_in[d.index()].contains(v) {
-                    placed[d.index()] = true;
+                if placed[d.index()] != v + 1 && live.live_in[d.index()].contains(v) {
+                    placed[d.index()] = v + 1;
                     gets[d.index()].push(VarId::new(v));
                     work.push(d);
                 }
@@ -120,10 +134,10 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     }
 
     let mut r = Renamer {
-        stacks: vec![Vec::new(); n_vars],
+        stacks: vec![List::new(); n_vars],
         needs_rename,
         types,
-        get_names: vec![Vec::new(); f.blocks.len()],
+        get_names: vec![List::new(); f.blocks.len()],
         undef: HashMap::new(),
     };
     for p in &f.params {
@@ -140,13 +154,13 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     // Walk the dominator tree depth first, undoing each block's pushes after its subtree.
     enum Step {
         Enter(BlockId),
-        Leave(Vec<VarId>),
+        Leave(List<VarId>),
     }
     let mut steps = vec![Step::Enter(BlockId(0))];
     while let Some(step) = steps.pop() {
         match step {
             Step::Leave(pushed) => {
-                for v in pushed {
+                for &v in &pushed {
                     r.stacks[v.index()].pop();
                 }
             }
@@ -164,11 +178,11 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
 
 struct Renamer {
     /// Current name of each original variable, innermost last.
-    stacks: Vec<Vec<VarId>>,
+    stacks: Vec<List<VarId>>,
     needs_rename: Vec<bool>,
     types: Vec<Option<Type>>,
     /// (original variable, get variable) for the gets at the top of each block.
-    get_names: Vec<Vec<(VarId, VarId)>>,
+    get_names: Vec<List<(VarId, VarId)>>,
     /// An `undef` variable per type, made on demand, for paths where a
     /// variable has no value.
     undef: HashMap<Type, VarId>,
@@ -186,9 +200,10 @@ impl Renamer {
 
     /// Renames `b` in place, adds its gets and its successors' sets; returns
     /// the original variables pushed (to pop when leaving the subtree).
-    fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<Vec<VarId>> {
-        let mut pushed = Vec::new();
-        let mut out: Vec<Instr> = Vec::new();
+    fn rename_block(&mut self, f: &mut Function, b: BlockId, cfg: &Cfg) -> Result<List<VarId>> {
+        let mut pushed = List::new();
+        let gets = self.get_names[b.index()].len();
+        let mut out: Vec<Instr> = Vec::with_capacity(gets + f.block(b).instrs.len() + 2);
         for &(v, name) in &self.get_names[b.index()] {
             let ty = self.types[v.index()].ok_or_else(|| internal(f, "a variable without a type"))?;
             out.push(Instr::value(Op::Get, name, ty, &[]));
@@ -251,7 +266,7 @@ impl Renamer {
 }
 
 pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
-    if !f.instrs().any(|i| matches!(i.op, Op::Get | Op::Set)) {
+    if !has_shadows(f) {
         return Ok(());
     }
     let cfg = Cfg::new(f);

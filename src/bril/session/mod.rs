@@ -136,18 +136,31 @@ struct Shared {
 }
 
 pub struct BrilSession {
-    program: Program,
+    /// The current program, shared with forks until one of them changes it
+    /// (so a fork copies no program).
+    program: Rc<Program>,
     shared: Rc<Shared>,
     limits: Limits,
     /// The run of the current program, until an action changes it.
-    run: Option<RunSummary>,
+    run: Option<Rc<RunSummary>>,
+    /// Passes known to leave the current program as it is, one bit per
+    /// registry index. Passes are deterministic: one that just changed
+    /// nothing changes nothing again until another pass changes the program,
+    /// so it is not run again. Cleared whenever the program changes.
+    no_effect: u64,
 }
 
 impl BrilSession {
     pub fn new(program: Program) -> BrilSession {
         let args = program.args.clone().unwrap_or_default();
         let shared = Shared { original: program.clone(), args, baselines: RefCell::default() };
-        BrilSession { program, shared: Rc::new(shared), limits: default_limits(), run: None }
+        BrilSession {
+            program: Rc::new(program),
+            shared: Rc::new(shared),
+            limits: default_limits(),
+            run: None,
+            no_effect: 0,
+        }
     }
 
     /// The current program.
@@ -157,7 +170,23 @@ impl BrilSession {
 
     fn current_run(&mut self) -> &RunSummary {
         let (program, args, limits) = (&self.program, &self.shared.args, &self.limits);
-        self.run.get_or_insert_with(|| RunSummary::of(program, args, limits))
+        self.run.get_or_insert_with(|| Rc::new(RunSummary::of(program, args, limits)))
+    }
+
+    /// Runs `pass` on the current program; true if it changed it. A program
+    /// shared with forks is copied first, and the copy kept only if it changed.
+    fn run_pass(&mut self, pass: &passes::PassInfo) -> Result<bool> {
+        match Rc::get_mut(&mut self.program) {
+            Some(program) => (pass.run)(program),
+            None => {
+                let mut copy = Program::clone(&self.program);
+                let changed = (pass.run)(&mut copy)?;
+                if changed {
+                    self.program = Rc::new(copy);
+                }
+                Ok(changed)
+            }
+        }
     }
 
     /// The static count, or with `dynamic` the dynamic count, of the
@@ -194,9 +223,25 @@ impl CompilationSession for BrilSession {
         let pass = usize::try_from(index).ok().and_then(|i| passes::registry().get(i)).ok_or_else(|| {
             Error::value(format!("no pass {index}: there are {}", passes::registry().len()))
         })?;
-        let changed = (pass.run)(&mut self.program)?;
+        let known = 1u64.checked_shl(index as u32).unwrap_or(0);
+        if self.no_effect & known != 0 {
+            return Ok(ActionOutcome { action_had_no_effect: true, ..ActionOutcome::default() });
+        }
+        let changed = match self.run_pass(pass) {
+            Ok(changed) => changed,
+            Err(e) => {
+                // A failing pass may have left part of its work behind.
+                self.run = None;
+                self.no_effect = 0;
+                return Err(e);
+            }
+        };
         if changed {
+            // Even the pass that just ran may change the new program again.
             self.run = None;
+            self.no_effect = 0;
+        } else {
+            self.no_effect |= known;
         }
         Ok(ActionOutcome { action_had_no_effect: !changed, ..ActionOutcome::default() })
     }
@@ -221,10 +266,11 @@ impl CompilationSession for BrilSession {
 
     fn fork(&self) -> Result<Box<dyn CompilationSession>> {
         Ok(Box::new(BrilSession {
-            program: self.program.clone(),
+            program: Rc::clone(&self.program),
             shared: Rc::clone(&self.shared),
             limits: self.limits,
             run: self.run.clone(),
+            no_effect: self.no_effect,
         }))
     }
 

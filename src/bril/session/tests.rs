@@ -186,3 +186,47 @@ fn session_parameters() {
     assert_eq!(env.send_param("bril.fuel", "x").unwrap_err().kind(), ErrorKind::Service);
     assert_eq!(env.send_param("nope", "1").unwrap_err().kind(), ErrorKind::Value);
 }
+
+fn session_of(src: &str) -> super::BrilSession {
+    super::BrilSession::new(crate::bril::parse_text(src).unwrap())
+}
+
+/// A pass that changed nothing is not run again on the same program, yet
+/// runs again (and may act) once another pass has changed the program.
+#[wasm_bindgen_test(unsupported = test)]
+fn passes_without_effect_run_again_after_a_change() {
+    use crate::service::CompilationSession;
+    let mut s = session_of("@main {\n  x: int = const 1;\n  y: int = id x;\n  print y;\n}");
+    assert!(s.apply_action(&flag("-dce")).unwrap().action_had_no_effect, "everything is used");
+    assert!(s.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    assert!(!s.apply_action(&flag("-lvn")).unwrap().action_had_no_effect, "print reads x");
+    assert!(!s.apply_action(&flag("-dce")).unwrap().action_had_no_effect, "y is dead now");
+    assert_eq!(s.program().instr_count(), 2);
+    assert_eq!(crate::bril::to_text(s.program()), "@main {\n  x: int = const 1;\n  print x;\n}\n");
+}
+
+/// Forks share the program until one changes it; a change in one is never
+/// seen by the other, and each keeps what it knows of its own program.
+#[wasm_bindgen_test(unsupported = test)]
+fn forks_share_the_program_until_one_changes_it() {
+    use crate::service::CompilationSession;
+    let src = "@main {\n  x: int = const 1;\n  y: int = id x;\n  print y;\n}";
+    let mut s = session_of(src);
+    assert!(s.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    let mut fork = s.fork().unwrap();
+    assert!(!fork.apply_action(&flag("-lvn")).unwrap().action_had_no_effect);
+    assert!(!fork.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    let count = |s: &mut dyn CompilationSession| {
+        let obs = Obs::IrInstructionCount;
+        let i = Obs::ALL.iter().position(|&o| o == obs).unwrap();
+        s.get_observation(i, &obs.observation_space().unwrap()).unwrap().as_int().unwrap()
+    };
+    assert_eq!(count(fork.as_mut()), 2);
+    assert_eq!(count(&mut s), 3, "the original keeps its program");
+    assert_eq!(
+        crate::bril::to_text(s.program()),
+        crate::bril::to_text(&crate::bril::parse_text(src).unwrap())
+    );
+    assert!(s.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    assert!(!s.apply_action(&flag("-lvn")).unwrap().action_had_no_effect);
+}
