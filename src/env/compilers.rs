@@ -18,7 +18,7 @@ pub const COMPILERS: [&str; 2] = ["bril", "toy"];
 /// names otherwise.
 pub fn backend(name: &str) -> Result<Box<dyn CompilerBackend>> {
     match name {
-        "bril" => Ok(Box::new(BrilBackend)),
+        "bril" => Ok(Box::new(BrilBackend::new())),
         "toy" => Ok(Box::new(ToyBackend)),
         _ => Err(Error::lookup(format!(
             "unknown compiler {name:?}: the compilers are {}",

@@ -117,7 +117,7 @@ pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {
 /// A Bril environment with `options` (no defaults beyond the backend's).
 pub fn make_bril(options: EnvOptions) -> Result<CompilerEnv> {
     let extras = EnvExtras { rewards: rewards()?, derived_spaces: derived_spaces()? };
-    CompilerEnv::new(Box::new(BrilBackend), extras, options)
+    CompilerEnv::new(Box::new(BrilBackend::new()), extras, options)
 }
 
 fn spec(id: &str, observation: Option<&str>, reward: Option<&str>) -> EnvSpec {

@@ -4,6 +4,7 @@
 
 pub mod envs;
 pub mod observations;
+mod states;
 
 use crate::bril::interp::{run, Limits};
 use crate::bril::passes;
@@ -16,6 +17,7 @@ use crate::service::{
 use crate::spaces::{Commandline, CommandlineFlag, Space};
 use crate::value::Value;
 use observations::{static_observation, Obs};
+use states::{ProgramState, StateBudget, STATES_PER_BENCHMARK};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -26,8 +28,46 @@ pub const RANDOM_DATASET: &str = "generator://random-v0";
 /// The name of the action space: one flag per pass.
 pub const ACTION_SPACE: &str = "passes";
 
-/// The compiler backend: stateless; sessions hold the programs.
-pub struct BrilBackend;
+/// The compiler backend. It keeps what it learnt about recent benchmarks
+/// (the parsed program, baselines, the states passes led to) so a reset
+/// parses nothing and later episodes reuse earlier ones' work.
+#[derive(Default)]
+pub struct BrilBackend {
+    recent: RefCell<HashMap<String, Recent>>,
+}
+
+/// A benchmark seen recently: its contents, to notice a replaced benchmark.
+struct Recent {
+    contents: Vec<u8>,
+    shared: Rc<Shared>,
+}
+
+/// How many benchmarks the backend remembers; past it, it forgets them all
+/// (cheap to relearn, and it bounds memory without bookkeeping).
+const RECENT_BENCHMARKS: usize = 32;
+
+impl BrilBackend {
+    pub fn new() -> BrilBackend {
+        BrilBackend::default()
+    }
+
+    /// What every session on `benchmark` shares, parsed at most once while recent.
+    fn shared(&self, benchmark: &Benchmark) -> Result<Rc<Shared>> {
+        if let Some(recent) = self.recent.borrow().get(&benchmark.uri) {
+            if recent.contents == benchmark.contents() {
+                return Ok(recent.shared.clone());
+            }
+        }
+        let shared = Rc::new(Shared::new(parse_benchmark(benchmark)?));
+        let mut recent = self.recent.borrow_mut();
+        if recent.len() >= RECENT_BENCHMARKS {
+            recent.clear();
+        }
+        let entry = Recent { contents: benchmark.contents().to_vec(), shared: shared.clone() };
+        recent.insert(benchmark.uri.clone(), entry);
+        Ok(shared)
+    }
+}
 
 /// The pass flags as a Commandline space, in registry order.
 pub fn action_space() -> Result<Space> {
@@ -61,8 +101,7 @@ impl CompilerBackend for BrilBackend {
         benchmark: &Benchmark,
         _action_space: usize,
     ) -> Result<Box<dyn CompilationSession>> {
-        let program = parse_benchmark(benchmark)?;
-        Ok(Box::new(BrilSession::new(program)))
+        Ok(Box::new(BrilSession::on(self.shared(benchmark)?)))
     }
 
     fn resolve_benchmark(&self, uri: &BenchmarkUri) -> Result<Option<Benchmark>> {
@@ -127,66 +166,80 @@ struct Baseline {
     run: Option<RunSummary>,
 }
 
-/// What a session and all its forks share: the unoptimised program, its
-/// arguments, and baselines computed at most once.
+/// What a session and all its forks share: the unoptimised program (the
+/// root of the states passes lead to), its arguments, and baselines
+/// computed at most once.
 struct Shared {
-    original: Program,
+    root: Rc<ProgramState>,
     args: Vec<String>,
+    /// Whether `args` are the benchmark's own (runs are then remembered per state).
+    own_args: bool,
+    /// What the tree of states from `root` may still grow by.
+    budget: Rc<StateBudget>,
     baselines: RefCell<HashMap<&'static str, Baseline>>,
 }
 
+impl Shared {
+    fn new(program: Program) -> Shared {
+        let args = program.args.clone().unwrap_or_default();
+        let budget = Rc::new(StateBudget::new(STATES_PER_BENCHMARK));
+        Shared {
+            root: Rc::new(ProgramState::new(program)),
+            args,
+            own_args: true,
+            budget,
+            baselines: RefCell::default(),
+        }
+    }
+
+    /// The same states with other arguments (and so baselines of their own).
+    fn with_args(&self, args: Vec<String>) -> Shared {
+        Shared {
+            root: self.root.clone(),
+            args,
+            own_args: false,
+            budget: self.budget.clone(),
+            baselines: RefCell::default(),
+        }
+    }
+
+    fn original(&self) -> &Program {
+        self.root.program()
+    }
+}
+
 pub struct BrilSession {
-    /// The current program, shared with forks until one of them changes it
-    /// (so a fork copies no program).
-    program: Rc<Program>,
+    /// The current program and what is known of it, shared with forks and
+    /// with every session that reached the same state.
+    state: Rc<ProgramState>,
     shared: Rc<Shared>,
     limits: Limits,
-    /// The run of the current program, until an action changes it.
-    run: Option<Rc<RunSummary>>,
-    /// Passes known to leave the current program as it is, one bit per
-    /// registry index. Passes are deterministic: one that just changed
-    /// nothing changes nothing again until another pass changes the program,
-    /// so it is not run again. Cleared whenever the program changes.
-    no_effect: u64,
+    /// The run of the current program when it cannot be the state's own
+    /// (other arguments or limits), until an action changes the program.
+    own_run: Option<Rc<RunSummary>>,
 }
 
 impl BrilSession {
     pub fn new(program: Program) -> BrilSession {
-        let args = program.args.clone().unwrap_or_default();
-        let shared = Shared { original: program.clone(), args, baselines: RefCell::default() };
-        BrilSession {
-            program: Rc::new(program),
-            shared: Rc::new(shared),
-            limits: default_limits(),
-            run: None,
-            no_effect: 0,
-        }
+        BrilSession::on(Rc::new(Shared::new(program)))
+    }
+
+    fn on(shared: Rc<Shared>) -> BrilSession {
+        BrilSession { state: shared.root.clone(), shared, limits: default_limits(), own_run: None }
     }
 
     /// The current program.
     pub fn program(&self) -> &Program {
-        &self.program
+        self.state.program()
     }
 
-    fn current_run(&mut self) -> &RunSummary {
-        let (program, args, limits) = (&self.program, &self.shared.args, &self.limits);
-        self.run.get_or_insert_with(|| Rc::new(RunSummary::of(program, args, limits)))
-    }
-
-    /// Runs `pass` on the current program; true if it changed it. A program
-    /// shared with forks is copied first, and the copy kept only if it changed.
-    fn run_pass(&mut self, pass: &passes::PassInfo) -> Result<bool> {
-        match Rc::get_mut(&mut self.program) {
-            Some(program) => (pass.run)(program),
-            None => {
-                let mut copy = Program::clone(&self.program);
-                let changed = (pass.run)(&mut copy)?;
-                if changed {
-                    self.program = Rc::new(copy);
-                }
-                Ok(changed)
-            }
+    fn current_run(&mut self) -> Rc<RunSummary> {
+        let (args, limits) = (&self.shared.args, &self.limits);
+        if self.shared.own_args && *limits == default_limits() {
+            return self.state.run(|program| RunSummary::of(program, args, limits));
         }
+        let state = &self.state;
+        self.own_run.get_or_insert_with(|| Rc::new(RunSummary::of(state.program(), args, limits))).clone()
     }
 
     /// The static count, or with `dynamic` the dynamic count, of the
@@ -199,7 +252,7 @@ impl BrilSession {
             .try_borrow_mut()
             .map_err(|_| Error::service("baselines are being computed already"))?;
         if !baselines.contains_key(pipeline) {
-            let mut program = self.shared.original.clone();
+            let mut program = self.shared.original().clone();
             passes::run_pipeline(&mut program, pipeline)?;
             baselines.insert(pipeline, Baseline { program, run: None });
         }
@@ -220,28 +273,13 @@ fn default_limits() -> Limits {
 impl CompilationSession for BrilSession {
     fn apply_action(&mut self, action: &Value) -> Result<ActionOutcome> {
         let index = action.as_int().ok_or_else(|| Error::type_error("a Bril action is a pass index"))?;
-        let pass = usize::try_from(index).ok().and_then(|i| passes::registry().get(i)).ok_or_else(|| {
-            Error::value(format!("no pass {index}: there are {}", passes::registry().len()))
-        })?;
-        let known = 1u64.checked_shl(index as u32).unwrap_or(0);
-        if self.no_effect & known != 0 {
-            return Ok(ActionOutcome { action_had_no_effect: true, ..ActionOutcome::default() });
-        }
-        let changed = match self.run_pass(pass) {
-            Ok(changed) => changed,
-            Err(e) => {
-                // A failing pass may have left part of its work behind.
-                self.run = None;
-                self.no_effect = 0;
-                return Err(e);
-            }
-        };
+        let (index, pass) =
+            usize::try_from(index).ok().and_then(|i| passes::registry().get(i).map(|p| (i, p))).ok_or_else(
+                || Error::value(format!("no pass {index}: there are {}", passes::registry().len())),
+            )?;
+        let changed = ProgramState::apply(&mut self.state, index, pass, &self.shared.budget)?;
         if changed {
-            // Even the pass that just ran may change the new program again.
-            self.run = None;
-            self.no_effect = 0;
-        } else {
-            self.no_effect |= known;
+            self.own_run = None;
         }
         Ok(ActionOutcome { action_had_no_effect: !changed, ..ActionOutcome::default() })
     }
@@ -249,7 +287,7 @@ impl CompilationSession for BrilSession {
     fn get_observation(&mut self, index: usize, space: &ObservationSpace) -> Result<Value> {
         let obs =
             Obs::from_index(index).ok_or_else(|| Error::value(format!("no observation {:?}", space.name)))?;
-        if let Some(value) = static_observation(obs, &self.program) {
+        if let Some(value) = static_observation(obs, self.state.program()) {
             return Ok(value);
         }
         if let Some(pipeline) = obs.baseline() {
@@ -266,11 +304,10 @@ impl CompilationSession for BrilSession {
 
     fn fork(&self) -> Result<Box<dyn CompilationSession>> {
         Ok(Box::new(BrilSession {
-            program: Rc::clone(&self.program),
-            shared: Rc::clone(&self.shared),
+            state: self.state.clone(),
+            shared: self.shared.clone(),
             limits: self.limits,
-            run: self.run.clone(),
-            no_effect: self.no_effect,
+            own_run: self.own_run.clone(),
         }))
     }
 
@@ -280,15 +317,13 @@ impl CompilationSession for BrilSession {
                 self.limits.fuel = value
                     .parse()
                     .map_err(|_| Error::value(format!("bril.fuel must be an integer, got {value:?}")))?;
-                self.run = None;
+                self.own_run = None;
                 self.limits.fuel.to_string()
             }
             "bril.args" => {
                 let args: Vec<String> = value.split_whitespace().map(String::from).collect();
-                let shared =
-                    Shared { original: self.shared.original.clone(), args, baselines: RefCell::default() };
-                self.shared = Rc::new(shared);
-                self.run = None;
+                self.shared = Rc::new(self.shared.with_args(args));
+                self.own_run = None;
                 self.shared.args.join(" ")
             }
             "bril.num_passes" => passes::registry().len().to_string(),
@@ -300,11 +335,11 @@ impl CompilationSession for BrilSession {
     /// and compares what they print and whether they succeed.
     fn validate(&mut self) -> Result<Option<Vec<String>>> {
         let mut errors = Vec::new();
-        if let Err(e) = verify(&self.program) {
+        if let Err(e) = verify(self.state.program()) {
             errors.push(format!("the optimised program is not well formed: {e}"));
         }
-        let expected = RunSummary::of(&self.shared.original, &self.shared.args, &self.limits);
-        let got = self.current_run().clone();
+        let expected = RunSummary::of(self.shared.original(), &self.shared.args, &self.limits);
+        let got = self.current_run();
         if got.stdout != expected.stdout {
             errors.push(format!("output differs: expected {:?}, got {:?}", expected.stdout, got.stdout));
         }
