@@ -394,13 +394,11 @@ impl TimeStepEnvironment for CompilerBandit {
 
     /// The token, as JSON: see the module docs for the format.
     fn get_state(&self) -> Result<EnvState> {
-        serde_json::to_value(self.state()).map_err(|e| Error::value(format!("state: cannot encode: {e}")))
+        super::state::encode_token(&self.state())
     }
 
     fn set_state(&mut self, state: &EnvState) -> Result<()> {
-        let state: CompilerBanditState = serde_json::from_value(state.clone())
-            .map_err(|e| Error::value(format!("state: not a {} token: {e}", CompilerBanditState::KIND)))?;
-        self.restore(state)
+        self.restore(super::state::decode_token::<CompilerBanditState>(state, CompilerBanditState::KIND)?)
     }
 
     fn seed(&mut self, seed: u64) -> Result<()> {

@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, Value};
 use crate::{bail, ensure};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,4 +152,14 @@ pub fn decode_rng(words: &[String; 4]) -> Result<Rng> {
             .map_err(|_| Error::value(format!("state: rng word {w:?} is not a 64-bit hex number")))?;
     }
     Rng::from_state(state).ok_or_else(|| Error::value("state: the all-zero rng state is invalid"))
+}
+
+/// A bandit's state token as JSON.
+pub fn encode_token<T: Serialize>(token: &T) -> Result<crate::env::EnvState> {
+    serde_json::to_value(token).map_err(|e| Error::value(format!("state: cannot encode: {e}")))
+}
+
+/// A state token read back; a ValueError names the `kind` expected.
+pub fn decode_token<T: DeserializeOwned>(state: &crate::env::EnvState, kind: &str) -> Result<T> {
+    serde_json::from_value(state.clone()).map_err(|e| Error::value(format!("state: not a {kind} token: {e}")))
 }

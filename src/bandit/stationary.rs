@@ -384,13 +384,11 @@ impl TimeStepEnvironment for StationaryStochasticPerArmEnvironment {
 
     /// The token, as JSON: see [`StationaryState`] for the format.
     fn get_state(&self) -> Result<EnvState> {
-        serde_json::to_value(self.state()).map_err(|e| Error::value(format!("state: cannot encode: {e}")))
+        super::state::encode_token(&self.state())
     }
 
     fn set_state(&mut self, state: &EnvState) -> Result<()> {
-        let state: StationaryState = serde_json::from_value(state.clone())
-            .map_err(|e| Error::value(format!("state: not a {} token: {e}", StationaryState::KIND)))?;
-        self.restore(state)
+        self.restore(super::state::decode_token::<StationaryState>(state, StationaryState::KIND)?)
     }
 
     fn seed(&mut self, seed: u64) -> Result<()> {

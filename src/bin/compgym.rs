@@ -13,7 +13,6 @@
 //! compgym bench-spaces [--seconds S] [--json]
 //!                                       space sampling and checking rates
 //! compgym bench-passes [PATH...]        what the pipelines cut, outputs checked
-//! compgym bench-session [--seconds S]  steps per second and fork latency
 //! compgym bench-pass-speed [--seconds S] [--only FLAG]
 //!                                       time per pass and for all features
 //! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
@@ -56,9 +55,6 @@ const USAGE: &str = "usage:
                                         microseconds per pass (on a fresh program and
                                         at the pass's fixpoint) and for all features
                                         on the median suite program
-  compgym bench-session [--seconds S]   random-action steps per second and fork
-                                        latency of a Bril session and a bril-ic-v0
-                                        environment on the median suite program
   compgym bench-env [--seconds S] [--json]
                                         environment steps per second (IrInstructionCount
                                         reward, random actions), fork and observation
@@ -93,7 +89,6 @@ fn main() -> ExitCode {
         Some("bench-passes") => cmd_bench_passes(&args[1..]),
         Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
         Some("bench-env") => cmd_bench_env(&args[1..]),
-        Some("bench-session") => cmd_bench_session(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -452,91 +447,6 @@ fn median_suite_program() -> Result<(usize, &'static str, Program), Failure> {
     programs.sort_by_key(|(n, name, _)| (*n, *name));
     let middle = programs.len() / 2;
     Ok(programs.swap_remove(middle))
-}
-
-/// `--seconds S` (the only option), or `default`.
-fn seconds_option(args: &[String], default: f64, usage: &str) -> Result<f64, Failure> {
-    match args {
-        [] => Ok(default),
-        [flag, s] if flag == "--seconds" => s.parse().map_err(|_| usage_error("--seconds needs a number")),
-        _ => Err(usage_error(usage)),
-    }
-}
-
-/// Steps per second with uniformly random actions and fork latency, on the
-/// median suite program: once on a bare Bril session observing
-/// IrInstructionCount after every step, once on a `bril-ic-v0` CompilerEnv
-/// with the IrInstructionCount reward. Episodes are 100 steps; resets are
-/// not timed.
-fn cmd_bench_session(args: &[String]) -> Result<(), Failure> {
-    use compgym::bril::session::{observations::Obs, BrilSession};
-    use compgym::env::compiler_env::{EnvOptions, ResetOptions};
-    use compgym::service::CompilationSession;
-    use compgym::value::Value;
-    const EPISODE: usize = 100;
-    let seconds = seconds_option(args, 0.5, "usage: compgym bench-session [--seconds S]")?;
-    let fail = |e: compgym::Error| Failure(e.to_string(), 2);
-    let (count, name, program) = median_suite_program()?;
-    let n_actions = bril::passes::registry().len() as u64;
-    let mut rng = compgym::rng::Rng::seed_from_u64(7);
-    say!("median suite program: {name} ({count} instructions); random actions, episodes of {EPISODE} steps");
-
-    // The session alone: apply a pass, observe IrInstructionCount.
-    let obs = Obs::IrInstructionCount;
-    let space = obs.observation_space().map_err(fail)?;
-    let index = Obs::ALL.iter().position(|&o| o == obs).unwrap_or(0);
-    let pristine = BrilSession::new(program.clone());
-    let (mut steps, mut busy, mut changed) = (0u64, 0.0, 0u64);
-    while busy < seconds {
-        let mut session = pristine.fork().map_err(fail)?;
-        let start = Instant::now();
-        for _ in 0..EPISODE {
-            let outcome = session.apply_action(&Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;
-            changed += u64::from(!outcome.action_had_no_effect);
-            std::hint::black_box(session.get_observation(index, &space).map_err(fail)?);
-        }
-        busy += start.elapsed().as_secs_f64();
-        steps += EPISODE as u64;
-    }
-    say!(
-        "session: {:>10.0} steps/s  ({:.2} us per step; {:.0}% of steps change the program)",
-        steps as f64 / busy,
-        busy * 1e6 / steps as f64,
-        changed as f64 * 100.0 / steps as f64
-    );
-    let mut session = pristine.fork().map_err(fail)?;
-    for _ in 0..EPISODE / 2 {
-        session.apply_action(&Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;
-    }
-    let fork = time_per_call(seconds / 4.0, || drop(std::hint::black_box(session.fork())));
-    say!("session: {:>10.3} us per fork (after {} steps)", fork * 1e6, EPISODE / 2);
-
-    // The whole environment: CompilerEnv over the service, with a reward.
-    let options = EnvOptions {
-        benchmark: Some(format!("benchmark://suite-v0/{name}")),
-        observation_space: Some(None),
-        reward_space: Some(Some("IrInstructionCount".into())),
-        ..EnvOptions::default()
-    };
-    let mut env = compgym::env::registry::make("bril-ic-v0", options).map_err(fail)?;
-    let (mut steps, mut busy) = (0u64, 0.0);
-    while busy < seconds {
-        env.reset(ResetOptions::default()).map_err(fail)?;
-        let start = Instant::now();
-        for _ in 0..EPISODE {
-            std::hint::black_box(env.step(Value::Int(rng.below(n_actions) as i64)).map_err(fail)?);
-        }
-        busy += start.elapsed().as_secs_f64();
-        steps += EPISODE as u64;
-    }
-    say!("env:     {:>10.0} steps/s  ({:.2} us per step)", steps as f64 / busy, busy * 1e6 / steps as f64);
-    env.reset(ResetOptions::default()).map_err(fail)?;
-    for _ in 0..EPISODE / 2 {
-        env.step(Value::Int(rng.below(n_actions) as i64)).map_err(fail)?;
-    }
-    let fork = time_per_call(seconds / 4.0, || drop(std::hint::black_box(env.fork())));
-    say!("env:     {:>10.3} us per fork (after {} steps)", fork * 1e6, EPISODE / 2);
-    Ok(())
 }
 
 fn cmd_bench_pass_speed(args: &[String]) -> Result<(), Failure> {

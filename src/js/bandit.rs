@@ -9,7 +9,6 @@ use crate::bandit::{
     ContextSampler, GaussianContext, LinUcb, LinearNormalReward, NumActionsSampler, PerArmObservation,
     RewardFn, StationaryStochasticPerArmEnvironment, UniformContext, UniformNumActions,
 };
-use crate::env::validate_environment_with_policy;
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::value::ArrayData;
@@ -240,39 +239,62 @@ impl JsPerArmBandit {
     pub fn arm_dim(&self) -> u32 {
         self.env.arm_dim() as u32
     }
-
-    /// The best available arm of each batch element for the current observation.
-    #[wasm_bindgen(js_name = optimalActions)]
-    pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {
-        self.env.optimal_actions().map(usize_list).map_err(to_js_error)
-    }
-
-    /// The expected reward of the best available arm of each batch element.
-    #[wasm_bindgen(js_name = optimalExpectedRewards)]
-    pub fn optimal_expected_rewards(&self) -> Result<js_sys::Float64Array, JsValue> {
-        self.env.optimal_expected_rewards().map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
-    }
-
-    /// The expected reward of `actions` (one per batch element) for the current observation.
-    #[wasm_bindgen(js_name = expectedRewards)]
-    pub fn expected_rewards(&self, actions: JsValue) -> Result<js_sys::Float64Array, JsValue> {
-        let actions = read_actions(&actions).map_err(to_js_error)?;
-        self.env.expected_rewards(&actions).map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
-    }
-
-    /// Plays `episodes` episodes with random available arms, checking every time
-    /// step against the specs (tf_agents' `validate_py_environment`).
-    pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
-        let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
-        let mut policy = |ts: &crate::env::TimeStep, rng: &mut Rng| {
-            let obs = PerArmObservation::from_value(&ts.observation)?;
-            Ok(crate::bandit::actions_value(&obs.random_available_actions(rng)))
-        };
-        validate_environment_with_policy(&mut self.env, episodes.unwrap_or(5) as usize, &mut rng, &mut policy)
-            .map_err(to_js_error)
-    }
 }
 
+/// Writes the regret helpers (`optimalActions`, `optimalExpectedRewards`,
+/// `expectedRewards`) and `validate` on a per-arm bandit class whose `env`
+/// has the methods of the same names.
+macro_rules! per_arm_bandit_methods {
+    ($class:ident, $js_class:literal) => {
+        #[wasm_bindgen::prelude::wasm_bindgen(js_class = $js_class)]
+        impl $class {
+            /// The best available arm of each batch element for the current observation.
+            #[wasm_bindgen(js_name = optimalActions)]
+            pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {
+                self.env
+                    .optimal_actions()
+                    .map($crate::js::bandit::usize_list)
+                    .map_err($crate::js::to_js_error)
+            }
+
+            /// The expected reward of the best available arm of each batch element.
+            #[wasm_bindgen(js_name = optimalExpectedRewards)]
+            pub fn optimal_expected_rewards(&self) -> Result<js_sys::Float64Array, JsValue> {
+                self.env
+                    .optimal_expected_rewards()
+                    .map(|v| js_sys::Float64Array::from(&v[..]))
+                    .map_err($crate::js::to_js_error)
+            }
+
+            /// The expected reward of `actions` (one per batch element) for the current observation.
+            #[wasm_bindgen(js_name = expectedRewards)]
+            pub fn expected_rewards(&self, actions: JsValue) -> Result<js_sys::Float64Array, JsValue> {
+                let actions = $crate::js::bandit::read_actions(&actions).map_err($crate::js::to_js_error)?;
+                self.env
+                    .expected_rewards(&actions)
+                    .map(|v| js_sys::Float64Array::from(&v[..]))
+                    .map_err($crate::js::to_js_error)
+            }
+
+            /// Plays `episodes` episodes with random available arms, checking every time
+            /// step against the specs (tf_agents' `validate_py_environment`).
+            pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
+                use $crate::rng::Rng;
+                let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
+                let mut policy = |ts: &$crate::env::TimeStep, rng: &mut Rng| {
+                    let obs = $crate::bandit::PerArmObservation::from_value(&ts.observation)?;
+                    Ok($crate::bandit::actions_value(&obs.random_available_actions(rng)))
+                };
+                let episodes = episodes.unwrap_or(5) as usize;
+                $crate::env::validate_environment_with_policy(&mut self.env, episodes, &mut rng, &mut policy)
+                    .map_err($crate::js::to_js_error)
+            }
+        }
+    };
+}
+pub(crate) use per_arm_bandit_methods;
+
+per_arm_bandit_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
 time_step_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
 
 pub(crate) fn read_actions(actions: &JsValue) -> Result<Vec<usize>> {

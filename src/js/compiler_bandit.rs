@@ -1,15 +1,13 @@
 //! The compiler bandit for JavaScript: `new CompilerBandit({seed, batchSize,
 //! programs})`, the TimeStep methods, regret helpers and the arms' names.
 
-use super::bandit::{read_actions, usize_list};
+use super::bandit::per_arm_bandit_methods;
 use super::convert::{js_to_u64, type_of};
 use super::error::to_js_error;
 use super::timestep::time_step_methods;
 use crate::bandit::compiler::PROPERTY_NAMES;
-use crate::bandit::{CompilerBandit, CompilerBanditOptions, PerArmObservation};
-use crate::env::validate_environment_with_policy;
+use crate::bandit::{CompilerBandit, CompilerBanditOptions};
 use crate::error::{Error, Result};
-use crate::rng::Rng;
 use js_sys::{Array as JsArray, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -110,35 +108,7 @@ impl JsCompilerBandit {
     pub fn current_programs(&self) -> Option<Vec<String>> {
         self.env.current_programs().map(|p| p.into_iter().map(String::from).collect())
     }
-
-    /// The best pass of each batch element for the current programs.
-    #[wasm_bindgen(js_name = optimalActions)]
-    pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {
-        self.env.optimal_actions().map(usize_list).map_err(to_js_error)
-    }
-    /// The reward of the best pass of each batch element.
-    #[wasm_bindgen(js_name = optimalExpectedRewards)]
-    pub fn optimal_expected_rewards(&self) -> Result<js_sys::Float64Array, JsValue> {
-        self.env.optimal_expected_rewards().map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
-    }
-    /// The reward `actions` (one per batch element) would get now.
-    #[wasm_bindgen(js_name = expectedRewards)]
-    pub fn expected_rewards(&self, actions: JsValue) -> Result<js_sys::Float64Array, JsValue> {
-        let actions = read_actions(&actions).map_err(to_js_error)?;
-        self.env.expected_rewards(&actions).map(|v| js_sys::Float64Array::from(&v[..])).map_err(to_js_error)
-    }
-
-    /// Plays `episodes` episodes with random arms, checking every time step
-    /// against the specs (tf_agents' `validate_py_environment`).
-    pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
-        let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
-        let mut policy = |ts: &crate::env::TimeStep, rng: &mut Rng| {
-            let obs = PerArmObservation::from_value(&ts.observation)?;
-            Ok(crate::bandit::actions_value(&obs.random_available_actions(rng)))
-        };
-        validate_environment_with_policy(&mut self.env, episodes.unwrap_or(5) as usize, &mut rng, &mut policy)
-            .map_err(to_js_error)
-    }
 }
 
+per_arm_bandit_methods!(JsCompilerBandit, "CompilerBandit");
 time_step_methods!(JsCompilerBandit, "CompilerBandit");
