@@ -61,6 +61,7 @@ const columns = [
 ];
 const rows = [
   ['steps/s', 'stepsPerSecond', (x) => Math.round(x).toLocaleString('en')],
+  ['steps/s, first visits', 'firstVisitStepsPerSecond', (x) => Math.round(x).toLocaleString('en')],
   ['reset (µs)', 'resetUs', (x) => x.toFixed(1)],
   ['fork (µs)', 'forkUs', (x) => x.toFixed(2)],
   ['Autophase (µs)', 'autophaseUs', (x) => x.toFixed(2)],

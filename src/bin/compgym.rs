@@ -530,6 +530,7 @@ fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
     } else {
         say!("{} ({}-step episodes, IrInstructionCount reward)", r.benchmark, r.episode_length);
         say!("{:>12.0} steps/s", r.steps_per_second);
+        say!("{:>12.0} steps/s on first visits (every pass runs)", r.first_visit_steps_per_second);
         say!("{:>12.2} us per reset (once per episode)", r.reset_us);
         say!("{:>12.2} us per fork", r.fork_us);
         say!("{:>12.2} us per Autophase observation", r.autophase_us);

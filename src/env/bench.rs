@@ -3,6 +3,13 @@
 //! episode length, the IrInstructionCount reward) on the median-size suite
 //! program, the latency of a fork, and of computing the Autophase and Ir
 //! observations. The clock is passed in, because wasm has none of its own.
+//!
+//! Sessions remember the transitions passes made (see `bril::session`), so
+//! repeated episodes mostly revisit known states. "First visits" measures
+//! the other extreme: every episode on a copy of the program the compiler
+//! has not seen recently (added under one of [`COLD_URIS`] rotating URIs,
+//! more than the compiler keeps), so every pass really runs; its resets,
+//! which parse the copy, are not timed.
 
 use super::compiler_env::{CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
@@ -21,6 +28,8 @@ pub struct EnvBenchResult {
     pub benchmark: String,
     pub episode_length: usize,
     pub steps_per_second: f64,
+    /// Steps per second when every state is new (resets not timed).
+    pub first_visit_steps_per_second: f64,
     /// One reset alone (included in `steps_per_second`, once per episode).
     pub reset_us: f64,
     pub fork_us: f64,
@@ -29,12 +38,14 @@ pub struct EnvBenchResult {
 }
 
 impl EnvBenchResult {
-    /// `{benchmark, episodeLength, stepsPerSecond, resetUs, forkUs, autophaseUs, irUs}`.
+    /// `{benchmark, episodeLength, stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs,
+    /// autophaseUs, irUs}`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "benchmark": self.benchmark,
             "episodeLength": self.episode_length,
             "stepsPerSecond": self.steps_per_second,
+            "firstVisitStepsPerSecond": self.first_visit_steps_per_second,
             "resetUs": self.reset_us,
             "forkUs": self.fork_us,
             "autophaseUs": self.autophase_us,
@@ -95,7 +106,45 @@ fn per_call(
     }
 }
 
-/// Runs the four measures.
+/// How many URIs the first-visit measure rotates through: more than the
+/// Bril compiler remembers, so each comes back forgotten.
+pub const COLD_URIS: usize = 64;
+
+/// Seconds per step of episodes on programs the compiler has not seen
+/// recently; resets are not timed.
+fn first_visits(
+    env: &mut CompilerEnv,
+    config: &EnvBenchConfig,
+    n: usize,
+    rng: &mut XorShift32,
+    clock: &mut dyn FnMut() -> f64,
+) -> Result<f64> {
+    env.reset(ResetOptions { benchmark: Some(config.benchmark.clone()), ..Default::default() })?;
+    let source = match env.observation().get("Ir")? {
+        Value::Str(text) => text,
+        other => return Err(Error::type_error(format!("Ir is a {}, not text", other.kind_name()))),
+    };
+    let (mut busy, mut steps, mut episode) = (0.0, 0usize, 0usize);
+    loop {
+        let uri = format!("benchmark://bench-v0/first-visit-{}", episode % COLD_URIS);
+        env.add_benchmark(crate::service::Benchmark::from_contents(&uri, source.as_str()))?;
+        env.reset(ResetOptions { benchmark: Some(uri), ..Default::default() })?;
+        let start = clock();
+        for _ in 0..config.episode_length.max(1) {
+            env.step(Value::Int(rng.below(n) as i64))?;
+        }
+        busy += clock() - start;
+        steps += config.episode_length.max(1);
+        episode += 1;
+        if busy >= config.seconds {
+            break;
+        }
+    }
+    env.reset(ResetOptions { benchmark: Some(config.benchmark.clone()), ..Default::default() })?;
+    Ok(busy / steps as f64)
+}
+
+/// Runs the five measures.
 pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<EnvBenchResult> {
     let options = EnvOptions {
         benchmark: Some(config.benchmark.clone()),
@@ -116,6 +165,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         }
         Ok(())
     })?;
+    let first_visit = first_visits(&mut env, config, n, &mut rng, clock)?;
     let reset = per_call(config.seconds, 10, clock, || env.reset(ResetOptions::default()).map(drop))?;
     // The later measures start from a partly optimised program.
     env.reset(ResetOptions::default())?;
@@ -145,6 +195,7 @@ pub fn run(config: &EnvBenchConfig, clock: &mut dyn FnMut() -> f64) -> Result<En
         benchmark: config.benchmark.clone(),
         episode_length: length,
         steps_per_second: length as f64 / episode,
+        first_visit_steps_per_second: 1.0 / first_visit,
         reset_us: reset * 1e6,
         fork_us: fork_time / fork_calls as f64 * 1e6,
         autophase_us: autophase * 1e6,
@@ -168,7 +219,14 @@ mod tests {
         };
         let r = run(&config, &mut clock).unwrap();
         assert_eq!(r.episode_length, 20);
-        for x in [r.steps_per_second, r.reset_us, r.fork_us, r.autophase_us, r.ir_us] {
+        for x in [
+            r.steps_per_second,
+            r.first_visit_steps_per_second,
+            r.reset_us,
+            r.fork_us,
+            r.autophase_us,
+            r.ir_us,
+        ] {
             assert!(x.is_finite() && x > 0.0, "{r:?}");
         }
         assert_eq!(r.to_json()["benchmark"], config.benchmark.as_str());

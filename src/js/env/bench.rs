@@ -7,7 +7,7 @@ use crate::js::convert::json_to_js;
 use crate::js::to_js_error;
 use wasm_bindgen::prelude::*;
 
-/// `{benchmark, episodeLength, stepsPerSecond, resetUs, forkUs, autophaseUs,
+/// `{benchmark, episodeLength, stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs, autophaseUs,
 /// irUs}` measured in wasm, `seconds` per measure.
 #[wasm_bindgen(js_name = benchEnv)]
 pub fn bench_env(benchmark: &str, episode_length: u32, seconds: f64) -> Result<JsValue, JsValue> {
