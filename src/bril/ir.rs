@@ -259,8 +259,12 @@ impl Function {
 
     /// A new variable whose name starts with `hint` and is used nowhere else.
     pub fn fresh_var(&mut self, hint: &str) -> VarId {
-        let name = fresh_name(hint, |n| self.var_named(n).is_some());
-        self.vars.push(name.into());
+        // The hint itself is the usual case: one allocation, not two.
+        let name: Name = match self.var_named(hint) {
+            None => hint.into(),
+            Some(_) => fresh_name(hint, |n| self.var_named(n).is_some()).into(),
+        };
+        self.vars.push(name);
         VarId::new(self.vars.len() - 1)
     }
 

@@ -139,6 +139,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
         types,
         get_names: vec![List::new(); f.blocks.len()],
         undef: HashMap::new(),
+        hint: String::new(),
     };
     for p in &f.params {
         r.stacks[p.var.index()].push(p.var);
@@ -186,12 +187,16 @@ struct Renamer {
     /// An `undef` variable per type, made on demand, for paths where a
     /// variable has no value.
     undef: HashMap<Type, VarId>,
+    /// Reused for the names of new variables.
+    hint: String,
 }
 
 impl Renamer {
-    fn fresh(&self, f: &mut Function, v: VarId) -> VarId {
-        let hint = format!("{}.1", f.var_name(v));
-        f.fresh_var(&hint)
+    fn fresh(&mut self, f: &mut Function, v: VarId) -> VarId {
+        self.hint.clear();
+        self.hint.push_str(f.var_name(v));
+        self.hint.push_str(".1");
+        f.fresh_var(&self.hint)
     }
 
     fn current(&self, v: VarId) -> Option<VarId> {
