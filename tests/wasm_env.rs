@@ -340,6 +340,29 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     e.step(n(0.0)).unwrap();
 }
 
+#[wasm_bindgen_test]
+fn specs_make_derived_spaces_that_views_add() {
+    let e = env("bril-v0", &[]);
+    let view = e.observation();
+    let base = view.spec("IrInstructionCount").unwrap();
+    let plus_one = Function::new_with_args("x", "return x + 1");
+    let spec = base.make_derived_space("PlusOne", plus_one.into(), None).unwrap();
+    assert_eq!((spec.id(), spec.derived(), spec.index()), ("PlusOne".to_string(), true, base.index()));
+    assert_eq!(name(&view.get("PlusOne").err().unwrap()), "LookupError", "made, not added");
+    view.add_space(&spec).unwrap();
+    // Derived again: translations compose.
+    let times_ten = Function::new_with_args("x", "return x * 10");
+    view.add_space(&spec.make_derived_space("PlusOneTimesTen", times_ten.into(), None).unwrap()).unwrap();
+    e.reset(None).unwrap();
+    let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
+    assert_eq!(view.get("PlusOne").unwrap().as_f64(), Some(count + 1.0));
+    assert_eq!(view.get("PlusOneTimesTen").unwrap().as_f64(), Some((count + 1.0) * 10.0));
+    let f: JsValue = Function::new_with_args("x", "return x").into();
+    assert_eq!(name(&base.make_derived_space("", f.clone(), None).err().unwrap()), "ValueError");
+    assert_eq!(name(&base.make_derived_space("X", n(1.0), None).err().unwrap()), "TypeError");
+    assert_eq!(name(&base.make_derived_space("X", f, Some(js("({spaec: 1})"))).err().unwrap()), "TypeError");
+}
+
 /// A JS reward class counting its calls; `clone()` optional.
 fn counting_reward(name: &str, with_clone: bool) -> JsValue {
     let clone = if with_clone {

@@ -104,10 +104,8 @@ impl JsObservationView {
         .map_err(to_js_error)
     }
 
-    /// Adds space `id` computed from space `baseId` by `translate(value)`.
-    /// Options: `space` (a `Space` or its description; default the base's),
-    /// `deterministic`, `platformDependent`, `defaultValue`. A throw or a
-    /// result outside the space is an error naming the space.
+    /// Adds space `id` computed from space `baseId` by `translate(value)`
+    /// (see `ObservationSpaceSpec.makeDerivedSpace` for the options).
     #[wasm_bindgen(js_name = addDerivedSpace)]
     pub fn add_derived_space(
         &self,
@@ -116,49 +114,82 @@ impl JsObservationView {
         #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<()> {
-        let options = options.unwrap_or(JsValue::UNDEFINED);
         let run = || -> Result<()> {
-            let Source::Env(env) = &self.source else {
-                return Err(Error::type_error("spaces cannot be added from inside a reward"));
-            };
-            let translate: Function = translate.dyn_into().map_err(|v: JsValue| {
-                Error::type_error(format!("translate must be a function, got {}", type_of(&v)))
-            })?;
-            const WHAT: &str = "derived space options";
-            let known = ["space", "deterministic", "platformDependent", "defaultValue"];
-            let given = check_keys(&options, &known, WHAT)?;
-            let base = borrow(env)?.observation().spec(base_id)?.space.clone();
-            let space_value = if given { field(&options, "space") } else { JsValue::UNDEFINED };
-            let space = if space_value.is_undefined() {
-                None
-            } else {
-                Some(JsSpace::from_json(space_value).map_err(|_| {
-                    Error::type_error(format!("{WHAT}.space must be a Space or a space description"))
-                })?)
-            };
-            let space = space.map(|s| s.space().clone());
-            let target = space.clone().unwrap_or_else(|| base.clone());
-            let default_value = if given { field(&options, "defaultValue") } else { JsValue::UNDEFINED };
-            let default_value = if default_value.is_undefined() {
-                None
-            } else {
-                Some(
-                    js_to_value(&default_value, &target)
-                        .map_err(|e| e.context(format!("{WHAT}.defaultValue")))?,
-                )
-            };
-            let derived = DerivedSpaceOptions {
-                space,
-                deterministic: if given { boolean(&options, "deterministic", WHAT)? } else { None },
-                platform_dependent: if given { boolean(&options, "platformDependent", WHAT)? } else { None },
-                default_value,
-                to_string: None,
-            };
-            let translate = js_translate(id, translate, base, target);
-            borrow_mut(env)?.observation_mut().add_derived_space(id, base_id, translate, derived)
+            let env = self.env()?;
+            let base = borrow(env)?.observation().spec(base_id)?.clone();
+            let derived = derive(&base, id, translate, options)?;
+            borrow_mut(env)?.observation_mut().add_space(derived);
+            Ok(())
         };
         run().map_err(to_js_error)
     }
+
+    /// Adds a spec (from `makeDerivedSpace`), replacing a space with the same id.
+    #[wasm_bindgen(js_name = addSpace)]
+    pub fn add_space(&self, spec: &JsObservationSpaceSpec) -> JsResult<()> {
+        let run = || -> Result<()> {
+            borrow_mut(self.env()?)?.observation_mut().add_space(spec.spec.clone());
+            Ok(())
+        };
+        run().map_err(to_js_error)
+    }
+}
+
+impl JsObservationView {
+    /// The environment, for changes: a lent view cannot add spaces.
+    fn env(&self) -> Result<&SharedEnv> {
+        match &self.source {
+            Source::Env(env) => Ok(env),
+            Source::Lent(_) => Err(Error::type_error("spaces cannot be added from inside a reward")),
+        }
+    }
+}
+
+/// The space `id` computed from `base` by the JS function `translate`.
+/// Options: `space` (a `Space` or its description; default the base's),
+/// `deterministic`, `platformDependent`, `defaultValue`. A throw or a result
+/// outside the space is an error naming the space.
+fn derive(
+    base: &ObservationSpaceSpec,
+    id: &str,
+    translate: JsValue,
+    options: Option<JsValue>,
+) -> Result<ObservationSpaceSpec> {
+    const WHAT: &str = "derived space options";
+    if id.is_empty() {
+        return Err(Error::value("a derived observation space needs a name"));
+    }
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let translate: Function = translate.dyn_into().map_err(|v: JsValue| {
+        Error::type_error(format!("translate must be a function, got {}", type_of(&v)))
+    })?;
+    let known = ["space", "deterministic", "platformDependent", "defaultValue"];
+    let given = check_keys(&options, &known, WHAT)?;
+    let option = |key: &str| if given { field(&options, key) } else { JsValue::UNDEFINED };
+    let space_value = option("space");
+    let space = if space_value.is_undefined() {
+        None
+    } else {
+        let space = JsSpace::from_json(space_value)
+            .map_err(|_| Error::type_error(format!("{WHAT}.space must be a Space or a space description")))?;
+        Some(space.space().clone())
+    };
+    let target = space.clone().unwrap_or_else(|| base.space.clone());
+    let default_value = option("defaultValue");
+    let default_value = if default_value.is_undefined() {
+        None
+    } else {
+        Some(js_to_value(&default_value, &target).map_err(|e| e.context(format!("{WHAT}.defaultValue")))?)
+    };
+    let derived = DerivedSpaceOptions {
+        space,
+        deterministic: if given { boolean(&options, "deterministic", WHAT)? } else { None },
+        platform_dependent: if given { boolean(&options, "platformDependent", WHAT)? } else { None },
+        default_value,
+        to_string: None,
+    };
+    let translate = js_translate(id, translate, base.space.clone(), target);
+    Ok(base.make_derived_space(id, translate, derived))
 }
 
 /// One observation space: `id`, `index` (of its base space in the
@@ -203,6 +234,22 @@ impl JsObservationSpaceSpec {
     #[wasm_bindgen(js_name = toString)]
     pub fn to_string_js(&self) -> String {
         format!("ObservationSpaceSpec({})", self.spec.id)
+    }
+
+    /// A new spec `id` computed from this one by `translate(value)`, not yet
+    /// added to any view (`env.observation.addSpace(spec)` adds it). Options:
+    /// `space` (a `Space` or its description; default this one's),
+    /// `deterministic`, `platformDependent`, `defaultValue`.
+    #[wasm_bindgen(js_name = makeDerivedSpace)]
+    pub fn make_derived_space(
+        &self,
+        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
+    ) -> JsResult<JsObservationSpaceSpec> {
+        derive(&self.spec, id, translate, options)
+            .map(|spec| JsObservationSpaceSpec { spec })
+            .map_err(to_js_error)
     }
 }
 
