@@ -231,23 +231,27 @@ impl JsPerArmBandit {
     pub fn max_num_actions(&self) -> u32 {
         self.env.max_num_actions() as u32
     }
-    #[wasm_bindgen(getter, js_name = globalDim)]
-    pub fn global_dim(&self) -> u32 {
-        self.env.global_dim() as u32
-    }
-    #[wasm_bindgen(getter, js_name = armDim)]
-    pub fn arm_dim(&self) -> u32 {
-        self.env.arm_dim() as u32
-    }
 }
 
-/// Writes the regret helpers (`optimalActions`, `optimalExpectedRewards`,
-/// `expectedRewards`) and `validate` on a per-arm bandit class whose `env`
-/// has the methods of the same names.
+/// Writes the feature sizes (`globalDim`, `armDim`), the regret helpers
+/// (`optimalActions`, `optimalExpectedRewards`, `expectedRewards`) and
+/// `validate` on a per-arm bandit class whose `env` has the methods of the
+/// same names.
 macro_rules! per_arm_bandit_methods {
     ($class:ident, $js_class:literal) => {
         #[wasm_bindgen::prelude::wasm_bindgen(js_class = $js_class)]
         impl $class {
+            /// The length of the global context.
+            #[wasm_bindgen(getter, js_name = globalDim)]
+            pub fn global_dim(&self) -> u32 {
+                self.env.global_dim() as u32
+            }
+            /// The length of each arm's features.
+            #[wasm_bindgen(getter, js_name = armDim)]
+            pub fn arm_dim(&self) -> u32 {
+                self.env.arm_dim() as u32
+            }
+
             /// The best available arm of each batch element for the current observation.
             #[wasm_bindgen(js_name = optimalActions)]
             pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {

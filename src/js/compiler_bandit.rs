@@ -80,14 +80,6 @@ impl JsCompilerBandit {
     pub fn num_arms(&self) -> u32 {
         self.env.num_arms() as u32
     }
-    #[wasm_bindgen(getter, js_name = globalDim)]
-    pub fn global_dim(&self) -> u32 {
-        self.env.global_dim() as u32
-    }
-    #[wasm_bindgen(getter, js_name = armDim)]
-    pub fn arm_dim(&self) -> u32 {
-        self.env.arm_dim() as u32
-    }
     /// The pass flag of every arm, in arm order (`-dce`, `-lvn`, ...).
     #[wasm_bindgen(getter, js_name = armNames)]
     pub fn arm_names(&self) -> Vec<String> {
