@@ -5,12 +5,12 @@ use super::views::{JsObservationView, JsRewardView};
 use super::{borrow, borrow_mut, with_keys, SharedEnv};
 use crate::env::{CompilerEnv, Observed, StepResult};
 use crate::error::{Error, Result};
-use crate::js::convert::{set, to_js, type_of};
+use crate::js::convert::{set, set_fresh, to_js, type_of};
 use crate::js::spaces::values::{js_to_value, value_to_js};
 use crate::js::spaces::JsSpace;
 use crate::js::to_js_error;
 use crate::value::Value;
-use js_sys::{Array as JsArray, Object, Reflect};
+use js_sys::{Array as JsArray, Object};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -101,19 +101,20 @@ fn step_result_to_js(env: &CompilerEnv, result: StepResult, observation_ids: &[S
         Observed::One(r) => JsValue::from_f64(*r),
         Observed::Many(rs) => rs.iter().map(|&r| JsValue::from_f64(r)).collect::<JsArray>().into(),
     };
+    // Objects made here: plain assignments (`set_fresh`), the cheapest way to build them.
     with_keys(|k| {
         let info = Object::new();
-        let _ = Reflect::set(&info, &k.action_had_no_effect, &result.info.action_had_no_effect.into());
-        let _ = Reflect::set(&info, &k.new_action_space, &result.info.new_action_space.into());
+        set_fresh(&info, &k.action_had_no_effect, &result.info.action_had_no_effect.into());
+        set_fresh(&info, &k.new_action_space, &result.info.new_action_space.into());
         if let Some(e) = result.info.error {
-            let _ = Reflect::set(&info, &k.error, &to_js_error(e));
+            set_fresh(&info, &k.error, &to_js_error(e));
         }
         let out = Object::new();
-        let _ = Reflect::set(&out, &k.observation, &observation);
-        let _ = Reflect::set(&out, &k.reward, &reward);
-        let _ = Reflect::set(&out, &k.terminated, &result.terminated.into());
-        let _ = Reflect::set(&out, &k.truncated, &result.truncated.into());
-        let _ = Reflect::set(&out, &k.info, &info);
+        set_fresh(&out, &k.observation, &observation);
+        set_fresh(&out, &k.reward, &reward);
+        set_fresh(&out, &k.terminated, &result.terminated.into());
+        set_fresh(&out, &k.truncated, &result.truncated.into());
+        set_fresh(&out, &k.info, &info);
         out.into()
     })
 }
