@@ -2,25 +2,12 @@
 #![cfg(target_arch = "wasm32")]
 
 use compgym::js::bandit::{JsLinUcb, JsPerArmBandit};
-use js_sys::{Function, Object, Reflect};
+use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn obj(entries: &[(&str, JsValue)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in entries {
-        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
-    }
-    o.into()
-}
-
-fn num(x: f64) -> JsValue {
-    JsValue::from_f64(x)
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
+mod js_values;
+use js_values::{get, num, obj};
 
 fn error_name(e: JsValue) -> String {
     get(&e, "name").as_string().unwrap()

@@ -7,40 +7,19 @@ use compgym::js::env::compiler_env::{make, registered_envs, JsCompilerEnv};
 use compgym::js::env::state::{compiler_env_states_from_csv, compiler_env_states_to_csv};
 use compgym::js::env::wasm_memory_bytes;
 use compgym::js::spaces::JsSpace;
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
+
+mod js_values;
+use js_values::{get, message, name, num as n, obj};
 
 const STATES_CSV: &str = include_str!("data/compiler_env_states.csv");
 const FIB: &str = "benchmark://suite-v0/fib-iter";
 
-fn obj(entries: &[(&str, JsValue)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in entries {
-        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
-    }
-    o.into()
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
-
-fn name(e: &JsValue) -> String {
-    get(e, "name").as_string().unwrap()
-}
-
-fn message(e: &JsValue) -> String {
-    get(e, "message").as_string().unwrap()
-}
-
 /// Evaluates a JS expression.
 fn js(expr: &str) -> JsValue {
     Function::new_no_args(&format!("return ({expr});")).call0(&JsValue::NULL).unwrap()
-}
-
-fn n(x: f64) -> JsValue {
-    JsValue::from_f64(x)
 }
 
 fn env(id: &str, options: &[(&str, JsValue)]) -> JsCompilerEnv {

@@ -6,25 +6,12 @@ use compgym::js::bandit::JsPerArmBandit;
 use compgym::js::compiler_bandit::JsCompilerBandit;
 use compgym::js::compiler_timestep::JsCompilerTimeStep;
 use compgym::js::validate::validate_environment;
-use js_sys::{Object, Reflect, JSON};
+use js_sys::JSON;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn obj(entries: &[(&str, JsValue)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in entries {
-        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
-    }
-    o.into()
-}
-
-fn num(x: f64) -> JsValue {
-    JsValue::from_f64(x)
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
+mod js_values;
+use js_values::{get, num, obj};
 
 fn error_name(e: &JsValue) -> String {
     get(e, "name").as_string().unwrap()
