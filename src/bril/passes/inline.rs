@@ -25,18 +25,23 @@ const MAX_CALLEE_INSTRS: usize = 40;
 const MAX_CALLER_INSTRS: usize = 1000;
 
 pub fn inline(program: &mut Program) -> Result<bool> {
+    inline_up_to(program, MAX_CALLEE_INSTRS)
+}
+
+/// `-inline` with callees of at most `max_callee` instructions.
+pub fn inline_up_to(program: &mut Program, max_callee: usize) -> Result<bool> {
     let graph = CallGraph::new(program);
     let mut changed = false;
     for fid in graph.bottom_up() {
-        changed |= inline_into(program, fid, &graph)?;
+        changed |= inline_into(program, fid, &graph, max_callee)?;
     }
     Ok(changed)
 }
 
 /// Whether calls to `g` may be replaced by its body.
-fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph) -> bool {
+fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph, max_callee: usize) -> bool {
     let cannot_fall_off = g.ret.is_none() || g.blocks.last().is_none_or(|b| b.terminator().is_some());
-    g.instr_count() <= MAX_CALLEE_INSTRS
+    g.instr_count() <= max_callee
         && cannot_fall_off
         && exit_overhead(g) <= CALL_COST
         && !graph.is_recursive(gid)
@@ -83,12 +88,12 @@ fn computed_directly(g: &Function, code: &[Instr], v: VarId) -> bool {
     code[j + 1..].iter().all(|i| !i.uses().iter().any(|u| g.params.iter().any(|p| p.var == *u)))
 }
 
-fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph) -> Result<bool> {
+fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph, max_callee: usize) -> Result<bool> {
     let eligible: Vec<bool> = program
         .functions
         .iter()
         .enumerate()
-        .map(|(i, g)| i != fid.index() && inlinable(g, FuncId::new(i), graph))
+        .map(|(i, g)| i != fid.index() && inlinable(g, FuncId::new(i), graph, max_callee))
         .collect();
     if !eligible.iter().any(|&e| e) {
         return Ok(false);

@@ -14,19 +14,29 @@ use super::ir::Program;
 use crate::error::{Error, Result};
 
 pub mod adce;
+#[cfg(test)]
+mod assigned_tests;
 pub mod copy_prop;
+pub mod dead_args;
 #[cfg(test)]
 mod global_tests;
 pub mod gvn;
+pub mod jump_thread;
 pub mod licm;
+pub mod loop_rotate;
+pub mod pre;
 pub mod quality;
+pub mod reassociate;
 pub mod sccp;
 pub mod simplify_cfg;
+pub mod specialize;
 pub mod ssa;
 pub mod strength;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod unroll;
+pub mod unroll_by;
+pub mod variants;
 
 mod alloc_facts;
 mod call_graph;
@@ -38,6 +48,7 @@ mod fold;
 mod inline;
 mod lvn;
 mod mem2reg;
+mod names;
 mod peephole;
 mod tail_call;
 
@@ -167,6 +178,61 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-strength-reduce",
         description: "Strength-reduce products of induction variables into additive recurrences",
         run: strength::strength_reduce,
+    },
+    PassInfo {
+        flag: "-loop-rotate",
+        description: "Loop rotation: copy a small loop test into each latch, making while loops guarded do-while loops",
+        run: loop_rotate::loop_rotate,
+    },
+    PassInfo {
+        flag: "-jump-thread",
+        description: "Jump threading: send an edge along which a branch's condition is known straight to its target",
+        run: jump_thread::jump_thread,
+    },
+    PassInfo {
+        flag: "-pre",
+        description: "Partial redundancy elimination by lazy code motion, for expressions that always write one variable",
+        run: pre::pre,
+    },
+    PassInfo {
+        flag: "-dead-args",
+        description: "Dead argument elimination: drop parameters and return values no call needs (not @main's)",
+        run: dead_args::dead_args,
+    },
+    PassInfo {
+        flag: "-specialize",
+        description: "Function specialisation: calls passing constants call a copy of the callee made for them",
+        run: specialize::specialize,
+    },
+    PassInfo {
+        flag: "-reassociate",
+        description: "Reassociation: rebuild add/mul/and/or trees in rank order with their constants folded",
+        run: reassociate::reassociate,
+    },
+    PassInfo {
+        flag: "-inline=10",
+        description: "-inline with callees of at most 10 instructions",
+        run: variants::inline_10,
+    },
+    PassInfo {
+        flag: "-inline=120",
+        description: "-inline with callees of at most 120 instructions",
+        run: variants::inline_120,
+    },
+    PassInfo {
+        flag: "-loop-unroll=2",
+        description: "Unroll counted while loops by 2, testing once per 2 iterations; the loop runs what is left",
+        run: unroll_by::loop_unroll_2,
+    },
+    PassInfo {
+        flag: "-loop-unroll=4",
+        description: "Unroll counted while loops by 4, testing once per 4 iterations; the loop runs what is left",
+        run: unroll_by::loop_unroll_4,
+    },
+    PassInfo {
+        flag: "-loop-unroll=8",
+        description: "Unroll counted while loops by 8, testing once per 8 iterations; the loop runs what is left",
+        run: unroll_by::loop_unroll_8,
     },
 ];
 

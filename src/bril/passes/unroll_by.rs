@@ -1,0 +1,469 @@
+//! `-loop-unroll=N`: runtime unrolling of counted while loops by a factor
+//! of N (2, 4 or 8), with the original loop kept for the iterations left.
+//!
+//! A loop qualifies when it is innermost and simple: one latch, a body
+//! without cycles that only the header leaves, a header ending in
+//! `br c .body .exit` where `c` compares a counter `i` with a bound `n`
+//! (`i < n` or `i <= n` in any of its spellings), `n` not written in the
+//! loop, and `i` written in the loop once, by `i = add i s` in a block
+//! every iteration runs, with `s` a positive constant. Then
+//!
+//! ```text
+//! guard: K = const (N-1)*s; lim = sub n K; ok = lt lim n; br ok .main .head
+//! main:  c2 = lt i lim; br c2 .copy0 .head      (le for i <= n)
+//! copy0..copyN-1: N iterations (the header's code, then the body), no tests;
+//!        the last jumps back to main
+//! head:  the original loop, which runs the remaining iterations
+//! ```
+//!
+//! Edges entering the loop go to the guard; the original loop stays in
+//! place and only the guard and `main` lead to its header from outside.
+//!
+//! Why it is safe: `ok` is false exactly when `n - K` wraps around, and
+//! then the original loop runs alone. Otherwise `i <= n - K` means `i +
+//! K <= n` without overflow, so the N iterations starting from `i` (their
+//! counters `i`, `i + s`, ..., `i + K`) would all have passed the loop's
+//! test: the copies run exactly the instructions those iterations run,
+//! minus the tests and the jumps. The header's comparison is left out of
+//! the copies when only its branch reads it. The guard reads `n` and `i`
+//! before the loop would, so both must be certainly assigned on entry.
+//!
+//! A loop entered from a test of its own counter (the `main` block of an
+//! earlier unrolling) is not unrolled again.
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::consts::const_bits;
+use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::dom::Dominators;
+use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions};
+use crate::bril::analysis::loops::{find_loops, Loop};
+use crate::bril::ir::{Block, BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
+use crate::error::Result;
+
+use super::names::FreshNames;
+
+/// Most instructions the copies of one loop may have.
+pub const BUDGET: usize = 256;
+
+/// `-loop-unroll=2`.
+pub fn loop_unroll_2(program: &mut Program) -> Result<bool> {
+    unroll_by(program, 2)
+}
+
+/// `-loop-unroll=4`.
+pub fn loop_unroll_4(program: &mut Program) -> Result<bool> {
+    unroll_by(program, 4)
+}
+
+/// `-loop-unroll=8`.
+pub fn loop_unroll_8(program: &mut Program) -> Result<bool> {
+    unroll_by(program, 8)
+}
+
+/// Unrolls every qualifying loop by `factor`.
+pub fn unroll_by(program: &mut Program, factor: usize) -> Result<bool> {
+    rewrite_functions(program, |_, f| {
+        unroll_function(f, factor);
+        Ok(())
+    })
+}
+
+/// A loop that qualifies, and what it counts.
+struct Counted {
+    header: BlockId,
+    /// The loop's blocks other than the header, in layout order.
+    body: Vec<BlockId>,
+    body_entry: BlockId,
+    counter: VarId,
+    bound: VarId,
+    /// The loop runs while `counter <= bound` (else `counter < bound`).
+    inclusive: bool,
+    /// (factor - 1) * step.
+    span: i64,
+    /// The header's comparison, when only the header's branch reads it (the
+    /// copies leave it out).
+    dead_compare: Option<usize>,
+}
+
+/// Facts shared by every loop of a function.
+struct Facts {
+    cfg: Cfg,
+    dom: Dominators,
+    definite: Definite,
+    /// The positive value every definition of a variable gives, when all are one `const`.
+    positive_const: Vec<Option<i64>>,
+    uses: Vec<u32>,
+}
+
+impl Facts {
+    fn new(f: &Function) -> Facts {
+        let cfg = Cfg::new(f);
+        let dom = Dominators::new(&cfg);
+        let definite = Definite::new(f, &cfg);
+        let n = f.vars.len();
+        let mut value: Vec<Option<Option<u64>>> = vec![None; n];
+        for p in &f.params {
+            value[p.var.index()] = Some(None);
+        }
+        let mut uses = vec![0u32; n];
+        for instr in f.instrs() {
+            for &u in instr.uses() {
+                uses[u.index()] += 1;
+            }
+            if let Some(d) = instr.def() {
+                let bits = const_bits(instr).filter(|_| instr.dest.is_some_and(|d| d.ty == Type::INT));
+                value[d.index()] = match value[d.index()] {
+                    None => Some(bits),
+                    Some(old) if old == bits => Some(old),
+                    Some(_) => Some(None),
+                };
+            }
+        }
+        let positive_const =
+            value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
+        Facts { cfg, dom, definite, positive_const, uses }
+    }
+}
+
+/// Whether the loop's blocks other than the header form no cycle.
+fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
+    let inside = |b: BlockId| b != lp.header && lp.contains(b);
+    let mut indegree = vec![0usize; cfg.len()];
+    for &b in lp.body.iter().filter(|&&b| inside(b)) {
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] += 1;
+        }
+    }
+    let mut ready: Vec<BlockId> =
+        lp.body.iter().copied().filter(|&b| inside(b) && indegree[b.index()] == 0).collect();
+    let mut seen = 0;
+    while let Some(b) = ready.pop() {
+        seen += 1;
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] -= 1;
+            if indegree[s.index()] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    seen + 1 == lp.body.len()
+}
+
+/// Normalises the header's test to `counter < bound` or `counter <= bound`
+/// (returns whether it is `<=`), given the comparison, whether the counter
+/// is its first operand and whether the loop continues when it is true.
+fn normalise(op: Op, counter_first: bool, stay_when_true: bool) -> Option<bool> {
+    match (op, counter_first, stay_when_true) {
+        (Op::Lt, true, true) | (Op::Ge, true, false) | (Op::Gt, false, true) | (Op::Le, false, false) => {
+            Some(false)
+        }
+        (Op::Le, true, true) | (Op::Gt, true, false) | (Op::Ge, false, true) | (Op::Lt, false, false) => {
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
+fn analyse(f: &Function, facts: &Facts, lp: &Loop, factor: usize) -> Option<Counted> {
+    let cfg = &facts.cfg;
+    let [latch] = lp.latches[..] else { return None };
+    if lp.header.index() == 0 || !body_is_acyclic(cfg, lp) {
+        return None;
+    }
+    let in_loop_block = |b: &BlockId| f.block(*b).instrs.iter().any(|i| matches!(i.op, Op::Get | Op::Phi));
+    if lp.body.iter().any(in_loop_block) {
+        return None;
+    }
+    // A latch falling into the header would lose it when the copies go between.
+    let before = BlockId::new(lp.header.index() - 1);
+    if lp.contains(before) && f.block(before).terminator().is_none() {
+        return None;
+    }
+    for &b in lp.body.iter().filter(|&&b| b != lp.header) {
+        if cfg.succs[b.index()].iter().any(|&s| !lp.contains(s)) {
+            return None;
+        }
+    }
+    let header = f.block(lp.header);
+    let br = header.terminator().filter(|t| t.op == Op::Br)?;
+    let (&cond, &then, &otherwise) = (br.args.first()?, br.labels.first()?, br.labels.get(1)?);
+    let (body_entry, stay_when_true) = match (lp.contains(then), lp.contains(otherwise)) {
+        (true, false) => (then, true),
+        (false, true) => (otherwise, false),
+        _ => return None,
+    };
+    let cmp_index = header.instrs.iter().rposition(|i| i.def() == Some(cond))?;
+    let cmp = &header.instrs[cmp_index];
+    let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
+    let mut writes: Vec<(BlockId, usize)> = Vec::new();
+    let mut bound_written = [false, false];
+    for &b in &lp.body {
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            match instr.def() {
+                Some(d) if d == a0 || d == a1 => {
+                    bound_written[usize::from(d == a1)] = true;
+                    writes.push((b, i));
+                }
+                _ => {}
+            }
+        }
+    }
+    let counter_first = match bound_written {
+        [true, false] => true,
+        [false, true] => false,
+        _ => return None,
+    };
+    let inclusive = normalise(cmp.op, counter_first, stay_when_true)?;
+    let (counter, bound) = if counter_first { (a0, a1) } else { (a1, a0) };
+    let [(inc_block, inc_index)] = writes[..] else { return None };
+    let inc = &f.block(inc_block).instrs[inc_index];
+    if inc.op != Op::Add || inc_block == lp.header || !facts.dom.dominates(inc_block, latch) {
+        return None;
+    }
+    let step = match (inc.args.first(), inc.args.get(1)) {
+        (Some(&x), Some(&s)) | (Some(&s), Some(&x)) if x == counter && s != counter => s,
+        _ => return None,
+    };
+    let step = facts.positive_const[step.index()]?;
+    let span = step.checked_mul(factor as i64 - 1)?;
+    // The guard reads the counter and the bound before the loop would.
+    for p in cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
+        let assigned = &facts.definite.after[p.index()];
+        if !assigned.contains(counter.index()) || !assigned.contains(bound.index()) {
+            return None;
+        }
+        if tests_counter(f, p, counter, lp.header) {
+            return None;
+        }
+    }
+    let mut body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
+    body.sort_unstable();
+    let size: usize = header.instrs.len() - 1 + body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
+    if size * factor > BUDGET {
+        return None;
+    }
+    let dead_compare = (facts.uses[cond.index()] == 1).then_some(cmp_index);
+    Some(Counted { header: lp.header, body, body_entry, counter, bound, inclusive, span, dead_compare })
+}
+
+/// Whether `p` ends with a branch to `header` on a comparison of `counter`
+/// it makes: the `main` test of an earlier unrolling.
+fn tests_counter(f: &Function, p: BlockId, counter: VarId, header: BlockId) -> bool {
+    let block = f.block(p);
+    let Some(t) = block.terminator().filter(|t| t.op == Op::Br && t.labels.contains(&header)) else {
+        return false;
+    };
+    let Some(&c) = t.args.first() else { return false };
+    block
+        .instrs
+        .iter()
+        .rev()
+        .find(|i| i.def() == Some(c))
+        .is_some_and(|cmp| matches!(cmp.op, Op::Lt | Op::Le) && cmp.args.first() == Some(&counter))
+}
+
+fn unroll_function(f: &mut Function, factor: usize) {
+    if f.blocks.is_empty() {
+        return;
+    }
+    let facts = Facts::new(f);
+    let loops = find_loops(&facts.cfg, &facts.dom);
+    let plans: Vec<Counted> = loops.iter().filter_map(|lp| analyse(f, &facts, lp, factor)).collect();
+    if plans.is_empty() {
+        return;
+    }
+    // Innermost loops with acyclic bodies share no block.
+    let n = f.blocks.len();
+    let mut loop_of: Vec<Option<usize>> = vec![None; n];
+    let mut headed: Vec<Option<usize>> = vec![None; n];
+    for (k, plan) in plans.iter().enumerate() {
+        headed[plan.header.index()] = Some(k);
+        loop_of[plan.header.index()] = Some(k);
+        for &b in &plan.body {
+            loop_of[b.index()] = Some(k);
+        }
+    }
+    // Layout: each loop's new blocks (guard, main, copies) right before its header.
+    let added = |plan: &Counted| 2 + factor * (1 + plan.body.len());
+    let mut new_index = Vec::with_capacity(n);
+    let mut first_new = vec![0usize; plans.len()];
+    let mut next = 0;
+    for b in 0..n {
+        if let Some(k) = headed[b] {
+            first_new[k] = next;
+            next += added(&plans[k]);
+        }
+        new_index.push(BlockId::new(next));
+        next += 1;
+    }
+    let mut names = FreshNames::new(f);
+    let mut new_blocks: Vec<Option<Vec<Block>>> = Vec::with_capacity(plans.len());
+    for (k, plan) in plans.iter().enumerate() {
+        new_blocks.push(Some(build(f, &mut names, plan, factor, first_new[k], &new_index)));
+    }
+    let old = std::mem::take(&mut f.blocks);
+    for (b, mut block) in old.into_iter().enumerate() {
+        for l in block.instrs.iter_mut().flat_map(|i| i.labels.iter_mut()) {
+            // Entering a loop from outside now means entering its guard.
+            *l = match headed[l.index()] {
+                Some(k) if loop_of[b] != Some(k) => BlockId::new(first_new[k]),
+                _ => new_index[l.index()],
+            };
+        }
+        if let Some(k) = headed[b] {
+            f.blocks.extend(new_blocks[k].take().unwrap_or_default());
+        }
+        f.blocks.push(block);
+    }
+    for (k, plan) in plans.iter().enumerate() {
+        for i in first_new[k]..first_new[k] + added(plan) {
+            if is_jump_to_next(f, BlockId::new(i)) {
+                f.block_mut(BlockId::new(i)).instrs.pop();
+            }
+        }
+    }
+}
+
+/// The guard, `main` and the copies of one loop, numbered from `first`.
+fn build(
+    f: &mut Function,
+    names: &mut FreshNames,
+    plan: &Counted,
+    factor: usize,
+    first: usize,
+    new_index: &[BlockId],
+) -> Vec<Block> {
+    let header_label = f.block(plan.header).label.clone().unwrap_or_else(|| "loop".into());
+    let span = names.var(f, "unroll.span");
+    let lim = names.var(f, "unroll.lim");
+    let ok = names.var(f, "unroll.ok");
+    let go = names.var(f, "unroll.go");
+    let main_id = BlockId::new(first + 1);
+    let header = new_index[plan.header.index()];
+    let per_copy = 1 + plan.body.len();
+    let copy_header = |j: usize| BlockId::new(first + 2 + j * per_copy);
+    let copy_block = |j: usize, b: BlockId| {
+        let at = plan.body.iter().position(|&x| x == b).unwrap_or(0);
+        BlockId::new(first + 2 + j * per_copy + 1 + at)
+    };
+
+    let mut guard = Block::new(Some(names.label(&format!("{header_label}.guard"))));
+    guard.instrs = vec![
+        Instr::constant(span, Type::INT, Literal::Int(plan.span)),
+        Instr::value(Op::Sub, lim, Type::INT, &[plan.bound, span]),
+        Instr::value(Op::Lt, ok, Type::BOOL, &[lim, plan.bound]),
+        Instr::br(ok, main_id, header),
+    ];
+    let mut main = Block::new(Some(names.label(&format!("{header_label}.main"))));
+    let test = if plan.inclusive { Op::Le } else { Op::Lt };
+    main.instrs =
+        vec![Instr::value(test, go, Type::BOOL, &[plan.counter, lim]), Instr::br(go, copy_header(0), header)];
+    let mut blocks = vec![guard, main];
+    let h = f.block(plan.header);
+    for j in 0..factor {
+        let next = if j + 1 == factor { main_id } else { copy_header(j + 1) };
+        let mut head = Block::new(Some(names.label(&format!("{header_label}.u{j}"))));
+        head.instrs = h.instrs[..h.instrs.len() - 1]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| Some(i) != plan.dead_compare)
+            .map(|(_, instr)| instr.clone())
+            .collect();
+        head.instrs.push(Instr::jmp(copy_block(j, plan.body_entry)));
+        blocks.push(head);
+        for &b in &plan.body {
+            let orig = f.block(b);
+            let hint = format!("{}.u{j}", orig.label.as_deref().unwrap_or("b"));
+            let mut block = Block::new(Some(names.label(&hint)));
+            block.instrs = orig.instrs.clone();
+            let map = |t: BlockId| if t == plan.header { next } else { copy_block(j, t) };
+            match block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                Some(t) => t.labels.iter_mut().for_each(|l| *l = map(*l)),
+                None => {
+                    let succ = f.successors(b).first().copied().unwrap_or(plan.header);
+                    block.instrs.push(Instr::jmp(map(succ)));
+                }
+            }
+            blocks.push(block);
+        }
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::interp::{run, Limits};
+    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::{parse_text, to_text};
+
+    const SUM: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  s: int = add s i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n  print s;\n}\n";
+
+    fn counts(p: &Program, n: &str) -> (String, u64) {
+        let out = run(p, &[n.to_string()], &Limits::default());
+        assert!(out.result.is_ok(), "{:?}", out.result);
+        (out.stdout, out.dyn_inst)
+    }
+
+    #[test]
+    fn a_counted_loop_runs_four_iterations_per_test() {
+        let mut p = parse_text(SUM).unwrap();
+        let before: Vec<_> = ["0", "1", "3", "4", "7", "100"].iter().map(|n| counts(&p, n)).collect();
+        assert!(loop_unroll_4(&mut p).unwrap());
+        crate::bril::verify(&p).unwrap();
+        let text = to_text(&p);
+        assert!(text.contains(".head.guard:\n  unroll.span: int = const 3;\n  unroll.lim: int = sub n unroll.span;\n  unroll.ok: bool = lt unroll.lim n;\n  br unroll.ok .head.main .head;\n.head.main:\n  unroll.go: bool = lt i unroll.lim;\n  br unroll.go .head.u0 .head;\n"), "{text}");
+        assert!(!text.contains(".head.u1:\n  c: bool"), "the copies do not test: {text}");
+        let after: Vec<_> = ["0", "1", "3", "4", "7", "100"].iter().map(|n| counts(&p, n)).collect();
+        for (b, a) in before.iter().zip(&after) {
+            assert_eq!(a.0, b.0);
+        }
+        // 100 iterations of 5 instructions: now 25 rounds of 4 copies (2
+        // instructions each) and a test (2) and a jump, plus the guard.
+        assert_eq!(before[5].1, 3 + 100 * 5 + 2 + 1);
+        assert_eq!(after[5].1, 3 + 4 + 25 * (8 + 3) + 2 + 2 + 1);
+        assert!(
+            !loop_unroll_4(&mut p).unwrap(),
+            "the remainder loop is not unrolled again:\n{}",
+            to_text(&p)
+        );
+    }
+
+    #[test]
+    fn the_bound_near_the_smallest_integer_skips_the_copies() {
+        let src = "@main {\n  i: int = const -9223372036854775808;\n  n: int = const -9223372036854775807;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  print i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n}\n";
+        let mut p = parse_text(src).unwrap();
+        let before = run(&p, &[], &Limits::default()).stdout;
+        assert!(loop_unroll_8(&mut p).unwrap());
+        assert_eq!(run(&p, &[], &Limits::default()).stdout, before);
+    }
+
+    #[test]
+    fn loops_that_do_not_count_stay() {
+        let sources = [
+            // The bound changes in the loop.
+            SUM.replace("  i: int = add i one;\n", "  i: int = add i one;\n  n: int = sub n one;\n"),
+            // The step is not a positive constant.
+            SUM.replace("  one: int = const 1;\n", "  one: int = const -1;\n"),
+            // The body leaves the loop.
+            SUM.replace(
+                "  s: int = add s i;\n",
+                "  s: int = add s i;\n  big: bool = lt n s;\n  br big .exit .more;\n.more:\n",
+            ),
+            // A decreasing test.
+            SUM.replace("c: bool = lt i n;", "c: bool = gt i n;"),
+        ];
+        for src in &sources {
+            let mut p = parse_text(src).unwrap();
+            assert!(!loop_unroll_2(&mut p).unwrap(), "{src}");
+            assert_eq!(&to_text(&p), src);
+        }
+    }
+
+    #[test]
+    fn semantics() {
+        for pass in [loop_unroll_2, loop_unroll_4, loop_unroll_8] {
+            check_global_pass(&pass);
+        }
+    }
+}
