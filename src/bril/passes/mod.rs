@@ -23,12 +23,14 @@ mod global_tests;
 pub mod gvn;
 pub mod jump_thread;
 pub mod licm;
+pub mod loop_deletion;
 pub mod loop_rotate;
 pub mod pre;
 pub mod quality;
 pub mod reassociate;
 pub mod sccp;
 pub mod simplify_cfg;
+pub mod sink;
 pub mod specialize;
 pub mod ssa;
 pub mod strength;
@@ -40,6 +42,7 @@ pub mod variants;
 
 mod alloc_facts;
 mod call_graph;
+mod counted_loop;
 mod dce;
 mod dead_functions;
 mod dead_store;
@@ -208,6 +211,16 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-reassociate",
         description: "Reassociation: rebuild add/mul/and/or trees in rank order with their constants folded",
         run: reassociate::reassociate,
+    },
+    PassInfo {
+        flag: "-sink",
+        description: "Code sinking: move pure code into the one branch that reads its result",
+        run: sink::sink,
+    },
+    PassInfo {
+        flag: "-loop-deletion",
+        description: "Loop deletion: drop counted loops (i < n, step 1, so they end) that compute nothing read after them",
+        run: loop_deletion::loop_deletion,
     },
     PassInfo {
         flag: "-inline=10",

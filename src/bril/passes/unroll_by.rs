@@ -31,15 +31,12 @@
 //! A loop entered from a test of its own counter (the `main` block of an
 //! earlier unrolling) is not unrolled again.
 
-use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::consts::const_bits;
-use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions};
 use crate::bril::analysis::loops::{find_loops, Loop};
 use crate::bril::ir::{Block, BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
 
+use super::counted_loop::{recognise, CountedLoop, LoopFacts};
 use super::names::FreshNames;
 
 /// Most instructions the copies of one loop may have.
@@ -68,16 +65,9 @@ pub fn unroll_by(program: &mut Program, factor: usize) -> Result<bool> {
     })
 }
 
-/// A loop that qualifies, and what it counts.
+/// A loop that qualifies, and what unrolling it needs.
 struct Counted {
-    header: BlockId,
-    /// The loop's blocks other than the header, in layout order.
-    body: Vec<BlockId>,
-    body_entry: BlockId,
-    counter: VarId,
-    bound: VarId,
-    /// The loop runs while `counter <= bound` (else `counter < bound`).
-    inclusive: bool,
+    lp: CountedLoop,
     /// (factor - 1) * step.
     span: i64,
     /// The header's comparison, when only the header's branch reads it (the
@@ -85,89 +75,9 @@ struct Counted {
     dead_compare: Option<usize>,
 }
 
-/// Facts shared by every loop of a function.
-struct Facts {
-    cfg: Cfg,
-    dom: Dominators,
-    definite: Definite,
-    /// The positive value every definition of a variable gives, when all are one `const`.
-    positive_const: Vec<Option<i64>>,
-    uses: Vec<u32>,
-}
-
-impl Facts {
-    fn new(f: &Function) -> Facts {
-        let cfg = Cfg::new(f);
-        let dom = Dominators::new(&cfg);
-        let definite = Definite::new(f, &cfg);
-        let n = f.vars.len();
-        let mut value: Vec<Option<Option<u64>>> = vec![None; n];
-        for p in &f.params {
-            value[p.var.index()] = Some(None);
-        }
-        let mut uses = vec![0u32; n];
-        for instr in f.instrs() {
-            for &u in instr.uses() {
-                uses[u.index()] += 1;
-            }
-            if let Some(d) = instr.def() {
-                let bits = const_bits(instr).filter(|_| instr.dest.is_some_and(|d| d.ty == Type::INT));
-                value[d.index()] = match value[d.index()] {
-                    None => Some(bits),
-                    Some(old) if old == bits => Some(old),
-                    Some(_) => Some(None),
-                };
-            }
-        }
-        let positive_const =
-            value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
-        Facts { cfg, dom, definite, positive_const, uses }
-    }
-}
-
-/// Whether the loop's blocks other than the header form no cycle.
-fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
-    let inside = |b: BlockId| b != lp.header && lp.contains(b);
-    let mut indegree = vec![0usize; cfg.len()];
-    for &b in lp.body.iter().filter(|&&b| inside(b)) {
-        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
-            indegree[s.index()] += 1;
-        }
-    }
-    let mut ready: Vec<BlockId> =
-        lp.body.iter().copied().filter(|&b| inside(b) && indegree[b.index()] == 0).collect();
-    let mut seen = 0;
-    while let Some(b) = ready.pop() {
-        seen += 1;
-        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
-            indegree[s.index()] -= 1;
-            if indegree[s.index()] == 0 {
-                ready.push(s);
-            }
-        }
-    }
-    seen + 1 == lp.body.len()
-}
-
-/// Normalises the header's test to `counter < bound` or `counter <= bound`
-/// (returns whether it is `<=`), given the comparison, whether the counter
-/// is its first operand and whether the loop continues when it is true.
-fn normalise(op: Op, counter_first: bool, stay_when_true: bool) -> Option<bool> {
-    match (op, counter_first, stay_when_true) {
-        (Op::Lt, true, true) | (Op::Ge, true, false) | (Op::Gt, false, true) | (Op::Le, false, false) => {
-            Some(false)
-        }
-        (Op::Le, true, true) | (Op::Gt, true, false) | (Op::Ge, false, true) | (Op::Lt, false, false) => {
-            Some(true)
-        }
-        _ => None,
-    }
-}
-
-fn analyse(f: &Function, facts: &Facts, lp: &Loop, factor: usize) -> Option<Counted> {
-    let cfg = &facts.cfg;
-    let [latch] = lp.latches[..] else { return None };
-    if lp.header.index() == 0 || !body_is_acyclic(cfg, lp) {
+fn analyse(f: &Function, facts: &LoopFacts, lp: &Loop, factor: usize) -> Option<Counted> {
+    let counted = recognise(f, facts, lp)?;
+    if lp.header.index() == 0 {
         return None;
     }
     let in_loop_block = |b: &BlockId| f.block(*b).instrs.iter().any(|i| matches!(i.op, Op::Get | Op::Phi));
@@ -179,55 +89,10 @@ fn analyse(f: &Function, facts: &Facts, lp: &Loop, factor: usize) -> Option<Coun
     if lp.contains(before) && f.block(before).terminator().is_none() {
         return None;
     }
-    for &b in lp.body.iter().filter(|&&b| b != lp.header) {
-        if cfg.succs[b.index()].iter().any(|&s| !lp.contains(s)) {
-            return None;
-        }
-    }
-    let header = f.block(lp.header);
-    let br = header.terminator().filter(|t| t.op == Op::Br)?;
-    let (&cond, &then, &otherwise) = (br.args.first()?, br.labels.first()?, br.labels.get(1)?);
-    let (body_entry, stay_when_true) = match (lp.contains(then), lp.contains(otherwise)) {
-        (true, false) => (then, true),
-        (false, true) => (otherwise, false),
-        _ => return None,
-    };
-    let cmp_index = header.instrs.iter().rposition(|i| i.def() == Some(cond))?;
-    let cmp = &header.instrs[cmp_index];
-    let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
-    let mut writes: Vec<(BlockId, usize)> = Vec::new();
-    let mut bound_written = [false, false];
-    for &b in &lp.body {
-        for (i, instr) in f.block(b).instrs.iter().enumerate() {
-            match instr.def() {
-                Some(d) if d == a0 || d == a1 => {
-                    bound_written[usize::from(d == a1)] = true;
-                    writes.push((b, i));
-                }
-                _ => {}
-            }
-        }
-    }
-    let counter_first = match bound_written {
-        [true, false] => true,
-        [false, true] => false,
-        _ => return None,
-    };
-    let inclusive = normalise(cmp.op, counter_first, stay_when_true)?;
-    let (counter, bound) = if counter_first { (a0, a1) } else { (a1, a0) };
-    let [(inc_block, inc_index)] = writes[..] else { return None };
-    let inc = &f.block(inc_block).instrs[inc_index];
-    if inc.op != Op::Add || inc_block == lp.header || !facts.dom.dominates(inc_block, latch) {
-        return None;
-    }
-    let step = match (inc.args.first(), inc.args.get(1)) {
-        (Some(&x), Some(&s)) | (Some(&s), Some(&x)) if x == counter && s != counter => s,
-        _ => return None,
-    };
-    let step = facts.positive_const[step.index()]?;
-    let span = step.checked_mul(factor as i64 - 1)?;
+    let span = counted.step.checked_mul(factor as i64 - 1)?;
     // The guard reads the counter and the bound before the loop would.
-    for p in cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
+    let (counter, bound) = (counted.counter, counted.bound);
+    for p in facts.cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
         let assigned = &facts.definite.after[p.index()];
         if !assigned.contains(counter.index()) || !assigned.contains(bound.index()) {
             return None;
@@ -236,14 +101,14 @@ fn analyse(f: &Function, facts: &Facts, lp: &Loop, factor: usize) -> Option<Coun
             return None;
         }
     }
-    let mut body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
-    body.sort_unstable();
-    let size: usize = header.instrs.len() - 1 + body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
+    let header = f.block(lp.header);
+    let size: usize =
+        header.instrs.len() - 1 + counted.body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
     if size * factor > BUDGET {
         return None;
     }
-    let dead_compare = (facts.uses[cond.index()] == 1).then_some(cmp_index);
-    Some(Counted { header: lp.header, body, body_entry, counter, bound, inclusive, span, dead_compare })
+    let dead_compare = (facts.uses[counted.cond.index()] == 1).then_some(counted.cmp_index);
+    Some(Counted { lp: counted, span, dead_compare })
 }
 
 /// Whether `p` ends with a branch to `header` on a comparison of `counter`
@@ -266,7 +131,7 @@ fn unroll_function(f: &mut Function, factor: usize) {
     if f.blocks.is_empty() {
         return;
     }
-    let facts = Facts::new(f);
+    let facts = LoopFacts::new(f);
     let loops = find_loops(&facts.cfg, &facts.dom);
     let plans: Vec<Counted> = loops.iter().filter_map(|lp| analyse(f, &facts, lp, factor)).collect();
     if plans.is_empty() {
@@ -277,14 +142,14 @@ fn unroll_function(f: &mut Function, factor: usize) {
     let mut loop_of: Vec<Option<usize>> = vec![None; n];
     let mut headed: Vec<Option<usize>> = vec![None; n];
     for (k, plan) in plans.iter().enumerate() {
-        headed[plan.header.index()] = Some(k);
-        loop_of[plan.header.index()] = Some(k);
-        for &b in &plan.body {
+        headed[plan.lp.header.index()] = Some(k);
+        loop_of[plan.lp.header.index()] = Some(k);
+        for &b in &plan.lp.body {
             loop_of[b.index()] = Some(k);
         }
     }
     // Layout: each loop's new blocks (guard, main, copies) right before its header.
-    let added = |plan: &Counted| 2 + factor * (1 + plan.body.len());
+    let added = |plan: &Counted| 2 + factor * (1 + plan.lp.body.len());
     let mut new_index = Vec::with_capacity(n);
     let mut first_new = vec![0usize; plans.len()];
     let mut next = 0;
@@ -333,33 +198,35 @@ fn build(
     first: usize,
     new_index: &[BlockId],
 ) -> Vec<Block> {
-    let header_label = f.block(plan.header).label.clone().unwrap_or_else(|| "loop".into());
+    let header_label = f.block(plan.lp.header).label.clone().unwrap_or_else(|| "loop".into());
     let span = names.var(f, "unroll.span");
     let lim = names.var(f, "unroll.lim");
     let ok = names.var(f, "unroll.ok");
     let go = names.var(f, "unroll.go");
     let main_id = BlockId::new(first + 1);
-    let header = new_index[plan.header.index()];
-    let per_copy = 1 + plan.body.len();
+    let header = new_index[plan.lp.header.index()];
+    let per_copy = 1 + plan.lp.body.len();
     let copy_header = |j: usize| BlockId::new(first + 2 + j * per_copy);
     let copy_block = |j: usize, b: BlockId| {
-        let at = plan.body.iter().position(|&x| x == b).unwrap_or(0);
+        let at = plan.lp.body.iter().position(|&x| x == b).unwrap_or(0);
         BlockId::new(first + 2 + j * per_copy + 1 + at)
     };
 
     let mut guard = Block::new(Some(names.label(&format!("{header_label}.guard"))));
     guard.instrs = vec![
         Instr::constant(span, Type::INT, Literal::Int(plan.span)),
-        Instr::value(Op::Sub, lim, Type::INT, &[plan.bound, span]),
-        Instr::value(Op::Lt, ok, Type::BOOL, &[lim, plan.bound]),
+        Instr::value(Op::Sub, lim, Type::INT, &[plan.lp.bound, span]),
+        Instr::value(Op::Lt, ok, Type::BOOL, &[lim, plan.lp.bound]),
         Instr::br(ok, main_id, header),
     ];
     let mut main = Block::new(Some(names.label(&format!("{header_label}.main"))));
-    let test = if plan.inclusive { Op::Le } else { Op::Lt };
-    main.instrs =
-        vec![Instr::value(test, go, Type::BOOL, &[plan.counter, lim]), Instr::br(go, copy_header(0), header)];
+    let test = if plan.lp.inclusive { Op::Le } else { Op::Lt };
+    main.instrs = vec![
+        Instr::value(test, go, Type::BOOL, &[plan.lp.counter, lim]),
+        Instr::br(go, copy_header(0), header),
+    ];
     let mut blocks = vec![guard, main];
-    let h = f.block(plan.header);
+    let h = f.block(plan.lp.header);
     for j in 0..factor {
         let next = if j + 1 == factor { main_id } else { copy_header(j + 1) };
         let mut head = Block::new(Some(names.label(&format!("{header_label}.u{j}"))));
@@ -369,18 +236,18 @@ fn build(
             .filter(|&(i, _)| Some(i) != plan.dead_compare)
             .map(|(_, instr)| instr.clone())
             .collect();
-        head.instrs.push(Instr::jmp(copy_block(j, plan.body_entry)));
+        head.instrs.push(Instr::jmp(copy_block(j, plan.lp.body_entry)));
         blocks.push(head);
-        for &b in &plan.body {
+        for &b in &plan.lp.body {
             let orig = f.block(b);
             let hint = format!("{}.u{j}", orig.label.as_deref().unwrap_or("b"));
             let mut block = Block::new(Some(names.label(&hint)));
             block.instrs = orig.instrs.clone();
-            let map = |t: BlockId| if t == plan.header { next } else { copy_block(j, t) };
+            let map = |t: BlockId| if t == plan.lp.header { next } else { copy_block(j, t) };
             match block.instrs.last_mut().filter(|i| i.is_terminator()) {
                 Some(t) => t.labels.iter_mut().for_each(|l| *l = map(*l)),
                 None => {
-                    let succ = f.successors(b).first().copied().unwrap_or(plan.header);
+                    let succ = f.successors(b).first().copied().unwrap_or(plan.lp.header);
                     block.instrs.push(Instr::jmp(map(succ)));
                 }
             }

@@ -1,0 +1,186 @@
+//! Counted loops: the while loops whose iterations a pass can count, shared
+//! by runtime unrolling and loop deletion.
+//!
+//! A loop is counted when it has one latch, its blocks other than the
+//! header form no cycle and only the header leaves it, the header ends in
+//! `br c .in .out` on a comparison of a counter `i` with a bound `n` made
+//! in the header (`i < n` or `i <= n`, in any of their spellings), the loop
+//! never writes `n`, and it writes `i` once, by `i = add i s` in a block
+//! other than the header that every iteration runs (it dominates the
+//! latch), where every definition of `s` is one positive `const`.
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::consts::const_bits;
+use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::dom::Dominators;
+use crate::bril::analysis::loops::Loop;
+use crate::bril::ir::{BlockId, Function, Op, Type, VarId};
+
+/// Facts every loop of a function is judged with.
+pub(super) struct LoopFacts {
+    pub cfg: Cfg,
+    pub dom: Dominators,
+    pub definite: Definite,
+    /// The positive value every definition of a variable gives, when all
+    /// are one integer `const` (a parameter has none).
+    pub positive_const: Vec<Option<i64>>,
+    /// How many times each variable is read.
+    pub uses: Vec<u32>,
+}
+
+impl LoopFacts {
+    pub fn new(f: &Function) -> LoopFacts {
+        let cfg = Cfg::new(f);
+        let dom = Dominators::new(&cfg);
+        let definite = Definite::new(f, &cfg);
+        let n = f.vars.len();
+        // None: no definition yet; Some(None): not one constant.
+        let mut value: Vec<Option<Option<u64>>> = vec![None; n];
+        for p in &f.params {
+            value[p.var.index()] = Some(None);
+        }
+        let mut uses = vec![0u32; n];
+        for instr in f.instrs() {
+            for &u in instr.uses() {
+                uses[u.index()] += 1;
+            }
+            if let Some(d) = instr.def() {
+                let bits = const_bits(instr).filter(|_| instr.dest.is_some_and(|d| d.ty == Type::INT));
+                value[d.index()] = match value[d.index()] {
+                    None => Some(bits),
+                    Some(old) if old == bits => Some(old),
+                    Some(_) => Some(None),
+                };
+            }
+        }
+        let positive_const =
+            value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
+        LoopFacts { cfg, dom, definite, positive_const, uses }
+    }
+}
+
+/// What a counted loop counts.
+pub(super) struct CountedLoop {
+    pub header: BlockId,
+    /// The loop's blocks other than the header, in layout order.
+    pub body: Vec<BlockId>,
+    /// The header's target inside the loop, and the one outside.
+    pub body_entry: BlockId,
+    pub exit: BlockId,
+    /// The header's condition and the index of the comparison making it.
+    pub cond: VarId,
+    pub cmp_index: usize,
+    pub counter: VarId,
+    pub bound: VarId,
+    /// The loop runs while `counter <= bound` (else `counter < bound`).
+    pub inclusive: bool,
+    pub step: i64,
+}
+
+/// Whether the loop's blocks other than the header form no cycle.
+fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
+    let inside = |b: BlockId| b != lp.header && lp.contains(b);
+    let mut indegree = vec![0usize; cfg.len()];
+    for &b in lp.body.iter().filter(|&&b| inside(b)) {
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] += 1;
+        }
+    }
+    let mut ready: Vec<BlockId> =
+        lp.body.iter().copied().filter(|&b| inside(b) && indegree[b.index()] == 0).collect();
+    let mut seen = 0;
+    while let Some(b) = ready.pop() {
+        seen += 1;
+        for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
+            indegree[s.index()] -= 1;
+            if indegree[s.index()] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    seen + 1 == lp.body.len()
+}
+
+/// Normalises a test to `counter < bound` or `counter <= bound` (returns
+/// whether it is `<=`), given the comparison, whether the counter is its
+/// first operand and whether the loop continues when it is true.
+fn normalise(op: Op, counter_first: bool, stay_when_true: bool) -> Option<bool> {
+    match (op, counter_first, stay_when_true) {
+        (Op::Lt, true, true) | (Op::Ge, true, false) | (Op::Gt, false, true) | (Op::Le, false, false) => {
+            Some(false)
+        }
+        (Op::Le, true, true) | (Op::Gt, true, false) | (Op::Ge, false, true) | (Op::Lt, false, false) => {
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
+/// The counted loop `lp` is, if it is one.
+pub(super) fn recognise(f: &Function, facts: &LoopFacts, lp: &Loop) -> Option<CountedLoop> {
+    let cfg = &facts.cfg;
+    let [latch] = lp.latches[..] else { return None };
+    if !body_is_acyclic(cfg, lp) {
+        return None;
+    }
+    for &b in lp.body.iter().filter(|&&b| b != lp.header) {
+        if cfg.succs[b.index()].iter().any(|&s| !lp.contains(s)) {
+            return None;
+        }
+    }
+    let header = f.block(lp.header);
+    let br = header.terminator().filter(|t| t.op == Op::Br)?;
+    let (&cond, &then, &otherwise) = (br.args.first()?, br.labels.first()?, br.labels.get(1)?);
+    let (body_entry, exit, stay_when_true) = match (lp.contains(then), lp.contains(otherwise)) {
+        (true, false) => (then, otherwise, true),
+        (false, true) => (otherwise, then, false),
+        _ => return None,
+    };
+    let cmp_index = header.instrs.iter().rposition(|i| i.def() == Some(cond))?;
+    let cmp = &header.instrs[cmp_index];
+    let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
+    let mut writes: Vec<(BlockId, usize)> = Vec::new();
+    let mut written = [false, false];
+    for &b in &lp.body {
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            match instr.def() {
+                Some(d) if d == a0 || d == a1 => {
+                    written[usize::from(d == a1)] = true;
+                    writes.push((b, i));
+                }
+                _ => {}
+            }
+        }
+    }
+    let counter_first = match written {
+        [true, false] => true,
+        [false, true] => false,
+        _ => return None,
+    };
+    let inclusive = normalise(cmp.op, counter_first, stay_when_true)?;
+    let (counter, bound) = if counter_first { (a0, a1) } else { (a1, a0) };
+    let [(inc_block, inc_index)] = writes[..] else { return None };
+    let inc = &f.block(inc_block).instrs[inc_index];
+    if inc.op != Op::Add || inc_block == lp.header || !facts.dom.dominates(inc_block, latch) {
+        return None;
+    }
+    let step = match (inc.args.first(), inc.args.get(1)) {
+        (Some(&x), Some(&s)) | (Some(&s), Some(&x)) if x == counter && s != counter => s,
+        _ => return None,
+    };
+    let step = facts.positive_const[step.index()]?;
+    let mut body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
+    body.sort_unstable();
+    Some(CountedLoop {
+        header: lp.header,
+        body,
+        body_entry,
+        exit,
+        cond,
+        cmp_index,
+        counter,
+        bound,
+        inclusive,
+        step,
+    })
+}

@@ -1,0 +1,165 @@
+//! `-sink`: code sinking, into the branch that needs a value.
+//!
+//! In a block ending with a branch, a pure instruction whose result is read
+//! along only one of the branch's edges, into a successor that the block
+//! alone leads to, moves to the start of that successor, and so do the
+//! instructions feeding only it:
+//!
+//! ```text
+//! x = mul a b; br c .then .else      br c .then .else
+//! .then: print x                =>   .then: x = mul a b; print x
+//! ```
+//!
+//! Runs along the other edges no longer compute it.
+//!
+//! Why it is safe: the instruction is pure, no instruction after it in its
+//! block writes its operands or reads or writes its result, and no other
+//! edge needs its result, so it computes the same value at its new place
+//! for every read. The successor has no other predecessor, so the
+//! instruction runs at most as often as before. Its operands are certainly
+//! assigned where it was, so its reads cannot fail at the new place either.
+
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::BitSet;
+use crate::bril::ir::{BlockId, Function, Instr, Program};
+use crate::error::Result;
+
+/// `-sink`.
+pub fn sink(program: &mut Program) -> Result<bool> {
+    rewrite_functions(program, |_, f| {
+        sink_function(f);
+        Ok(())
+    })
+}
+
+fn sink_function(f: &mut Function) {
+    let cfg = Cfg::new(f);
+    let branching = |b: BlockId| cfg.is_reachable(b) && cfg.succs[b.index()].len() >= 2;
+    if !f.block_ids().any(branching) {
+        return;
+    }
+    let live = Liveness::new(f, &cfg);
+    let definite = Definite::new(f, &cfg);
+    // Code for the start of each receiving block, and what leaves each block.
+    let mut arriving: Vec<(BlockId, Vec<Instr>)> = Vec::new();
+    let mut leaving: Vec<(BlockId, Vec<bool>)> = Vec::new();
+    for b in f.block_ids().filter(|&b| branching(b)) {
+        let succs = &cfg.succs[b.index()];
+        // Successors only this block leads to may receive code.
+        let own: Vec<bool> = succs.iter().map(|&s| s != b && cfg.reachable_preds(s).count() == 1).collect();
+        if !own.contains(&true) {
+            continue;
+        }
+        let mut live_into: Vec<BitSet> = succs.iter().map(|s| live.live_in[s.index()].clone()).collect();
+        let instrs = &f.block(b).instrs;
+        let assigned = definite.before_each(f, b);
+        let mut read_later = BitSet::new(f.vars.len());
+        let mut written_later = BitSet::new(f.vars.len());
+        let mut moved: Vec<Vec<usize>> = vec![Vec::new(); succs.len()];
+        for (i, instr) in instrs.iter().enumerate().rev() {
+            let target = instr.def().filter(|_| instr.op.is_pure() && !instr.is_terminator()).and_then(|x| {
+                let stays_here = read_later.contains(x.index()) || written_later.contains(x.index());
+                let operands_ok = instr
+                    .uses()
+                    .iter()
+                    .all(|a| !written_later.contains(a.index()) && assigned[i].contains(a.index()));
+                let mut needing = (0..succs.len()).filter(|&k| live_into[k].contains(x.index()));
+                match (needing.next(), needing.next()) {
+                    (Some(k), None) if own[k] && !stays_here && operands_ok => Some((k, x)),
+                    _ => None,
+                }
+            });
+            match target {
+                Some((k, x)) => {
+                    live_into[k].remove(x.index());
+                    for a in instr.uses() {
+                        live_into[k].insert(a.index());
+                    }
+                    moved[k].push(i);
+                }
+                None => {
+                    for a in instr.uses() {
+                        read_later.insert(a.index());
+                    }
+                    if let Some(d) = instr.def() {
+                        written_later.insert(d.index());
+                    }
+                }
+            }
+        }
+        let mut gone = vec![false; instrs.len()];
+        for (k, list) in moved.into_iter().enumerate() {
+            if !list.is_empty() {
+                list.iter().for_each(|&i| gone[i] = true);
+                arriving.push((succs[k], list.iter().rev().map(|&i| instrs[i].clone()).collect()));
+            }
+        }
+        if gone.contains(&true) {
+            leaving.push((b, gone));
+        }
+    }
+    // Each receiving block has one predecessor: no two moves meet.
+    for (b, gone) in leaving {
+        let mut k = 0;
+        f.block_mut(b).instrs.retain(|_| {
+            k += 1;
+            !gone[k - 1]
+        });
+    }
+    for (s, code) in arriving {
+        f.block_mut(s).instrs.splice(0..0, code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bril::interp::{run, Limits};
+    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::{parse_text, to_text};
+
+    #[test]
+    fn a_value_one_branch_needs_moves_into_it_with_what_feeds_it() {
+        let src = "@main(c: bool, a: int, b: int) {\n  x: int = mul a b;\n  y: int = add x a;\n  z: int = add a b;\n  br c .then .else;\n.then:\n  print y;\n  ret;\n.else:\n  print z;\n}\n";
+        let mut p = parse_text(src).unwrap();
+        let args = |c: &str| vec![c.to_string(), "3".to_string(), "4".to_string()];
+        let before =
+            [run(&p, &args("true"), &Limits::default()), run(&p, &args("false"), &Limits::default())];
+        assert!(sink(&mut p).unwrap());
+        assert_eq!(
+            to_text(&p),
+            "@main(c: bool, a: int, b: int) {\n  br c .then .else;\n.then:\n  x: int = mul a b;\n  y: int = add x a;\n  print y;\n  ret;\n.else:\n  z: int = add a b;\n  print z;\n}\n"
+        );
+        let after = [run(&p, &args("true"), &Limits::default()), run(&p, &args("false"), &Limits::default())];
+        for (b, a) in before.iter().zip(&after) {
+            assert_eq!(a.stdout, b.stdout);
+        }
+        assert_eq!((after[0].dyn_inst + 1, after[1].dyn_inst + 2), (before[0].dyn_inst, before[1].dyn_inst));
+        assert!(!sink(&mut p).unwrap());
+    }
+
+    #[test]
+    fn values_needed_on_both_sides_read_later_or_into_joins_stay() {
+        let sources = [
+            "@main(c: bool, a: int) {\n  x: int = add a a;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n  print x;\n}\n",
+            "@main(c: bool, a: int) {\n  x: int = add a a;\n  print x;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n}\n",
+            // .l has another predecessor.
+            "@main(c: bool, a: int) {\n  x: int = const 1;\n  br c .pre .l;\n.pre:\n  x: int = add a a;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n  print a;\n}\n",
+            // The operand is written after the instruction.
+            "@main(c: bool, a: int) {\n  x: int = add a a;\n  a: int = const 0;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n  print a;\n}\n",
+        ];
+        for src in sources {
+            let mut p = parse_text(src).unwrap();
+            assert!(!sink(&mut p).unwrap(), "{src}");
+            assert_eq!(to_text(&p), src);
+        }
+    }
+
+    #[test]
+    fn semantics() {
+        check_global_pass(&|p| sink(p));
+    }
+}
