@@ -149,7 +149,7 @@ mod tests {
             // .l has another predecessor.
             "@main(c: bool, a: int) {\n  x: int = const 1;\n  br c .pre .l;\n.pre:\n  x: int = add a a;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n  print a;\n}\n",
             // The operand is written after the instruction.
-            "@main(c: bool, a: int) {\n  x: int = add a a;\n  a: int = const 0;\n  br c .l .r;\n.l:\n  print x;\n  ret;\n.r:\n  print a;\n}\n",
+            "@main(c: bool, a: int) {\n  x: int = add a a;\n  a: int = const 0;\n  br c .l .r;\n.l:\n  print x a;\n  ret;\n.r:\n  print a;\n}\n",
         ];
         for src in sources {
             let mut p = parse_text(src).unwrap();
