@@ -297,6 +297,21 @@ mod tests {
     }
 
     #[test]
+    fn consecutive_and_nested_loops_each_get_their_copies() {
+        let src = "@main(n: int) {\n  i: int = const 0;\n  one: int = const 1;\n.a:\n  c: bool = lt i n;\n  br c .a.body .b.init;\n.a.body:\n  print i;\n  i: int = add i one;\n  jmp .a;\n.b.init:\n  j: int = const 0;\n.b:\n  d: bool = le j i;\n  br d .b.body .end;\n.b.body:\n  k: int = const 0;\n.inner:\n  e: bool = lt k j;\n  br e .inner.body .b.next;\n.inner.body:\n  print k;\n  k: int = add k one;\n  jmp .inner;\n.b.next:\n  j: int = add j one;\n  jmp .b;\n.end:\n}\n";
+        let mut p = parse_text(src).unwrap();
+        let before: Vec<_> = ["0", "3", "6"].iter().map(|n| counts(&p, n)).collect();
+        assert!(loop_unroll_2(&mut p).unwrap());
+        crate::bril::verify(&p).unwrap();
+        let text = to_text(&p);
+        assert!(text.contains(".a.guard:") && text.contains(".inner.guard:") && !text.contains(".b.guard:"), "{text}");
+        let after: Vec<_> = ["0", "3", "6"].iter().map(|n| counts(&p, n)).collect();
+        for (b, a) in before.iter().zip(&after) {
+            assert_eq!(a.0, b.0);
+        }
+    }
+
+    #[test]
     fn the_bound_near_the_smallest_integer_skips_the_copies() {
         let src = "@main {\n  i: int = const -9223372036854775808;\n  n: int = const -9223372036854775807;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  print i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n}\n";
         let mut p = parse_text(src).unwrap();
