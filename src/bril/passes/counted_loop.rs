@@ -14,6 +14,7 @@ use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::loops::Loop;
+use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Op, Type, VarId};
 
 /// Facts every loop of a function is judged with.
@@ -77,24 +78,27 @@ pub(super) struct CountedLoop {
     pub step: i64,
 }
 
-/// Whether the loop's blocks other than the header form no cycle.
+/// Whether the loop's blocks other than the header form no cycle (Kahn's
+/// algorithm, in time proportional to the loop).
 fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
     let inside = |b: BlockId| b != lp.header && lp.contains(b);
-    let mut indegree = vec![0usize; cfg.len()];
+    let mut indegree: FxHashMap<BlockId, usize> = FxHashMap::default();
     for &b in lp.body.iter().filter(|&&b| inside(b)) {
+        indegree.entry(b).or_insert(0);
         for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
-            indegree[s.index()] += 1;
+            *indegree.entry(s).or_insert(0) += 1;
         }
     }
-    let mut ready: Vec<BlockId> =
-        lp.body.iter().copied().filter(|&b| inside(b) && indegree[b.index()] == 0).collect();
+    let mut ready: Vec<BlockId> = indegree.iter().filter(|(_, &d)| d == 0).map(|(&b, _)| b).collect();
     let mut seen = 0;
     while let Some(b) = ready.pop() {
         seen += 1;
         for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
-            indegree[s.index()] -= 1;
-            if indegree[s.index()] == 0 {
-                ready.push(s);
+            if let Some(d) = indegree.get_mut(&s) {
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(s);
+                }
             }
         }
     }

@@ -24,7 +24,7 @@ use crate::bril::analysis::bitset::BitSet;
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dataflow::{solve, Dataflow, Direction};
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::liveness::{step_back, Liveness};
 use crate::bril::ir::{BlockId, FuncId, Function, Op, Program, VarId};
 use crate::bril::verify::verify_function;
 use crate::error::Result;
@@ -211,8 +211,11 @@ fn returns_assigned(f: &Function) -> bool {
         let block = f.block(b);
         match block.terminator() {
             Some(t) if t.op == Op::Ret => {
-                let before = definite.before_each(f, b);
-                t.args.iter().all(|v| before.last().is_some_and(|s| s.contains(v.index())))
+                let mut assigned = definite.before[b.index()].clone();
+                for d in block.instrs.iter().filter_map(|i| i.def()) {
+                    assigned.insert(d.index());
+                }
+                t.args.iter().all(|v| assigned.contains(v.index()))
             }
             _ => true,
         }
@@ -244,25 +247,48 @@ fn check_call_sites(program: &Program, sites: &[Vec<Site>], dead: &mut [Vec<bool
         let mut k = 0;
         while k < calls.len() {
             let b = calls[k].0;
-            let defined = definite.before_each(f, b);
-            let live_after = live.as_ref().map(|l| l.live_after_each(f, b));
-            while let Some(&(_, i, c)) = calls.get(k).filter(|x| x.0 == b) {
-                k += 1;
-                let instr = &f.block(b).instrs[i];
-                for (pos, a) in instr.args.iter().enumerate() {
-                    if dead[c.index()].get(pos) == Some(&true) && !defined[i].contains(a.index()) {
-                        dead[c.index()][pos] = false;
+            let end = k + calls[k..].iter().take_while(|c| c.0 == b).count();
+            let instrs = &f.block(b).instrs;
+            // Sweep forward for what is assigned at each call, backward for
+            // what is live after it.
+            let mut assigned = definite.before[b.index()].clone();
+            let mut j = k;
+            for (i, instr) in instrs.iter().enumerate() {
+                while j < end && calls[j].1 == i {
+                    let c = calls[j].2;
+                    for (pos, a) in instr.args.iter().enumerate() {
+                        if dead[c.index()].get(pos) == Some(&true) && !assigned.contains(a.index()) {
+                            dead[c.index()][pos] = false;
+                        }
                     }
+                    j += 1;
                 }
-                let kept = match (instr.dest, &live_after) {
-                    (Some(d), Some(after)) => after[i].contains(d.var.index()),
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
-                if kept || !cfg.is_reachable(b) && instr.dest.is_some() {
-                    void[c.index()] = false;
+                if let Some(d) = instr.def() {
+                    assigned.insert(d.index());
                 }
             }
+            if let Some(live) = &live {
+                let mut after = live.live_out[b.index()].clone();
+                let mut j = end;
+                for (i, instr) in instrs.iter().enumerate().rev() {
+                    while j > k && calls[j - 1].1 == i {
+                        let c = calls[j - 1].2;
+                        if instr.dest.is_some_and(|d| after.contains(d.var.index())) {
+                            void[c.index()] = false;
+                        }
+                        j -= 1;
+                    }
+                    step_back(&mut after, instr);
+                }
+            }
+            if !cfg.is_reachable(b) {
+                for &(_, i, c) in &calls[k..end] {
+                    if instrs[i].dest.is_some() {
+                        void[c.index()] = false;
+                    }
+                }
+            }
+            k = end;
         }
     }
 }

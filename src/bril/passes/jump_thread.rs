@@ -136,7 +136,7 @@ fn plan(f: &Function) -> Vec<Edit> {
     edits
 }
 
-fn thread_function(f: &mut Function) -> Result<()> {
+pub(super) fn thread_function(f: &mut Function) -> Result<()> {
     let edits = plan(f);
     if edits.is_empty() {
         return Ok(());

@@ -44,7 +44,7 @@ pub fn loop_deletion(program: &mut Program) -> Result<bool> {
 }
 
 /// Deletes the loops that qualify now; true if there were any.
-fn delete_round(f: &mut Function) -> Result<bool> {
+pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
     if f.blocks.is_empty() {
         return Ok(false);
     }

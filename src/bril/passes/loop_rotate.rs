@@ -68,7 +68,7 @@ fn rotations(f: &Function) -> Vec<(BlockId, BlockId)> {
     out
 }
 
-fn rotate_function(f: &mut Function) {
+pub(super) fn rotate_function(f: &mut Function) {
     // A header ends with a branch, a rotated latch with a jump: no block is
     // both, so every copy is taken from an unedited header.
     for (latch, header) in rotations(f) {

@@ -16,6 +16,8 @@ use crate::error::{Error, Result};
 pub mod adce;
 #[cfg(test)]
 mod assigned_tests;
+#[cfg(test)]
+mod contribution_tests;
 pub mod copy_prop;
 pub mod dead_args;
 #[cfg(test)]

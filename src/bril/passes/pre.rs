@@ -293,8 +293,8 @@ fn local_facts(f: &Function, g: &Graph, exprs: &[Expr], words: usize) -> Local {
     let mut readers: Vec<Vec<usize>> = vec![Vec::new(); f.vars.len()];
     for (e, expr) in exprs.iter().enumerate() {
         by_key.insert(&expr.key, e);
-        for a in &expr.key.args {
-            if !readers[a.index()].contains(&e) {
+        for (k, a) in expr.key.args.iter().enumerate() {
+            if !expr.key.args[..k].contains(a) {
                 readers[a.index()].push(e);
             }
         }
@@ -388,7 +388,7 @@ struct Edits {
     entry: Vec<Instr>,
 }
 
-fn pre_function(f: &mut Function) {
+pub(super) fn pre_function(f: &mut Function) {
     if f.blocks.is_empty() {
         return;
     }
@@ -403,6 +403,26 @@ fn pre_function(f: &mut Function) {
     let plan = lazy_code_motion(&g, &local, words);
     let live = Liveness::new(f, &cfg);
     let definite = Definite::new(f, &cfg);
+    // Where each expression is inserted (away from its own computations)
+    // and which of its computations go.
+    let mut insert_at: Vec<Vec<usize>> = vec![Vec::new(); exprs.len()];
+    for n in 0..g.places.len() {
+        for (k, (&ins, &used)) in plan.insert.get(n).iter().zip(local.used.get(n)).enumerate() {
+            let mut bits = ins & !used;
+            while bits != 0 {
+                insert_at[k * 64 + bits.trailing_zeros() as usize].push(n);
+                bits &= bits - 1;
+            }
+        }
+    }
+    let mut delete_at: Vec<Vec<(BlockId, usize)>> = vec![Vec::new(); exprs.len()];
+    for b in f.block_ids() {
+        for &(e, i) in &local.first[b.index()] {
+            if plan.delete.contains(b.index(), e) {
+                delete_at[e].push((b, i));
+            }
+        }
+    }
     let mut edits = Edits::default();
     for (e, expr) in exprs.iter().enumerate() {
         let compute = || Instr::value(expr.key.op, expr.var, expr.key.ty, &expr.key.args);
@@ -414,10 +434,7 @@ fn pre_function(f: &mut Function) {
         let mut ok = true;
         // The edge each join's new block serves, claimed by this expression.
         let mut claims: FxHashMap<BlockId, BlockId> = FxHashMap::default();
-        for n in 0..g.places.len() {
-            if !plan.insert.contains(n, e) || local.used.contains(n, e) {
-                continue;
-            }
+        for &n in &insert_at[e] {
             let place = g.places[n];
             ok &= match place {
                 Place::Block(b) => {
@@ -445,12 +462,7 @@ fn pre_function(f: &mut Function) {
             };
             points.push(place);
         }
-        let deletions: Vec<(BlockId, usize)> = f
-            .block_ids()
-            .flat_map(|b| local.first[b.index()].iter().map(move |&(e2, i)| (b, e2, i)))
-            .filter(|&(b, e2, _)| e2 == e && plan.delete.contains(b.index(), e))
-            .map(|(b, _, i)| (b, i))
-            .collect();
+        let deletions = &delete_at[e];
         if !ok || (points.is_empty() && deletions.is_empty()) {
             continue;
         }
@@ -464,7 +476,7 @@ fn pre_function(f: &mut Function) {
                 Place::Entry => edits.entry.push(compute()),
             }
         }
-        edits.deleted.extend(deletions);
+        edits.deleted.extend(deletions.iter().copied());
     }
     apply(f, edits);
 }
@@ -482,6 +494,8 @@ fn apply(f: &mut Function, edits: Edits) {
             continue;
         }
         let old = std::mem::take(&mut f.block_mut(b).instrs);
+        let mut deleted = vec![false; old.len()];
+        gone.into_iter().flatten().for_each(|&i| deleted[i] = true);
         let mut new: Vec<Instr> = start.cloned().unwrap_or_default();
         let last = old.len();
         let has_term = old.last().is_some_and(Instr::is_terminator);
@@ -489,7 +503,7 @@ fn apply(f: &mut Function, edits: Edits) {
             if has_term && i + 1 == last {
                 new.extend(end.cloned().unwrap_or_default());
             }
-            if !gone.is_some_and(|g| g.contains(&i)) {
+            if !deleted[i] {
                 new.push(instr);
             }
         }

@@ -5,9 +5,12 @@
 //! instructions feeding it whose results nothing else reads (written once,
 //! read once, by the tree); `x - k` with a constant `k` counts as `x + (-k)`.
 //! Its leaves are rebuilt as a left-leaning chain at the root: variables by
-//! rank (parameters first, then by the reverse-postorder position of their
-//! latest definition, so values computed before a loop come before values
-//! computed in it), and the constants folded into one at the end:
+//! rank, and the constants folded into one at the end. A variable's rank
+//! (after LLVM's reassociation) is 1 for a parameter, the highest rank of
+//! the operands of its only definition when that is a pure operation (0
+//! for a constant), and otherwise 2 plus the reverse-postorder position of
+//! its latest definition's block: values that only depend on what was
+//! computed before a loop come before values the loop changes.
 //!
 //! ```text
 //! t1 = add i a; t2 = add t1 one; t3 = add t2 b; x = sub t3 two
@@ -115,6 +118,7 @@ impl Facts {
         let mut use_site = vec![None; n];
         let mut single_const = vec![None; n];
         let mut rank = vec![0u32; n];
+        let mut site: Vec<Option<(BlockId, usize)>> = vec![None; n];
         for p in &f.params {
             defs[p.var.index()] += 1;
             rank[p.var.index()] = 1;
@@ -130,6 +134,7 @@ impl Facts {
                     defs[d.index()] += 1;
                     single_const[d.index()] = const_bits(instr);
                     rank[d.index()] = rank[d.index()].max(r);
+                    site[d.index()] = Some((b, i));
                 }
             }
         }
@@ -141,8 +146,55 @@ impl Facts {
                 single_const[v] = None;
             }
         }
+        let rank = operand_ranks(f, &defs, &site, rank);
         Facts { defs, uses, use_site, single_const, rank, definite: Definite::new(f, cfg) }
     }
+}
+
+/// Lowers the rank of each variable defined once by a pure operation to
+/// the highest rank of its operands (0 for a constant), given the ranks by
+/// block in `by_block`. A cycle of such definitions keeps ranks by block.
+fn operand_ranks(
+    f: &Function,
+    defs: &[u32],
+    site: &[Option<(BlockId, usize)>],
+    by_block: Vec<u32>,
+) -> Vec<u32> {
+    let n = by_block.len();
+    let single = |v: usize| {
+        let (b, i) = site[v].filter(|_| defs[v] == 1)?;
+        let instr = &f.block(b).instrs[i];
+        (instr.op.is_pure() && instr.dest.is_some()).then_some(instr)
+    };
+    // 0: not ranked yet, 1: in progress, 2: done.
+    let mut state = vec![0u8; n];
+    let mut rank = by_block.clone();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![root];
+        while let Some(&v) = stack.last() {
+            let Some(instr) = single(v) else {
+                state[v] = 2;
+                stack.pop();
+                continue;
+            };
+            if state[v] == 0 {
+                state[v] = 1;
+                stack.extend(instr.args.iter().map(|a| a.index()).filter(|&a| state[a] == 0));
+                continue;
+            }
+            stack.pop();
+            if state[v] == 2 {
+                continue;
+            }
+            state[v] = 2;
+            // An operand still in progress closes a cycle: it keeps its rank by block.
+            rank[v] = instr.args.iter().map(|a| rank[a.index()]).max().unwrap_or(0);
+        }
+    }
+    rank
 }
 
 /// One block's view: where each variable is written in it.
@@ -219,7 +271,7 @@ impl BlockView<'_> {
     }
 }
 
-fn reassociate_function(f: &mut Function) {
+pub(super) fn reassociate_function(f: &mut Function) {
     let cfg = Cfg::new(f);
     let quick = |i: &Instr| matches!(i.op, Op::Add | Op::Mul | Op::Sub | Op::And | Op::Or);
     if f.blocks.iter().all(|b| b.instrs.iter().filter(|i| quick(i)).nth(1).is_none()) {
@@ -408,6 +460,13 @@ mod tests {
         let src = "@main(a: int, b: int) {\n  i: int = const 0;\n  n: int = const 3;\n.loop:\n  one: int = const 1;\n  i: int = add i one;\n  t: int = mul i a;\n  x: int = mul t b;\n  print x;\n  c: bool = lt i n;\n  br c .loop .done;\n.done:\n}\n";
         let text = reassociated(src, &["2", "5"]);
         assert!(text.contains("  t: int = mul a b;\n  x: int = mul t i;\n"), "{text}");
+    }
+
+    #[test]
+    fn values_computed_from_invariants_rank_as_invariants() {
+        let src = "@main(a: int, b: int) {\n  i: int = const 0;\n  n: int = const 3;\n.loop:\n  one: int = const 1;\n  i: int = add i one;\n  ab: int = add a b;\n  t: int = mul i ab;\n  x: int = mul t b;\n  print x;\n  c: bool = lt i n;\n  br c .loop .done;\n.done:\n}\n";
+        let text = reassociated(src, &["2", "5"]);
+        assert!(text.contains("  t: int = mul b ab;\n  x: int = mul t i;\n"), "{text}");
     }
 
     #[test]

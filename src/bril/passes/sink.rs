@@ -24,7 +24,8 @@ use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::edit::rewrite_functions;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::BitSet;
-use crate::bril::ir::{BlockId, Function, Instr, Program};
+use crate::bril::hash::FxHashMap;
+use crate::bril::ir::{BlockId, Function, Instr, Program, VarId};
 use crate::error::Result;
 
 /// `-sink`.
@@ -35,7 +36,7 @@ pub fn sink(program: &mut Program) -> Result<bool> {
     })
 }
 
-fn sink_function(f: &mut Function) {
+pub(super) fn sink_function(f: &mut Function) {
     let cfg = Cfg::new(f);
     let branching = |b: BlockId| cfg.is_reachable(b) && cfg.succs[b.index()].len() >= 2;
     if !f.block_ids().any(branching) {
@@ -55,17 +56,25 @@ fn sink_function(f: &mut Function) {
         }
         let mut live_into: Vec<BitSet> = succs.iter().map(|s| live.live_in[s.index()].clone()).collect();
         let instrs = &f.block(b).instrs;
-        let assigned = definite.before_each(f, b);
+        // Where each variable is first written in the block: a variable is
+        // certainly assigned at `i` if it was on entry or written before `i`.
+        let mut first_write: FxHashMap<VarId, usize> = FxHashMap::default();
+        for (i, instr) in instrs.iter().enumerate() {
+            if let Some(d) = instr.def() {
+                first_write.entry(d).or_insert(i);
+            }
+        }
+        let assigned_at = |a: VarId, i: usize| {
+            definite.before[b.index()].contains(a.index()) || first_write.get(&a).is_some_and(|&w| w < i)
+        };
         let mut read_later = BitSet::new(f.vars.len());
         let mut written_later = BitSet::new(f.vars.len());
         let mut moved: Vec<Vec<usize>> = vec![Vec::new(); succs.len()];
         for (i, instr) in instrs.iter().enumerate().rev() {
             let target = instr.def().filter(|_| instr.op.is_pure() && !instr.is_terminator()).and_then(|x| {
                 let stays_here = read_later.contains(x.index()) || written_later.contains(x.index());
-                let operands_ok = instr
-                    .uses()
-                    .iter()
-                    .all(|a| !written_later.contains(a.index()) && assigned[i].contains(a.index()));
+                let operands_ok =
+                    instr.uses().iter().all(|&a| !written_later.contains(a.index()) && assigned_at(a, i));
                 let mut needing = (0..succs.len()).filter(|&k| live_into[k].contains(x.index()));
                 match (needing.next(), needing.next()) {
                     (Some(k), None) if own[k] && !stays_here && operands_ok => Some((k, x)),

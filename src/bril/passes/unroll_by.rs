@@ -127,7 +127,7 @@ fn tests_counter(f: &Function, p: BlockId, counter: VarId, header: BlockId) -> b
         .is_some_and(|cmp| matches!(cmp.op, Op::Lt | Op::Le) && cmp.args.first() == Some(&counter))
 }
 
-fn unroll_function(f: &mut Function, factor: usize) {
+pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     if f.blocks.is_empty() {
         return;
     }
@@ -304,7 +304,10 @@ mod tests {
         assert!(loop_unroll_2(&mut p).unwrap());
         crate::bril::verify(&p).unwrap();
         let text = to_text(&p);
-        assert!(text.contains(".a.guard:") && text.contains(".inner.guard:") && !text.contains(".b.guard:"), "{text}");
+        assert!(
+            text.contains(".a.guard:") && text.contains(".inner.guard:") && !text.contains(".b.guard:"),
+            "{text}"
+        );
         let after: Vec<_> = ["0", "3", "6"].iter().map(|n| counts(&p, n)).collect();
         for (b, a) in before.iter().zip(&after) {
             assert_eq!(a.0, b.0);
