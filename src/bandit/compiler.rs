@@ -65,16 +65,18 @@ pub const PROPERTY_NAMES: [&str; 6] = [
 /// each pass's module documents (an unknown pass has none).
 pub fn properties(flag: &str) -> [bool; 6] {
     let [l, i, s, c, m, p] = match flag {
-        "-lvn" | "-peephole" => [1, 0, 0, 0, 0, 0],
-        "-dead-functions" => [0, 1, 0, 0, 0, 0],
-        "-inline" | "-tail-call" => [0, 1, 0, 1, 0, 0],
+        "-lvn" | "-peephole" | "-reassociate" => [1, 0, 0, 0, 0, 0],
+        "-dead-functions" | "-dead-args" | "-specialize" => [0, 1, 0, 0, 0, 0],
+        "-inline" | "-inline=10" | "-inline=120" | "-tail-call" => [0, 1, 0, 1, 0, 0],
         "-dead-store" | "-mem2reg" => [0, 0, 0, 0, 1, 0],
         // -to-ssa removes unreachable blocks before renaming.
         "-to-ssa" => [0, 0, 1, 1, 0, 0],
         "-from-ssa" | "-gvn" => [0, 0, 1, 0, 0, 0],
-        "-sccp" | "-simplify-cfg" => [0, 0, 0, 1, 0, 0],
-        // Each makes a preheader when a loop has none.
-        "-licm" | "-loop-unroll" | "-strength-reduce" => [0, 0, 0, 1, 0, 1],
+        // -pre may split an edge with a block of its own.
+        "-sccp" | "-simplify-cfg" | "-jump-thread" | "-pre" => [0, 0, 0, 1, 0, 0],
+        // Each makes a preheader when a loop has none, or rewires the loop.
+        "-licm" | "-loop-unroll" | "-strength-reduce" | "-loop-rotate" | "-loop-deletion"
+        | "-loop-unroll=2" | "-loop-unroll=4" | "-loop-unroll=8" => [0, 0, 0, 1, 0, 1],
         _ => [0; 6],
     };
     [l, i, s, c, m, p].map(|x| x == 1)

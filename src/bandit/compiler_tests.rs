@@ -65,11 +65,11 @@ fn rewards_are_relative_instruction_count_reductions() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn every_pass_but_the_plain_dead_code_and_copy_passes_has_a_property() {
+fn every_pass_but_the_plain_dead_code_copy_and_sinking_passes_has_a_property() {
     // Catches a renamed pass whose properties would silently become zeros.
     let without: Vec<&str> =
         registry().iter().map(|p| p.flag).filter(|f| !properties(f).contains(&true)).collect();
-    assert_eq!(without, ["-dce", "-copy-prop", "-adce"]);
+    assert_eq!(without, ["-dce", "-copy-prop", "-adce", "-sink"]);
 }
 
 fn trajectory(seed: u64, batch: usize, steps: usize) -> Vec<TimeStep> {

@@ -171,28 +171,32 @@ fn contribution() {
     }
 }
 
-/// `PIPELINE="..." cargo test --release --lib pipeline_against_o2 -- --ignored --nocapture`.
+/// `PIPELINE="..." cargo test --release --lib pipeline_against_o2 -- --ignored --nocapture`;
+/// `BASELINE` replaces `-O2` as the reference, and `SIZE=1` lists the
+/// programs that come out larger instead of slower.
 #[test]
 #[ignore]
 fn pipeline_against_o2() {
     let pipeline = std::env::var("PIPELINE").unwrap_or_else(|_| "-O2".into());
     let flags: Vec<&str> = pipeline.split_whitespace().collect();
+    let baseline = std::env::var("BASELINE").unwrap_or_else(|_| "-O2".into());
+    let reference: Vec<&str> = baseline.split_whitespace().collect();
     let progs = programs();
     let (mut st, mut dy) = (Vec::new(), Vec::new());
     let (mut better, mut worse) = (0, 0);
     for m in &progs {
-        let (_, s0, d0) = after(m, &m.program, &["-O2"]);
+        let (_, s0, d0) = after(m, &m.program, &reference);
         let (_, s1, d1) = after(m, &m.program, &flags);
         st.push((s0 as f64, s1 as f64));
         dy.push((d0 as f64, d1 as f64));
-        if d1 > d0 {
+        if d1 > d0 || (std::env::var("SIZE").is_ok() && s1 > s0) {
             worse += 1;
             println!("  worse: {:<60} dynamic {d0} -> {d1}, static {s0} -> {s1}", m.name);
         }
         better += usize::from(d1 < d0);
     }
     println!(
-        "{pipeline}\n  against -O2 over {} programs: dynamic {} static {}; {better} faster, {worse} slower",
+        "{pipeline}\n  against {baseline} over {} programs: dynamic {} static {}; {better} faster, {worse} slower",
         progs.len(),
         pct(geomean(&dy)),
         pct(geomean(&st))
