@@ -2,12 +2,14 @@
 //! by runtime unrolling and loop deletion.
 //!
 //! A loop is counted when it has one latch, its blocks other than the
-//! header form no cycle and only the header leaves it, the header ends in
-//! `br c .in .out` on a comparison of a counter `i` with a bound `n` made
-//! in the header (`i < n` or `i <= n`, in any of their spellings), the loop
-//! never writes `n`, and it writes `i` once, by `i = add i s` in a block
-//! other than the header that every iteration runs (it dominates the
-//! latch), where every definition of `s` is one positive `const`.
+//! header form no cycle, and one block leaves it, the header (a while loop,
+//! tested at the top) or the latch (a do-while loop, tested at the bottom),
+//! by `br c .stay .out` on a comparison of a counter `i` with a bound `n`
+//! made in that block (`i < n` or `i <= n`, in any of their spellings); the
+//! loop never writes `n`, and it writes `i` once, by `i = add i s` in a
+//! block every iteration runs (it dominates the latch), before the test
+//! reads it in a bottom-tested loop and outside the header in a top-tested
+//! one, where every definition of `s` is one positive `const`.
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
@@ -25,8 +27,6 @@ pub(super) struct LoopFacts {
     /// The positive value every definition of a variable gives, when all
     /// are one integer `const` (a parameter has none).
     pub positive_const: Vec<Option<i64>>,
-    /// How many times each variable is read.
-    pub uses: Vec<u32>,
 }
 
 impl LoopFacts {
@@ -40,11 +40,7 @@ impl LoopFacts {
         for p in &f.params {
             value[p.var.index()] = Some(None);
         }
-        let mut uses = vec![0u32; n];
         for instr in f.instrs() {
-            for &u in instr.uses() {
-                uses[u.index()] += 1;
-            }
             if let Some(d) = instr.def() {
                 let bits = const_bits(instr).filter(|_| instr.dest.is_some_and(|d| d.ty == Type::INT));
                 value[d.index()] = match value[d.index()] {
@@ -56,19 +52,32 @@ impl LoopFacts {
         }
         let positive_const =
             value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
-        LoopFacts { cfg, dom, definite, positive_const, uses }
+        LoopFacts { cfg, dom, definite, positive_const }
     }
+}
+
+/// Where a counted loop tests its counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Test {
+    /// At the top, in the header: a while loop.
+    Top,
+    /// At the bottom, in the latch: a do-while loop (what `-loop-rotate` makes).
+    Bottom,
 }
 
 /// What a counted loop counts.
 pub(super) struct CountedLoop {
     pub header: BlockId,
+    pub latch: BlockId,
+    pub test: Test,
     /// The loop's blocks other than the header, in layout order.
     pub body: Vec<BlockId>,
-    /// The header's target inside the loop, and the one outside.
-    pub body_entry: BlockId,
+    /// Where the loop goes when the test passes (the header for a bottom
+    /// test), and where it leaves to.
+    pub stay: BlockId,
     pub exit: BlockId,
-    /// The header's condition and the index of the comparison making it.
+    /// The test's condition and the index of the comparison making it, in
+    /// the header (top) or the latch (bottom).
     pub cond: VarId,
     pub cmp_index: usize,
     pub counter: VarId,
@@ -76,6 +85,16 @@ pub(super) struct CountedLoop {
     /// The loop runs while `counter <= bound` (else `counter < bound`).
     pub inclusive: bool,
     pub step: i64,
+}
+
+impl CountedLoop {
+    /// The block holding the test.
+    pub fn testing(&self) -> BlockId {
+        match self.test {
+            Test::Top => self.header,
+            Test::Bottom => self.latch,
+        }
+    }
 }
 
 /// Whether the loop's blocks other than the header form no cycle (Kahn's
@@ -120,28 +139,33 @@ fn normalise(op: Op, counter_first: bool, stay_when_true: bool) -> Option<bool> 
     }
 }
 
-/// The counted loop `lp` is, if it is one.
+/// The counted loop `lp` is, if it is one: tested at the top, or at the
+/// bottom when the header does not leave the loop (or is the latch).
 pub(super) fn recognise(f: &Function, facts: &LoopFacts, lp: &Loop) -> Option<CountedLoop> {
     let cfg = &facts.cfg;
     let [latch] = lp.latches[..] else { return None };
     if !body_is_acyclic(cfg, lp) {
         return None;
     }
-    for &b in lp.body.iter().filter(|&&b| b != lp.header) {
-        if cfg.succs[b.index()].iter().any(|&s| !lp.contains(s)) {
-            return None;
-        }
+    let leaves = |b: BlockId| cfg.succs[b.index()].iter().any(|&s| !lp.contains(s));
+    let test = if latch != lp.header && leaves(lp.header) { Test::Top } else { Test::Bottom };
+    let testing = if test == Test::Top { lp.header } else { latch };
+    if lp.body.iter().any(|&b| b != testing && leaves(b)) {
+        return None;
     }
-    let header = f.block(lp.header);
-    let br = header.terminator().filter(|t| t.op == Op::Br)?;
+    let block = f.block(testing);
+    let br = block.terminator().filter(|t| t.op == Op::Br)?;
     let (&cond, &then, &otherwise) = (br.args.first()?, br.labels.first()?, br.labels.get(1)?);
-    let (body_entry, exit, stay_when_true) = match (lp.contains(then), lp.contains(otherwise)) {
+    let (stay, exit, stay_when_true) = match (lp.contains(then), lp.contains(otherwise)) {
         (true, false) => (then, otherwise, true),
         (false, true) => (otherwise, then, false),
         _ => return None,
     };
-    let cmp_index = header.instrs.iter().rposition(|i| i.def() == Some(cond))?;
-    let cmp = &header.instrs[cmp_index];
+    if test == Test::Bottom && stay != lp.header {
+        return None;
+    }
+    let cmp_index = block.instrs.iter().rposition(|i| i.def() == Some(cond))?;
+    let cmp = &block.instrs[cmp_index];
     let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
     let mut writes: Vec<(BlockId, usize)> = Vec::new();
     let mut written = [false, false];
@@ -163,9 +187,16 @@ pub(super) fn recognise(f: &Function, facts: &LoopFacts, lp: &Loop) -> Option<Co
     };
     let inclusive = normalise(cmp.op, counter_first, stay_when_true)?;
     let (counter, bound) = if counter_first { (a0, a1) } else { (a1, a0) };
+    // One increment per iteration: where every iteration passes, and where
+    // the test sees its result only in the next iteration (top) or right
+    // away (bottom).
     let [(inc_block, inc_index)] = writes[..] else { return None };
     let inc = &f.block(inc_block).instrs[inc_index];
-    if inc.op != Op::Add || inc_block == lp.header || !facts.dom.dominates(inc_block, latch) {
+    let placed = match test {
+        Test::Top => inc_block != lp.header,
+        Test::Bottom => inc_block != latch || inc_index < cmp_index,
+    };
+    if inc.op != Op::Add || !placed || !facts.dom.dominates(inc_block, latch) {
         return None;
     }
     let step = match (inc.args.first(), inc.args.get(1)) {
@@ -177,8 +208,10 @@ pub(super) fn recognise(f: &Function, facts: &LoopFacts, lp: &Loop) -> Option<Co
     body.sort_unstable();
     Some(CountedLoop {
         header: lp.header,
+        latch,
+        test,
         body,
-        body_entry,
+        stay,
         exit,
         cond,
         cmp_index,

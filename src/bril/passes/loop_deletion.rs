@@ -26,7 +26,7 @@ use crate::bril::analysis::loops::find_loops;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
 
-use super::counted_loop::{recognise, LoopFacts};
+use super::counted_loop::{recognise, LoopFacts, Test};
 
 /// Rounds of deletion per run (each may empty the loop enclosing the last).
 const ROUNDS: usize = 4;
@@ -53,7 +53,7 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
     let mut doomed: Vec<(BlockId, BlockId)> = Vec::new();
     for lp in find_loops(&facts.cfg, &facts.dom) {
         let Some(counted) = recognise(f, &facts, &lp) else { continue };
-        if counted.inclusive || counted.step != 1 {
+        if counted.test != Test::Top || counted.inclusive || counted.step != 1 {
             continue;
         }
         let computes_only = |b: &BlockId| {

@@ -32,11 +32,12 @@
 //! earlier unrolling) is not unrolled again.
 
 use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions};
+use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{find_loops, Loop};
 use crate::bril::ir::{Block, BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
 
-use super::counted_loop::{recognise, CountedLoop, LoopFacts};
+use super::counted_loop::{recognise, CountedLoop, LoopFacts, Test};
 use super::names::FreshNames;
 
 /// Most instructions the copies of one loop may have.
@@ -70,7 +71,7 @@ struct Counted {
     lp: CountedLoop,
     /// (factor - 1) * step.
     span: i64,
-    /// The header's comparison, when only the header's branch reads it (the
+    /// The test's comparison, when only the test's branch reads it (the
     /// copies leave it out).
     dead_compare: Option<usize>,
 }
@@ -97,34 +98,33 @@ fn analyse(f: &Function, facts: &LoopFacts, lp: &Loop, factor: usize) -> Option<
         if !assigned.contains(counter.index()) || !assigned.contains(bound.index()) {
             return None;
         }
-        if tests_counter(f, p, counter, lp.header) {
+        if tests_counter(f, p, counter, bound, lp.header) {
             return None;
         }
     }
     let header = f.block(lp.header);
     let size: usize =
-        header.instrs.len() - 1 + counted.body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
+        header.instrs.len() + counted.body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
     if size * factor > BUDGET {
         return None;
     }
-    let dead_compare = (facts.uses[counted.cond.index()] == 1).then_some(counted.cmp_index);
-    Some(Counted { lp: counted, span, dead_compare })
+    Some(Counted { lp: counted, span, dead_compare: None })
 }
 
 /// Whether `p` ends with a branch to `header` on a comparison of `counter`
-/// it makes: the `main` test of an earlier unrolling.
-fn tests_counter(f: &Function, p: BlockId, counter: VarId, header: BlockId) -> bool {
+/// with something else than `bound`, made in `p`: the `main` test of an
+/// earlier unrolling (a rotated loop's guard compares with the bound).
+fn tests_counter(f: &Function, p: BlockId, counter: VarId, bound: VarId, header: BlockId) -> bool {
     let block = f.block(p);
     let Some(t) = block.terminator().filter(|t| t.op == Op::Br && t.labels.contains(&header)) else {
         return false;
     };
     let Some(&c) = t.args.first() else { return false };
-    block
-        .instrs
-        .iter()
-        .rev()
-        .find(|i| i.def() == Some(c))
-        .is_some_and(|cmp| matches!(cmp.op, Op::Lt | Op::Le) && cmp.args.first() == Some(&counter))
+    block.instrs.iter().rev().find(|i| i.def() == Some(c)).is_some_and(|cmp| {
+        matches!(cmp.op, Op::Lt | Op::Le)
+            && cmp.args.first() == Some(&counter)
+            && cmp.args.get(1) != Some(&bound)
+    })
 }
 
 pub(super) fn unroll_function(f: &mut Function, factor: usize) {
@@ -133,9 +133,20 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     }
     let facts = LoopFacts::new(f);
     let loops = find_loops(&facts.cfg, &facts.dom);
-    let plans: Vec<Counted> = loops.iter().filter_map(|lp| analyse(f, &facts, lp, factor)).collect();
+    let mut plans: Vec<Counted> = loops.iter().filter_map(|lp| analyse(f, &facts, lp, factor)).collect();
     if plans.is_empty() {
         return;
+    }
+    // The copies leave out the comparison of the test when only the test's
+    // branch reads it: nothing after it in its block, and not live after.
+    let live = Liveness::new(f, &facts.cfg);
+    for plan in &mut plans {
+        let (b, at, c) = (plan.lp.testing(), plan.lp.cmp_index, plan.lp.cond);
+        let code = &f.block(b).instrs;
+        let read_after = code[at + 1..code.len() - 1].iter().any(|i| i.uses().contains(&c));
+        if !read_after && !live.live_out[b.index()].contains(c.index()) {
+            plan.dead_compare = Some(at);
+        }
     }
     // Innermost loops with acyclic bodies share no block.
     let n = f.blocks.len();
@@ -149,14 +160,13 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
         }
     }
     // Layout: each loop's new blocks (guard, main, copies) right before its header.
-    let added = |plan: &Counted| 2 + factor * (1 + plan.lp.body.len());
     let mut new_index = Vec::with_capacity(n);
     let mut first_new = vec![0usize; plans.len()];
     let mut next = 0;
     for b in 0..n {
         if let Some(k) = headed[b] {
             first_new[k] = next;
-            next += added(&plans[k]);
+            next += added(&plans[k], factor);
         }
         new_index.push(BlockId::new(next));
         next += 1;
@@ -181,7 +191,7 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
         f.blocks.push(block);
     }
     for (k, plan) in plans.iter().enumerate() {
-        for i in first_new[k]..first_new[k] + added(plan) {
+        for i in first_new[k]..first_new[k] + added(plan, factor) {
             if is_jump_to_next(f, BlockId::new(i)) {
                 f.block_mut(BlockId::new(i)).instrs.pop();
             }
@@ -189,7 +199,15 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     }
 }
 
-/// The guard, `main` and the copies of one loop, numbered from `first`.
+/// How many blocks unrolling `plan` adds: the guard, `main`, the copies,
+/// and for a bottom-tested loop the test that sends what is left to it.
+fn added(plan: &Counted, factor: usize) -> usize {
+    let extra = usize::from(plan.lp.test == Test::Bottom);
+    2 + factor * (1 + plan.lp.body.len()) + extra
+}
+
+/// The guard, `main`, the copies (and for a bottom-tested loop the last
+/// test) of one loop, numbered from `first`.
 fn build(
     f: &mut Function,
     names: &mut FreshNames,
@@ -198,61 +216,82 @@ fn build(
     first: usize,
     new_index: &[BlockId],
 ) -> Vec<Block> {
-    let header_label = f.block(plan.lp.header).label.clone().unwrap_or_else(|| "loop".into());
+    let lp = &plan.lp;
+    let header_label = f.block(lp.header).label.clone().unwrap_or_else(|| "loop".into());
     let span = names.var(f, "unroll.span");
     let lim = names.var(f, "unroll.lim");
     let ok = names.var(f, "unroll.ok");
     let go = names.var(f, "unroll.go");
     let main_id = BlockId::new(first + 1);
-    let header = new_index[plan.lp.header.index()];
-    let per_copy = 1 + plan.lp.body.len();
+    let header = new_index[lp.header.index()];
+    let per_copy = 1 + lp.body.len();
     let copy_header = |j: usize| BlockId::new(first + 2 + j * per_copy);
-    let copy_block = |j: usize, b: BlockId| {
-        let at = plan.lp.body.iter().position(|&x| x == b).unwrap_or(0);
-        BlockId::new(first + 2 + j * per_copy + 1 + at)
+    let copy_block = |j: usize, b: BlockId| match lp.body.iter().position(|&x| x == b) {
+        Some(at) => BlockId::new(first + 2 + j * per_copy + 1 + at),
+        None => copy_header(j),
     };
+    let last_test = BlockId::new(first + 2 + factor * per_copy);
+    let test = if lp.inclusive { Op::Le } else { Op::Lt };
+    let go_test = Instr::value(test, go, Type::BOOL, &[lp.counter, lim]);
 
     let mut guard = Block::new(Some(names.label(&format!("{header_label}.guard"))));
     guard.instrs = vec![
         Instr::constant(span, Type::INT, Literal::Int(plan.span)),
-        Instr::value(Op::Sub, lim, Type::INT, &[plan.lp.bound, span]),
-        Instr::value(Op::Lt, ok, Type::BOOL, &[lim, plan.lp.bound]),
+        Instr::value(Op::Sub, lim, Type::INT, &[lp.bound, span]),
+        Instr::value(Op::Lt, ok, Type::BOOL, &[lim, lp.bound]),
         Instr::br(ok, main_id, header),
     ];
     let mut main = Block::new(Some(names.label(&format!("{header_label}.main"))));
-    let test = if plan.lp.inclusive { Op::Le } else { Op::Lt };
-    main.instrs = vec![
-        Instr::value(test, go, Type::BOOL, &[plan.lp.counter, lim]),
-        Instr::br(go, copy_header(0), header),
-    ];
+    main.instrs = vec![go_test.clone(), Instr::br(go, copy_header(0), header)];
     let mut blocks = vec![guard, main];
-    let h = f.block(plan.lp.header);
+    let testing = lp.testing();
+    let copied = |b: BlockId, with_test: bool| -> Vec<Instr> {
+        let instrs = &f.block(b).instrs;
+        let code = &instrs[..instrs.len() - usize::from(b == testing && !with_test)];
+        let dead = |i: usize| b == testing && !with_test && Some(i) == plan.dead_compare;
+        code.iter().enumerate().filter(|&(i, _)| !dead(i)).map(|(_, instr)| instr.clone()).collect()
+    };
     for j in 0..factor {
-        let next = if j + 1 == factor { main_id } else { copy_header(j + 1) };
-        let mut head = Block::new(Some(names.label(&format!("{header_label}.u{j}"))));
-        head.instrs = h.instrs[..h.instrs.len() - 1]
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| Some(i) != plan.dead_compare)
-            .map(|(_, instr)| instr.clone())
-            .collect();
-        head.instrs.push(Instr::jmp(copy_block(j, plan.lp.body_entry)));
-        blocks.push(head);
-        for &b in &plan.lp.body {
-            let orig = f.block(b);
-            let hint = format!("{}.u{j}", orig.label.as_deref().unwrap_or("b"));
+        let last = j + 1 == factor;
+        // Where an iteration of this copy goes on: the next copy, or back
+        // to `main` (top) or to the test of a whole round (bottom).
+        let next = if !last { copy_header(j + 1) } else { main_id };
+        for b in std::iter::once(lp.header).chain(lp.body.iter().copied()) {
+            let orig_label = f.block(b).label.clone();
+            let hint = format!("{}.u{j}", orig_label.as_deref().unwrap_or("b"));
             let mut block = Block::new(Some(names.label(&hint)));
-            block.instrs = orig.instrs.clone();
-            let map = |t: BlockId| if t == plan.lp.header { next } else { copy_block(j, t) };
-            match block.instrs.last_mut().filter(|i| i.is_terminator()) {
-                Some(t) => t.labels.iter_mut().for_each(|l| *l = map(*l)),
-                None => {
-                    let succ = f.successors(b).first().copied().unwrap_or(plan.lp.header);
-                    block.instrs.push(Instr::jmp(map(succ)));
+            block.instrs = copied(b, false);
+            if b == testing {
+                match (lp.test, last) {
+                    (Test::Top, _) => block.instrs.push(Instr::jmp(copy_block(j, lp.stay))),
+                    (Test::Bottom, false) => block.instrs.push(Instr::jmp(next)),
+                    (Test::Bottom, true) => {
+                        block.instrs.push(go_test.clone());
+                        block.instrs.push(Instr::br(go, copy_header(0), last_test));
+                    }
+                }
+            } else {
+                let map = |t: BlockId| if t == lp.header { next } else { copy_block(j, t) };
+                match block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                    Some(t) => t.labels.iter_mut().for_each(|l| *l = map(*l)),
+                    None => {
+                        let succ = f.successors(b).first().copied().unwrap_or(lp.header);
+                        block.instrs.push(Instr::jmp(map(succ)));
+                    }
                 }
             }
             blocks.push(block);
         }
+    }
+    if lp.test == Test::Bottom {
+        // What is left after a whole round: the loop's own test, into the loop.
+        let latch = f.block(lp.latch);
+        let mut rest = Block::new(Some(names.label(&format!("{header_label}.rest"))));
+        rest.instrs.push(latch.instrs[plan.lp.cmp_index].clone());
+        let mut br = latch.instrs[latch.instrs.len() - 1].clone();
+        br.labels.iter_mut().for_each(|l| *l = new_index[l.index()]);
+        rest.instrs.push(br);
+        blocks.push(rest);
     }
     blocks
 }
@@ -289,6 +328,35 @@ mod tests {
         // instructions each) and a test (2) and a jump, plus the guard.
         assert_eq!(before[5].1, 3 + 100 * 5 + 2 + 1);
         assert_eq!(after[5].1, 3 + 4 + 25 * (8 + 3) + 2 + 2 + 1);
+        assert!(
+            !loop_unroll_4(&mut p).unwrap(),
+            "the remainder loop is not unrolled again:\n{}",
+            to_text(&p)
+        );
+    }
+
+    #[test]
+    fn a_rotated_loop_runs_four_iterations_per_test() {
+        let mut p = parse_text(SUM).unwrap();
+        crate::bril::passes::loop_rotate::loop_rotate(&mut p).unwrap();
+        let before: Vec<_> = ["0", "1", "3", "4", "5", "7", "100"].iter().map(|n| counts(&p, n)).collect();
+        assert!(loop_unroll_4(&mut p).unwrap());
+        crate::bril::verify(&p).unwrap();
+        let text = to_text(&p);
+        assert!(
+            text.contains(
+                "br unroll.go .body.u0 .body.rest;\n.body.rest:\n  c: bool = lt i n;\n  br c .body .exit;"
+            ),
+            "{text}"
+        );
+        let after: Vec<_> = ["0", "1", "3", "4", "5", "7", "100"].iter().map(|n| counts(&p, n)).collect();
+        for (b, a) in before.iter().zip(&after) {
+            assert_eq!(a.0, b.0);
+        }
+        // 100 iterations of 4 instructions (the jump is gone): now 25 rounds
+        // of 4 copies of 2 and one test of 2, plus the guard and main.
+        assert_eq!(before[6].1, 3 + 2 + 100 * 4 + 1);
+        assert_eq!(after[6].1, 3 + 2 + 4 + 2 + 25 * (4 * 2 + 2) + 2 + 1);
         assert!(
             !loop_unroll_4(&mut p).unwrap(),
             "the remainder loop is not unrolled again:\n{}",
