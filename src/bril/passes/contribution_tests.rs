@@ -369,3 +369,29 @@ fn generated_programs_changed() {
         println!("{:<16} {:>6} {:>8} {:>9}", flag, alone, changed, pct(geomean(&dy)));
     }
 }
+
+/// Every measured pass alone on every community benchmark, however long it
+/// runs, checked like the unit tests check the corpus:
+/// `cargo test --release --lib every_pass_alone_on_every_community_benchmark -- --ignored`.
+#[test]
+#[ignore]
+fn every_pass_alone_on_every_community_benchmark() {
+    use crate::bril::passes::testing::{check_pass_on, Case};
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
+    let mut files: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bril"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 80);
+    for path in files {
+        let program = crate::bril::parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let args = program.main_args();
+        let case = Case { name: path.display().to_string(), program, args };
+        for flag in measured_passes() {
+            check_pass_on(&case, &|p| run_flags(p, &[flag]));
+        }
+    }
+}

@@ -450,10 +450,9 @@ pub(super) fn pre_function(f: &mut Function) {
                             && f.block(BlockId::new(s.index() - 1)).terminator().is_some()
                             && owner == p
                     };
-                    !live.live_in[s.index()].contains(x)
-                        && !(single && term_reads)
-                        && defined(&definite.after[p.index()])
-                        && free
+                    // Inserted before the terminator, `x` must not be what it reads.
+                    let read_after = live.live_in[s.index()].contains(x) || single && term_reads;
+                    !read_after && defined(&definite.after[p.index()]) && free
                 }
                 Place::Entry => {
                     !live.live_in[0].contains(x)

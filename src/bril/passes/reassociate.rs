@@ -307,7 +307,9 @@ pub(super) fn reassociate_function(f: &mut Function) {
     }
     // Trees do not overlap: each block is rebuilt once, dropping inner nodes
     // and putting each chain at its root.
-    let mut by_block: FxHashMap<BlockId, Vec<(Vec<usize>, usize, Vec<Instr>)>> = FxHashMap::default();
+    // Per block: each tree's inner nodes, root and new chain.
+    type Rebuilt = (Vec<usize>, usize, Vec<Instr>);
+    let mut by_block: FxHashMap<BlockId, Vec<Rebuilt>> = FxHashMap::default();
     for (b, inner, root, new) in rewrites {
         by_block.entry(b).or_default().push((inner, root, new));
     }

@@ -56,7 +56,7 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
     if n >= MAX_FUNCTIONS {
         return Ok(false);
     }
-    let worth: Vec<Vec<bool>> = program.functions.iter().map(|g| worth_specialising(g)).collect();
+    let worth: Vec<Vec<bool>> = program.functions.iter().map(worth_specialising).collect();
     let mut calls = Vec::new();
     for caller in 0..n {
         constant_calls(program, caller, &worth, &mut calls);

@@ -163,8 +163,8 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     let mut new_index = Vec::with_capacity(n);
     let mut first_new = vec![0usize; plans.len()];
     let mut next = 0;
-    for b in 0..n {
-        if let Some(k) = headed[b] {
+    for &heads in &headed {
+        if let Some(k) = heads {
             first_new[k] = next;
             next += added(&plans[k], factor);
         }
