@@ -4,9 +4,10 @@
 //! A block `B` ending in `br c .t .f` (with at most [`MAX_COPY`] other
 //! instructions, none writing `c`) is bypassed on each edge `P -> B` along
 //! which the value of `c` is known:
-//! - `P` last writes `c` with a `const`;
-//! - or `P` does not write `c` and ends with `br c`, or its only
-//!   predecessor does: the edge taken tells the value.
+//! - the edge is taken by a branch on `c` (the value is the branch's side);
+//! - or `P` last writes `c` with a `const`;
+//! - or `P` does not write `c` and the same holds of the edge into `P` from
+//!   its only predecessor, up to [`MAX_WALK`] blocks up.
 //!
 //! The edge then goes where `B`'s branch would send it: a `jmp .B` becomes
 //! a copy of `B`'s code and a jump to the known target; a branch to an empty
@@ -25,6 +26,7 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::edit::{is_jump_to_next, remove_unreachable, rewrite_functions};
+use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
@@ -49,26 +51,67 @@ enum Edit {
     CopyBefore { from: BlockId, slot: usize, code: BlockId, to: BlockId },
 }
 
-/// The value of `c` at the end of `p` on the edge leaving by `slot` of its
-/// terminator, when known.
-fn known_on_edge(f: &Function, cfg: &Cfg, p: BlockId, slot: usize, c: VarId) -> Option<bool> {
-    let instrs = &f.block(p).instrs;
-    let term = f.block(p).terminator();
-    let code = &instrs[..instrs.len() - usize::from(term.is_some())];
-    if let Some(def) = code.iter().rev().find(|i| i.def() == Some(c)) {
-        return (def.op == Op::Const).then(|| const_bits(def)).flatten().map(|b| b != 0);
+/// Blocks walked up from an edge to find what decides its condition.
+const MAX_WALK: usize = 8;
+
+/// The last instruction of each block writing each variable, its
+/// terminator aside.
+fn last_writes(f: &Function) -> Vec<FxHashMap<VarId, usize>> {
+    f.blocks
+        .iter()
+        .map(|b| {
+            let mut last = FxHashMap::default();
+            for (i, instr) in b.instrs.iter().enumerate().filter(|(_, i)| !i.is_terminator()) {
+                if let Some(d) = instr.def() {
+                    last.insert(d, i);
+                }
+            }
+            last
+        })
+        .collect()
+}
+
+/// The value of `c` on the edge leaving `p` by `slot` of its terminator
+/// (`None`: by falling through), when known: the edge is taken by a branch
+/// on `c`, or `c` was last written with a `const`; if `p` does not write
+/// `c`, the same question is asked of the edge into `p` from its only
+/// predecessor, up to [`MAX_WALK`] blocks up.
+fn known_on_edge(
+    f: &Function,
+    cfg: &Cfg,
+    writes: &[FxHashMap<VarId, usize>],
+    p: BlockId,
+    slot: Option<usize>,
+    c: VarId,
+) -> Option<bool> {
+    let (mut block, mut slot) = (p, slot);
+    for _ in 0..MAX_WALK {
+        let term = f.block(block).terminator();
+        if let Some(value) = term.zip(slot).and_then(|(t, k)| branch_value(t, c, k)) {
+            return Some(value);
+        }
+        if let Some(&i) = writes[block.index()].get(&c) {
+            let def = &f.block(block).instrs[i];
+            return (def.op == Op::Const).then(|| const_bits(def)).flatten().map(|b| b != 0);
+        }
+        let mut preds = cfg.reachable_preds(block);
+        let (Some(q), None) = (preds.next(), preds.next()) else { return None };
+        if q == block {
+            return None;
+        }
+        slot = match f.block(q).terminator() {
+            Some(t) => {
+                let mut slots = (0..t.labels.len()).filter(|&k| t.labels[k] == block);
+                match (slots.next(), slots.next()) {
+                    (Some(k), None) => Some(k),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        block = q;
     }
-    if let Some(value) = term.and_then(|t| branch_value(t, c, slot)) {
-        return Some(value);
-    }
-    let mut preds = cfg.reachable_preds(p);
-    let (Some(q), None) = (preds.next(), preds.next()) else { return None };
-    let t = f.block(q).terminator().filter(|_| q != p)?;
-    let slots: Vec<usize> = (0..t.labels.len()).filter(|&k| t.labels[k] == p).collect();
-    match slots[..] {
-        [k] => branch_value(t, c, k),
-        _ => None,
-    }
+    None
 }
 
 /// What `c` is when the branch `t` leaves by `slot`, if `t` branches on `c`
@@ -105,6 +148,7 @@ fn plan(f: &Function) -> Vec<Edit> {
         }
     }
     let mut copy_before = vec![false; f.blocks.len()];
+    let writes = last_writes(f);
     let mut edits = Vec::new();
     for b in f.block_ids() {
         let Some((c, targets)) = candidate(f, &cfg, &loop_entry, b) else { continue };
@@ -112,7 +156,7 @@ fn plan(f: &Function) -> Vec<Edit> {
         for p in cfg.reachable_preds(b) {
             let Some(t) = f.block(p).terminator() else { continue };
             for slot in (0..t.labels.len()).filter(|&k| t.labels[k] == b) {
-                let Some(value) = known_on_edge(f, &cfg, p, slot, c) else { continue };
+                let Some(value) = known_on_edge(f, &cfg, &writes, p, Some(slot), c) else { continue };
                 let to = targets[usize::from(!value)];
                 match t.op {
                     Op::Jmp if has_code => edits.push(Edit::Inline { from: p, code: b, to }),
@@ -238,6 +282,14 @@ mod tests {
             "@main(c: bool) {\n  br c .a .b;\n.a:\n  print c;\n  jmp .t;\n.b:\n  jmp .f;\n.t:\n  print c;\n  ret;\n.f:\n  ret;\n}\n"
         );
         assert_eq!(after + 1, before, "the second test is gone");
+    }
+
+    #[test]
+    fn the_deciding_branch_may_be_a_few_blocks_up() {
+        let src = "@main(c: bool, n: int) {\n  br c .a .b;\n.a:\n  print n;\n  jmp .a2;\n.a2:\n  print n;\n.a3:\n  jmp .join;\n.b:\n  jmp .join;\n.join:\n  br c .t .f;\n.t:\n  print c;\n  ret;\n.f:\n  ret;\n}\n";
+        let (text, before, after) = threaded(src, &["true", "1"]);
+        assert!(text.contains(".a3:\n  jmp .t;") && !text.contains(".join:"), "{text}");
+        assert_eq!(after + 1, before);
     }
 
     #[test]
