@@ -35,6 +35,8 @@ pub mod simplify_cfg;
 pub mod sink;
 pub mod specialize;
 pub mod ssa;
+#[cfg(test)]
+mod ssa_form_tests;
 pub mod strength;
 #[cfg(test)]
 pub(crate) mod testing;
