@@ -13,7 +13,8 @@
 //!   exists has no dangling label or callee.
 //! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
-//! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
+//! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`;
+//!   [`shapes`]: large straight-line, loop-heavy and call-heavy programs of a given size.
 //! - [`mod@bench`]: interpreter throughput with the caller's clock.
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
@@ -33,7 +34,9 @@ pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod scaling;
 pub mod session;
+pub mod shapes;
 pub mod suite;
 pub mod types;
 pub mod verify;
