@@ -18,8 +18,8 @@ pub(crate) struct Case {
 /// per-pass unit tests (the integration tests run them all).
 const QUICK_FUEL: u64 = 3_000_000;
 
-/// The bundled suite, the community benchmarks under `../shared/bril-bench`
-/// that run in under [`QUICK_FUEL`] instructions, and `generated` random programs.
+/// The bundled suite, the community benchmarks that run in under
+/// [`QUICK_FUEL`] instructions, and `generated` random programs.
 pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     let mut cases: Vec<Case> = suite::all()
         .iter()
@@ -34,29 +34,32 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     cases
 }
 
+/// The community benchmark walker the integration tests use too.
+#[path = "../../../tests/common/community.rs"]
+mod community;
+
 fn community_benchmarks() -> Vec<Case> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
-    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
-    let mut cases = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let prof = std::fs::read_to_string(path.with_extension("prof")).unwrap_or_default();
-            let count: u64 =
-                prof.trim().trim_start_matches("total_dyn_inst:").trim().parse().unwrap_or(u64::MAX);
-            if path.extension().is_some_and(|e| e == "bril") && count <= QUICK_FUEL {
-                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
-                let args = program.args.clone().unwrap_or_default();
-                cases.push(Case { name: path.display().to_string(), program, args });
-            }
-        }
-    }
-    cases.sort_by(|a, b| a.name.cmp(&b.name));
-    cases
+    community::bench_files()
+        .into_iter()
+        .filter(|f| f.reference_dyn.unwrap_or(u64::MAX) <= QUICK_FUEL)
+        .map(|f| {
+            let program = parse_text(&f.source).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            let args = program.args.clone().unwrap_or_default();
+            Case { name: f.path.display().to_string(), program, args }
+        })
+        .collect()
+}
+
+/// Every community benchmark, however long it runs.
+pub(crate) fn all_community_benchmarks() -> Vec<Case> {
+    community::bench_files()
+        .into_iter()
+        .map(|f| {
+            let program = parse_text(&f.source).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            let args = program.main_args();
+            Case { name: f.path.display().to_string(), program, args }
+        })
+        .collect()
 }
 
 /// Runs `program` and returns its output, or the error text.
