@@ -16,6 +16,7 @@
 //! compgym bench-pass-speed [--seconds S] [--only FLAG]
 //!                                       time per pass and for all features
 //! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
+//! compgym shape NAME SIZE [SEED]          a generated program of a shape and size
 //! compgym bench-scaling [--sizes N,N..] [--only NAME] [--seconds S] [--markdown]
 //!                                       time against program size and growth exponents
 //! ```
@@ -62,6 +63,9 @@ const USAGE: &str = "usage:
                                         reward, random actions), fork and observation
                                         latency on the median suite program (the native
                                         side of bench/env.mjs)
+  compgym shape NAME SIZE [SEED]        print a generated program of a shape
+                                        (straight-line, loop-heavy, call-heavy) with
+                                        about SIZE static instructions
   compgym bench-scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
                                         milliseconds per pass, pipeline, feature, reader,
                                         writer and the verifier on generated programs of
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
         Some("bench-env") => cmd_bench_env(&args[1..]),
         Some("bench-scaling") => cmd_bench_scaling(&args[1..]),
+        Some("shape") => cmd_shape(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -546,6 +551,23 @@ fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
         say!("{:>12.2} us per Autophase observation", r.autophase_us);
         say!("{:>12.2} us per Ir observation", r.ir_us);
     }
+    Ok(())
+}
+
+fn cmd_shape(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::shapes::{generate_text, Shape};
+    let (name, size, seed) = match args {
+        [name, size] => (name, size, "1"),
+        [name, size, seed] => (name, size, seed.as_str()),
+        _ => return Err(usage_error("shape needs a NAME and a SIZE")),
+    };
+    let shape = Shape::ALL
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| usage_error(format!("unknown shape {name:?}")))?;
+    let size: usize = size.parse().map_err(|_| usage_error(format!("bad size {size:?}")))?;
+    let seed: u64 = seed.parse().map_err(|_| usage_error(format!("bad seed {seed:?}")))?;
+    let _ = std::io::stdout().write_all(generate_text(shape, size, seed).as_bytes());
     Ok(())
 }
 

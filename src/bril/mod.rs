@@ -30,6 +30,7 @@ pub mod ir;
 pub mod json;
 mod lex;
 mod list;
+pub mod names;
 pub mod ops;
 pub mod parse;
 pub mod passes;

@@ -13,6 +13,9 @@
 //! Errors name the function and the instruction, with line:column when the
 //! program came from text.
 
+use super::analysis::cfg::Cfg;
+use super::analysis::liveness::{block_summaries, Liveness};
+use super::analysis::sets::{Marks, SparseSet};
 use super::ir::*;
 use super::print::instr_to_text;
 use crate::error::{Error, ErrorKind, Result};
@@ -330,69 +333,61 @@ impl<'a> Cx<'a> {
     }
 
     /// Every read must be of a variable defined on some path from the entry.
+    ///
+    /// A may-analysis kept within the live sets, so it stays sparse: if some
+    /// path from the entry writes `v` and then reaches a read of `v`, take
+    /// the last write on it: from there to the read `v` is live throughout.
+    /// So "defined on some path" needs tracking only where `v` is live.
     fn check_defined_before_use(&self) -> Result<()> {
         let f = self.f;
         let n = f.blocks.len();
         if n == 0 {
             return Ok(());
         }
-        let words = f.vars.len().div_ceil(64);
-        let mut defs = vec![vec![0u64; words]; n];
-        for (b, block) in f.blocks.iter().enumerate() {
-            for instr in &block.instrs {
-                if let Some(v) = instr.def() {
-                    defs[b][v.index() / 64] |= 1 << (v.index() % 64);
-                }
-            }
-        }
-        let mut entry = vec![0u64; words];
-        for p in &f.params {
-            entry[p.var.index() / 64] |= 1 << (p.var.index() % 64);
-        }
-        // may_in[b]: variables defined on some path reaching b; None if b is unreachable.
-        let mut may_in: Vec<Option<Vec<u64>>> = vec![None; n];
-        may_in[0] = Some(entry);
+        let cfg = Cfg::new(f);
+        let live = Liveness::new(f, &cfg);
+        let (_, writes) = block_summaries(f);
+        let params: SparseSet = f.params.iter().map(|p| p.var.index()).collect();
+        // may_in[b]: live variables defined on some path reaching b; None if b is unreachable.
+        let mut may_in: Vec<Option<SparseSet>> = vec![None; n];
+        may_in[0] = Some(params.intersection(&live.live_in[0]));
+        let mut queued = vec![false; n];
         let mut work = vec![BlockId(0)];
+        queued[0] = true;
         while let Some(b) = work.pop() {
-            let Some(input) = &may_in[b.index()] else {
-                continue;
-            };
-            let output: Vec<u64> = input.iter().zip(&defs[b.index()]).map(|(x, y)| x | y).collect();
-            for &s in f.successors(b).iter() {
+            queued[b.index()] = false;
+            let Some(input) = &may_in[b.index()] else { continue };
+            let mut output = input.clone();
+            output.union_with(&writes[b.index()]);
+            let output = output.intersection(&live.live_out[b.index()]);
+            for &s in &cfg.succs[b.index()] {
+                let arriving = output.intersection(&live.live_in[s.index()]);
                 let changed = match &mut may_in[s.index()] {
-                    Some(cur) => {
-                        let mut changed = false;
-                        for (c, o) in cur.iter_mut().zip(&output) {
-                            if *c | o != *c {
-                                *c |= o;
-                                changed = true;
-                            }
-                        }
-                        changed
-                    }
+                    Some(cur) => cur.union_with(&arriving),
                     slot @ None => {
-                        *slot = Some(output.clone());
+                        *slot = Some(arriving);
                         true
                     }
                 };
-                if changed {
+                if changed && !queued[s.index()] {
+                    queued[s.index()] = true;
                     work.push(s);
                 }
             }
         }
+        let mut written = Marks::new(f.vars.len());
         for (b, block) in f.blocks.iter().enumerate() {
-            let Some(mut defined) = may_in[b].clone() else {
-                continue;
-            };
+            let Some(defined) = &may_in[b] else { continue };
+            written.clear();
             for instr in &block.instrs {
                 for &u in instr.uses() {
-                    if defined[u.index() / 64] >> (u.index() % 64) & 1 == 0 {
+                    if !written.contains(u.index()) && !defined.contains(u.index()) {
                         return Err(self
                             .error(instr, &format!("{} is not defined on any path to here", f.var_name(u))));
                     }
                 }
                 if let Some(v) = instr.def() {
-                    defined[v.index() / 64] |= 1 << (v.index() % 64);
+                    written.insert(v.index());
                 }
             }
         }

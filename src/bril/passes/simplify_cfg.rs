@@ -19,9 +19,12 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::edit::{
-    ensure_label, falls_through, is_jump_to_next, remove_blocks, remove_unreachable, rewrite_functions,
+    falls_through, is_jump_to_next, remove_blocks, remove_unreachable, rewrite_functions,
 };
+use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
+use crate::bril::names::FreshNames;
 use crate::error::Result;
 
 /// `-simplify-cfg`.
@@ -37,7 +40,7 @@ pub(crate) fn simplify_function(f: &mut Function) -> Result<()> {
         let mut changed = remove_unreachable(f)?;
         changed |= fold_branches(f);
         changed |= thread_jumps(f);
-        changed |= merge_one(f)?;
+        changed |= merge_blocks(f)?;
         changed |= drop_jumps_to_next(f);
         if !changed {
             break;
@@ -53,8 +56,8 @@ fn local_constant(instrs: &[Instr], cond: crate::bril::VarId) -> Option<bool> {
 }
 
 fn fold_branches(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
-    let definite = Definite::new(f, &cfg);
+    // Definite assignment is only needed for `br c .a .a`: computed on demand.
+    let mut definite: Option<(Definite, Marks)> = None;
     let mut changed = false;
     for b in f.block_ids() {
         let n = f.block(b).instrs.len();
@@ -67,8 +70,19 @@ fn fold_branches(f: &mut Function) -> bool {
         let pos = t.pos;
         let target = if let Some(c) = local_constant(&f.block(b).instrs, cond) {
             Some(if c { then } else { otherwise })
-        } else if then == otherwise && definite.before_each(f, b)[n - 1].contains(cond.index()) {
-            Some(then)
+        } else if then == otherwise {
+            let (definite, scratch) = definite.get_or_insert_with(|| {
+                let cfg = Cfg::new(f);
+                let live = Liveness::new(f, &cfg);
+                (Definite::new(f, &cfg, &live), Marks::new(f.vars.len()))
+            });
+            let mut assigned = false;
+            definite.walk(f, b, scratch, |i, _, a| {
+                if i + 1 == n {
+                    assigned = a.contains(cond);
+                }
+            });
+            assigned.then_some(then)
         } else {
             None
         };
@@ -90,25 +104,49 @@ fn forward_target(f: &Function, b: BlockId) -> Option<BlockId> {
     }
 }
 
-fn thread_jumps(f: &mut Function) -> bool {
+/// Where control entering each block ends up after following forwarders:
+/// the first block that does something, or the block itself when the
+/// forwarders from it run into a cycle (an empty infinite loop stays).
+fn resolve_forwarders(f: &Function) -> Vec<BlockId> {
     let n = f.blocks.len();
+    // Some(Some(t)): leads to t; Some(None): runs into a cycle.
+    let mut end: Vec<Option<Option<BlockId>>> = vec![None; n];
+    let mut on_path = vec![false; n];
+    let mut path = Vec::new();
+    for start in 0..n {
+        let mut x = BlockId::new(start);
+        let found = loop {
+            if let Some(e) = end[x.index()] {
+                break e;
+            }
+            if on_path[x.index()] {
+                break None;
+            }
+            on_path[x.index()] = true;
+            path.push(x);
+            match forward_target(f, x) {
+                Some(next) => x = next,
+                None => break Some(x),
+            }
+        };
+        for b in path.drain(..) {
+            on_path[b.index()] = false;
+            end[b.index()] = Some(found);
+        }
+    }
+    end.into_iter().enumerate().map(|(b, e)| e.flatten().unwrap_or(BlockId::new(b))).collect()
+}
+
+fn thread_jumps(f: &mut Function) -> bool {
+    let end = resolve_forwarders(f);
+    let mut labels_taken: Option<FreshNames> = None;
     let mut changed = false;
-    for b in 0..n {
+    for b in 0..f.blocks.len() {
         let Some(t) = f.blocks[b].instrs.last().filter(|i| i.is_terminator()) else { continue };
         let mut labels = t.labels.clone();
         let mut edited = false;
         for l in labels.iter_mut() {
-            // Follow forwarders; a cycle of them (an empty infinite loop) is left as it is.
-            let mut target = *l;
-            let mut seen = vec![target];
-            while let Some(next) = forward_target(f, target) {
-                if seen.contains(&next) {
-                    target = *l;
-                    break;
-                }
-                seen.push(next);
-                target = next;
-            }
+            let target = end[l.index()];
             if target != *l {
                 *l = target;
                 edited = true;
@@ -116,7 +154,10 @@ fn thread_jumps(f: &mut Function) -> bool {
         }
         if edited {
             for &l in labels.iter() {
-                ensure_label(f, l, "b");
+                if f.block(l).label.is_none() {
+                    let names = labels_taken.get_or_insert_with(|| FreshNames::labels(f));
+                    f.block_mut(l).label = Some(names.fresh("b"));
+                }
             }
             if let Some(t) = f.blocks[b].instrs.last_mut() {
                 t.labels = labels;
@@ -127,34 +168,59 @@ fn thread_jumps(f: &mut Function) -> bool {
     changed
 }
 
-/// Merges one block into its only predecessor, when that predecessor leads
-/// only to it and no jump or return has to be added.
-fn merge_one(f: &mut Function) -> Result<bool> {
+/// Merges every block into its only predecessor when that predecessor
+/// leads only to it and no jump or return has to be added; chains merge
+/// into their first block. Block numbers stay put until the end.
+fn merge_blocks(f: &mut Function) -> Result<bool> {
     let cfg = Cfg::new(f);
-    for a in f.block_ids() {
-        let [b] = cfg.succs[a.index()][..] else { continue };
-        if b == a || b.index() == 0 || cfg.preds[b.index()] != [a] {
+    let n = f.blocks.len();
+    let mut keep = vec![true; n];
+    // The blocks still in the layout, as a linked list: adjacency after merges.
+    let mut next_kept: Vec<usize> = (1..=n).collect();
+    let mut prev_kept: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
+    let mut changed = false;
+    for a in 0..n {
+        if !keep[a] {
             continue;
         }
-        let jumps = matches!(f.block(a).terminator(), Some(t) if t.op == Op::Jmp);
-        if !jumps && !falls_through(f, a) {
-            continue;
+        // `last`: the block whose end `a` now ends with (its successors are `a`'s).
+        let mut last = a;
+        loop {
+            let [b] = cfg.succs[last][..] else { break };
+            let b = b.index();
+            if b == a || b == last || b == 0 || !keep[b] || cfg.preds[b] != [BlockId::new(last)] {
+                break;
+            }
+            let jumps = matches!(f.blocks[a].terminator(), Some(t) if t.op == Op::Jmp);
+            if !jumps && !falls_through(f, BlockId::new(a)) {
+                break;
+            }
+            let adjacent = next_kept[a] == b;
+            if falls_through(f, BlockId::new(b)) && !adjacent {
+                break;
+            }
+            let moved = std::mem::take(&mut f.blocks[b].instrs);
+            let instrs = &mut f.blocks[a].instrs;
+            if jumps {
+                instrs.pop();
+            }
+            instrs.extend(moved);
+            keep[b] = false;
+            let (p, q) = (prev_kept[b], next_kept[b]);
+            if let Some(p) = p {
+                next_kept[p] = q;
+            }
+            if q < n {
+                prev_kept[q] = p;
+            }
+            last = b;
+            changed = true;
         }
-        let adjacent = a.index() + 1 == b.index();
-        if falls_through(f, b) && !adjacent {
-            continue;
-        }
-        let moved = std::mem::take(&mut f.block_mut(b).instrs);
-        let instrs = &mut f.block_mut(a).instrs;
-        if jumps {
-            instrs.pop();
-        }
-        instrs.extend(moved);
-        let keep: Vec<bool> = f.block_ids().map(|x| x != b).collect();
-        remove_blocks(f, &keep)?;
-        return Ok(true);
     }
-    Ok(false)
+    if changed {
+        remove_blocks(f, &keep)?;
+    }
+    Ok(changed)
 }
 
 fn drop_jumps_to_next(f: &mut Function) -> bool {

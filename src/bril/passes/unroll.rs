@@ -20,11 +20,11 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{const_bits, fold};
 use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::{remove_unreachable, rewrite_functions};
+use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{find_loops, Loop};
 use crate::bril::analysis::reaching::{DefPoint, ReachingDefs};
-use std::collections::HashSet;
-
-use crate::bril::ir::{Block, BlockId, Function, Instr, Name, Op, Program, VarId};
+use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, VarId};
+use crate::bril::names::FreshNames;
 use crate::error::Result;
 
 /// Most instructions an unrolled loop may have.
@@ -57,11 +57,13 @@ struct Counted {
 
 /// The one value every definition of `v` reaching `lp`'s header from
 /// outside gives, when `lp` does not write `v` and that value is a `const`.
+/// (`v` is read in the header before any write in the loop, so it is live
+/// on every edge into it.)
 fn constant_on_entry(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, v: VarId) -> Option<u64> {
     let mut value = None;
     for &p in cfg.preds[lp.header.index()].iter().filter(|&&p| !lp.contains(p)) {
         let mut any = false;
-        for site in rd.of_var(&rd.after[p.index()], v) {
+        for site in rd.at_exit(p, v) {
             any = true;
             let DefPoint::Instr { block, index } = site.point else { return None };
             if lp.contains(block) {
@@ -81,10 +83,10 @@ fn constant_on_entry(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, v: V
 }
 
 /// Whether the loop's blocks other than the header form no cycle.
-fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
-    // Kahn's algorithm on the body without the header.
+fn body_is_acyclic(cfg: &Cfg, lp: &Loop, indegree: &mut [usize]) -> bool {
+    // Kahn's algorithm on the body without the header (`indegree` is zero
+    // on entry, and again on return).
     let inside = |b: BlockId| b != lp.header && lp.contains(b);
-    let mut indegree: Vec<usize> = vec![0; cfg.len()];
     for &b in lp.body.iter().filter(|&&b| inside(b)) {
         for &s in cfg.succs[b.index()].iter().filter(|&&s| inside(s)) {
             indegree[s.index()] += 1;
@@ -102,12 +104,31 @@ fn body_is_acyclic(cfg: &Cfg, lp: &Loop) -> bool {
             }
         }
     }
-    seen == lp.body.len() - 1
+    let acyclic = seen == lp.body.len() - 1;
+    for &b in &lp.body {
+        indegree[b.index()] = 0;
+    }
+    acyclic
 }
 
-fn analyse(f: &Function, cfg: &Cfg, dom: &Dominators, rd: &ReachingDefs, lp: &Loop) -> Option<Counted> {
+/// Scratch reused from loop to loop: block in-degrees, and the definitions
+/// each variable has in the current loop (reset through `touched`).
+struct Scratch {
+    indegree: Vec<usize>,
+    defs_in_loop: Vec<Vec<(BlockId, usize)>>,
+    touched: Vec<VarId>,
+}
+
+fn analyse(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &Dominators,
+    rd: &ReachingDefs,
+    lp: &Loop,
+    scratch: &mut Scratch,
+) -> Option<Counted> {
     let [latch] = lp.latches[..] else { return None };
-    if !body_is_acyclic(cfg, lp) {
+    if !body_is_acyclic(cfg, lp, &mut scratch.indegree) {
         return None;
     }
     // Only the header leaves the loop, by a branch on a comparison made there.
@@ -128,18 +149,28 @@ fn analyse(f: &Function, cfg: &Cfg, dom: &Dominators, rd: &ReachingDefs, lp: &Lo
     if !matches!(cmp.op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq) {
         return None;
     }
-    let mut defs_in_loop = vec![Vec::new(); f.vars.len()];
+    for v in scratch.touched.drain(..) {
+        scratch.defs_in_loop[v.index()].clear();
+    }
     for &b in &lp.body {
         for (i, instr) in f.block(b).instrs.iter().enumerate() {
             if let Some(d) = instr.def() {
-                defs_in_loop[d.index()].push((b, i));
+                if scratch.defs_in_loop[d.index()].is_empty() {
+                    scratch.touched.push(d);
+                }
+                scratch.defs_in_loop[d.index()].push((b, i));
             }
         }
     }
+    let defs_in_loop = &scratch.defs_in_loop;
     // One argument is the counter, the other a constant the loop keeps.
     let (&a0, &a1) = (cmp.args.first()?, cmp.args.get(1)?);
     let (counter, bound, counter_first) =
         if defs_in_loop[a1.index()].is_empty() { (a0, a1, true) } else { (a1, a0, false) };
+    // The bound must not change in the loop (whichever side it is on).
+    if !defs_in_loop[bound.index()].is_empty() {
+        return None;
+    }
     let bound_value = constant_on_entry(f, cfg, rd, lp, bound)?;
     let [(inc_block, inc_index)] = defs_in_loop[counter.index()][..] else { return None };
     let inc = &f.block(inc_block).instrs[inc_index];
@@ -167,12 +198,44 @@ fn analyse(f: &Function, cfg: &Cfg, dom: &Dominators, rd: &ReachingDefs, lp: &Lo
     None
 }
 
+/// The variables `analyse` asks reaching definitions about: those a loop
+/// header's comparisons read, and what updates them reads.
+fn counter_like(f: &Function, loops: &[Loop]) -> Vec<bool> {
+    let mut tracked = vec![false; f.vars.len()];
+    for lp in loops {
+        let compares = |i: &&Instr| matches!(i.op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq);
+        for instr in f.block(lp.header).instrs.iter().filter(compares) {
+            for &a in instr.args.iter() {
+                tracked[a.index()] = true;
+            }
+        }
+    }
+    let updated: Vec<VarId> = f
+        .instrs()
+        .filter(|i| i.op == Op::Add && i.def().is_some_and(|d| tracked[d.index()]))
+        .flat_map(|i| i.args.iter().copied())
+        .collect();
+    for v in updated {
+        tracked[v.index()] = true;
+    }
+    tracked
+}
+
 fn unroll_one(f: &mut Function) -> bool {
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
-    let rd = ReachingDefs::new(f, &cfg);
-    for lp in find_loops(&cfg, &dom) {
-        let Some(counted) = analyse(f, &cfg, &dom, &rd, &lp) else { continue };
+    let loops = find_loops(&cfg, &dom);
+    if loops.is_empty() {
+        return false;
+    }
+    let rd = ReachingDefs::of(f, &cfg, &Liveness::new(f, &cfg), &counter_like(f, &loops));
+    let mut scratch = Scratch {
+        indegree: vec![0; cfg.len()],
+        defs_in_loop: vec![Vec::new(); f.vars.len()],
+        touched: Vec::new(),
+    };
+    for lp in loops {
+        let Some(counted) = analyse(f, &cfg, &dom, &rd, &lp, &mut scratch) else { continue };
         let header_len = f.block(lp.header).instrs.len();
         let body_len: usize =
             lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
@@ -212,23 +275,14 @@ fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
         BlockId::new(start + k * (1 + body.len()) + 1 + pos)
     };
     let remap_outside = |b: BlockId| BlockId::new(new_index[b.index()].unwrap_or(0));
-    let mut taken: HashSet<String> =
-        f.blocks.iter().filter_map(|b| b.label.as_deref().map(str::to_string)).collect();
-    let mut fresh = |hint: String| -> Name {
-        let name = (0u64..)
-            .map(|i| if i == 0 { hint.clone() } else { format!("{hint}.{i}") })
-            .find(|n| !taken.contains(n));
-        let name = name.unwrap_or(hint);
-        taken.insert(name.clone());
-        name.into()
-    };
+    let mut labels = FreshNames::labels(f);
     let mut copies: Vec<Block> = Vec::new();
     for k in 0..=trips {
         let h = f.block(lp.header);
         let label = if k == 0 {
             h.label.clone()
         } else {
-            Some(f.fresh_label(&format!("{}.u{k}", h.label.as_deref().unwrap_or("h"))))
+            Some(labels.fresh(&format!("{}.u{k}", h.label.as_deref().unwrap_or("h"))))
         };
         let mut block =
             Block { label, label_pos: h.label_pos, instrs: h.instrs[..h.instrs.len() - 1].to_vec() };
@@ -243,7 +297,7 @@ fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
             let orig = f.block(b);
             let hint = format!("{}.u{k}", orig.label.as_deref().unwrap_or("b"));
             let mut block = Block { label: None, label_pos: orig.label_pos, instrs: orig.instrs.clone() };
-            block.label = Some(fresh(hint));
+            block.label = Some(labels.fresh(&hint));
             let map = |t: BlockId| if t == lp.header { copy_header(k + 1) } else { copy_block(k, t) };
             match block.instrs.last_mut().filter(|i| i.is_terminator()) {
                 Some(t) => {
