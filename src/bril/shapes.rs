@@ -6,8 +6,9 @@
 //!   redefined from itself (`x: int = add x x`), recomputed expressions,
 //!   constants and small non-escaping allocations.
 //! - [`Shape::LoopHeavy`]: one `@main` of loop nests in sequence, each with
-//!   its own counters and temporaries, a loop-invariant product, a product of
-//!   the counter, a branch in the body and sometimes an inner loop.
+//!   its own counters and temporaries, a bound known at compile time one
+//!   time in four (else computed at run time), a loop-invariant product, a
+//!   product of the counter, a branch in the body and sometimes an inner loop.
 //! - [`Shape::CallHeavy`]: many small functions, each called from `@main`
 //!   once; they call a few shared leaves, and some recurse in tail position.
 //!
@@ -173,6 +174,7 @@ fn loop_heavy(w: &mut Writer, instrs: usize) {
     w.out.push_str("@main {\n");
     w.accumulators();
     w.instr(format_args!("one: int = const 1"));
+    w.instr(format_args!("four: int = const 4"));
     let mut k = 0;
     while w.count + 1 < instrs {
         k += 1;
@@ -182,14 +184,22 @@ fn loop_heavy(w: &mut Writer, instrs: usize) {
     w.out.push_str("}\n");
 }
 
-/// One counted loop `i{k}` from 0 to a small bound; its body adds a
+/// One counted loop `i{k}` from 0 to a small bound (a constant one time in
+/// four, so some loops unroll, else computed at run time); its body adds a
 /// loop-invariant product and a product of the counter into accumulators,
 /// branches on the counter, and sometimes runs an inner loop.
 fn loop_nest(w: &mut Writer, k: usize) {
-    let trips = 2 + w.pick(3);
     let (a, b, c) = (k % ACCS, (k + 3) % ACCS, (k + 5) % ACCS);
     w.instr(format_args!("i{k}: int = const 0"));
-    w.instr(format_args!("n{k}: int = const {trips}"));
+    if w.pick(4) == 0 {
+        let trips = 2 + w.pick(3);
+        w.instr(format_args!("n{k}: int = const {trips}"));
+    } else {
+        // A bound known only at run time: an accumulator modulo 4 (-3..3).
+        w.instr(format_args!("q{k}: int = div a{c} four"));
+        w.instr(format_args!("r{k}: int = mul q{k} four"));
+        w.instr(format_args!("n{k}: int = sub a{c} r{k}"));
+    }
     let stride = 1 + w.pick(7);
     w.instr(format_args!("s{k}: int = const {stride}"));
     w.label(format_args!("head{k}"));

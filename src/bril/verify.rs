@@ -14,8 +14,9 @@
 //! program came from text.
 
 use super::analysis::cfg::Cfg;
-use super::analysis::liveness::{block_summaries, Liveness};
-use super::analysis::sets::{Marks, SparseSet};
+use super::analysis::dom::Dominators;
+use super::analysis::liveness::Liveness;
+use super::analysis::sets::Marks;
 use super::ir::*;
 use super::print::instr_to_text;
 use crate::error::{Error, ErrorKind, Result};
@@ -118,7 +119,7 @@ impl<'a> Cx<'a> {
             .ok_or_else(|| self.error(instr, &format!("undefined variable {}", self.f.var_name(v))))
     }
 
-    fn expect(&self, instr: &Instr, what: &str, got: Type, want: Want) -> Result<()> {
+    fn expect(&self, instr: &Instr, what: impl std::fmt::Display, got: Type, want: Want) -> Result<()> {
         let ok = match want {
             Want::Exactly(t) => got == t,
             Want::AnyPtr => got.is_ptr(),
@@ -159,7 +160,7 @@ impl<'a> Cx<'a> {
         self.counts(instr, args.len(), 0, dest.is_some())?;
         for (i, (&a, &want)) in instr.args.iter().zip(args).enumerate() {
             let t = self.type_of(instr, a)?;
-            self.expect(instr, &format!("argument {}", i + 1), t, want)?;
+            self.expect(instr, format_args!("argument {}", i + 1), t, want)?;
         }
         if let (Some(d), Some(want)) = (instr.dest, dest) {
             self.expect(instr, "the destination", d.ty, want)?;
@@ -286,7 +287,7 @@ impl<'a> Cx<'a> {
         }
         for (i, (&a, p)) in instr.args.iter().zip(&callee.params).enumerate() {
             let t = self.type_of(instr, a)?;
-            self.expect(instr, &format!("argument {}", i + 1), t, Want::Exactly(p.ty))?;
+            self.expect(instr, format_args!("argument {}", i + 1), t, Want::Exactly(p.ty))?;
         }
         match (callee.ret, instr.dest) {
             (None, None) => Ok(()),
@@ -334,65 +335,138 @@ impl<'a> Cx<'a> {
 
     /// Every read must be of a variable defined on some path from the entry.
     ///
-    /// A may-analysis kept within the live sets, so it stays sparse: if some
-    /// path from the entry writes `v` and then reaches a read of `v`, take
-    /// the last write on it: from there to the read `v` is live throughout.
-    /// So "defined on some path" needs tracking only where `v` is live.
+    /// Most reads are of a variable a dominating block (or the block itself,
+    /// earlier) writes: one walk down the dominator tree, counting the
+    /// variables its blocks write, clears them in O(1) each. The few left
+    /// (a variable written on both arms of a branch, say) get the exact test
+    /// below, for their variables only.
     fn check_defined_before_use(&self) -> Result<()> {
         let f = self.f;
-        let n = f.blocks.len();
-        if n == 0 {
+        if f.blocks.is_empty() {
             return Ok(());
         }
         let cfg = Cfg::new(f);
-        let live = Liveness::new(f, &cfg);
-        let (_, writes) = block_summaries(f);
-        let params: SparseSet = f.params.iter().map(|p| p.var.index()).collect();
-        // may_in[b]: live variables defined on some path reaching b; None if b is unreachable.
-        let mut may_in: Vec<Option<SparseSet>> = vec![None; n];
-        may_in[0] = Some(params.intersection(&live.live_in[0]));
-        let mut queued = vec![false; n];
-        let mut work = vec![BlockId(0)];
-        queued[0] = true;
-        while let Some(b) = work.pop() {
-            queued[b.index()] = false;
-            let Some(input) = &may_in[b.index()] else { continue };
-            let mut output = input.clone();
-            output.union_with(&writes[b.index()]);
-            let output = output.intersection(&live.live_out[b.index()]);
-            for &s in &cfg.succs[b.index()] {
-                let arriving = output.intersection(&live.live_in[s.index()]);
-                let changed = match &mut may_in[s.index()] {
-                    Some(cur) => cur.union_with(&arriving),
-                    slot @ None => {
-                        *slot = Some(arriving);
-                        true
+        let dom = Dominators::new(&cfg);
+        // Writes seen in the blocks dominating the current one (parameters too).
+        let mut above = vec![0u32; f.vars.len()];
+        for p in &f.params {
+            above[p.var.index()] += 1;
+        }
+        let mut here = Marks::new(f.vars.len());
+        let mut doubtful: Vec<(u32, u32)> = Vec::new();
+        enum Step {
+            Enter(BlockId),
+            Leave(BlockId),
+        }
+        let mut steps = vec![Step::Enter(BlockId(0))];
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Enter(b) => {
+                    here.clear();
+                    for instr in &f.block(b).instrs {
+                        for &u in instr.uses() {
+                            if !here.contains(u.index()) && above[u.index()] == 0 {
+                                doubtful.push((b.0, u.0));
+                            }
+                        }
+                        if let Some(d) = instr.def() {
+                            here.insert(d.index());
+                        }
                     }
-                };
-                if changed && !queued[s.index()] {
-                    queued[s.index()] = true;
-                    work.push(s);
+                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                        above[d.index()] += 1;
+                    }
+                    steps.push(Step::Leave(b));
+                    steps.extend(dom.children[b.index()].iter().rev().map(|&c| Step::Enter(c)));
+                }
+                Step::Leave(b) => {
+                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                        above[d.index()] -= 1;
+                    }
                 }
             }
         }
-        let mut written = Marks::new(f.vars.len());
+        if doubtful.is_empty() {
+            return Ok(());
+        }
+        let mut tracked = vec![false; f.vars.len()];
+        for &(_, v) in &doubtful {
+            tracked[v as usize] = true;
+        }
+        let undefined = undefined_reads(f, &cfg, &tracked, &doubtful);
+        if undefined.is_empty() {
+            return Ok(());
+        }
+        // Report the first such read in layout order.
         for (b, block) in f.blocks.iter().enumerate() {
-            let Some(defined) = &may_in[b] else { continue };
-            written.clear();
+            let mut written: Vec<VarId> = Vec::new();
             for instr in &block.instrs {
                 for &u in instr.uses() {
-                    if !written.contains(u.index()) && !defined.contains(u.index()) {
+                    if !written.contains(&u) && undefined.contains(&(b as u32, u.0)) {
                         return Err(self
                             .error(instr, &format!("{} is not defined on any path to here", f.var_name(u))));
                     }
                 }
-                if let Some(v) = instr.def() {
-                    written.insert(v.index());
-                }
+                written.extend(instr.def());
             }
         }
         Ok(())
     }
+}
+
+/// Of the `doubtful` reads (block, variable), those of a variable no path
+/// from the entry defines before the block. One `tracked` variable at a
+/// time, within its live range: if some path from the entry writes `v` and
+/// then reaches a read of `v`, take the last write on it: from there to the
+/// read `v` is live throughout. So "defined" spreads forward from each
+/// reachable write (and from the entry for a parameter) through the blocks
+/// where `v` is live on entry, at the cost of the live sets.
+fn undefined_reads(f: &Function, cfg: &Cfg, tracked: &[bool], doubtful: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let live = Liveness::of(f, cfg, tracked);
+    let n = f.blocks.len();
+    let mut is_param = vec![false; f.vars.len()];
+    for p in &f.params {
+        is_param[p.var.index()] = true;
+    }
+    let mut defined = vec![u32::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut undefined = Vec::new();
+    let mut by_var: Vec<(u32, u32)> = doubtful.iter().map(|&(b, v)| (v, b)).collect();
+    by_var.sort_unstable();
+    by_var.dedup();
+    let mut k = 0;
+    while k < by_var.len() {
+        let v32 = by_var[k].0;
+        let v = v32 as usize;
+        let spread = |b: usize, defined: &mut [u32], stack: &mut Vec<usize>| {
+            for &s in &cfg.succs[b] {
+                let s = s.index();
+                if defined[s] != v32 && live.live_in.get(s).contains(v) {
+                    defined[s] = v32;
+                    stack.push(s);
+                }
+            }
+        };
+        for &d in live.writers.get(v).as_slice() {
+            if cfg.is_reachable(BlockId(d)) {
+                spread(d as usize, &mut defined, &mut stack);
+            }
+        }
+        if is_param[v] && live.live_in.get(0).contains(v) {
+            defined[0] = v32;
+            stack.push(0);
+        }
+        while let Some(b) = stack.pop() {
+            spread(b, &mut defined, &mut stack);
+        }
+        while let Some(&(w, b)) = by_var.get(k).filter(|&&(w, _)| w == v32) {
+            if defined[b as usize] != v32 {
+                undefined.push((b, w));
+            }
+            k += 1;
+        }
+    }
+    undefined
 }
 
 #[cfg(test)]
@@ -412,6 +486,9 @@ mod tests {
         .unwrap();
         // A read before the definition in layout order, on a loop path.
         check("@main {\n  jmp .b;\n.a:\n  print x;\n  ret;\n.b:\n  x: int = const 1;\n  jmp .a;\n}").unwrap();
+        // Written on both arms of a branch: no single write dominates the read.
+        check("@main(c: bool) {\n  br c .l .r;\n.l:\n  x: int = const 1;\n  jmp .j;\n.r:\n  x: int = const 2;\n.j:\n  print x;\n}")
+            .unwrap();
         // SSA with set/get.
         check("@main {\n  a: int = const 1;\n  set x a;\n  x: int = get;\n  print x;\n}").unwrap();
     }

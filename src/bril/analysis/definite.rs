@@ -12,9 +12,8 @@
 //! writes it nowhere (every block on such a path has it live on entry too).
 
 use super::cfg::Cfg;
-use super::dataflow::{solve, Dataflow, Direction};
-use super::liveness::{block_summaries, Liveness};
-use super::sets::{Marks, SparseSet};
+use super::liveness::Liveness;
+use super::sets::{BlockSets, Marks, SparseSet};
 use crate::bril::ir::{BlockId, Function, Instr, VarId};
 
 #[derive(Clone, Debug)]
@@ -23,41 +22,53 @@ pub struct Definite {
     /// function's entry reaches unassigned.
     pub maybe_unassigned: Vec<SparseSet>,
     /// The variables each block writes.
-    writes: Vec<SparseSet>,
-}
-
-struct Problem<'a> {
-    live_in: &'a [SparseSet],
-    writes: &'a [SparseSet],
-    params: SparseSet,
-}
-
-impl Dataflow for Problem<'_> {
-    type Fact = SparseSet;
-    const DIRECTION: Direction = Direction::Forward;
-    fn boundary(&self, _: &Function) -> SparseSet {
-        self.live_in.first().map_or_else(SparseSet::new, |live| live.difference(&self.params))
-    }
-    fn top(&self, _: &Function) -> SparseSet {
-        SparseSet::new()
-    }
-    fn meet(&self, acc: &mut SparseSet, other: &SparseSet) {
-        acc.union_with(other);
-    }
-    fn transfer(&self, _: &Function, block: BlockId, input: &SparseSet) -> SparseSet {
-        let b = block.index();
-        input.intersection(&self.live_in[b]).difference(&self.writes[b])
-    }
+    writes: BlockSets,
 }
 
 impl Definite {
+    /// One variable at a time: a variable live on entry to the function (and
+    /// not a parameter) is maybe unassigned on entry to every block reached
+    /// from there within its live range without passing a write. Few
+    /// variables are live on entry, so this costs little more than the
+    /// liveness it starts from.
     pub fn new(f: &Function, cfg: &Cfg, live: &Liveness) -> Definite {
-        let (_, writes) = block_summaries(f);
-        let params: SparseSet = f.params.iter().map(|p| p.var.index()).collect();
-        let problem = Problem { live_in: &live.live_in, writes: &writes, params };
-        let s = solve(&problem, f, cfg);
-        let maybe_unassigned = s.before.iter().zip(&live.live_in).map(|(u, l)| u.intersection(l)).collect();
-        Definite { maybe_unassigned, writes }
+        let blocks = f.blocks.len();
+        let mut maybe: Vec<Vec<u32>> = vec![Vec::new(); blocks];
+        let mut is_param = vec![false; f.vars.len()];
+        for p in &f.params {
+            is_param[p.var.index()] = true;
+        }
+        let mut mark = vec![u32::MAX; blocks];
+        let mut writes_it = vec![u32::MAX; blocks];
+        let mut stack = Vec::new();
+        if blocks > 0 {
+            for v in live.live_in.get(0).iter().filter(|&v| !is_param.get(v).copied().unwrap_or(true)) {
+                let v32 = v as u32;
+                for &b in live.writers.get(v).as_slice() {
+                    writes_it[b as usize] = v32;
+                }
+                mark[0] = v32;
+                maybe[0].push(v32);
+                stack.push(0usize);
+                while let Some(b) = stack.pop() {
+                    if writes_it[b] == v32 {
+                        continue;
+                    }
+                    for &s in &cfg.succs[b] {
+                        let s = s.index();
+                        if mark[s] != v32 && live.live_in.get(s).contains(v) {
+                            mark[s] = v32;
+                            maybe[s].push(v32);
+                            stack.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        Definite {
+            maybe_unassigned: maybe.into_iter().map(SparseSet::from_sorted).collect(),
+            writes: live.writes.clone(),
+        }
     }
 
     /// Whether `v`, live on entry to `block`, is definitely assigned there.
@@ -67,7 +78,7 @@ impl Definite {
 
     /// Whether `v`, live at the end of `block`, is definitely assigned there.
     pub fn at_exit(&self, block: BlockId, v: VarId) -> bool {
-        self.writes[block.index()].contains(v.index()) || self.at_entry(block, v)
+        self.writes.get(block.index()).contains(v.index()) || self.at_entry(block, v)
     }
 
     /// Walks `block` from its start, calling `visit(i, instr, assigned)` where

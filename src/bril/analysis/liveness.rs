@@ -1,48 +1,29 @@
-//! Live variables: a backward may-analysis. A variable is live at a point
-//! when some path from there reads it before writing it.
+//! Live variables: a variable is live at a point when some path from there
+//! reads it before writing it.
 //!
-//! Sets at block boundaries are sparse ([`SparseSet`]): in usual code few
-//! variables live across any one block boundary, so the analysis costs about
-//! the size of the function times the loop nesting depth, not the number of
-//! blocks times the number of variables. Inside a block, [`Liveness::walk_back`]
-//! hands out the live set after each instruction in turn, in a reused
-//! [`Marks`], instead of one set per instruction.
+//! Computed one variable at a time (path exploration): from each block that
+//! reads the variable before writing it, walk back through predecessors
+//! until a block that writes it. Each variable costs the blocks where it is
+//! live, so the whole analysis costs the size of the function plus the size
+//! of the result, with no iteration to a fixed point and no set merging;
+//! and since variables are taken in order, every block's set comes out
+//! sorted. Sets at block boundaries are sparse ([`SparseSet`]): in usual
+//! code few variables live across any one boundary. Inside a block,
+//! [`Liveness::walk_back`] hands out the live set after each instruction in
+//! turn, in a reused [`Marks`], instead of one set per instruction.
 
 use super::cfg::Cfg;
-use super::dataflow::{solve, Dataflow, Direction};
-use super::sets::{Marks, SparseSet};
-use crate::bril::ir::{BlockId, Function, Instr};
+use super::sets::{BlockSets, Marks};
+use crate::bril::ir::{BlockId, Function, Instr, Op};
 
 #[derive(Clone, Debug)]
 pub struct Liveness {
-    pub live_in: Vec<SparseSet>,
-    pub live_out: Vec<SparseSet>,
-}
-
-/// The problem, with each block's summary: the variables it reads before
-/// writing (`reads`) and those it writes (`writes`).
-struct Live {
-    reads: Vec<SparseSet>,
-    writes: Vec<SparseSet>,
-}
-
-impl Dataflow for Live {
-    type Fact = SparseSet;
-    const DIRECTION: Direction = Direction::Backward;
-    fn boundary(&self, _: &Function) -> SparseSet {
-        SparseSet::new()
-    }
-    fn top(&self, _: &Function) -> SparseSet {
-        SparseSet::new()
-    }
-    fn meet(&self, acc: &mut SparseSet, other: &SparseSet) {
-        acc.union_with(other);
-    }
-    fn transfer(&self, _: &Function, block: BlockId, out: &SparseSet) -> SparseSet {
-        let mut live = out.difference(&self.writes[block.index()]);
-        live.union_with(&self.reads[block.index()]);
-        live
-    }
+    pub live_in: BlockSets,
+    pub live_out: BlockSets,
+    /// What each block writes.
+    pub writes: BlockSets,
+    /// The blocks writing each slot (indexed by slot, not by block).
+    pub(crate) writers: BlockSets,
 }
 
 /// Moves the live set from after `instr` to before it.
@@ -55,66 +36,120 @@ pub fn step_back(live: &mut Marks, instr: &Instr) {
     }
 }
 
-/// What each block reads before writing and what it writes, sorted.
-pub(crate) fn block_summaries(f: &Function) -> (Vec<SparseSet>, Vec<SparseSet>) {
-    summaries(f, false)
-}
-
 /// The slot `instr` writes and those it reads: variables, and with
 /// `shadows` also the shadow of `x` (slot `n + x`, for `n` variables) that
 /// `set x v` writes and `x = get` reads.
 fn slots(instr: &Instr, n: usize, shadows: bool) -> (Option<usize>, impl Iterator<Item = usize> + '_) {
     let shadow_write = instr.shadow_target().filter(|_| shadows).map(|t| n + t.index());
     let shadow_read = match (shadows, instr.op, instr.def()) {
-        (true, crate::bril::ir::Op::Get, Some(d)) => Some(n + d.index()),
+        (true, Op::Get, Some(d)) => Some(n + d.index()),
         _ => None,
     };
     let written = shadow_write.or(instr.def().map(|d| d.index()));
     (written, instr.uses().iter().map(|u| u.index()).chain(shadow_read))
 }
 
-fn summaries(f: &Function, shadows: bool) -> (Vec<SparseSet>, Vec<SparseSet>) {
-    let n = f.vars.len();
-    let mut live = Marks::new(if shadows { 2 * n } else { n });
-    let mut reads = Vec::with_capacity(f.blocks.len());
-    let mut writes = Vec::with_capacity(f.blocks.len());
-    let mut touched: Vec<u32> = Vec::new();
-    let mut written: Vec<u32> = Vec::new();
-    for block in &f.blocks {
-        live.clear();
-        touched.clear();
-        written.clear();
-        for instr in block.instrs.iter().rev() {
-            let (w, r) = slots(instr, n, shadows);
-            if let Some(w) = w {
-                written.push(w as u32);
-                live.remove(w);
-            }
-            for r in r {
-                live.insert(r);
-                touched.push(r as u32);
-            }
-        }
-        touched.retain(|&u| live.contains(u as usize));
-        reads.push(SparseSet::from_unsorted(std::mem::take(&mut touched)));
-        writes.push(SparseSet::from_unsorted(std::mem::take(&mut written)));
-    }
-    (reads, writes)
-}
-
 impl Liveness {
     pub fn new(f: &Function, cfg: &Cfg) -> Liveness {
-        let (reads, writes) = block_summaries(f);
-        let s = solve(&Live { reads, writes }, f, cfg);
-        Liveness { live_in: s.before, live_out: s.after }
+        Liveness::compute(f, cfg, false, None)
+    }
+
+    /// Liveness of the `tracked` variables only (indexed by variable): the
+    /// others are never live. For a pass that asks about a few variables.
+    pub fn of(f: &Function, cfg: &Cfg, tracked: &[bool]) -> Liveness {
+        Liveness::compute(f, cfg, false, Some(tracked))
     }
 
     /// Liveness of the variables and of the `set`/`get` shadows: slot `v` is
     /// variable `v`, slot `n + x` the shadow of `x` (for `n` variables).
     pub fn with_shadows(f: &Function, cfg: &Cfg) -> Liveness {
-        let (reads, writes) = summaries(f, true);
-        let s = solve(&Live { reads, writes }, f, cfg);
-        Liveness { live_in: s.before, live_out: s.after }
+        Liveness::compute(f, cfg, true, None)
+    }
+
+    fn compute(f: &Function, cfg: &Cfg, shadows: bool, tracked: Option<&[bool]>) -> Liveness {
+        let n = f.vars.len();
+        let slots_count = if shadows { 2 * n } else { n };
+        let blocks = f.blocks.len();
+        // One backward pass per block: what it writes, and what it reads first.
+        let mut live = Marks::new(slots_count);
+        // (slot, block) pairs, slots grouped by block: inverted below.
+        let (mut read_pairs, mut write_pairs) = (Vec::new(), Vec::new());
+        let mut touched: Vec<u32> = Vec::new();
+        let mut written: Vec<u32> = Vec::new();
+        for (b, block) in f.blocks.iter().enumerate() {
+            live.clear();
+            touched.clear();
+            written.clear();
+            for instr in block.instrs.iter().rev() {
+                let (w, r) = slots(instr, n, shadows);
+                if let Some(w) = w {
+                    written.push(w as u32);
+                    live.remove(w);
+                }
+                for r in r {
+                    if live.insert(r) {
+                        touched.push(r as u32);
+                    }
+                }
+            }
+            written.sort_unstable();
+            written.dedup();
+            write_pairs.extend(written.iter().map(|&w| (w, b as u32)));
+            // A slot read then written again before the start is dead there:
+            // the marks say what is live at the block's start.
+            touched.retain(|&r| live.contains(r as usize));
+            touched.sort_unstable();
+            touched.dedup();
+            read_pairs.extend(touched.iter().map(|&r| (r, b as u32)));
+        }
+        let writers = BlockSets::from_pairs(slots_count, &write_pairs);
+        let readers = BlockSets::from_pairs(slots_count, &read_pairs);
+        let block_first: Vec<(u32, u32)> = write_pairs.iter().map(|&(w, b)| (b, w)).collect();
+        let writes = BlockSets::from_pairs(blocks, &block_first);
+        // (block, slot) pairs found live, slots in increasing order.
+        let mut live_in: Vec<(u32, u32)> = Vec::new();
+        let mut live_out: Vec<(u32, u32)> = Vec::new();
+        // Per block, the last slot marked live there (slots go in order).
+        let mut in_mark = vec![u32::MAX; blocks];
+        let mut out_mark = vec![u32::MAX; blocks];
+        let mut writes_it = vec![u32::MAX; blocks];
+        let mut stack: Vec<u32> = Vec::new();
+        for v in 0..slots_count as u32 {
+            let first = readers.get(v as usize).as_slice();
+            if first.is_empty() || tracked.is_some_and(|t| !t.get(v as usize).copied().unwrap_or(false)) {
+                continue;
+            }
+            for &b in writers.get(v as usize).as_slice() {
+                writes_it[b as usize] = v;
+            }
+            for &b in first {
+                if in_mark[b as usize] != v {
+                    in_mark[b as usize] = v;
+                    live_in.push((b, v));
+                    stack.push(b);
+                }
+            }
+            while let Some(b) = stack.pop() {
+                for &p in &cfg.preds[b as usize] {
+                    let p = p.index();
+                    if out_mark[p] != v {
+                        out_mark[p] = v;
+                        live_out.push((p as u32, v));
+                    }
+                    if writes_it[p] != v && in_mark[p] != v {
+                        in_mark[p] = v;
+                        live_in.push((p as u32, v));
+                        stack.push(p as u32);
+                    }
+                }
+            }
+        }
+        Liveness {
+            live_in: BlockSets::from_pairs(blocks, &live_in),
+            live_out: BlockSets::from_pairs(blocks, &live_out),
+            writes,
+            writers,
+        }
     }
 
     /// Walks `block` from its end, calling `visit(i, instr, live)` with the
@@ -127,7 +162,7 @@ impl Liveness {
         live: &mut Marks,
         mut visit: impl FnMut(usize, &Instr, &Marks),
     ) {
-        live.reset_to(&self.live_out[block.index()]);
+        live.reset_to(self.live_out.get(block.index()).as_slice());
         for (i, instr) in f.block(block).instrs.iter().enumerate().rev() {
             visit(i, instr, live);
             step_back(live, instr);
@@ -160,11 +195,11 @@ mod tests {
         let live = Liveness::new(f, &Cfg::new(f));
         let v = |name: &str| f.var_named(name).unwrap().index();
         let (entry, lp, body) = (0, 1, 2);
-        assert!(live.live_in[entry].contains(v("n")));
-        assert!(!live.live_in[entry].contains(v("i")), "i is defined first");
-        assert!(live.live_in[lp].contains(v("i")) && live.live_in[lp].contains(v("n")));
-        assert!(live.live_out[body].contains(v("i")));
-        assert!(!live.live_out[entry].contains(v("dead")));
+        assert!(live.live_in.get(entry).contains(v("n")));
+        assert!(!live.live_in.get(entry).contains(v("i")), "i is defined first");
+        assert!(live.live_in.get(lp).contains(v("i")) && live.live_in.get(lp).contains(v("n")));
+        assert!(live.live_out.get(body).contains(v("i")));
+        assert!(!live.live_out.get(entry).contains(v("dead")));
         let after = live_after_each(f, &live, BlockId(body as u32));
         assert!(after[0].contains(&v("one")) && !after[1].contains(&v("one")));
     }
@@ -185,8 +220,24 @@ mod tests {
     fn block_summaries_read_before_write() {
         let p =
             parse_text("@main(a: int) {\n  b: int = add a a;\n  a: int = add b b;\n  print a;\n}").unwrap();
-        let (reads, writes) = block_summaries(&p.functions[0]);
-        assert_eq!(reads[0].as_slice(), &[0], "a is read first; b and the second a are written first");
-        assert_eq!(writes[0].as_slice(), &[0, 1]);
+        let f = &p.functions[0];
+        let live = Liveness::new(f, &Cfg::new(f));
+        assert_eq!(live.live_in.get(0).as_slice(), &[0], "a is read first; b is written first");
+        assert_eq!(live.writes.get(0).as_slice(), &[0, 1]);
+    }
+
+    #[test]
+    fn shadows_are_live_from_set_to_get() {
+        let p = parse_text(
+            "@main(c: bool) {\n  a: int = const 1;\n  set x a;\n  br c .l .r;\n.l:\n  jmp .j;\n.r:\n  set x a;\n.j:\n  x: int = get;\n  print x;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let live = Liveness::with_shadows(f, &Cfg::new(f));
+        let shadow = f.vars.len() + f.var_named("x").unwrap().index();
+        let (l, r, j) = (BlockId(1), BlockId(2), BlockId(3));
+        assert!(live.live_in.get(l.index()).contains(shadow) && live.live_in.get(j.index()).contains(shadow));
+        assert!(!live.live_in.get(r.index()).contains(shadow), "the set in .r writes it first");
+        assert!(!live.live_in.get(0).contains(shadow));
     }
 }

@@ -8,8 +8,8 @@
 
 use super::cfg::Cfg;
 use super::dataflow::{solve, Dataflow, Direction};
-use super::liveness::{block_summaries, Liveness};
-use super::sets::{Marks, SparseSet};
+use super::liveness::Liveness;
+use super::sets::{BlockSets, Marks, SparseSet};
 use crate::bril::ir::{BlockId, Function, Instr, VarId};
 
 /// Where a variable gets a value.
@@ -44,8 +44,8 @@ pub struct ReachingDefs {
 
 struct Problem<'a> {
     sites: &'a [DefSite],
-    live_in: &'a [SparseSet],
-    writes: &'a [SparseSet],
+    live_in: &'a BlockSets,
+    writes: &'a BlockSets,
     /// The last definition of each variable a block writes.
     last: &'a [SparseSet],
     params: SparseSet,
@@ -64,7 +64,7 @@ impl Dataflow for Problem<'_> {
         acc.union_with(other);
     }
     fn transfer(&self, _: &Function, block: BlockId, input: &SparseSet) -> SparseSet {
-        let (live, writes) = (&self.live_in[block.index()], &self.writes[block.index()]);
+        let (live, writes) = (self.live_in.get(block.index()), self.writes.get(block.index()));
         let passing: SparseSet = input
             .iter()
             .filter(|&s| {
@@ -135,8 +135,8 @@ impl ReachingDefs {
             last.push(SparseSet::from_unsorted(block_last));
             site_at.push(row);
         }
-        let (_, writes) = block_summaries(f);
-        let problem = Problem { sites: &sites, live_in: &live.live_in, writes: &writes, last: &last, params };
+        let problem =
+            Problem { sites: &sites, live_in: &live.live_in, writes: &live.writes, last: &last, params };
         let s = solve(&problem, f, cfg);
         ReachingDefs { sites, first, site_at, tracked: tracked.to_vec(), before: s.before, after: s.after }
     }

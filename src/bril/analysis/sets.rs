@@ -20,6 +20,12 @@ impl SparseSet {
         SparseSet(Vec::new())
     }
 
+    /// The set of `items`, already sorted without repeats (checked in debug builds).
+    pub fn from_sorted(items: Vec<u32>) -> SparseSet {
+        debug_assert!(items.windows(2).all(|w| w[0] < w[1]));
+        SparseSet(items)
+    }
+
     /// The set of `items`, in any order, repeats allowed.
     pub fn from_unsorted(mut items: Vec<u32>) -> SparseSet {
         items.sort_unstable();
@@ -112,6 +118,78 @@ fn merge(a: &[u32], b: &[u32], keep: impl Fn(bool, bool) -> bool) -> Vec<u32> {
     out
 }
 
+/// One sorted set per block, all in one allocation: what an analysis
+/// computes at every block boundary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockSets {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl BlockSets {
+    /// The sets of `blocks` blocks from `(block, member)` pairs whose
+    /// members come in increasing order (a stable sort by block keeps each
+    /// set sorted), without repeats.
+    pub fn from_pairs(blocks: usize, pairs: &[(u32, u32)]) -> BlockSets {
+        let mut start = vec![0u32; blocks + 1];
+        for &(b, _) in pairs {
+            start[b as usize + 1] += 1;
+        }
+        for b in 0..blocks {
+            start[b + 1] += start[b];
+        }
+        let mut next = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(b, m) in pairs {
+            items[next[b as usize] as usize] = m;
+            next[b as usize] += 1;
+        }
+        BlockSets { start, items }
+    }
+
+    /// The set of block `b` (empty past the last block).
+    pub fn get(&self, b: usize) -> Set<'_> {
+        match (self.start.get(b), self.start.get(b + 1)) {
+            (Some(&lo), Some(&hi)) => Set(&self.items[lo as usize..hi as usize]),
+            _ => Set(&[]),
+        }
+    }
+
+    pub fn blocks(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+}
+
+/// A borrowed sorted set, such as one block's set of a [`BlockSets`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Set<'a>(&'a [u32]);
+
+impl<'a> Set<'a> {
+    pub fn contains(&self, i: usize) -> bool {
+        u32::try_from(i).is_ok_and(|i| self.0.binary_search(&i).is_ok())
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = usize> + ExactSizeIterator + 'a {
+        self.0.iter().map(|&i| i as usize)
+    }
+
+    pub fn as_slice(&self) -> &'a [u32] {
+        self.0
+    }
+
+    pub fn to_set(&self) -> SparseSet {
+        SparseSet(self.0.to_vec())
+    }
+}
+
 /// A dense set over `0..n` that empties in O(1): a pass allocates one per
 /// function and reuses it for every block it walks.
 #[derive(Clone, Debug)]
@@ -155,11 +233,11 @@ impl Marks {
         }
     }
 
-    /// Empties the set, then adds the members of `set`.
-    pub fn reset_to(&mut self, set: &SparseSet) {
+    /// Empties the set, then adds `members`.
+    pub fn reset_to(&mut self, members: &[u32]) {
         self.clear();
-        for i in set.iter() {
-            self.insert(i);
+        for &i in members {
+            self.insert(i as usize);
         }
     }
 }
@@ -233,6 +311,17 @@ mod tests {
     }
 
     #[test]
+    fn block_sets_from_pairs() {
+        let sets = BlockSets::from_pairs(3, &[(2, 1), (0, 4), (2, 5), (0, 7)]);
+        assert_eq!(
+            (sets.get(0).as_slice(), sets.get(1).as_slice(), sets.get(2).as_slice()),
+            (&[4, 7][..], &[][..], &[1, 5][..])
+        );
+        assert!(sets.get(2).contains(5) && !sets.get(2).contains(4) && sets.get(9).is_empty());
+        assert_eq!(sets.blocks(), 3);
+    }
+
+    #[test]
     fn marks_empty_at_once() {
         let mut m = Marks::new(10);
         assert!(m.insert(3) && !m.insert(3) && !m.insert(99));
@@ -241,7 +330,7 @@ mod tests {
         m.insert(4);
         m.clear();
         assert!(!m.contains(4));
-        m.reset_to(&set(&[1, 2]));
+        m.reset_to(&[1, 2]);
         assert!(m.contains(1) && m.contains(2) && !m.contains(4));
     }
 

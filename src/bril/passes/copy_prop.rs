@@ -17,8 +17,8 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::edit::rewrite_functions;
-use crate::bril::analysis::liveness::{block_summaries, Liveness};
-use crate::bril::analysis::sets::{Marks, SparseSet};
+use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::sets::{Marks, Set};
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
@@ -52,7 +52,7 @@ fn lookup(avail: &Avail, v: u32) -> Option<u32> {
 /// the entry reaches.
 fn solve(f: &Function, cfg: &Cfg, live: &Liveness) -> Vec<Option<Avail>> {
     let n = f.blocks.len();
-    let (_, writes) = block_summaries(f);
+    let writes = &live.writes;
     // The copies each block makes that survive to its end: neither side
     // is written after them in the block.
     let mut written_after = Marks::new(f.vars.len());
@@ -89,9 +89,9 @@ fn solve(f: &Function, cfg: &Cfg, live: &Liveness) -> Vec<Option<Avail>> {
         let input = if b.index() == 0 {
             Avail::new() // nothing is available before the function starts
         } else {
-            meet(&cfg.preds[b.index()], &outs, &live.live_in[b.index()], &mut wanted)
+            meet(&cfg.preds[b.index()], &outs, live.live_in.get(b.index()), &mut wanted)
         };
-        let written = &writes[b.index()];
+        let written = writes.get(b.index());
         let mut out: Avail = input
             .iter()
             .copied()
@@ -116,7 +116,7 @@ fn solve(f: &Function, cfg: &Cfg, live: &Liveness) -> Vec<Option<Avail>> {
 /// The copies available on entry to a block from its predecessors reached so
 /// far (the others are still the optimistic "everything"), for the
 /// variables live there and the sources of their copies, transitively.
-fn meet(preds: &[BlockId], outs: &[Option<Avail>], live_in: &SparseSet, wanted: &mut Marks) -> Avail {
+fn meet(preds: &[BlockId], outs: &[Option<Avail>], live_in: Set, wanted: &mut Marks) -> Avail {
     let reached: Vec<&Avail> = preds.iter().filter_map(|p| outs[p.index()].as_ref()).collect();
     let mut avail = Avail::new();
     if reached.is_empty() {

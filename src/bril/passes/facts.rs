@@ -33,20 +33,26 @@ pub(super) fn def_counts(f: &Function) -> Vec<u32> {
     counts
 }
 
-/// Calls `read(v, assigned)` for every read of every block a path from
-/// the entry reaches, with whether `v` is definitely assigned there.
-fn each_read(f: &Function, mut read: impl FnMut(VarId, bool)) {
+/// Calls `read(v, assigned)` for every read of a `tracked` variable (all
+/// of them for `None`) in every block a path from the entry reaches, with
+/// whether `v` is definitely assigned there.
+fn each_read(f: &Function, tracked: Option<&[bool]>, mut read: impl FnMut(VarId, bool)) {
     if f.blocks.is_empty() {
         return;
     }
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live = match tracked {
+        Some(t) => Liveness::of(f, &cfg, t),
+        None => Liveness::new(f, &cfg),
+    };
     let definite = Definite::new(f, &cfg, &live);
     let mut scratch = Marks::new(f.vars.len());
     for &b in &cfg.rpo {
         definite.walk(f, b, &mut scratch, |_, instr, assigned| {
             for &u in instr.uses() {
-                read(u, assigned.contains(u));
+                if tracked.is_none_or(|t| t.get(u.index()).copied().unwrap_or(false)) {
+                    read(u, assigned.contains(u));
+                }
             }
         });
     }
@@ -57,7 +63,7 @@ fn each_read(f: &Function, mut read: impl FnMut(VarId, bool)) {
 /// another frame or loop without changing what it reads.
 pub(super) fn all_reads_defined(f: &Function) -> bool {
     let mut all = true;
-    each_read(f, |_, assigned| all &= assigned);
+    each_read(f, None, |_, assigned| all &= assigned);
     all
 }
 
@@ -79,7 +85,8 @@ pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
     if consts.iter().all(Option::is_none) {
         return consts;
     }
-    each_read(f, |u, assigned| {
+    let tracked: Vec<bool> = consts.iter().map(Option::is_some).collect();
+    each_read(f, Some(&tracked), |u, assigned| {
         if !assigned {
             consts[u.index()] = None;
         }

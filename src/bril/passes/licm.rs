@@ -186,7 +186,7 @@ impl Sweep<'_> {
             assigned_args.push(row);
         }
         self.hoisted_var.clear();
-        let live_in_header = &self.live.live_in[lp.header.index()];
+        let live_in_header = self.live.live_in.get(lp.header.index());
         let mut order = Vec::new();
         let mut taken: Vec<Vec<bool>> =
             lp.body.iter().map(|&b| vec![false; f.block(b).instrs.len()]).collect();

@@ -19,7 +19,7 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{bits_literal, const_bits, fold};
 use crate::bril::analysis::edit::{remove_blocks, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::sets::SparseSet;
+use crate::bril::analysis::sets::Set;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
 
@@ -122,7 +122,7 @@ struct Solution {
 /// Loads a block-entry state into the dense `scratch` (every other slot of
 /// it is stale, but nothing reads a slot before the block writes it unless
 /// it is live on entry).
-fn load(scratch: &mut [Lat], live: &SparseSet, state: &[Lat]) {
+fn load(scratch: &mut [Lat], live: Set, state: &[Lat]) {
     for (slot, &value) in live.iter().zip(state) {
         scratch[slot] = value;
     }
@@ -141,7 +141,7 @@ fn solve(f: &Function) -> Solution {
     while let Some(b) = work.pop() {
         queued[b.index()] = false;
         // Every variable is unknown on entry to the function.
-        let live_in = &live.live_in[b.index()];
+        let live_in = live.live_in.get(b.index());
         let mut state: Option<State> = (b.index() == 0).then(|| vec![Lat::Bottom; live_in.len()]);
         for &p in &cfg.preds[b.index()] {
             let Some((out, succs)) = &exits[p.index()] else { continue };
@@ -149,7 +149,7 @@ fn solve(f: &Function) -> Solution {
                 continue;
             }
             // The predecessor's exit state is over its live-out slots, a superset.
-            let live_out = live.live_out[p.index()].as_slice();
+            let live_out = live.live_out.get(p.index()).as_slice();
             let mut k = 0;
             let arriving = live_in.as_slice().iter().map(|&slot| {
                 while live_out.get(k).is_some_and(|&s| s < slot) {
@@ -173,7 +173,7 @@ fn solve(f: &Function) -> Solution {
             step(instr, &mut scratch, f.vars.len());
         }
         let succs = feasible(f, b, &scratch);
-        let out: State = live.live_out[b.index()].iter().map(|slot| scratch[slot]).collect();
+        let out: State = live.live_out.get(b.index()).iter().map(|slot| scratch[slot]).collect();
         let new = Some((out, succs));
         if exits[b.index()] != new {
             let targets: Vec<BlockId> = new.as_ref().map(|(_, s)| s.clone()).unwrap_or_default();
@@ -198,7 +198,7 @@ fn sccp_function(f: &mut Function) -> Result<()> {
     let mut state = vec![Lat::Bottom; 2 * n];
     for b in f.block_ids() {
         let Some(entry) = &solution.entry[b.index()] else { continue };
-        load(&mut state, &solution.live.live_in[b.index()], entry);
+        load(&mut state, solution.live.live_in.get(b.index()), entry);
         for instr in &mut f.block_mut(b).instrs {
             let value = instr.def().map(|_| evaluate(instr, &state));
             if let (Some(Lat::Const(bits)), Some(d)) = (value, instr.dest) {

@@ -120,7 +120,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
         work.extend_from_slice(&def_blocks[v]);
         while let Some(b) = work.pop() {
             for &d in &frontiers[b.index()] {
-                if placed[d.index()] != v + 1 && live.live_in[d.index()].contains(v) {
+                if placed[d.index()] != v + 1 && live.live_in.get(d.index()).contains(v) {
                     placed[d.index()] = v + 1;
                     gets[d.index()].push(VarId::new(v));
                     work.push(d);
@@ -460,7 +460,7 @@ impl Classes {
         let mut now = ListedSet::new(n);
         for b in f.block_ids() {
             now.clear();
-            for v in live.live_out[b.index()].iter() {
+            for v in live.live_out.get(b.index()).iter() {
                 now.insert(v);
             }
             for (i, instr) in f.block(b).instrs.iter().enumerate().rev() {
@@ -488,8 +488,8 @@ impl Classes {
             has_param[p.var.index()] = true;
         }
         let mut live_at_entry = vec![false; n];
-        if let Some(entry) = live.live_in.first() {
-            for v in entry.iter() {
+        if !f.blocks.is_empty() {
+            for v in live.live_in.get(0).iter() {
                 live_at_entry[v] = true;
             }
         }

@@ -32,12 +32,16 @@ const BUDGET: usize = 160;
 /// Most iterations fully unrolled.
 const MAX_TRIPS: u64 = 32;
 
+/// Sweeps at most: each unrolls every qualifying loop at once; the next
+/// finds the loops that enclosed them, now without inner cycles.
+const MAX_SWEEPS: usize = 16;
+
 /// `-loop-unroll`.
 pub fn loop_unroll(program: &mut Program) -> Result<bool> {
     rewrite_functions(program, |_, f| {
-        for _ in 0..16 {
+        for _ in 0..MAX_SWEEPS {
             remove_unreachable(f)?;
-            if !unroll_one(f) {
+            if !unroll_sweep(f) {
                 break;
             }
         }
@@ -221,7 +225,10 @@ fn counter_like(f: &Function, loops: &[Loop]) -> Vec<bool> {
     tracked
 }
 
-fn unroll_one(f: &mut Function) -> bool {
+/// Unrolls every qualifying loop within budget. Such a loop has no cycle
+/// but through its header, so it holds no other loop: the ones unrolled
+/// together are disjoint. True if any was.
+fn unroll_sweep(f: &mut Function) -> bool {
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
     let loops = find_loops(&cfg, &dom);
@@ -234,106 +241,163 @@ fn unroll_one(f: &mut Function) -> bool {
         defs_in_loop: vec![Vec::new(); f.vars.len()],
         touched: Vec::new(),
     };
+    let mut chosen: Vec<(Loop, Counted)> = Vec::new();
     for lp in loops {
         let Some(counted) = analyse(f, &cfg, &dom, &rd, &lp, &mut scratch) else { continue };
         let header_len = f.block(lp.header).instrs.len();
         let body_len: usize =
             lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
         let size = (counted.trips as usize + 1) * header_len + counted.trips as usize * body_len;
-        if size > BUDGET {
-            continue;
+        if size <= BUDGET {
+            chosen.push((lp, counted));
         }
-        rebuild(f, &lp, &counted);
-        return true;
     }
-    false
+    if chosen.is_empty() {
+        return false;
+    }
+    rebuild(f, &chosen);
+    true
 }
 
-/// Replaces the loop's blocks by the unrolled copies, at the header's place.
-fn rebuild(f: &mut Function, lp: &Loop, counted: &Counted) {
-    let trips = counted.trips as usize;
-    let body: Vec<BlockId> = lp.body.iter().copied().filter(|&b| b != lp.header).collect();
+/// Where one unrolled loop goes: its blocks other than the header, and the
+/// new index of its first copy.
+struct Placed<'a> {
+    lp: &'a Loop,
+    counted: &'a Counted,
+    body: Vec<BlockId>,
+    start: usize,
+}
+
+impl Placed<'_> {
+    /// Blocks of the copies: header, then body blocks, per iteration.
+    fn span(&self) -> usize {
+        let trips = self.counted.trips as usize;
+        (trips + 1) + trips * self.body.len()
+    }
+
+    /// Copy k's header occupies start + k * (1 + body.len()), its body blocks follow.
+    fn copy_header(&self, k: usize) -> BlockId {
+        BlockId::new(self.start + k * (1 + self.body.len()))
+    }
+
+    fn copy_block(&self, k: usize, b: BlockId) -> BlockId {
+        let pos = self.body.binary_search(&b).unwrap_or(0);
+        BlockId::new(self.start + k * (1 + self.body.len()) + 1 + pos)
+    }
+}
+
+/// Replaces each chosen loop's blocks by its unrolled copies, at its
+/// header's place, renumbering every block once.
+fn rebuild(f: &mut Function, chosen: &[(Loop, Counted)]) {
     let old_len = f.blocks.len();
-    // New layout: the copies take the header's place; other loop blocks go.
-    let span = (trips + 1) + trips * body.len();
-    let mut new_index: Vec<Option<usize>> = vec![None; old_len];
-    let (mut next, mut start) = (0, 0);
-    for (b, slot) in new_index.iter_mut().enumerate() {
-        if b == lp.header.index() {
-            start = next;
-            *slot = Some(next);
-            next += span;
-        } else if !lp.contains(BlockId::new(b)) {
-            *slot = Some(next);
-            next += 1;
+    // The loop each block belongs to, and whether it is that loop's header.
+    let mut owner: Vec<Option<usize>> = vec![None; old_len];
+    for (k, (lp, _)) in chosen.iter().enumerate() {
+        for &b in &lp.body {
+            owner[b.index()] = Some(k);
         }
     }
-    // Copy k occupies start + k * (1 + body.len()): its header, then its body blocks.
-    let copy_header = |k: usize| BlockId::new(start + k * (1 + body.len()));
-    let copy_block = |k: usize, b: BlockId| {
-        let pos = body.iter().position(|&x| x == b).unwrap_or(0);
-        BlockId::new(start + k * (1 + body.len()) + 1 + pos)
-    };
+    let mut placed: Vec<Placed> = chosen
+        .iter()
+        .map(|(lp, counted)| Placed {
+            lp,
+            counted,
+            body: lp.body.iter().copied().filter(|&b| b != lp.header).collect(),
+            start: 0,
+        })
+        .collect();
+    // New layout: the copies take the header's place; other loop blocks go.
+    let mut new_index: Vec<Option<usize>> = vec![None; old_len];
+    let mut next = 0;
+    for (b, slot) in new_index.iter_mut().enumerate() {
+        match owner[b] {
+            Some(k) if placed[k].lp.header.index() == b => {
+                placed[k].start = next;
+                *slot = Some(next);
+                next += placed[k].span();
+            }
+            Some(_) => {}
+            None => {
+                *slot = Some(next);
+                next += 1;
+            }
+        }
+    }
     let remap_outside = |b: BlockId| BlockId::new(new_index[b.index()].unwrap_or(0));
     let mut labels = FreshNames::labels(f);
-    let mut copies: Vec<Block> = Vec::new();
-    for k in 0..=trips {
-        let h = f.block(lp.header);
-        let label = if k == 0 {
-            h.label.clone()
-        } else {
-            Some(labels.fresh(&format!("{}.u{k}", h.label.as_deref().unwrap_or("h"))))
-        };
-        let mut block =
-            Block { label, label_pos: h.label_pos, instrs: h.instrs[..h.instrs.len() - 1].to_vec() };
-        let pos = h.instrs.last().map_or_else(Default::default, |t| t.pos);
-        let target = if k < trips { copy_block(k, counted.body_entry) } else { remap_outside(counted.exit) };
-        block.instrs.push(Instr::jmp(target).with_pos(pos));
-        copies.push(block);
-        if k == trips {
-            break;
-        }
-        for &b in &body {
-            let orig = f.block(b);
-            let hint = format!("{}.u{k}", orig.label.as_deref().unwrap_or("b"));
-            let mut block = Block { label: None, label_pos: orig.label_pos, instrs: orig.instrs.clone() };
-            block.label = Some(labels.fresh(&hint));
-            let map = |t: BlockId| if t == lp.header { copy_header(k + 1) } else { copy_block(k, t) };
-            match block.instrs.last_mut().filter(|i| i.is_terminator()) {
-                Some(t) => {
-                    for l in t.labels.iter_mut() {
-                        *l = map(*l);
+    let mut copies_of: Vec<Vec<Block>> = Vec::with_capacity(placed.len());
+    for p in &placed {
+        let (lp, trips) = (p.lp, p.counted.trips as usize);
+        let mut copies: Vec<Block> = Vec::with_capacity(p.span());
+        for k in 0..=trips {
+            let h = f.block(lp.header);
+            let label = if k == 0 {
+                h.label.clone()
+            } else {
+                Some(labels.fresh(&format!("{}.u{k}", h.label.as_deref().unwrap_or("h"))))
+            };
+            let mut block =
+                Block { label, label_pos: h.label_pos, instrs: h.instrs[..h.instrs.len() - 1].to_vec() };
+            let pos = h.instrs.last().map_or_else(Default::default, |t| t.pos);
+            let target =
+                if k < trips { p.copy_block(k, p.counted.body_entry) } else { remap_outside(p.counted.exit) };
+            block.instrs.push(Instr::jmp(target).with_pos(pos));
+            copies.push(block);
+            if k == trips {
+                break;
+            }
+            for &b in &p.body {
+                let orig = f.block(b);
+                let hint = format!("{}.u{k}", orig.label.as_deref().unwrap_or("b"));
+                let mut block = Block {
+                    label: Some(labels.fresh(&hint)),
+                    label_pos: orig.label_pos,
+                    instrs: orig.instrs.clone(),
+                };
+                let map = |t: BlockId| if t == lp.header { p.copy_header(k + 1) } else { p.copy_block(k, t) };
+                match block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                    Some(t) => {
+                        for l in t.labels.iter_mut() {
+                            *l = map(*l);
+                        }
+                    }
+                    None => {
+                        let succ = f.successors(b).first().copied().unwrap_or(lp.header);
+                        block.instrs.push(Instr::jmp(map(succ)));
                     }
                 }
-                None => {
-                    let succ = f.successors(b).first().copied().unwrap_or(lp.header);
-                    block.instrs.push(Instr::jmp(map(succ)));
-                }
+                copies.push(block);
             }
-            copies.push(block);
         }
+        copies_of.push(copies);
     }
     let old = std::mem::take(&mut f.blocks);
     let mut blocks = Vec::with_capacity(next);
-    let mut copies = Some(copies);
+    let mut copies_of: Vec<Option<Vec<Block>>> = copies_of.into_iter().map(Some).collect();
     for (b, mut block) in old.into_iter().enumerate() {
-        if b == lp.header.index() {
-            blocks.extend(copies.take().unwrap_or_default());
-        } else if !lp.contains(BlockId::new(b)) {
-            if let Some(t) = block.instrs.last_mut().filter(|i| i.is_terminator()) {
-                for l in t.labels.iter_mut() {
-                    *l = remap_outside(*l);
-                }
+        match owner[b] {
+            Some(k) if placed[k].lp.header.index() == b => {
+                blocks.extend(copies_of[k].take().unwrap_or_default())
             }
-            blocks.push(block);
+            Some(_) => {}
+            None => {
+                if let Some(t) = block.instrs.last_mut().filter(|i| i.is_terminator()) {
+                    for l in t.labels.iter_mut() {
+                        *l = remap_outside(*l);
+                    }
+                }
+                blocks.push(block);
+            }
         }
     }
     f.blocks = blocks;
     // The copies' jumps to the very next block are fallthroughs.
-    for i in start..start + span {
-        let b = BlockId::new(i);
-        if i < f.blocks.len() && crate::bril::analysis::edit::is_jump_to_next(f, b) {
-            f.block_mut(b).instrs.pop();
+    for p in &placed {
+        for i in p.start..p.start + p.span() {
+            let b = BlockId::new(i);
+            if i < f.blocks.len() && crate::bril::analysis::edit::is_jump_to_next(f, b) {
+                f.block_mut(b).instrs.pop();
+            }
         }
     }
 }
