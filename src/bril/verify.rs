@@ -447,7 +447,7 @@ fn undefined_reads(f: &Function, cfg: &Cfg, tracked: &[bool], doubtful: &[(u32, 
                 }
             }
         };
-        for &d in live.writers.get(v).as_slice() {
+        for d in live.writers_of(v) {
             if cfg.is_reachable(BlockId(d)) {
                 spread(d as usize, &mut defined, &mut stack);
             }

@@ -44,7 +44,7 @@ impl Definite {
         if blocks > 0 {
             for v in live.live_in.get(0).iter().filter(|&v| !is_param.get(v).copied().unwrap_or(true)) {
                 let v32 = v as u32;
-                for &b in live.writers.get(v).as_slice() {
+                for b in live.writers_of(v) {
                     writes_it[b as usize] = v32;
                 }
                 mark[0] = v32;

@@ -22,8 +22,50 @@ pub struct Liveness {
     pub live_out: BlockSets,
     /// What each block writes.
     pub writes: BlockSets,
-    /// The blocks writing each slot (indexed by slot, not by block).
-    pub(crate) writers: BlockSets,
+    /// (slot, block) for each block writing each slot, sorted.
+    writers: Vec<(u32, u32)>,
+}
+
+/// Buffers one liveness computation needs and the next one reuses: a
+/// function of a few dozen instructions is analysed in well under a
+/// microsecond, about what allocating them afresh would cost. Kept only
+/// while small, so a huge function leaves no large buffers behind.
+#[derive(Default)]
+struct Scratch {
+    live: Marks,
+    touched: Vec<u32>,
+    written: Vec<u32>,
+    reads: Vec<(u32, u32)>,
+    live_in: Vec<(u32, u32)>,
+    live_out: Vec<(u32, u32)>,
+    marks: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+/// Largest buffer (in elements) kept for the next computation.
+const KEEP: usize = 1 << 12;
+
+impl Scratch {
+    fn small(&self) -> bool {
+        let pairs = [&self.reads, &self.live_in, &self.live_out].map(|v| v.capacity());
+        let words = [&self.touched, &self.written, &self.marks, &self.stack].map(|v| v.capacity());
+        self.live.capacity() <= KEEP && pairs.iter().chain(&words).all(|&c| c <= KEEP)
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Option<Scratch>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` with the thread's scratch buffers (fresh ones if they are in
+/// use), then keeps them if they stayed small.
+fn with_scratch<R>(work: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = SCRATCH.with(|s| s.borrow_mut().take()).unwrap_or_default();
+    let result = work(&mut scratch);
+    if scratch.small() {
+        SCRATCH.with(|s| *s.borrow_mut() = Some(scratch));
+    }
+    result
 }
 
 /// Moves the live set from after `instr` to before it.
@@ -67,15 +109,28 @@ impl Liveness {
     }
 
     fn compute(f: &Function, cfg: &Cfg, shadows: bool, tracked: Option<&[bool]>) -> Liveness {
+        with_scratch(|scratch| Liveness::compute_with(f, cfg, shadows, tracked, scratch))
+    }
+
+    fn compute_with(
+        f: &Function,
+        cfg: &Cfg,
+        shadows: bool,
+        tracked: Option<&[bool]>,
+        scratch: &mut Scratch,
+    ) -> Liveness {
+        let Scratch { live, touched, written, reads, live_in, live_out, marks, stack } = scratch;
         let n = f.vars.len();
         let slots_count = if shadows { 2 * n } else { n };
         let blocks = f.blocks.len();
+        let instrs = f.instr_count();
+        let wanted = |slot: usize| tracked.is_none_or(|t| t.get(slot).copied().unwrap_or(false));
         // One backward pass per block: what it writes, and what it reads first.
-        let mut live = Marks::new(slots_count);
-        // (slot, block) pairs, slots grouped by block: inverted below.
-        let (mut read_pairs, mut write_pairs) = (Vec::new(), Vec::new());
-        let mut touched: Vec<u32> = Vec::new();
-        let mut written: Vec<u32> = Vec::new();
+        live.reset(slots_count);
+        let mut writes = BlockSets::builder(blocks, instrs);
+        // (slot, block) pairs: what each block reads first, and writes.
+        reads.clear();
+        let mut writers: Vec<(u32, u32)> = Vec::with_capacity(instrs);
         for (b, block) in f.blocks.iter().enumerate() {
             live.clear();
             touched.clear();
@@ -94,35 +149,39 @@ impl Liveness {
             }
             written.sort_unstable();
             written.dedup();
-            write_pairs.extend(written.iter().map(|&w| (w, b as u32)));
+            writes.push_block(written);
+            writers.extend(written.iter().filter(|&&w| wanted(w as usize)).map(|&w| (w, b as u32)));
             // A slot read then written again before the start is dead there:
             // the marks say what is live at the block's start.
-            touched.retain(|&r| live.contains(r as usize));
+            touched.retain(|&r| live.contains(r as usize) && wanted(r as usize));
             touched.sort_unstable();
             touched.dedup();
-            read_pairs.extend(touched.iter().map(|&r| (r, b as u32)));
+            reads.extend(touched.iter().map(|&r| (r, b as u32)));
         }
-        let writers = BlockSets::from_pairs(slots_count, &write_pairs);
-        let readers = BlockSets::from_pairs(slots_count, &read_pairs);
-        let block_first: Vec<(u32, u32)> = write_pairs.iter().map(|&(w, b)| (b, w)).collect();
-        let writes = BlockSets::from_pairs(blocks, &block_first);
+        // By slot, then block.
+        reads.sort_unstable();
+        writers.sort_unstable();
         // (block, slot) pairs found live, slots in increasing order.
-        let mut live_in: Vec<(u32, u32)> = Vec::new();
-        let mut live_out: Vec<(u32, u32)> = Vec::new();
-        // Per block, the last slot marked live there (slots go in order).
-        let mut in_mark = vec![u32::MAX; blocks];
-        let mut out_mark = vec![u32::MAX; blocks];
-        let mut writes_it = vec![u32::MAX; blocks];
-        let mut stack: Vec<u32> = Vec::new();
-        for v in 0..slots_count as u32 {
-            let first = readers.get(v as usize).as_slice();
-            if first.is_empty() || tracked.is_some_and(|t| !t.get(v as usize).copied().unwrap_or(false)) {
-                continue;
+        live_in.clear();
+        live_out.clear();
+        // Per block, the last slot marked live on entry, live on exit, and
+        // written there (slots go in order, so no clearing is needed).
+        marks.clear();
+        marks.resize(3 * blocks, u32::MAX);
+        let (in_mark, rest) = marks.split_at_mut(blocks);
+        let (out_mark, writes_it) = rest.split_at_mut(blocks);
+        stack.clear();
+        let mut w = 0;
+        for group in reads.chunk_by(|x, y| x.0 == y.0) {
+            let v = group[0].0;
+            while writers.get(w).is_some_and(|&(s, _)| s < v) {
+                w += 1;
             }
-            for &b in writers.get(v as usize).as_slice() {
+            while let Some(&(_, b)) = writers.get(w).filter(|&&(s, _)| s == v) {
                 writes_it[b as usize] = v;
+                w += 1;
             }
-            for &b in first {
+            for &(_, b) in group {
                 if in_mark[b as usize] != v {
                     in_mark[b as usize] = v;
                     live_in.push((b, v));
@@ -145,11 +204,18 @@ impl Liveness {
             }
         }
         Liveness {
-            live_in: BlockSets::from_pairs(blocks, &live_in),
-            live_out: BlockSets::from_pairs(blocks, &live_out),
-            writes,
+            live_in: BlockSets::from_pairs(blocks, live_in),
+            live_out: BlockSets::from_pairs(blocks, live_out),
+            writes: writes.finish(),
             writers,
         }
+    }
+
+    /// The blocks writing `slot`, in order.
+    pub(crate) fn writers_of(&self, slot: usize) -> impl Iterator<Item = u32> + '_ {
+        let slot = slot as u32;
+        let from = self.writers.partition_point(|&(s, _)| s < slot);
+        self.writers[from..].iter().take_while(move |&&(s, _)| s == slot).map(|&(_, b)| b)
     }
 
     /// Walks `block` from its end, calling `visit(i, instr, live)` with the

@@ -131,20 +131,32 @@ impl BlockSets {
     /// members come in increasing order (a stable sort by block keeps each
     /// set sorted), without repeats.
     pub fn from_pairs(blocks: usize, pairs: &[(u32, u32)]) -> BlockSets {
+        // A counting sort: count, place each pair at its block's cursor
+        // (cursors start at the block's end and move down), so `start` ends
+        // up at each block's first item.
         let mut start = vec![0u32; blocks + 1];
         for &(b, _) in pairs {
-            start[b as usize + 1] += 1;
+            start[b as usize] += 1;
         }
-        for b in 0..blocks {
-            start[b + 1] += start[b];
+        let mut total = 0u32;
+        for s in start.iter_mut() {
+            total += *s;
+            *s = total;
         }
-        let mut next = start.clone();
         let mut items = vec![0u32; pairs.len()];
-        for &(b, m) in pairs {
-            items[next[b as usize] as usize] = m;
-            next[b as usize] += 1;
+        for &(b, m) in pairs.iter().rev() {
+            let cursor = &mut start[b as usize];
+            *cursor -= 1;
+            items[*cursor as usize] = m;
         }
         BlockSets { start, items }
+    }
+
+    /// Builds sets block after block (see [`Builder::push_block`]).
+    pub fn builder(blocks: usize, items: usize) -> Builder {
+        let mut start = Vec::with_capacity(blocks + 1);
+        start.push(0);
+        Builder(BlockSets { start, items: Vec::with_capacity(items) })
     }
 
     /// The set of block `b` (empty past the last block).
@@ -157,6 +169,21 @@ impl BlockSets {
 
     pub fn blocks(&self) -> usize {
         self.start.len().saturating_sub(1)
+    }
+}
+
+/// [`BlockSets`] made one block at a time, in order.
+pub struct Builder(BlockSets);
+
+impl Builder {
+    /// The next block's set: sorted, without repeats.
+    pub fn push_block(&mut self, members: &[u32]) {
+        self.0.items.extend_from_slice(members);
+        self.0.start.push(self.0.items.len() as u32);
+    }
+
+    pub fn finish(self) -> BlockSets {
+        self.0
     }
 }
 
@@ -198,9 +225,28 @@ pub struct Marks {
     now: u32,
 }
 
+impl Default for Marks {
+    fn default() -> Marks {
+        Marks::new(0)
+    }
+}
+
 impl Marks {
     pub fn new(n: usize) -> Marks {
         Marks { stamp: vec![0; n], now: 1 }
+    }
+
+    /// Empties the set and makes room for `0..n` (reusing the allocation).
+    pub fn reset(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+        }
+        self.clear();
+    }
+
+    /// Room reserved, in members.
+    pub fn capacity(&self) -> usize {
+        self.stamp.len()
     }
 
     /// Empties the set.

@@ -6,8 +6,6 @@ use crate::bril::ir::{FuncId, Op, Program};
 pub(super) struct CallGraph {
     /// The distinct callees of each function.
     pub callees: Vec<Vec<FuncId>>,
-    /// Whether each function may, through some chain of calls, call itself.
-    pub recursive: Vec<bool>,
 }
 
 impl CallGraph {
@@ -27,8 +25,12 @@ impl CallGraph {
                 list
             })
             .collect();
-        let recursive = in_cycles(&callees);
-        CallGraph { callees, recursive }
+        CallGraph { callees }
+    }
+
+    /// Whether each function may, through some chain of calls, call itself.
+    pub fn recursive(&self) -> Vec<bool> {
+        in_cycles(&self.callees)
     }
 
     /// Functions reachable from `roots` through calls, roots included.

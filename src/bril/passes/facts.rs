@@ -33,24 +33,56 @@ pub(super) fn def_counts(f: &Function) -> Vec<u32> {
     counts
 }
 
-/// Calls `read(v, assigned)` for every read of a `tracked` variable (all
-/// of them for `None`) in every block a path from the entry reaches, with
-/// whether `v` is definitely assigned there.
-fn each_read(f: &Function, tracked: Option<&[bool]>, mut read: impl FnMut(VarId, bool)) {
-    if f.blocks.is_empty() {
+/// The variables of `candidates` with a read that is not plainly preceded
+/// by a definition: by one earlier in its block, by one in the entry block
+/// (every path out of the entry block ran all of it), or by being a
+/// parameter. Only those need the dataflow analysis; in most functions
+/// there are none, and the analysis is skipped.
+fn doubtful_reads(f: &Function, candidates: &[bool]) -> Vec<bool> {
+    let n = f.vars.len();
+    let mut sure = vec![false; n];
+    for p in &f.params {
+        sure[p.var.index()] = true;
+    }
+    if let Some(entry) = f.blocks.first() {
+        for d in entry.instrs.iter().filter_map(|i| i.def()) {
+            sure[d.index()] = true;
+        }
+    }
+    let mut doubtful = vec![false; n];
+    let mut here = Marks::new(n);
+    for (b, block) in f.blocks.iter().enumerate() {
+        here.clear();
+        for instr in &block.instrs {
+            for &u in instr.uses() {
+                let plain = here.contains(u.index()) || (b != 0 && sure[u.index()]);
+                if !plain && candidates.get(u.index()).copied().unwrap_or(false) {
+                    doubtful[u.index()] = true;
+                }
+            }
+            if let Some(d) = instr.def() {
+                here.insert(d.index());
+            }
+        }
+    }
+    doubtful
+}
+
+/// Calls `read(v, assigned)` for every read of a `tracked` variable in
+/// every block a path from the entry reaches, with whether `v` is
+/// definitely assigned there.
+fn each_read(f: &Function, tracked: &[bool], mut read: impl FnMut(VarId, bool)) {
+    if f.blocks.is_empty() || !tracked.contains(&true) {
         return;
     }
     let cfg = Cfg::new(f);
-    let live = match tracked {
-        Some(t) => Liveness::of(f, &cfg, t),
-        None => Liveness::new(f, &cfg),
-    };
+    let live = Liveness::of(f, &cfg, tracked);
     let definite = Definite::new(f, &cfg, &live);
     let mut scratch = Marks::new(f.vars.len());
     for &b in &cfg.rpo {
         definite.walk(f, b, &mut scratch, |_, instr, assigned| {
             for &u in instr.uses() {
-                if tracked.is_none_or(|t| t.get(u.index()).copied().unwrap_or(false)) {
+                if tracked.get(u.index()).copied().unwrap_or(false) {
                     read(u, assigned.contains(u));
                 }
             }
@@ -62,8 +94,9 @@ fn each_read(f: &Function, tracked: Option<&[bool]>, mut read: impl FnMut(VarId,
 /// then no read sees a frame's zeroed register, and code may be moved into
 /// another frame or loop without changing what it reads.
 pub(super) fn all_reads_defined(f: &Function) -> bool {
+    let doubtful = doubtful_reads(f, &vec![true; f.vars.len()]);
     let mut all = true;
-    each_read(f, None, |_, assigned| all &= assigned);
+    each_read(f, &doubtful, |_, assigned| all &= assigned);
     all
 }
 
@@ -85,8 +118,8 @@ pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
     if consts.iter().all(Option::is_none) {
         return consts;
     }
-    let tracked: Vec<bool> = consts.iter().map(Option::is_some).collect();
-    each_read(f, Some(&tracked), |u, assigned| {
+    let candidates: Vec<bool> = consts.iter().map(Option::is_some).collect();
+    each_read(f, &doubtful_reads(f, &candidates), |u, assigned| {
         if !assigned {
             consts[u.index()] = None;
         }

@@ -27,10 +27,11 @@ const MAX_CALLER_INSTRS: usize = 1000;
 
 pub fn inline(program: &mut Program) -> Result<bool> {
     let graph = CallGraph::new(program);
+    let recursive = graph.recursive();
     let mut eligible: Vec<Option<bool>> = vec![None; program.functions.len()];
     let mut changed = false;
     for fid in graph.bottom_up() {
-        changed |= inline_into(program, fid, &graph, &mut eligible)?;
+        changed |= inline_into(program, fid, &recursive, &mut eligible)?;
         // Callers come later and see the function as it is now.
         eligible[fid.index()] = None;
     }
@@ -38,12 +39,12 @@ pub fn inline(program: &mut Program) -> Result<bool> {
 }
 
 /// Whether calls to `g` may be replaced by its body.
-fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph) -> bool {
+fn inlinable(g: &Function, gid: FuncId, recursive: &[bool]) -> bool {
     let cannot_fall_off = g.ret.is_none() || g.blocks.last().is_none_or(|b| b.terminator().is_some());
     g.instr_count() <= MAX_CALLEE_INSTRS
         && cannot_fall_off
         && exit_overhead(g) <= CALL_COST
-        && !graph.recursive[gid.index()]
+        && !recursive[gid.index()]
         && !uses_ssa_ops(g)
         && all_reads_defined(g)
 }
@@ -93,7 +94,7 @@ fn computed_directly(g: &Function, code: &[Instr], v: VarId) -> bool {
 fn inline_into(
     program: &mut Program,
     fid: FuncId,
-    graph: &CallGraph,
+    recursive: &[bool],
     eligible: &mut [Option<bool>],
 ) -> Result<bool> {
     let mut f = std::mem::replace(&mut program.functions[fid.index()], Function::new(""));
@@ -118,7 +119,7 @@ fn inline_into(
             i += 1;
             continue;
         };
-        let ok = *eligible[gid.index()].get_or_insert_with(|| inlinable(g, gid, graph));
+        let ok = *eligible[gid.index()].get_or_insert_with(|| inlinable(g, gid, recursive));
         if !ok || size + g.instr_count() > MAX_CALLER_INSTRS {
             i += 1;
             continue;

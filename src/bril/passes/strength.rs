@@ -66,8 +66,21 @@ struct Scratch {
     taken: Vec<Vec<bool>>,
 }
 
+/// Definite assignment, computed the first time a candidate needs it.
+struct Lazy<'a> {
+    f: &'a Function,
+    cfg: &'a Cfg,
+    cell: std::cell::OnceCell<Definite>,
+}
+
+impl Lazy<'_> {
+    fn get(&self) -> &Definite {
+        self.cell.get_or_init(|| Definite::new(self.f, self.cfg, &Liveness::new(self.f, self.cfg)))
+    }
+}
+
 /// Every candidate of `lp`, in body order, one per pair of factors.
-fn candidates(f: &Function, cfg: &Cfg, definite: &Definite, lp: &Loop, s: &mut Scratch) -> Vec<Candidate> {
+fn candidates(f: &Function, cfg: &Cfg, definite: &Lazy, lp: &Loop, s: &mut Scratch) -> Vec<Candidate> {
     for v in s.touched.drain(..) {
         s.defs[v.index()].clear();
     }
@@ -86,7 +99,7 @@ fn candidates(f: &Function, cfg: &Cfg, definite: &Definite, lp: &Loop, s: &mut S
         cfg.preds[lp.header.index()].iter().copied().filter(|&p| !lp.contains(p)).collect();
     // Certainly assigned on every edge into the header from outside (each
     // variable asked about is read in the loop before any write there).
-    let assigned_on_entry = |v: VarId| outside.iter().all(|&p| definite.at_exit(p, v));
+    let assigned_on_entry = |v: VarId| outside.iter().all(|&p| definite.get().at_exit(p, v));
     let invariant = |v: VarId| defs[v.index()].is_empty() && assigned_on_entry(v);
     // The update `i = add i c` of a basic induction variable `i`, if `v` is one.
     let basic = |v: VarId| -> Option<((BlockId, usize), VarId)> {
@@ -142,8 +155,7 @@ fn sweep(f: &mut Function) -> bool {
     if loops.is_empty() {
         return false;
     }
-    let live = Liveness::new(f, &cfg);
-    let definite = Definite::new(f, &cfg, &live);
+    let definite = Lazy { f, cfg: &cfg, cell: std::cell::OnceCell::new() };
     let mut scratch = Scratch {
         defs: vec![Vec::new(); f.vars.len()],
         touched: Vec::new(),

@@ -123,14 +123,21 @@ struct Scratch {
     touched: Vec<VarId>,
 }
 
-fn analyse(
-    f: &Function,
-    cfg: &Cfg,
-    dom: &Dominators,
-    rd: &ReachingDefs,
-    lp: &Loop,
-    scratch: &mut Scratch,
-) -> Option<Counted> {
+/// A loop of the right form, before its trip count is known: the counter,
+/// the bound and the step it is compared and advanced with.
+struct Form {
+    body_entry: BlockId,
+    exit: BlockId,
+    stay_when: bool,
+    cmp: Op,
+    counter: VarId,
+    bound: VarId,
+    step: VarId,
+    counter_first: bool,
+}
+
+/// Whether `lp` has the form unrolling needs (no dataflow asked yet).
+fn form(f: &Function, cfg: &Cfg, dom: &Dominators, lp: &Loop, scratch: &mut Scratch) -> Option<Form> {
     let [latch] = lp.latches[..] else { return None };
     if !body_is_acyclic(cfg, lp, &mut scratch.indegree) {
         return None;
@@ -175,7 +182,6 @@ fn analyse(
     if !defs_in_loop[bound.index()].is_empty() {
         return None;
     }
-    let bound_value = constant_on_entry(f, cfg, rd, lp, bound)?;
     let [(inc_block, inc_index)] = defs_in_loop[counter.index()][..] else { return None };
     let inc = &f.block(inc_block).instrs[inc_index];
     if inc.op != Op::Add || inc_block == lp.header || !dom.dominates(inc_block, latch) {
@@ -189,40 +195,24 @@ fn analyse(
     if step == counter || !defs_in_loop[step.index()].is_empty() {
         return None;
     }
-    let step_value = constant_on_entry(f, cfg, rd, lp, step)?;
-    let mut value = constant_on_entry(f, cfg, rd, lp, counter)?;
+    Some(Form { body_entry, exit, stay_when, cmp: cmp.op, counter, bound, step, counter_first })
+}
+
+/// The trip count of a loop of the right form, when every entry starts the
+/// counter, the bound and the step at the same constants.
+fn count(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, form: &Form) -> Option<Counted> {
+    let bound_value = constant_on_entry(f, cfg, rd, lp, form.bound)?;
+    let step_value = constant_on_entry(f, cfg, rd, lp, form.step)?;
+    let mut value = constant_on_entry(f, cfg, rd, lp, form.counter)?;
     for trips in 0..=MAX_TRIPS {
-        let args = if counter_first { [value, bound_value] } else { [bound_value, value] };
-        let stays = fold(cmp.op, &args)? != 0;
-        if stays != stay_when {
-            return Some(Counted { trips, body_entry, exit });
+        let args = if form.counter_first { [value, bound_value] } else { [bound_value, value] };
+        let stays = fold(form.cmp, &args)? != 0;
+        if stays != form.stay_when {
+            return Some(Counted { trips, body_entry: form.body_entry, exit: form.exit });
         }
         value = (value as i64).wrapping_add(step_value as i64) as u64;
     }
     None
-}
-
-/// The variables `analyse` asks reaching definitions about: those a loop
-/// header's comparisons read, and what updates them reads.
-fn counter_like(f: &Function, loops: &[Loop]) -> Vec<bool> {
-    let mut tracked = vec![false; f.vars.len()];
-    for lp in loops {
-        let compares = |i: &&Instr| matches!(i.op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq);
-        for instr in f.block(lp.header).instrs.iter().filter(compares) {
-            for &a in instr.args.iter() {
-                tracked[a.index()] = true;
-            }
-        }
-    }
-    let updated: Vec<VarId> = f
-        .instrs()
-        .filter(|i| i.op == Op::Add && i.def().is_some_and(|d| tracked[d.index()]))
-        .flat_map(|i| i.args.iter().copied())
-        .collect();
-    for v in updated {
-        tracked[v.index()] = true;
-    }
-    tracked
 }
 
 /// Unrolls every qualifying loop within budget. Such a loop has no cycle
@@ -235,15 +225,29 @@ fn unroll_sweep(f: &mut Function) -> bool {
     if loops.is_empty() {
         return false;
     }
-    let rd = ReachingDefs::of(f, &cfg, &Liveness::new(f, &cfg), &counter_like(f, &loops));
     let mut scratch = Scratch {
         indegree: vec![0; cfg.len()],
         defs_in_loop: vec![Vec::new(); f.vars.len()],
         touched: Vec::new(),
     };
+    let forms: Vec<(Loop, Form)> = loops
+        .into_iter()
+        .filter_map(|lp| form(f, &cfg, &dom, &lp, &mut scratch).map(|form| (lp, form)))
+        .collect();
+    if forms.is_empty() {
+        return false;
+    }
+    // Reaching definitions of the counters, bounds and steps only.
+    let mut tracked = vec![false; f.vars.len()];
+    for (_, form) in &forms {
+        for v in [form.counter, form.bound, form.step] {
+            tracked[v.index()] = true;
+        }
+    }
+    let rd = ReachingDefs::of(f, &cfg, &Liveness::of(f, &cfg, &tracked), &tracked);
     let mut chosen: Vec<(Loop, Counted)> = Vec::new();
-    for lp in loops {
-        let Some(counted) = analyse(f, &cfg, &dom, &rd, &lp, &mut scratch) else { continue };
+    for (lp, form) in forms {
+        let Some(counted) = count(f, &cfg, &rd, &lp, &form) else { continue };
         let header_len = f.block(lp.header).instrs.len();
         let body_len: usize =
             lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
