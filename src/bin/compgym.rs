@@ -604,8 +604,7 @@ fn cmd_bench_scaling(args: &[String]) -> Result<(), Failure> {
     if chosen.is_empty() || sizes.is_empty() || shape_list.is_empty() {
         return Err(usage_error("bench-scaling: nothing to measure"));
     }
-    let start = Instant::now();
-    let mut now = move || start.elapsed().as_secs_f64();
+    let mut now = cpu_seconds;
     let fail = |e: compgym::Error| Failure(format!("bench-scaling: {e}"), 2);
     // times[shape][workload][size], in seconds
     let mut times = vec![vec![vec![0.0; sizes.len()]; chosen.len()]; shape_list.len()];
@@ -646,7 +645,8 @@ fn cmd_bench_scaling(args: &[String]) -> Result<(), Failure> {
             say!("| `{}` | {} |", w.name, cells.join(" | "));
         }
     }
-    say!("\nsizes in static instructions; best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size");
+    say!("\nms of CPU time (the thread's; wall time where the platform has no thread clock); sizes in static instructions;");
+    say!("best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size");
     let slowest = (0..shape_list.len())
         .flat_map(|si| (0..chosen.len()).map(move |wi| (si, wi)))
         .filter(|&(_, wi)| matches!(chosen[wi].work, compgym::bril::scaling::Work::Pass(_)))
@@ -660,6 +660,14 @@ fn cmd_bench_scaling(args: &[String]) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// The thread's CPU seconds where the platform has a thread clock, else
+/// wall-clock seconds.
+fn cpu_seconds() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    compgym::bril::scaling::thread_cpu_seconds()
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed().as_secs_f64())
 }
 
 /// The fitted growth exponent of one row, or `-` when it cannot be fitted.

@@ -6,7 +6,8 @@
 //! verify, lower for the interpreter, run a pass or a pipeline, compute a
 //! feature. [`Workload::time`] times one run on the caller's clock (natively
 //! `Instant`, in a browser `performance.now()`), excluding the copy a pass
-//! works on; [`growth_exponent`] fits the slope of log time against log size.
+//! works on; [`growth_exponent`] fits the slope of log time against log
+//! size; [`thread_cpu_seconds`] is the clock both prefer natively.
 
 use super::features::{autophase, cfg, inst_count, ir_sha1, programl};
 use super::interp::Executable;
@@ -145,6 +146,30 @@ impl Workload {
     }
 }
 
+/// The CPU seconds the calling thread has run, where the platform has a
+/// thread clock (64-bit Linux): unlike wall-clock time it does not count time
+/// spent waiting for a core, so measurements on a shared machine hold.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    {
+        #[repr(C)]
+        struct Timespec {
+            sec: i64,
+            nsec: i64,
+        }
+        extern "C" {
+            fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
+        }
+        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+        let mut t = Timespec { sec: 0, nsec: 0 };
+        // SAFETY: clock_gettime only writes one timespec through a valid pointer.
+        if unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return Some(t.sec as f64 + t.nsec as f64 * 1e-9);
+        }
+    }
+    None
+}
+
 /// The least-squares slope of log(seconds) against log(size): 1 for linear
 /// growth, 2 for quadratic. `None` with fewer than two usable points.
 pub fn growth_exponent(points: &[(f64, f64)]) -> Option<f64> {
@@ -171,6 +196,17 @@ mod tests {
         assert!((growth_exponent(&linear).unwrap() - 1.0).abs() < 1e-9);
         assert!((growth_exponent(&quadratic).unwrap() - 2.0).abs() < 1e-9);
         assert_eq!(growth_exponent(&[(1e3, 1.0)]), None);
+    }
+
+    #[test]
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    fn the_thread_clock_counts_work() {
+        let before = thread_cpu_seconds().unwrap();
+        let mut x = 0u64;
+        for i in 0..2_000_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        assert!(thread_cpu_seconds().unwrap() > before, "{x}");
     }
 
     #[test]
