@@ -117,6 +117,70 @@ impl Assigned<'_> {
     }
 }
 
+/// A read of a variable that may not be assigned yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnassignedRead {
+    pub block: BlockId,
+    /// The reading instruction's index in its block.
+    pub index: usize,
+    pub var: VarId,
+}
+
+/// Every read of a `candidates` variable (indexed by variable) that some
+/// path from the entry reaches with the variable unassigned, in blocks the
+/// entry reaches, in layout order. Reads plainly preceded by a definition
+/// (earlier in the block, anywhere in the entry block, or as a parameter)
+/// are cleared first; the dataflow analysis runs only for the variables
+/// left, and most functions have none.
+pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead> {
+    let n = f.vars.len();
+    let mut sure = vec![false; n];
+    for p in &f.params {
+        sure[p.var.index()] = true;
+    }
+    if let Some(entry) = f.blocks.first() {
+        for d in entry.instrs.iter().filter_map(|i| i.def()) {
+            sure[d.index()] = true;
+        }
+    }
+    let mut doubtful = vec![false; n];
+    let mut any = false;
+    let mut here = Marks::new(n);
+    for (b, block) in f.blocks.iter().enumerate() {
+        here.clear();
+        for instr in &block.instrs {
+            for &u in instr.uses() {
+                let plain = here.contains(u.index()) || (b != 0 && sure[u.index()]);
+                if !plain && candidates.get(u.index()).copied().unwrap_or(false) {
+                    doubtful[u.index()] = true;
+                    any = true;
+                }
+            }
+            if let Some(d) = instr.def() {
+                here.insert(d.index());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    if !any {
+        return found;
+    }
+    let cfg = Cfg::new(f);
+    let live = Liveness::of(f, &cfg, &doubtful);
+    let definite = Definite::new(f, &cfg, &live);
+    let mut scratch = Marks::new(n);
+    for b in f.block_ids().filter(|&b| cfg.is_reachable(b)) {
+        definite.walk(f, b, &mut scratch, |index, instr, assigned| {
+            for &var in instr.uses() {
+                if doubtful[var.index()] && !assigned.contains(var) {
+                    found.push(UnassignedRead { block: b, index, var });
+                }
+            }
+        });
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +208,20 @@ mod tests {
         });
         let expected = [("x", false), ("n", true), ("y", true)];
         assert_eq!(seen, expected.map(|(n, b)| (n.to_string(), b)), "y is written in the block first");
+    }
+
+    #[test]
+    fn unassigned_reads_are_found_where_a_path_skips_the_write() {
+        let p = parse_text(
+            "@main(c: bool) {\n  k: int = const 1;\n  br c .a .b;\n.a:\n  x: int = const 2;\n.b:\n  y: int = add x k;\n  print y x;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let reads = unassigned_reads(f, &vec![true; f.vars.len()]);
+        let x = f.var_named("x").unwrap();
+        let b = f.block_labeled("b").unwrap();
+        assert_eq!(reads, [0, 1].map(|index| UnassignedRead { block: b, index, var: x }));
+        assert!(unassigned_reads(f, &vec![false; f.vars.len()]).is_empty(), "no candidates");
     }
 
     #[test]

@@ -3,11 +3,8 @@
 //! and which variables hold one constant everywhere they are read.
 
 use super::fold::Value;
-use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::sets::Marks;
-use crate::bril::ir::{Function, Op, VarId};
+use crate::bril::analysis::definite::unassigned_reads;
+use crate::bril::ir::{Function, Op};
 
 /// How many times each variable is read, indexed by [`VarId`].
 pub(super) fn use_counts(f: &Function) -> Vec<u32> {
@@ -33,71 +30,11 @@ pub(super) fn def_counts(f: &Function) -> Vec<u32> {
     counts
 }
 
-/// The variables of `candidates` with a read that is not plainly preceded
-/// by a definition: by one earlier in its block, by one in the entry block
-/// (every path out of the entry block ran all of it), or by being a
-/// parameter. Only those need the dataflow analysis; in most functions
-/// there are none, and the analysis is skipped.
-fn doubtful_reads(f: &Function, candidates: &[bool]) -> Vec<bool> {
-    let n = f.vars.len();
-    let mut sure = vec![false; n];
-    for p in &f.params {
-        sure[p.var.index()] = true;
-    }
-    if let Some(entry) = f.blocks.first() {
-        for d in entry.instrs.iter().filter_map(|i| i.def()) {
-            sure[d.index()] = true;
-        }
-    }
-    let mut doubtful = vec![false; n];
-    let mut here = Marks::new(n);
-    for (b, block) in f.blocks.iter().enumerate() {
-        here.clear();
-        for instr in &block.instrs {
-            for &u in instr.uses() {
-                let plain = here.contains(u.index()) || (b != 0 && sure[u.index()]);
-                if !plain && candidates.get(u.index()).copied().unwrap_or(false) {
-                    doubtful[u.index()] = true;
-                }
-            }
-            if let Some(d) = instr.def() {
-                here.insert(d.index());
-            }
-        }
-    }
-    doubtful
-}
-
-/// Calls `read(v, assigned)` for every read of a `tracked` variable in
-/// every block a path from the entry reaches, with whether `v` is
-/// definitely assigned there.
-fn each_read(f: &Function, tracked: &[bool], mut read: impl FnMut(VarId, bool)) {
-    if f.blocks.is_empty() || !tracked.contains(&true) {
-        return;
-    }
-    let cfg = Cfg::new(f);
-    let live = Liveness::of(f, &cfg, tracked);
-    let definite = Definite::new(f, &cfg, &live);
-    let mut scratch = Marks::new(f.vars.len());
-    for &b in &cfg.rpo {
-        definite.walk(f, b, &mut scratch, |_, instr, assigned| {
-            for &u in instr.uses() {
-                if tracked.get(u.index()).copied().unwrap_or(false) {
-                    read(u, assigned.contains(u));
-                }
-            }
-        });
-    }
-}
-
 /// True when every read in `f` is preceded by a definition on every path:
 /// then no read sees a frame's zeroed register, and code may be moved into
 /// another frame or loop without changing what it reads.
 pub(super) fn all_reads_defined(f: &Function) -> bool {
-    let doubtful = doubtful_reads(f, &vec![true; f.vars.len()]);
-    let mut all = true;
-    each_read(f, &doubtful, |_, assigned| all &= assigned);
-    all
+    unassigned_reads(f, &vec![true; f.vars.len()]).is_empty()
 }
 
 /// Variables written once, by a `const`, that are not parameters and are
@@ -119,11 +56,9 @@ pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
         return consts;
     }
     let candidates: Vec<bool> = consts.iter().map(Option::is_some).collect();
-    each_read(f, &doubtful_reads(f, &candidates), |u, assigned| {
-        if !assigned {
-            consts[u.index()] = None;
-        }
-    });
+    for read in unassigned_reads(f, &candidates) {
+        consts[read.var.index()] = None;
+    }
     consts
 }
 
