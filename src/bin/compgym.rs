@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON)
-//! compgym json [FILE|-]                 Bril text to JSON
+//! compgym json [-p|-pp] [FILE|-]        Bril text to JSON (with source positions)
 //! compgym text [FILE|-]                 Bril JSON to text
 //! compgym verify [FILE|-]               check a program is well formed
 //! compgym opt --passes "FLAGS" [--json] [FILE|-] | --list
@@ -32,7 +32,9 @@ const USAGE: &str = "usage:
   compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
                                         ARGS, the program's `# ARGS:` line is used;
                                         -p prints total_dyn_inst on stderr
-  compgym json [FILE|-]                 print a program as Bril JSON
+  compgym json [-p|-pp] [FILE|-]        print a program as Bril JSON; -p adds each
+                                        function's, label's and instruction's start
+                                        (pos), -pp its end too (pos_end), as bril2json
   compgym text [FILE|-]                 print a program as Bril text
   compgym verify [FILE|-]               check that a program is well formed
   compgym opt --passes FLAGS [--json] [FILE|-]
@@ -92,7 +94,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => cmd_run(&args[1..]),
-        Some("json") => cmd_convert(&args[1..], |p| bril::to_json(p) + "\n"),
+        Some("json") => cmd_json(&args[1..]),
         Some("text") => cmd_convert(&args[1..], bril::to_text),
         Some("verify") => cmd_verify(&args[1..]),
         Some("opt") => cmd_opt(&args[1..]),
@@ -148,6 +150,37 @@ fn single_file(args: &[String]) -> Result<Option<&str>, Failure> {
 fn cmd_convert(args: &[String], print: impl Fn(&Program) -> String) -> Result<(), Failure> {
     let program = load(single_file(args)?)?;
     let _ = std::io::stdout().write_all(print(&program).as_bytes());
+    Ok(())
+}
+
+fn cmd_json(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::json::{to_json_with, Positions};
+    // `-p` once for starts, twice (`-pp` or `-p -p`) for ends too, as bril2json counts it.
+    let mut level = 0;
+    let mut rest = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "-p" => level += 1,
+            "-pp" => level += 2,
+            _ => rest.push(a.clone()),
+        }
+    }
+    let src = read_source(single_file(&rest)?)?;
+    let fail = |e: compgym::Error| Failure(e.to_string(), 1);
+    let out = if src.trim_start().starts_with('{') {
+        let program = bril::parse_json(&src).map_err(fail)?;
+        to_json_with(&program, if level > 0 { Positions::Starts } else { Positions::None })
+    } else {
+        let (program, ends) = bril::parse::parse_text_with_ends(&src).map_err(fail)?;
+        let positions = match level {
+            0 => Positions::None,
+            1 => Positions::Starts,
+            _ => Positions::StartsAndEnds(&ends),
+        };
+        to_json_with(&program, positions)
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    say!("");
     Ok(())
 }
 

@@ -30,6 +30,7 @@ pub fn verify(program: &Program) -> Result<()> {
 }
 
 pub fn verify_function(program: &Program, f: &Function) -> Result<()> {
+    check_signature(f)?;
     let types = variable_types(program, f)?;
     let cx = Cx { program, f, types };
     cx.check_ssa()?;
@@ -49,6 +50,24 @@ pub fn verify_function(program: &Program, f: &Function) -> Result<()> {
     }
     cx.check_defined_before_use()?;
     Ok(())
+}
+
+/// `@main` returns nothing (brilck's rule), and a function declaring a
+/// return type has a `ret` somewhere (one that has none could only fall off
+/// its end, which is an error for a value call).
+fn check_signature(f: &Function) -> Result<()> {
+    let at = if f.pos.is_known() { format!("{}: ", f.pos) } else { String::new() };
+    match f.ret {
+        Some(t) if &*f.name == "main" => Err(Error::new(
+            ErrorKind::Verify,
+            format!("@main: {at}@main must have no return type; found {t}"),
+        )),
+        Some(t) if !f.instrs().any(|i| i.op == Op::Ret) => Err(Error::new(
+            ErrorKind::Verify,
+            format!("@{}: {at}the function returns {t} but has no ret", f.name),
+        )),
+        _ => Ok(()),
+    }
 }
 
 struct Cx<'a> {
@@ -508,6 +527,12 @@ mod tests {
                 "needs a destination",
             ),
             ("@f: int {\n  ret;\n}", "2:3", "must return one int"),
+            (
+                "@main: int {\n  x: int = const 1;\n  ret x;\n}",
+                "1:1",
+                "@main must have no return type; found int",
+            ),
+            ("@f: bool {\n  print;\n}", "1:1", "returns bool but has no ret"),
             ("@main {\n  a: int = const 1;\n  x: int = add a;\n}", "3:3", "takes 2 argument"),
             ("@main {\n  p: ptr<int> = alloc n;\n}", "2:3", "undefined variable n"),
             ("@main {\n  a: int = const 1;\n  set x a;\n}", "3:3", "no get reads"),
