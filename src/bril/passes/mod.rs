@@ -251,11 +251,12 @@ const OZ_GROUPS: &[&[&str]] = &[
 
 fn run_size_groups(program: &mut Program) -> Result<bool> {
     let mut changed = false;
-    let mut size = crate::bril::features::ir_instruction_count(program);
+    // Static instruction count (what the IrInstructionCount feature reports).
+    let mut size = program.instr_count();
     for group in OZ_GROUPS {
         let mut candidate = program.clone();
         run_flags(&mut candidate, group)?;
-        let candidate_size = crate::bril::features::ir_instruction_count(&candidate);
+        let candidate_size = candidate.instr_count();
         if candidate_size <= size && candidate != *program {
             *program = candidate;
             size = candidate_size;
