@@ -150,7 +150,7 @@ fn adce_function(f: &mut Function) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     #[test]
@@ -175,7 +175,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| adce(p));
     }
 }

@@ -157,13 +157,4 @@ mod tests {
     fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| dce(p));
     }
-
-    #[test]
-    fn a_second_run_changes_nothing_on_the_suite() {
-        for b in crate::bril::suite::all() {
-            let mut p = b.program().unwrap();
-            dce(&mut p).unwrap();
-            assert!(!dce(&mut p).unwrap(), "{}", b.name);
-        }
-    }
 }

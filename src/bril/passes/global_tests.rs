@@ -1,26 +1,12 @@
 //! Measures the global passes: total dynamic instructions over the bundled
 //! suite after each pass and a few pipelines. Run with
-//! `cargo test --lib global_tests -- --ignored --nocapture`; and the
-//! semantic check the global passes' tests share.
+//! `cargo test --lib global_tests -- --ignored --nocapture`.
 
 use crate::bril::interp::{run, Limits};
 use crate::bril::ir::Program;
 use crate::bril::passes::run_flags;
-use crate::bril::passes::testing::{check_pass, check_pass_on, Case};
+use crate::bril::passes::testing::{check_pass_on, Rerun};
 use crate::bril::suite;
-use crate::error::Result;
-
-/// [`check_pass`], plus generated programs run with their own `# ARGS:`
-/// (the shared corpus runs them without arguments, so they stop at once).
-pub(crate) fn check_global_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
-    check_pass(pass);
-    for seed in 0..300 {
-        let program = crate::bril::generator::generate(seed, 40).unwrap();
-        let args = program.main_args();
-        let case = Case { name: format!("generator://random-v0/{seed} with its arguments"), program, args };
-        check_pass_on(&case, pass);
-    }
-}
 
 fn total(flags: &[&str]) -> (u64, usize, u64) {
     let mut dyn_inst = 0;
@@ -127,7 +113,7 @@ fn all_community_benchmarks() {
     for case in crate::bril::passes::testing::all_community_benchmarks() {
         let start = std::time::Instant::now();
         let pass = |p: &mut Program| run_flags(p, &flags);
-        check_pass_on(&case, &pass);
+        check_pass_on(&case, &pass, Rerun::MayChange);
         let took = start.elapsed();
         if took.as_millis() > 500 {
             println!("{}: {took:?}", case.name);

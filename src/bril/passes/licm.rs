@@ -232,7 +232,7 @@ impl Sweep<'_> {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const LOOP: &str = "@main(n: int, m: int) {\n  i: int = const 0;\n.loop:\n  c: bool = lt i n;\n  br c .body .done;\n.body:\n  one: int = const 1;\n  k: int = mul m m;\n  t: int = add k one;\n  ten: int = const 10;\n  q: int = div t ten;\n  r: int = div t m;\n  i: int = add i one;\n  print q r;\n  jmp .loop;\n.done:\n  print i;\n}";
@@ -262,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| licm(p));
     }
 }

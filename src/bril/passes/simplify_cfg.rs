@@ -238,7 +238,7 @@ fn drop_jumps_to_next(f: &mut Function) -> bool {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     fn simplify(src: &str) -> String {
@@ -278,7 +278,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| simplify_cfg(p));
     }
 }

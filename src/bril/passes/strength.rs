@@ -228,7 +228,7 @@ fn sweep(f: &mut Function) -> bool {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     #[test]
@@ -246,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| strength_reduce(p));
     }
 }

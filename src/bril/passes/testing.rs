@@ -1,6 +1,7 @@
-//! Test support for passes: a corpus of programs with their arguments, and a
-//! check that a pass keeps every program well formed, keeps its output, and
-//! reports change truthfully.
+//! Test support for passes: a corpus of programs with their arguments, and
+//! the check every pass's tests share: a pass keeps every program well
+//! formed, keeps its output, reports change truthfully and, once run,
+//! finds nothing more to do.
 
 use crate::bril::interp::{run, Limits};
 use crate::bril::ir::Program;
@@ -68,9 +69,19 @@ pub(crate) fn output(program: &Program, args: &[String]) -> std::result::Result<
     outcome.result.map(|()| outcome.stdout).map_err(|e| e.to_string())
 }
 
+/// Whether a second run of the pass checked must change nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Rerun {
+    /// One run reaches the pass's fixed point: a second reports no change.
+    ChangesNothing,
+    /// A second run may find more to do (it is not checked).
+    MayChange,
+}
+
 /// Applies `pass` to a copy of `case` and checks the contract: the result
-/// verifies, prints the same output, and `changed` is true iff the text changed.
-pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<bool>) {
+/// verifies, prints the same output, and `changed` is true iff the text
+/// changed; with [`Rerun::ChangesNothing`], a second run changes nothing.
+pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<bool>, rerun: Rerun) {
     let before = to_text(&case.program);
     let mut program = case.program.clone();
     let changed = pass(&mut program).unwrap_or_else(|e| panic!("{}: pass failed: {e}", case.name));
@@ -86,12 +97,29 @@ pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<b
     );
     let (expected, got) = (output(&case.program, &case.args), output(&program, &case.args));
     assert_eq!(got, expected, "{}: the output changed\n--- before\n{before}\n--- after\n{after}", case.name);
+    if rerun == Rerun::ChangesNothing {
+        let again = pass(&mut program).unwrap_or_else(|e| panic!("{}: second run failed: {e}", case.name));
+        assert!(
+            !again,
+            "{}: a second run changed\n--- once\n{after}\n--- twice\n{}",
+            case.name,
+            to_text(&program)
+        );
+    }
 }
 
-/// [`check_pass_on`] over the whole corpus.
+/// What every pass's tests check: [`check_pass_on`] over the whole corpus
+/// (the suite, the quick community benchmarks, 300 generated programs run
+/// with their own arguments), a second run changing nothing.
 pub(crate) fn check_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    check_corpus(pass, Rerun::ChangesNothing);
+}
+
+/// [`check_pass_on`] over the whole corpus, for passes and compositions of
+/// passes that do not settle in one run (`-to-ssa` then `-from-ssa`).
+pub(crate) fn check_corpus(pass: &dyn Fn(&mut Program) -> Result<bool>, rerun: Rerun) {
     for case in corpus(300) {
-        check_pass_on(&case, pass);
+        check_pass_on(&case, pass, rerun);
     }
 }
 
@@ -111,7 +139,7 @@ mod tests {
     #[test]
     fn an_identity_pass_passes() {
         for case in corpus(5) {
-            check_pass_on(&case, &|_| Ok(false));
+            check_pass_on(&case, &|_| Ok(false), Rerun::ChangesNothing);
         }
     }
 
@@ -126,8 +154,19 @@ mod tests {
             }
             Ok(true)
         };
-        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &drop_prints)).is_err());
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &drop_prints, Rerun::MayChange)).is_err());
         let lies = |_: &mut Program| Ok(true);
-        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &lies)).is_err());
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &lies, Rerun::MayChange)).is_err());
+    }
+
+    #[test]
+    fn the_checker_catches_a_pass_that_never_settles() {
+        let case = corpus(0).into_iter().next().unwrap();
+        let add_nop = |p: &mut Program| {
+            p.functions[0].blocks[0].instrs.insert(0, crate::bril::ir::Instr::new(Op::Nop));
+            Ok(true)
+        };
+        check_pass_on(&case, &add_nop, Rerun::MayChange);
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &add_nop, Rerun::ChangesNothing)).is_err());
     }
 }

@@ -410,7 +410,7 @@ fn rebuild(f: &mut Function, chosen: &[(Loop, Counted)]) {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const COUNTED: &str = "@main {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n  s: int = const 0;\n.loop:\n  go: bool = lt i n;\n  br go .body .done;\n.body:\n  s: int = add s i;\n  odd: bool = eq s one;\n  br odd .yes .no;\n.yes:\n  print s;\n.no:\n  i: int = add i one;\n  jmp .loop;\n.done:\n  print s i;\n}";
@@ -443,7 +443,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| loop_unroll(p));
     }
 }
