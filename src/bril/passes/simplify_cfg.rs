@@ -170,57 +170,197 @@ fn thread_jumps(f: &mut Function) -> bool {
 
 /// Merges every block into its only predecessor when that predecessor
 /// leads only to it and no jump or return has to be added; chains merge
-/// into their first block. Block numbers stay put until the end.
+/// into their first block. As a chain grows, a branch it ends with on a
+/// condition the chain itself set by a `const` is folded on the spot, and a
+/// block the fold leaves without predecessors is dropped: a chain of
+/// diamonds on one constant collapses in one sweep, not one diamond a round.
+/// Block numbers stay put until the end.
 fn merge_blocks(f: &mut Function) -> Result<bool> {
     let cfg = Cfg::new(f);
     let n = f.blocks.len();
-    let mut keep = vec![true; n];
-    // The blocks still in the layout, as a linked list: adjacency after merges.
-    let mut next_kept: Vec<usize> = (1..=n).collect();
-    let mut prev_kept: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
-    let mut changed = false;
+    let mut sweep = Sweep::new(f, &cfg);
+    let mut changed = sweep.dropped;
     for a in 0..n {
-        if !keep[a] {
+        if !sweep.keep[a] {
             continue;
         }
-        // `last`: the block whose end `a` now ends with (its successors are `a`'s).
+        // The chain's definitions are recorded once it first grows.
+        let mut recorded = false;
+        // `last`: the block whose end `a` now ends with.
         let mut last = a;
         loop {
-            let [b] = cfg.succs[last][..] else { break };
+            if recorded && sweep.fold_chain_branch(f, a) {
+                changed = true;
+            }
+            let [b] = sweep.successors(f, a)[..] else { break };
             let b = b.index();
-            if b == a || b == last || b == 0 || !keep[b] || cfg.preds[b] != [BlockId::new(last)] {
+            if b == a || b == last || b == 0 || !sweep.keep[b] || sweep.preds[b] != 1 {
                 break;
             }
             let jumps = matches!(f.blocks[a].terminator(), Some(t) if t.op == Op::Jmp);
             if !jumps && !falls_through(f, BlockId::new(a)) {
                 break;
             }
-            let adjacent = next_kept[a] == b;
+            let adjacent = sweep.next_kept[a] == b;
             if falls_through(f, BlockId::new(b)) && !adjacent {
                 break;
             }
+            if !recorded {
+                sweep.chain_defs.start(f.vars.len());
+                sweep.chain_defs.record(&f.blocks[a].instrs);
+                recorded = true;
+            }
             let moved = std::mem::take(&mut f.blocks[b].instrs);
+            sweep.chain_defs.record(&moved);
             let instrs = &mut f.blocks[a].instrs;
             if jumps {
                 instrs.pop();
             }
             instrs.extend(moved);
-            keep[b] = false;
-            let (p, q) = (prev_kept[b], next_kept[b]);
-            if let Some(p) = p {
-                next_kept[p] = q;
-            }
-            if q < n {
-                prev_kept[q] = p;
-            }
+            sweep.unlink(b);
             last = b;
             changed = true;
         }
     }
     if changed {
-        remove_blocks(f, &keep)?;
+        remove_blocks(f, &sweep.keep)?;
     }
     Ok(changed)
+}
+
+/// The state of one merge sweep: which blocks stay, the layout of those
+/// that stay, and how many live predecessors each has.
+struct Sweep {
+    keep: Vec<bool>,
+    /// The blocks still in the layout, as a linked list: adjacency after merges.
+    next_kept: Vec<usize>,
+    prev_kept: Vec<Option<usize>>,
+    /// Reachable predecessors, each counted once; merges keep the counts
+    /// (the chain's first block takes the place of the block merged into
+    /// it), folds and dropped blocks lower them.
+    preds: Vec<usize>,
+    chain_defs: ChainDefs,
+    /// Whether unreachable blocks were dropped.
+    dropped: bool,
+}
+
+impl Sweep {
+    fn new(f: &Function, cfg: &Cfg) -> Sweep {
+        let n = f.blocks.len();
+        let mut sweep = Sweep {
+            keep: vec![true; n],
+            next_kept: (1..=n).collect(),
+            prev_kept: (0..n).map(|i| i.checked_sub(1)).collect(),
+            preds: f.block_ids().map(|b| cfg.reachable_preds(b).count()).collect(),
+            chain_defs: ChainDefs::default(),
+            dropped: false,
+        };
+        for b in f.block_ids() {
+            if !cfg.is_reachable(b) {
+                sweep.unlink(b.index());
+                sweep.dropped = true;
+            }
+        }
+        sweep
+    }
+
+    /// Takes block `b` out of the layout.
+    fn unlink(&mut self, b: usize) {
+        self.keep[b] = false;
+        let (p, q) = (self.prev_kept[b], self.next_kept[b]);
+        if let Some(p) = p {
+            self.next_kept[p] = q;
+        }
+        if q < self.keep.len() {
+            self.prev_kept[q] = p;
+        }
+    }
+
+    /// Where block `b` leads now (its fallthrough is the next block kept).
+    fn successors(&self, f: &Function, b: usize) -> crate::bril::ir::List<BlockId> {
+        match f.blocks[b].terminator() {
+            Some(t) if t.op == Op::Ret => Default::default(),
+            Some(t) => {
+                let mut out = crate::bril::ir::List::new();
+                for &l in &t.labels {
+                    if !out.contains(&l) {
+                        out.push(l);
+                    }
+                }
+                out
+            }
+            None if self.next_kept[b] < self.keep.len() => [BlockId::new(self.next_kept[b])].into(),
+            None => Default::default(),
+        }
+    }
+
+    /// Folds the branch block `a` ends with when the chain set its
+    /// condition by a `const`, and drops the arm left without predecessors.
+    fn fold_chain_branch(&mut self, f: &mut Function, a: usize) -> bool {
+        let Some(t) = f.blocks[a].terminator().filter(|t| t.op == Op::Br) else { return false };
+        let (Some(&cond), Some(&then), Some(&otherwise)) =
+            (t.args.first(), t.labels.first(), t.labels.get(1))
+        else {
+            return false;
+        };
+        let Some(value) = self.chain_defs.constant(cond) else { return false };
+        let (taken, dropped) = if value { (then, otherwise) } else { (otherwise, then) };
+        let pos = t.pos;
+        if let Some(last) = f.blocks[a].instrs.last_mut() {
+            *last = Instr::jmp(taken).with_pos(pos);
+        }
+        if taken != dropped {
+            self.lose_predecessor(f, dropped.index(), a);
+        }
+        true
+    }
+
+    /// One edge into `b` is gone: when none is left, `b` goes too, and so
+    /// on down the blocks only it led to.
+    fn lose_predecessor(&mut self, f: &Function, b: usize, chain: usize) {
+        let mut work = vec![b];
+        while let Some(b) = work.pop() {
+            self.preds[b] -= 1;
+            if self.preds[b] > 0 || b == 0 || b == chain || !self.keep[b] {
+                continue;
+            }
+            work.extend(self.successors(f, b).iter().map(|s| s.index()).filter(|&s| self.keep[s]));
+            self.unlink(b);
+        }
+    }
+}
+
+/// The last definition of each variable in the chain being merged: a
+/// `const` (its truth value) or something else. Stamped per chain, so
+/// starting a chain clears nothing.
+#[derive(Default)]
+struct ChainDefs {
+    stamp: Vec<u32>,
+    value: Vec<Option<bool>>,
+    now: u32,
+}
+
+impl ChainDefs {
+    fn start(&mut self, vars: usize) {
+        if self.stamp.len() < vars {
+            self.stamp.resize(vars, 0);
+            self.value.resize(vars, None);
+        }
+        self.now += 1;
+    }
+
+    fn record(&mut self, instrs: &[Instr]) {
+        for i in instrs {
+            if let Some(d) = i.def() {
+                self.stamp[d.index()] = self.now;
+                self.value[d.index()] = const_bits(i).map(|b| b != 0);
+            }
+        }
+    }
+
+    fn constant(&self, v: crate::bril::VarId) -> Option<bool> {
+        (self.stamp.get(v.index()) == Some(&self.now)).then(|| self.value[v.index()]).flatten()
+    }
 }
 
 fn drop_jumps_to_next(f: &mut Function) -> bool {
@@ -275,6 +415,27 @@ mod tests {
         let mut p = parse_text(src).unwrap();
         simplify_cfg(&mut p).unwrap();
         assert!(!simplify_cfg(&mut p).unwrap(), "a cycle of forwarders settles: {}", to_text(&p));
+    }
+
+    #[test]
+    fn a_chain_of_constant_diamonds_folds_in_one_merge_sweep() {
+        let diamond = |k: usize| {
+            format!("  br c .t{k} .f{k};\n.t{k}:\n  x: int = add x x;\n  jmp .j{k};\n.f{k}:\n  x: int = mul x x;\n.j{k}:\n")
+        };
+        let src = format!(
+            "@main {{\n  c: bool = const true;\n  x: int = const 1;\n{}{}{}  print x;\n}}",
+            diamond(0),
+            diamond(1),
+            diamond(2)
+        );
+        let mut p = parse_text(&src).unwrap();
+        let f = &mut p.functions[0];
+        assert!(fold_branches(f), "the first branch folds on its own");
+        assert!(merge_blocks(f).unwrap());
+        assert_eq!(
+            to_text(&p),
+            "@main {\n  c: bool = const true;\n  x: int = const 1;\n  x: int = add x x;\n  x: int = add x x;\n  x: int = add x x;\n  print x;\n}\n"
+        );
     }
 
     #[test]
