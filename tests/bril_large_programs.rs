@@ -59,3 +59,23 @@ fn local_value_numbering_on_200000_instructions() {
     let p = shapes::generate(Shape::StraightLine, 200_000, 1).unwrap();
     within(&p, "-lvn", 20.0);
 }
+
+#[test]
+fn a_chain_of_30000_blocks() {
+    // -to-ssa and -sccp once ran past 60 s; -simplify-cfg folded one
+    // constant diamond per round (25 s at 30,000 instructions).
+    let p = shapes::generate(Shape::BlockChain, 90_000, 1).unwrap();
+    assert!(p.functions[0].blocks.len() >= 30_000, "{} blocks", p.functions[0].blocks.len());
+    for flag in ["-to-ssa", "-sccp", "-simplify-cfg", "-O1"] {
+        within(&p, flag, 20.0);
+    }
+}
+
+#[test]
+fn a_call_chain_5000_deep() {
+    // -inline and -O2 once ran past 60 s.
+    let p = shapes::generate(Shape::CallChain, 6 * shapes::CHAIN_DEPTH, 1).unwrap();
+    for flag in ["-inline", "-O2"] {
+        within(&p, flag, 20.0);
+    }
+}

@@ -66,15 +66,16 @@ const USAGE: &str = "usage:
                                         latency on the median suite program (the native
                                         side of bench/env.mjs)
   compgym shape NAME SIZE [SEED]        print a generated program of a shape
-                                        (straight-line, loop-heavy, call-heavy) with
-                                        about SIZE static instructions
+                                        (straight-line, loop-heavy, call-heavy,
+                                        block-chain, call-chain) with about SIZE
+                                        static instructions
   compgym bench-scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
                                         milliseconds per pass, pipeline, feature, reader,
                                         writer and the verifier on generated programs of
-                                        each shape (straight-line, loop-heavy, call-heavy)
-                                        at each size (default 1000,10000,100000
-                                        instructions), and the growth exponent (slope of
-                                        log time against log size)";
+                                        each shape (straight-line, loop-heavy, call-heavy,
+                                        block-chain, call-chain) at each size (default
+                                        1000,10000,100000 instructions), and the growth
+                                        exponent (slope of log time against log size)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {

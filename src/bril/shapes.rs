@@ -11,6 +11,12 @@
 //!   product of the counter, a branch in the body and sometimes an inner loop.
 //! - [`Shape::CallHeavy`]: many small functions, each called from `@main`
 //!   once; they call a few shared leaves, and some recurse in tail position.
+//! - [`Shape::BlockChain`]: one `@main` of a few instructions per block, in
+//!   a chain of diamonds, jumps to the next block and empty blocks; the
+//!   diamonds of the first half branch on a flag known at compile time, those
+//!   of the second on a value computed at run time.
+//! - [`Shape::CallChain`]: chains of small functions, each calling the next,
+//!   up to [`CHAIN_DEPTH`] deep.
 //!
 //! Every program is well formed, reads no variable before writing it,
 //! terminates within a few dynamic instructions per static one, and prints
@@ -29,16 +35,21 @@ pub enum Shape {
     StraightLine,
     LoopHeavy,
     CallHeavy,
+    BlockChain,
+    CallChain,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 3] = [Shape::StraightLine, Shape::LoopHeavy, Shape::CallHeavy];
+    pub const ALL: [Shape; 5] =
+        [Shape::StraightLine, Shape::LoopHeavy, Shape::CallHeavy, Shape::BlockChain, Shape::CallChain];
 
     pub fn name(self) -> &'static str {
         match self {
             Shape::StraightLine => "straight-line",
             Shape::LoopHeavy => "loop-heavy",
             Shape::CallHeavy => "call-heavy",
+            Shape::BlockChain => "block-chain",
+            Shape::CallChain => "call-chain",
         }
     }
 }
@@ -55,6 +66,8 @@ pub fn generate_text(shape: Shape, instrs: usize, seed: u64) -> String {
         Shape::StraightLine => straight_line(&mut w, instrs),
         Shape::LoopHeavy => loop_heavy(&mut w, instrs),
         Shape::CallHeavy => call_heavy(&mut w, instrs),
+        Shape::BlockChain => block_chain(&mut w, instrs),
+        Shape::CallChain => call_chain(&mut w, instrs),
     }
     w.out
 }
@@ -319,6 +332,96 @@ fn countdown(w: &mut Writer, k: usize) {
     w.out.push_str("}\n");
 }
 
+/// A chain of small blocks in `@main`: each step is a diamond, a jump to
+/// the next block, or an empty block falling into the next. In the first
+/// half the diamonds branch on `yes` (a constant: one arm is dead, and the
+/// whole half folds into one block), in the second on a comparison.
+fn block_chain(w: &mut Writer, instrs: usize) {
+    w.out.push_str("@main {\n");
+    w.accumulators();
+    w.instr(format_args!("yes: bool = const true"));
+    let half = instrs / 2;
+    let mut k = 0;
+    while w.count + 1 < instrs {
+        k += 1;
+        let (a, b) = (k % ACCS, (k + 3) % ACCS);
+        match w.pick(3) {
+            0 => {
+                let cond = if w.count < half {
+                    "yes".to_string()
+                } else {
+                    w.instr(format_args!("c{k}: bool = lt a{a} a{b}"));
+                    format!("c{k}")
+                };
+                w.instr(format_args!("br {cond} .t{k} .f{k}"));
+                w.label(format_args!("t{k}"));
+                w.instr(format_args!("a{a}: int = add a{a} a{b}"));
+                w.instr(format_args!("jmp .j{k}"));
+                w.label(format_args!("f{k}"));
+                w.instr(format_args!("a{a}: int = sub a{a} a{b}"));
+                w.label(format_args!("j{k}"));
+            }
+            1 => {
+                w.instr(format_args!("jmp .n{k}"));
+                w.label(format_args!("n{k}"));
+                w.rotate(k);
+            }
+            _ => {
+                w.label(format_args!("e{k}"));
+                w.label(format_args!("n{k}"));
+                w.rotate(k);
+            }
+        }
+    }
+    w.print_accumulators();
+    w.out.push_str("}\n");
+}
+
+/// Deepest chain of calls [`Shape::CallChain`] makes (the interpreter's
+/// default limit is 10,000 frames).
+pub const CHAIN_DEPTH: usize = 5_000;
+/// Instructions of each function of a chain.
+const CHAIN_LINK: usize = 6;
+
+/// `@main` calls the first function of each chain; `@c{j}_{i}` calls
+/// `@c{j}_{i+1}` and combines its result with its own arguments.
+fn call_chain(w: &mut Writer, instrs: usize) {
+    let functions = instrs.saturating_sub(ACCS + 1).div_ceil(CHAIN_LINK).max(1);
+    let chains = functions.div_ceil(CHAIN_DEPTH);
+    let mut bodies = Writer { out: String::new(), count: 0, rng: w.rng.split() };
+    w.out.push_str("@main {\n");
+    w.accumulators();
+    for j in 0..chains {
+        let depth = (functions - j * CHAIN_DEPTH).min(CHAIN_DEPTH);
+        let (a, b) = (j % ACCS, (j + 3) % ACCS);
+        w.instr(format_args!("a{a}: int = call @c{j}_0 a{a} a{b}"));
+        for i in 0..depth {
+            chain_link(&mut bodies, j, i, i + 1 < depth);
+        }
+    }
+    w.print_accumulators();
+    w.out.push_str("}\n");
+    w.out.push_str(&bodies.out);
+    w.count += bodies.count;
+}
+
+fn chain_link(w: &mut Writer, j: usize, i: usize, calls_next: bool) {
+    let _ = writeln!(w.out, "@c{j}_{i}(p: int, q: int): int {{");
+    let c = 1 + w.pick(9);
+    let op = ["add", "sub", "mul"][w.pick(3)];
+    w.instr(format_args!("k: int = const {c}"));
+    w.instr(format_args!("u: int = {op} p k"));
+    w.instr(format_args!("v: int = add q k"));
+    if calls_next {
+        w.instr(format_args!("r: int = call @c{j}_{} u v", i + 1));
+    } else {
+        w.instr(format_args!("r: int = mul u v"));
+    }
+    w.instr(format_args!("s: int = sub r p"));
+    w.instr(format_args!("ret s"));
+    w.out.push_str("}\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +441,21 @@ mod tests {
                 assert!(!o.stdout.is_empty());
             }
         }
+    }
+
+    #[test]
+    fn long_call_chains_stop_at_the_depth_limit_and_run() {
+        let p = generate(Shape::CallChain, 40_000, 1).unwrap();
+        let firsts = p.functions.iter().filter(|f| f.name.ends_with("_0")).count();
+        assert_eq!(firsts, 2, "two chains, the first {CHAIN_DEPTH} deep");
+        assert!(p.functions.iter().any(|f| *f.name == *format!("c0_{}", CHAIN_DEPTH - 1)));
+        assert!(run(&p, &[], &Limits::default()).result.is_ok());
+    }
+
+    #[test]
+    fn a_block_chain_is_mostly_blocks() {
+        let p = generate(Shape::BlockChain, 10_000, 1).unwrap();
+        assert!(p.functions[0].blocks.len() > 3_000, "{} blocks", p.functions[0].blocks.len());
     }
 
     #[test]
