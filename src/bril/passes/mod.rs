@@ -290,6 +290,7 @@ const OZ_GROUPS: &[&[&str]] = &[
     ],
     &[
         "-inline",
+        "-dead-functions",
         "-sccp",
         "-lvn",
         "-peephole",
@@ -334,8 +335,9 @@ fn run_size_groups(program: &mut Program) -> Result<bool> {
 }
 
 /// `-O1`: cheap local clean-up. `-O2`: speed — inline first so the global
-/// passes see through calls, then constants, loops and redundancy, then
-/// clean-up. `-Oz`: size — everything that removes code, nothing that copies it.
+/// passes see through calls (and drop the functions inlining left uncalled,
+/// so the passes after it, all within one function, do not work on them),
+/// then constants, loops and redundancy, then clean-up. `-Oz`: size — everything that removes code, nothing that copies it.
 static PIPELINES: &[(&str, &[&str])] = &[
     ("-O0", &[]),
     ("-O1", &["-lvn", "-peephole", "-dce", "-simplify-cfg", "-dce"]),
@@ -343,6 +345,7 @@ static PIPELINES: &[(&str, &[&str])] = &[
         "-O2",
         &[
             "-inline",
+            "-dead-functions",
             "-tail-call",
             "-mem2reg",
             "-dead-store",
