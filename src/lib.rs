@@ -5,6 +5,7 @@
 
 pub mod bandit;
 pub mod bril;
+pub mod compilers;
 pub mod env;
 pub mod error;
 pub mod rewards;

@@ -3,22 +3,14 @@
 //! every per-arm environment so they reject bad actions with the same errors.
 
 use super::observation::PerArmObservation;
-use crate::env::specs::{ArraySpec, BoundedArraySpec, Spec};
+use crate::env::specs::{bounded_int32, Spec};
 use crate::error::{Error, Result};
-use crate::value::{DType, Value};
+use crate::value::Value;
 use crate::{bail, ensure};
 
 /// `BoundedArraySpec((), int32, 0, K - 1)` named `action`, per sample.
 pub fn arm_action_spec(num_arms: usize) -> Spec {
     bounded_int32(0, num_arms as i64 - 1, "action")
-}
-
-/// A scalar int32 spec in `[lo, hi]` (callers keep K within `i32::MAX`).
-pub(crate) fn bounded_int32(lo: i64, hi: i64, name: &str) -> Spec {
-    match BoundedArraySpec::new(vec![], DType::I32, lo, hi) {
-        Ok(spec) => spec.with_name(name).into(),
-        Err(_) => ArraySpec::new(vec![], DType::I32).with_name(name).into(),
-    }
 }
 
 /// Reads actions: an integer array (any integer dtype) or a list of

@@ -32,7 +32,7 @@
 
 use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
-use super::state::{decode_rng, encode_rng, TimeStepState};
+use super::state::TimeStepState;
 use crate::bril::features::{autophase, ir_instruction_count};
 use crate::bril::passes::{registry, PassInfo};
 use crate::bril::{suite, Program};
@@ -280,7 +280,7 @@ impl CompilerBandit {
         CompilerBanditState {
             kind: CompilerBanditState::KIND.into(),
             version: CompilerBanditState::VERSION,
-            rng: encode_rng(&self.rng),
+            rng: self.rng.to_hex_words(),
             batch_size: self.batch_size,
             programs: self.names.clone(),
             current: self.current.clone(),
@@ -305,7 +305,7 @@ impl CompilerBandit {
             state.batch_size,
             state.programs.len()
         );
-        let rng = decode_rng(&state.rng)?;
+        let rng = Rng::from_hex_words(&state.rng)?;
         let observed = match &state.current {
             None => None,
             Some(c) => {

@@ -18,7 +18,7 @@
 use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::functions::{ContextSampler, NumActionsSampler, RewardFn};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
-use super::state::{decode_rng, encode_rng, ObservationState, StationaryState, TimeStepState};
+use super::state::{ObservationState, StationaryState, TimeStepState};
 use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
 use crate::env::{EnvState, TimeStep, TimeStepEnvBase, TimeStepEnvironment};
@@ -246,7 +246,7 @@ impl StationaryStochasticPerArmEnvironment {
         StationaryState {
             kind: StationaryState::KIND.to_string(),
             version: StationaryState::VERSION,
-            rng: encode_rng(&self.rng),
+            rng: self.rng.to_hex_words(),
             batch_size: self.batch_size,
             max_num_actions: self.max_num_actions,
             global_dim: self.global_dim,
@@ -273,7 +273,7 @@ impl StationaryStochasticPerArmEnvironment {
             Value,
             "state: made for (batch_size, max_num_actions, global_dim, arm_dim) = {shape:?}, this environment has {ours:?}"
         );
-        let rng = decode_rng(&state.rng)?;
+        let rng = Rng::from_hex_words(&state.rng)?;
         let observation = match state.observation {
             None => None,
             Some(o) => Some(o.into_observation(

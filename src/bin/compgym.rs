@@ -521,10 +521,10 @@ fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
         }
     }
     let fail = |e: compgym::Error| Failure(format!("bench-env: {e}"), 2);
-    let config = compgym::env::bench::default_config(seconds).map_err(fail)?;
+    let config = compgym::compilers::bench::default_config(seconds).map_err(fail)?;
     let start = Instant::now();
     let mut clock = move || start.elapsed().as_secs_f64();
-    let r = compgym::env::bench::run(&config, &mut clock).map_err(fail)?;
+    let r = compgym::compilers::bench::run(&config, &mut clock).map_err(fail)?;
     if json {
         say!("{}", r.to_json());
     } else {

@@ -33,7 +33,6 @@ pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
-pub mod session;
 pub mod suite;
 pub mod types;
 pub mod verify;

@@ -1,8 +1,8 @@
 //! The per-arm stochastic bandit for JavaScript, with JS callbacks or
 //! built-in functions, regret helpers, and a LinUCB agent.
 
-use super::convert::{array_data_to_js, js_to_i64, js_to_u64, type_of};
 use super::error::to_js_error;
+use super::interop::object::field;
 use super::rng::JsRng;
 use super::timestep::time_step_methods;
 use crate::bandit::{
@@ -10,16 +10,16 @@ use crate::bandit::{
     RewardFn, StationaryStochasticPerArmEnvironment, UniformContext, UniformNumActions,
 };
 use crate::error::{Error, Result};
+use crate::js::interop::{
+    numbers::{js_to_i64, js_to_u64},
+    object::type_of,
+    typed::array_data_to_js,
+};
 use crate::rng::Rng;
 use crate::value::ArrayData;
 use js_sys::{Array as JsArray, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// Reads `options[key]`; `undefined` when absent.
-fn field(options: &JsValue, key: &str) -> JsValue {
-    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
 
 fn number(options: &JsValue, key: &str, default: f64, what: &str) -> Result<f64> {
     let value = field(options, key);
@@ -58,7 +58,7 @@ fn call_with_rng(f: &Function, name: &str, rng: &mut Rng, args: &[JsValue]) -> R
 }
 
 fn to_f64_vec(value: &JsValue, name: &str) -> Result<Vec<f64>> {
-    if let Some(data) = super::convert::typed_array_to_data(value) {
+    if let Some(data) = crate::js::interop::typed::typed_array_to_data(value) {
         return Ok(data.to_f64_vec());
     }
     if JsArray::is_array(value) {

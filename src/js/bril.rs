@@ -1,10 +1,10 @@
 //! The Bril compiler for JavaScript: run a program, and measure the
 //! interpreter's throughput (the wasm side of `bench/interp.mjs`).
 
-use super::convert::set;
 use super::error::to_js_error;
 use crate::bril::interp::{run, Limits};
 use crate::bril::{bench, parse_any};
+use crate::js::interop::object::set;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 

@@ -1,7 +1,7 @@
 //! The service's RPCs and error paths, through the toy compiler.
 
-use super::toy::{obs, ToyBackend};
 use super::*;
+use crate::compilers::toy::{obs, ToyBackend};
 use crate::value::Value;
 use serde_json::json;
 use wasm_bindgen_test::wasm_bindgen_test;

@@ -2,8 +2,8 @@
 //! loop is in `bench/env-measure.mjs`): the two together show what crossing
 //! into JavaScript costs.
 
-use crate::env::bench::{run, EnvBenchConfig};
-use crate::js::convert::json_to_js;
+use crate::compilers::bench::{run, EnvBenchConfig};
+use crate::js::interop::json::json_to_js;
 use crate::js::to_js_error;
 use wasm_bindgen::prelude::*;
 

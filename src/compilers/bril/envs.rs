@@ -3,9 +3,8 @@
 
 use super::BrilBackend;
 use crate::bril::features::{autophase, inst_count};
-use crate::env::compiler_env::{DerivedSpace, EnvExtras, EnvOptions};
-use crate::env::registry::EnvSpec;
-use crate::env::CompilerEnv;
+use crate::compilers::env_spec::EnvSpec;
+use crate::env::{CompilerEnv, DerivedSpace, EnvExtras, EnvOptions};
 use crate::error::{Error, Result};
 use crate::rewards::{CostReward, Reward};
 use crate::spaces::{BoxSpace, DictSpace, RewardSpace, Scalar, Space};

@@ -19,8 +19,8 @@
 //! arrays, strings, numbers, booleans and null. No BigInt comes out: the
 //! mapping writes an int64 outside ±(2^53 − 1) as a decimal string.
 
-use super::convert::type_of;
 use crate::error::{Error, Result};
+use crate::js::interop::object::type_of;
 use crate::service::proto_json::base64_encode;
 use js_sys::{Array as JsArray, ArrayBuffer, BigInt, Uint8Array};
 use serde_json::{Map, Number, Value as Json};
@@ -127,7 +127,7 @@ fn bigint_to_json(big: &BigInt) -> Json {
 /// JSON as the plain JS value `JSON.parse` makes of it: one crossing for
 /// the whole reply rather than one per property, and `__proto__` keys stay
 /// ordinary properties.
-pub fn json_to_js(json: &Json) -> Result<JsValue> {
-    let text = serde_json::to_string(json).map_err(|e| Error::service(format!("reply: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| Error::service("reply: not valid JSON"))
+/// (serde_json writes only valid JSON, so the parse cannot fail.)
+pub fn json_to_js(json: &Json) -> JsValue {
+    js_sys::JSON::parse(&json.to_string()).unwrap_or(JsValue::NULL)
 }

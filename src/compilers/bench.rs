@@ -4,14 +4,14 @@
 //! program, the latency of a fork, and of computing the Autophase and Ir
 //! observations. The clock is passed in, because wasm has none of its own.
 //!
-//! Sessions remember the transitions passes made (see `bril::session`), so
+//! Sessions remember the transitions passes made (see `compilers::bril`), so
 //! repeated episodes mostly revisit known states. "First visits" measures
 //! the other extreme: every episode on a copy of the program the compiler
 //! has not seen recently (added under one of [`COLD_URIS`] rotating URIs,
 //! more than the compiler keeps), so every pass really runs; its resets,
 //! which parse the copy, are not timed.
 
-use super::compiler_env::{CompilerEnv, EnvOptions, ResetOptions};
+use crate::env::{CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
 use crate::value::Value;
 

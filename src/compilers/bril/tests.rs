@@ -4,8 +4,8 @@
 use super::observations::Obs;
 use crate::bril::interp::{run, Limits};
 use crate::bril::{passes, suite};
+use crate::compilers::make;
 use crate::env::compiler_env::{EnvOptions, ResetOptions, StepOptions};
-use crate::env::registry::make;
 use crate::error::ErrorKind;
 use crate::service::Benchmark;
 use crate::value::Value;

@@ -15,11 +15,12 @@
 //!   `toy.len` replies with the list's length.
 //! * Validation: the list must still hold the same multiset of integers.
 
-use super::benchmark::{BenchmarkUri, Dataset, DatasetBenchmarks};
-use super::messages::{ActionSpace, Benchmark, ObservationSpace};
-use super::session::{ActionOutcome, CompilationSession, CompilerBackend};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
+use crate::service::{
+    ActionOutcome, ActionSpace, Benchmark, BenchmarkUri, CompilationSession, CompilerBackend, Dataset,
+    DatasetBenchmarks, ObservationSpace,
+};
 use crate::spaces::{Commandline, CommandlineFlag, NamedDiscrete, Scalar, Sequence, SequenceDType, Space};
 use crate::value::{Array, ArrayData, DType, Value};
 

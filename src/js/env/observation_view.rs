@@ -1,19 +1,20 @@
-//! `env.observation` and `env.reward` for JavaScript, and the
-//! `ObservationSpaceSpec` class.
+//! `env.observation` for JavaScript, and the `ObservationSpaceSpec` class.
 
-use super::js_reward::JsReward;
-use super::options::{boolean, check_keys, field};
-use super::{borrow, borrow_mut, call_function, SharedEnv};
+use super::{borrow, borrow_mut, SharedEnv};
 use crate::error::{Error, Result};
-use crate::js::convert::type_of;
-use crate::js::spaces::values::{js_to_value, value_to_js};
+use crate::js::interop::object::call_function;
+use crate::js::interop::object::type_of;
+use crate::js::interop::space_value::{js_to_value, value_to_js};
+use crate::js::interop::{
+    object::field,
+    options::{boolean, check_keys},
+};
 use crate::js::spaces::JsSpace;
 use crate::js::to_js_error;
-use crate::rewards::Reward;
-use crate::spaces::{Kind, Space};
+use crate::spaces::Space;
 use crate::value::Value;
 use crate::views::{DerivedSpaceOptions, ObservationSpaceSpec, ObservationView, Translate};
-use js_sys::{Function, Object};
+use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -250,77 +251,5 @@ impl JsObservationSpaceSpec {
         derive(&self.spec, id, translate, options)
             .map(|spec| JsObservationSpaceSpec { spec })
             .map_err(to_js_error)
-    }
-}
-
-/// The reward spaces of an environment: `get(name)` computes one now.
-#[wasm_bindgen(js_name = RewardView)]
-pub struct JsRewardView {
-    env: SharedEnv,
-}
-
-impl JsRewardView {
-    pub fn of_env(env: SharedEnv) -> JsRewardView {
-        JsRewardView { env }
-    }
-}
-
-/// A reward space as `{name, observationSpaces, range, defaultValue,
-/// successThreshold, defaultNegatesReturns, deterministic, platformDependent}`.
-fn reward_info(reward: &dyn Reward) -> JsValue {
-    use super::compiler_env::put;
-    let s = reward.space();
-    let object = Object::new();
-    put(&object, "name", s.name());
-    let ids: js_sys::Array = s.observation_spaces().iter().map(|i| JsValue::from_str(i)).collect();
-    put(&object, "observationSpaces", ids);
-    let (lo, hi) = s.range();
-    put(&object, "range", js_sys::Array::of2(&lo.into(), &hi.into()));
-    put(&object, "defaultValue", s.default_value());
-    put(&object, "successThreshold", s.success_threshold().map_or(JsValue::NULL, JsValue::from_f64));
-    put(&object, "defaultNegatesReturns", s.default_negates_returns());
-    put(&object, "deterministic", s.deterministic());
-    put(&object, "platformDependent", s.platform_dependent());
-    object.into()
-}
-
-#[wasm_bindgen(js_class = RewardView)]
-impl JsRewardView {
-    #[wasm_bindgen(getter, unchecked_return_type = "RewardSpaceInfo[]")]
-    pub fn spaces(&self) -> JsResult<JsValue> {
-        let env = borrow(&self.env).map_err(to_js_error)?;
-        Ok(env
-            .reward_view()
-            .spaces()
-            .iter()
-            .map(|r| reward_info(r.as_ref()))
-            .collect::<js_sys::Array>()
-            .into())
-    }
-
-    /// Computes reward `name` now: the reward for what happened since it
-    /// was last computed (LookupError if unknown, SessionNotFound before reset).
-    pub fn get(&self, name: &str) -> JsResult<f64> {
-        borrow_mut(&self.env).and_then(|mut e| e.reward(name)).map_err(to_js_error)
-    }
-
-    /// Adds (or replaces) a reward written in JS (see `JsRewardObject`). Its
-    /// observation spaces must exist (LookupError otherwise).
-    #[wasm_bindgen(js_name = addSpace)]
-    pub fn add_space(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "JsRewardObject")] reward: JsValue,
-    ) -> JsResult<()> {
-        let run = || -> Result<()> {
-            let reward = JsReward::from_js(reward)?;
-            let mut env = borrow_mut(&self.env)?;
-            for id in reward.space().observation_spaces() {
-                env.observation()
-                    .position(id)
-                    .map_err(|e| e.context(format!("reward {:?}", reward.name())))?;
-            }
-            env.add_reward_space(Box::new(reward))
-        };
-        run().map_err(to_js_error)
     }
 }

@@ -1,8 +1,8 @@
 //! `RewardView`: the reward spaces of an environment by name.
 
-use super::observation::ObservationView;
+use super::Reward;
 use crate::error::{Error, Result};
-use crate::rewards::Reward;
+use crate::views::ObservationView;
 use std::collections::HashMap;
 use std::rc::Rc;
 

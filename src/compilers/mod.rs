@@ -1,12 +1,28 @@
-//! Compilers by name, for clients that start a [`Service`] themselves (the
-//! JavaScript `Service` class) rather than an environment.
+//! The compilers behind the environments: the one place that knows which
+//! backends exist and which environments are registered.
 //!
-//! [`Service`]: crate::service::Service
+//! Each compiler adapts itself to the service's [`CompilerBackend`] and
+//! [`CompilationSession`] traits here: [`bril`] (the Bril compiler of
+//! [`crate::bril`]: passes as actions, features as observations) and
+//! [`toy`] (a tiny compiler that proves the traits general). [`registry`]
+//! holds the environment ids (`bril-v0`, ...) and [`make`]s them. Layers
+//! below (`service`, `views`, `rewards`, `env`) name no compiler.
+//!
+//! [`CompilationSession`]: crate::service::CompilationSession
 
-use crate::bril::session::BrilBackend;
+pub mod bench;
+pub mod bril;
+pub mod env_spec;
+pub mod registry;
+pub mod toy;
+
+pub use env_spec::EnvSpec;
+pub use registry::{make, register, registered_ids};
+
 use crate::error::{Error, Result};
-use crate::service::toy::ToyBackend;
 use crate::service::CompilerBackend;
+use bril::BrilBackend;
+use toy::ToyBackend;
 
 /// The compiler a service gets when none is named.
 pub const DEFAULT_COMPILER: &str = "bril";

@@ -12,20 +12,20 @@
 //! float32 box.
 
 use super::keys::Keys;
+use super::object::field;
 use crate::error::{Error, Result};
-use crate::js::convert::{
-    bigint_to_i64, js_to_array, set, set_fresh, to_js, type_of, typed_array_dtype, typed_array_to_data,
+use crate::js::interop::memory::{copy_out, is_typed_array_of, typed_length, InBuffer};
+use crate::js::interop::{
+    numbers::{bigint_to_i64, js_to_array},
+    object::{set, set_fresh, type_of},
+    typed::{typed_array_dtype, typed_array_to_data},
+    value::to_js,
 };
-use crate::js::memory::{copy_out, is_typed_array_of, typed_length, InBuffer};
 use crate::spaces::{BoxSpace, Space, SpaceKind};
 use crate::value::{shape_len, Array, ArrayData, DType, Graph, Value};
-use js_sys::{Array as JsArray, Object, Reflect};
+use js_sys::{Array as JsArray, Object};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
-
-fn field(value: &JsValue, key: &str) -> JsValue {
-    Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
 
 /// An array of `dtype` and `shape`: typed arrays keep their dtype, other forms convert.
 fn read_array(value: &JsValue, dtype: DType, shape: &[usize], what: &str) -> Result<Array> {
