@@ -172,82 +172,83 @@ pub(crate) trait Composite: Kind {
     fn assemble(&self, plan: &[usize], parts: Vec<Value>) -> Value;
 }
 
-/// Every kind of space.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SpaceKind {
-    Box(BoxSpace),
-    Discrete(Discrete),
-    NamedDiscrete(NamedDiscrete),
-    Commandline(Commandline),
-    Scalar(Scalar),
-    Sequence(Sequence),
-    SpaceSequence(SpaceSequence),
-    Permutation(Permutation),
-    Dict(DictSpace),
-    Tuple(TupleSpace),
-    Reward(RewardSpace),
-    MultiDiscrete(MultiDiscrete),
-    MultiBinary(MultiBinary),
-    Binary(BinarySpace),
-    DynamicBox(DynamicBoxSpace),
-    Graph(GraphSpace),
-    Text(TextSpace),
-    Union(UnionSpace),
-    Batched(BatchedSpace),
-}
+/// Declares every kind of space once: the [`SpaceKind`] enum, its `From`
+/// impls, the dispatch macros `each_kind!` and `leaf_or_composite!`, and the
+/// description reader, so a new kind is added in one place and no match can
+/// miss it. (`$d` is a literal `$`, for the generated macros' own variables.)
+macro_rules! declare_space_kinds {
+    ($d:tt leaves: $($leaf:ident($leaf_ty:ident)),+; composites: $($comp:ident($comp_ty:ident)),+ $(,)?) => {
+        /// Every kind of space.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum SpaceKind {
+            $($leaf($leaf_ty),)+
+            $($comp($comp_ty),)+
+        }
 
-/// Applies `$body` to the kind struct inside any variant.
-macro_rules! each_kind {
-    ($kind:expr, $s:ident => $body:expr) => {
-        match $kind {
-            SpaceKind::Box($s) => $body,
-            SpaceKind::Discrete($s) => $body,
-            SpaceKind::NamedDiscrete($s) => $body,
-            SpaceKind::Commandline($s) => $body,
-            SpaceKind::Scalar($s) => $body,
-            SpaceKind::Sequence($s) => $body,
-            SpaceKind::SpaceSequence($s) => $body,
-            SpaceKind::Permutation($s) => $body,
-            SpaceKind::Dict($s) => $body,
-            SpaceKind::Tuple($s) => $body,
-            SpaceKind::Reward($s) => $body,
-            SpaceKind::MultiDiscrete($s) => $body,
-            SpaceKind::MultiBinary($s) => $body,
-            SpaceKind::Binary($s) => $body,
-            SpaceKind::DynamicBox($s) => $body,
-            SpaceKind::Graph($s) => $body,
-            SpaceKind::Text($s) => $body,
-            SpaceKind::Union($s) => $body,
-            SpaceKind::Batched($s) => $body,
+        $(impl From<$leaf_ty> for SpaceKind {
+            fn from(s: $leaf_ty) -> SpaceKind {
+                SpaceKind::$leaf(s)
+            }
+        })+
+        $(impl From<$comp_ty> for SpaceKind {
+            fn from(s: $comp_ty) -> SpaceKind {
+                SpaceKind::$comp(s)
+            }
+        })+
+
+        /// Applies `$body` to the kind struct inside any variant.
+        macro_rules! each_kind {
+            ($d kind:expr, $d s:ident => $d body:expr) => {
+                match $d kind {
+                    $(SpaceKind::$leaf($d s) => $d body,)+
+                    $(SpaceKind::$comp($d s) => $d body,)+
+                }
+            };
+        }
+
+        /// Applies `$leaf` to leaf kinds and `$comp` to composite kinds.
+        macro_rules! leaf_or_composite {
+            ($d kind:expr, $d s:ident => leaf: $d leaf_body:expr, composite: $d comp_body:expr) => {
+                match $d kind {
+                    $(SpaceKind::$leaf($d s) => $d leaf_body,)+
+                    $(SpaceKind::$comp($d s) => $d comp_body,)+
+                }
+            };
+        }
+
+        /// The space a description of type `ty` describes; None for an unknown type.
+        fn parse_description(ty: &str, name: &str, fields: &JsonMap) -> Option<Result<Space>> {
+            Some(match ty {
+                $($leaf_ty::TYPE => parse_kind::<$leaf_ty>(name, fields),)+
+                $($comp_ty::TYPE => parse_kind::<$comp_ty>(name, fields),)+
+                _ => return None,
+            })
         }
     };
 }
 
-/// Applies `$leaf` to leaf kinds and `$comp` to composite kinds.
-macro_rules! leaf_or_composite {
-    ($kind:expr, $s:ident => leaf: $leaf:expr, composite: $comp:expr) => {
-        match $kind {
-            SpaceKind::SpaceSequence($s) => $comp,
-            SpaceKind::Dict($s) => $comp,
-            SpaceKind::Tuple($s) => $comp,
-            SpaceKind::Union($s) => $comp,
-            SpaceKind::Batched($s) => $comp,
-            SpaceKind::Box($s) => $leaf,
-            SpaceKind::Discrete($s) => $leaf,
-            SpaceKind::NamedDiscrete($s) => $leaf,
-            SpaceKind::Commandline($s) => $leaf,
-            SpaceKind::Scalar($s) => $leaf,
-            SpaceKind::Sequence($s) => $leaf,
-            SpaceKind::Permutation($s) => $leaf,
-            SpaceKind::Reward($s) => $leaf,
-            SpaceKind::MultiDiscrete($s) => $leaf,
-            SpaceKind::MultiBinary($s) => $leaf,
-            SpaceKind::Binary($s) => $leaf,
-            SpaceKind::DynamicBox($s) => $leaf,
-            SpaceKind::Graph($s) => $leaf,
-            SpaceKind::Text($s) => $leaf,
-        }
-    };
+declare_space_kinds! { $
+    leaves:
+        Box(BoxSpace),
+        Discrete(Discrete),
+        NamedDiscrete(NamedDiscrete),
+        Commandline(Commandline),
+        Scalar(Scalar),
+        Sequence(Sequence),
+        Permutation(Permutation),
+        Reward(RewardSpace),
+        MultiDiscrete(MultiDiscrete),
+        MultiBinary(MultiBinary),
+        Binary(BinarySpace),
+        DynamicBox(DynamicBoxSpace),
+        Graph(GraphSpace),
+        Text(TextSpace);
+    composites:
+        SpaceSequence(SpaceSequence),
+        Dict(DictSpace),
+        Tuple(TupleSpace),
+        Union(UnionSpace),
+        Batched(BatchedSpace),
 }
 
 fn type_of<K: Kind>(_: &K) -> &'static str {
@@ -289,37 +290,6 @@ impl<K: Into<SpaceKind>> From<K> for Space {
         Space::new(kind.into())
     }
 }
-
-macro_rules! kind_from {
-    ($($v:ident($t:ty)),*) => {$(
-        impl From<$t> for SpaceKind {
-            fn from(s: $t) -> SpaceKind {
-                SpaceKind::$v(s)
-            }
-        }
-    )*};
-}
-kind_from!(
-    Box(BoxSpace),
-    Discrete(Discrete),
-    NamedDiscrete(NamedDiscrete),
-    Commandline(Commandline),
-    Scalar(Scalar),
-    Sequence(Sequence),
-    SpaceSequence(SpaceSequence),
-    Permutation(Permutation),
-    Dict(DictSpace),
-    Tuple(TupleSpace),
-    Reward(RewardSpace),
-    MultiDiscrete(MultiDiscrete),
-    MultiBinary(MultiBinary),
-    Binary(BinarySpace),
-    DynamicBox(DynamicBoxSpace),
-    Graph(GraphSpace),
-    Text(TextSpace),
-    Union(UnionSpace),
-    Batched(BatchedSpace)
-);
 
 impl Space {
     /// A space of this kind, seeded with [`DEFAULT_SEED`].
@@ -496,28 +466,8 @@ pub fn space_from_json(description: &Json) -> Result<Space> {
     let m = json_util::as_object(description, "space description")?;
     let ty = json_util::get_str(m, "type")?;
     let name = json_util::get_str(m, "name")?;
-    match ty {
-        BoxSpace::TYPE => parse_kind::<BoxSpace>(name, m),
-        Discrete::TYPE => parse_kind::<Discrete>(name, m),
-        NamedDiscrete::TYPE => parse_kind::<NamedDiscrete>(name, m),
-        Commandline::TYPE => parse_kind::<Commandline>(name, m),
-        Scalar::TYPE => parse_kind::<Scalar>(name, m),
-        Sequence::TYPE => parse_kind::<Sequence>(name, m),
-        SpaceSequence::TYPE => parse_kind::<SpaceSequence>(name, m),
-        Permutation::TYPE => parse_kind::<Permutation>(name, m),
-        DictSpace::TYPE => parse_kind::<DictSpace>(name, m),
-        TupleSpace::TYPE => parse_kind::<TupleSpace>(name, m),
-        RewardSpace::TYPE => parse_kind::<RewardSpace>(name, m),
-        MultiDiscrete::TYPE => parse_kind::<MultiDiscrete>(name, m),
-        MultiBinary::TYPE => parse_kind::<MultiBinary>(name, m),
-        BinarySpace::TYPE => parse_kind::<BinarySpace>(name, m),
-        DynamicBoxSpace::TYPE => parse_kind::<DynamicBoxSpace>(name, m),
-        GraphSpace::TYPE => parse_kind::<GraphSpace>(name, m),
-        TextSpace::TYPE => parse_kind::<TextSpace>(name, m),
-        UnionSpace::TYPE => parse_kind::<UnionSpace>(name, m),
-        BatchedSpace::TYPE => parse_kind::<BatchedSpace>(name, m),
-        other => Err(Error::type_error(format!("unknown space type {other:?}"))),
-    }
+    parse_description(ty, name, m)
+        .unwrap_or_else(|| Err(Error::type_error(format!("unknown space type {ty:?}"))))
 }
 
 /// The most elements a shape (or a batch of samples) may have. Larger
