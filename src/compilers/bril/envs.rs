@@ -1,6 +1,7 @@
 //! The Bril environments: rewards, derived observation spaces, and the
 //! registered ids (`bril-v0`, `bril-ic-v0`, ...).
 
+use super::observations::Obs;
 use super::BrilBackend;
 use crate::bril::features::{autophase, inst_count};
 use crate::compilers::env_spec::EnvSpec;
@@ -22,32 +23,35 @@ pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
         // The initial cost is read lazily from the O0 observation, so a
         // reset computes nothing for rewards nobody asks for.
         Box::new(
-            CostReward::delta(space("IrInstructionCount")?, "IrInstructionCount")
-                .with_init_cost("IrInstructionCountO0"),
+            CostReward::delta(space("IrInstructionCount")?, Obs::IrInstructionCount.name())
+                .with_init_cost(Obs::IrInstructionCountO0.name()),
         ),
         Box::new(
-            CostReward::normalized(space("IrInstructionCountNorm")?, "IrInstructionCount")
-                .with_init_cost("IrInstructionCountO0"),
+            CostReward::normalized(space("IrInstructionCountNorm")?, Obs::IrInstructionCount.name())
+                .with_init_cost(Obs::IrInstructionCountO0.name()),
         ),
         Box::new(CostReward::baseline_relative(
             space("IrInstructionCountOz")?.with_success_threshold(Some(1.0)),
-            "IrInstructionCount",
-            "IrInstructionCountO0",
-            "IrInstructionCountOz",
+            Obs::IrInstructionCount.name(),
+            Obs::IrInstructionCountO0.name(),
+            Obs::IrInstructionCountOz.name(),
         )),
         Box::new(
-            CostReward::delta(space("DynamicInstructionCount")?, "DynamicInstructionCount")
-                .with_init_cost("DynamicInstructionCountO0"),
+            CostReward::delta(space("DynamicInstructionCount")?, Obs::DynamicInstructionCount.name())
+                .with_init_cost(Obs::DynamicInstructionCountO0.name()),
         ),
         Box::new(
-            CostReward::normalized(space("DynamicInstructionCountNorm")?, "DynamicInstructionCount")
-                .with_init_cost("DynamicInstructionCountO0"),
+            CostReward::normalized(
+                space("DynamicInstructionCountNorm")?,
+                Obs::DynamicInstructionCount.name(),
+            )
+            .with_init_cost(Obs::DynamicInstructionCountO0.name()),
         ),
         Box::new(CostReward::baseline_relative(
             space("DynamicInstructionCountO2")?.with_success_threshold(Some(1.0)),
-            "DynamicInstructionCount",
-            "DynamicInstructionCountO0",
-            "DynamicInstructionCountO2",
+            Obs::DynamicInstructionCount.name(),
+            Obs::DynamicInstructionCountO0.name(),
+            Obs::DynamicInstructionCountO2.name(),
         )),
     ];
     Ok(rewards)
@@ -135,9 +139,9 @@ fn spec(id: &str, observation: Option<&str>, reward: Option<&str>) -> EnvSpec {
 pub fn specs() -> Vec<EnvSpec> {
     vec![
         spec("bril-v0", None, None),
-        spec("bril-ic-v0", None, Some("IrInstructionCountOz")),
-        spec("bril-runtime-v0", Some("Autophase"), Some("DynamicInstructionCountO2")),
-        spec("bril-autophase-ic-v0", Some("Autophase"), Some("IrInstructionCountOz")),
-        spec("bril-ir-ic-v0", Some("Ir"), Some("IrInstructionCountOz")),
+        spec("bril-ic-v0", None, Some(Obs::IrInstructionCountOz.name())),
+        spec("bril-runtime-v0", Some(Obs::Autophase.name()), Some(Obs::DynamicInstructionCountO2.name())),
+        spec("bril-autophase-ic-v0", Some(Obs::Autophase.name()), Some(Obs::IrInstructionCountOz.name())),
+        spec("bril-ir-ic-v0", Some(Obs::Ir.name()), Some(Obs::IrInstructionCountOz.name())),
     ]
 }

@@ -8,9 +8,30 @@ use crate::service::ObservationSpace;
 use crate::spaces::{BoxSpace, GraphSpace, Scalar, Sequence, SequenceDType, Space};
 use crate::value::{Array, ArrayData, DType, Value};
 
-/// Every observation, in the order of the protocol's observation space list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Obs {
+/// Declares the observations once: the enum, [`Obs::ALL`] in the order of
+/// the protocol's observation space list, and each one's name.
+macro_rules! declare_observations {
+    ($($obs:ident),+ $(,)?) => {
+        /// Every observation, in the order of the protocol's observation space list.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Obs {
+            $($obs,)+
+        }
+
+        impl Obs {
+            pub const ALL: &'static [Obs] = &[$(Obs::$obs,)+];
+
+            /// The observation space's name: the variant's.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Obs::$obs => stringify!($obs),)+
+                }
+            }
+        }
+    };
+}
+
+declare_observations!(
     Ir,
     BrilJson,
     IrSha1,
@@ -32,61 +53,11 @@ pub enum Obs {
     DynamicInstructionCountOz,
     Output,
     IsRunnable,
-}
+);
 
 impl Obs {
-    pub const ALL: [Obs; 21] = [
-        Obs::Ir,
-        Obs::BrilJson,
-        Obs::IrSha1,
-        Obs::InstCount,
-        Obs::Autophase,
-        Obs::Programl,
-        Obs::ProgramlJson,
-        Obs::Cfg,
-        Obs::CfgDot,
-        Obs::IrInstructionCount,
-        Obs::IrInstructionCountO0,
-        Obs::IrInstructionCountO1,
-        Obs::IrInstructionCountO2,
-        Obs::IrInstructionCountOz,
-        Obs::DynamicInstructionCount,
-        Obs::DynamicInstructionCountO0,
-        Obs::DynamicInstructionCountO1,
-        Obs::DynamicInstructionCountO2,
-        Obs::DynamicInstructionCountOz,
-        Obs::Output,
-        Obs::IsRunnable,
-    ];
-
     pub fn from_index(index: usize) -> Option<Obs> {
         Obs::ALL.get(index).copied()
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Obs::Ir => "Ir",
-            Obs::BrilJson => "BrilJson",
-            Obs::IrSha1 => "IrSha1",
-            Obs::InstCount => "InstCount",
-            Obs::Autophase => "Autophase",
-            Obs::Programl => "Programl",
-            Obs::ProgramlJson => "ProgramlJson",
-            Obs::Cfg => "Cfg",
-            Obs::CfgDot => "CfgDot",
-            Obs::IrInstructionCount => "IrInstructionCount",
-            Obs::IrInstructionCountO0 => "IrInstructionCountO0",
-            Obs::IrInstructionCountO1 => "IrInstructionCountO1",
-            Obs::IrInstructionCountO2 => "IrInstructionCountO2",
-            Obs::IrInstructionCountOz => "IrInstructionCountOz",
-            Obs::DynamicInstructionCount => "DynamicInstructionCount",
-            Obs::DynamicInstructionCountO0 => "DynamicInstructionCountO0",
-            Obs::DynamicInstructionCountO1 => "DynamicInstructionCountO1",
-            Obs::DynamicInstructionCountO2 => "DynamicInstructionCountO2",
-            Obs::DynamicInstructionCountOz => "DynamicInstructionCountOz",
-            Obs::Output => "Output",
-            Obs::IsRunnable => "IsRunnable",
-        }
     }
 
     /// The pipeline whose result a baseline observation measures

@@ -81,7 +81,7 @@ fn observations_match_the_compiler() {
     assert!(dict.get("TotalInstsCount").and_then(Value::as_int).unwrap() > 0);
     assert_eq!(view.get("InstCountNorm").unwrap().as_array().unwrap().len(), 47);
     assert!(view.get("AutophaseDict").unwrap().get("TotalInsts").is_some());
-    for obs in Obs::ALL {
+    for &obs in Obs::ALL {
         let value = view.get(obs.name()).unwrap();
         assert!(view.spec(obs.name()).unwrap().space.contains(&value), "{} = {value:?}", obs.name());
     }
