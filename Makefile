@@ -19,14 +19,14 @@ clean:
 
 bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
 	@scripts/setup.sh build
-	@scripts/build.sh
+	@scripts/build.sh --bench
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh bench
 	@node bench/spaces.mjs
 
 bench-interp: ## interpreter throughput, natively and in wasm under Node, in one run
 	@scripts/setup.sh build
-	@scripts/build.sh
+	@scripts/build.sh --bench
 	@cargo build --quiet --release --bin compgym
 	@node bench/interp.mjs
 
@@ -35,7 +35,7 @@ bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs check
 
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build
-	@scripts/build.sh
+	@scripts/build.sh --bench
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh test
 	@node bench/env.mjs

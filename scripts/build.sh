@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Builds the publishable npm package into pkg/ (from pkg.json and the wasm
 # build) and copies it into www/pkg/ for the playground.
-# Usage: scripts/build.sh [--dev]   (--dev: unoptimised, faster to build)
+# Usage: scripts/build.sh [--dev] [--bench]
+#   --dev    unoptimised, faster to build
+#   --bench  with the benchmark drivers (benchEnv, benchInterpreter) that the
+#            shipped package leaves out; the `make bench-*` targets use it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 profile=release
-cargo_flags=(--release)
-if [ "${1:-}" = --dev ]; then profile=debug; cargo_flags=(); fi
+optimise=(--release)
+features=(--no-default-features)
+for arg in "$@"; do
+  case $arg in
+    --dev) profile=debug; optimise=() ;;
+    --bench) features+=(--features bench) ;;
+    *) echo "usage: scripts/build.sh [--dev] [--bench]" >&2; exit 2 ;;
+  esac
+done
 
-cargo build --quiet --lib --target wasm32-unknown-unknown "${cargo_flags[@]}"
+cargo build --quiet --lib --target wasm32-unknown-unknown "${optimise[@]}" "${features[@]}"
 
 rm -rf pkg
 wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" \

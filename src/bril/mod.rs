@@ -20,6 +20,7 @@
 
 pub mod analysis;
 mod assemble;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod features;
 pub mod generator;

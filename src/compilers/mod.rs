@@ -10,6 +10,7 @@
 //!
 //! [`CompilationSession`]: crate::service::CompilationSession
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod bril;
 pub mod env_spec;

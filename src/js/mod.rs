@@ -4,6 +4,8 @@
 //! panic, because a panic under wasm kills the whole instance.
 
 pub mod bandit;
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod bril;
 pub mod compiler_bandit;
 pub mod compiler_timestep;

@@ -50,6 +50,7 @@
 
 pub mod array_ops;
 pub mod batched;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod binary;
 pub mod box_space;
@@ -71,6 +72,7 @@ pub mod sampling;
 pub mod scalar;
 pub mod sequence;
 pub mod space_sequence;
+#[cfg(feature = "test-vectors")]
 pub mod test_vectors;
 pub mod text;
 pub mod tuple;

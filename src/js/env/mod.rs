@@ -9,7 +9,6 @@
 //! ServiceError instead of a panic; reading observations from a callback
 //! through the view it was handed works.
 
-pub mod bench;
 pub mod compiler_env;
 pub mod datasets;
 pub mod js_reward;
