@@ -48,6 +48,6 @@ fn bril_programs_run_and_fail_with_typed_errors() {
     assert_eq!(error_name(&parse), "ParseError");
     let crash = "@main {\n  z: int = const 0;\n  one: int = const 1;\n  q: int = div one z;\n}\n";
     assert_eq!(error_name(&compgym::js::bril::run_bril(crash, None).unwrap_err()), "RuntimeError");
-    let rate = compgym::js::bril::bench_interpreter(program, 0.01).unwrap();
+    let rate = compgym::js::bench::bench_interpreter(program, 0.01).unwrap();
     assert!(js_sys::Reflect::get(&rate, &"perSecond".into()).unwrap().as_f64().unwrap() > 0.0);
 }
