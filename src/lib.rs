@@ -7,6 +7,7 @@ pub mod bandit;
 pub mod bril;
 pub mod env;
 pub mod error;
+pub mod limits;
 pub mod rewards;
 pub mod rng;
 pub mod service;

@@ -11,6 +11,7 @@ use super::array_ops::{cast, concat, from_f64s, from_i128s, promote, slice};
 use super::box_space::{BoxBounds, BoxSpace};
 use super::{Space, SpaceKind};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::value::{Array, ArrayData, DType, Value};
 
 fn not_flattenable(space: &Space) -> Error {
@@ -21,10 +22,12 @@ fn children(space: &Space) -> Vec<&Space> {
     space.kind().children()
 }
 
-/// The number of elements of a flattened value (at most [`super::MAX_ELEMENTS`]).
+/// The number of elements of a flattened value. The flattened space is a Box
+/// of that many elements, which keeps two i128 bounds each, so the count is
+/// checked at 32 bytes an element against [`crate::limits::MAX_BYTES`].
 pub fn flatdim(space: &Space) -> Result<usize> {
     let n = flatdim_unchecked(space)?;
-    super::check_length(n, "flat size")?;
+    limits::check_bytes(limits::bytes_of(n, 32), format_args!("a flat size of {n}"))?;
     Ok(n)
 }
 
