@@ -7,6 +7,8 @@ pub mod bandit;
 pub mod bril;
 pub mod env;
 pub mod error;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod limits;
 pub mod rewards;
 pub mod rng;
