@@ -71,7 +71,7 @@ fn every_sized_kind_checks_its_budget() {
     let none = BoxSpace::uniform("n", 0.0, 1.0, Some(vec![0]), DType::F32).unwrap();
     limit_error(GraphSpace::new("g", none, None, (usize::MAX, None), (0, Some(0)), vec![]), "Graph");
     limit_error(GraphSpace::new("g", node, None, (1, Some(4)), (0, None), vec![1 << 30]), "Graph");
-    limit_error(BatchedSpace::new("b", discrete(), vec![1 << 40]), "Batched");
+    limit_error(BatchedSpace::new("b", discrete(), vec![usize::MAX / 3]), "Batched");
     // Composites add their children up: three sequences of up to 100 MB.
     let bytes = || -> Space {
         Sequence::new("s", (0, Some(100 << 20)), SequenceDType::Bytes, None, None).unwrap().into()
