@@ -31,22 +31,25 @@ pub fn flatdim(space: &Space) -> Result<usize> {
     Ok(n)
 }
 
+/// A flat size past even `usize`: a LimitError like any other.
+fn too_large(n: impl std::fmt::Display) -> Error {
+    Error::limit(format!("a flat size of {n} is more than this platform can index"))
+}
+
 fn flatdim_unchecked(space: &Space) -> Result<usize> {
     let sum = |spaces: Vec<&Space>| -> Result<usize> {
         spaces.into_iter().try_fold(0usize, |acc, s| {
-            acc.checked_add(flatdim(s)?).ok_or_else(|| Error::value("flat size overflows"))
+            acc.checked_add(flatdim(s)?).ok_or_else(|| too_large("the flat sizes' sum"))
         })
     };
     Ok(match space.kind() {
         SpaceKind::Box(b) => b.len(),
-        SpaceKind::Discrete(d) => {
-            usize::try_from(d.n()).map_err(|_| Error::value("n is too large to flatten"))?
-        }
+        SpaceKind::Discrete(d) => usize::try_from(d.n()).map_err(|_| too_large(d.n()))?,
         SpaceKind::NamedDiscrete(d) => d.n() as usize,
         SpaceKind::Commandline(c) => c.n() as usize,
         SpaceKind::MultiDiscrete(m) => {
             let total: i128 = m.nvec().iter().sum();
-            usize::try_from(total).map_err(|_| Error::value("sum of nvec is too large to flatten"))?
+            usize::try_from(total).map_err(|_| too_large(total))?
         }
         SpaceKind::MultiBinary(m) => m.shape().iter().product(),
         SpaceKind::Binary(b) => b.shape().iter().product(),
