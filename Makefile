@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build bench-spaces bench-interp bench-passes bench-env clean
+.PHONY: serve test build fuzz bench-spaces bench-interp bench-passes bench-env clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -9,6 +9,9 @@ serve: ## set up what is missing, build the package, serve the playground on :80
 test: ## set up what is missing, run every test layer
 	@scripts/setup.sh test
 	@scripts/test.sh
+
+fuzz: ## the long fuzz run: every fuzz/ target under libFuzzer, FUZZ_MINUTES (10) minutes each
+	@scripts/fuzz.sh
 
 build: ## build pkg/ and www/pkg/ (release)
 	@scripts/setup.sh build

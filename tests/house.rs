@@ -21,12 +21,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Each top-level module and the top-level modules its files may import.
-/// `error`, `rng` and `value` are the foundation every layer may use.
+/// `error`, `rng`, `value` and `limits` are the foundation every layer may use.
 const LAYERS: &[(&str, &[&str])] = &[
     ("error", &[]),
     ("rng", &["error"]),
     ("value", &["error", "rng"]),
-    ("limits", &[]),
+    ("limits", &["error", "rng", "value"]),
     ("bril", &["error", "rng", "value", "limits"]),
     ("spaces", &["error", "rng", "value", "limits"]),
     ("service", &["error", "rng", "value", "limits", "spaces"]),

@@ -155,6 +155,12 @@ impl CompilerBandit {
         let programs = benchmarks.iter().map(|b| b.program()).collect::<Result<Vec<_>>>()?;
         let passes = registry();
         let k = passes.len();
+        // One observation: a global context and every arm's features per sample.
+        let per_sample = (autophase::LEN + k * (k + PROPERTY_NAMES.len())) as u64 * 8;
+        crate::limits::check_bytes(
+            crate::limits::bytes_of(options.batch_size, per_sample),
+            format_args!("an observation of batch_size {}", options.batch_size),
+        )?;
         let mut arm_features = Vec::with_capacity(k * (k + PROPERTY_NAMES.len()));
         for (a, pass) in passes.iter().enumerate() {
             arm_features.extend((0..k).map(|j| if j == a { 1.0 } else { 0.0 }));

@@ -23,6 +23,7 @@ use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
 use crate::env::{EnvState, TimeStep, TimeStepEnvBase, TimeStepEnvironment};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::Value;
 use crate::{bail, ensure};
@@ -84,6 +85,12 @@ impl StationaryStochasticPerArmBuilder {
         let global_dim =
             sample_context(&mut *self.global_context_sampling_fn, &mut probe, None, GLOBAL_FN)?.len();
         let arm_dim = sample_context(&mut *self.arm_context_sampling_fn, &mut probe, None, ARM_FN)?.len();
+        // One observation: per sample a global context and `k` arm contexts.
+        let per_sample = limits::bytes_of(k, arm_dim as u64).saturating_add(global_dim as u64 + 1);
+        limits::check_bytes(
+            limits::bytes(limits::bytes_of(self.batch_size, per_sample), 8),
+            format_args!("an observation of batch_size {} with {k} arms", self.batch_size),
+        )?;
         Ok(StationaryStochasticPerArmEnvironment {
             base: TimeStepEnvBase::new(false),
             global_context_sampling_fn: self.global_context_sampling_fn,

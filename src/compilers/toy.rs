@@ -9,6 +9,9 @@
 //! * Action spaces: 0 `toy-flags` (Commandline `-bubble -reverse -rotate -end`),
 //!   1 `toy-moves` (NamedDiscrete of the same four). `bubble` is one
 //!   bubble-sort pass (no effect on a sorted list), `end` ends the session.
+//!   A list of fewer than two integers cannot be reordered: its session
+//!   starts with the same kind of space holding `end` alone (`toy-flags-end`,
+//!   `toy-moves-end`), sent as StartSession's `new_action_space`.
 //! * Observations: see [`obs`].
 //! * Session parameters: `toy.fail` = `action` or `observation` makes the
 //!   next one fail; `toy.corrupt` changes the program's meaning (an element);
@@ -51,14 +54,56 @@ const PROGRAMS: [(&str, &str); 3] = [("a", "3 1 2"), ("b", "5 4 3 2 1"), ("sorte
 
 pub struct ToyBackend;
 
-fn inversions(list: &[i64]) -> i64 {
-    let mut n = 0;
-    for i in 0..list.len() {
-        for j in i + 1..list.len() {
-            n += (list[i] > list[j]) as i64;
-        }
+/// The MOVES a list of `len` integers can use: all, or `end` alone.
+fn moves_for(len: usize) -> &'static [usize] {
+    if len < 2 {
+        &[3]
+    } else {
+        &[0, 1, 2, 3]
     }
-    n
+}
+
+/// Action space `kind` (0 flags, 1 names) over `moves` (indices into MOVES).
+fn action_space(kind: usize, moves: &[usize]) -> ActionSpace {
+    let suffix = if moves.len() < MOVES.len() { "-end" } else { "" };
+    let chosen = moves.iter().map(|&m| MOVES[m]);
+    let space = if kind == 0 {
+        let flags = chosen.map(|(m, d)| CommandlineFlag::new(m, &format!("-{m}"), d)).collect();
+        Commandline::new(&format!("toy-flags{suffix}"), flags).map(Space::from)
+    } else {
+        NamedDiscrete::new(&format!("toy-moves{suffix}"), chosen.map(|(m, _)| m.to_string()).collect())
+            .map(Space::from)
+    };
+    ActionSpace::new(space.unwrap_or_else(|_| unreachable!()))
+}
+
+/// The number of pairs out of order, by merge sort: programs are input, so
+/// this stays O(n log n).
+fn inversions(list: &[i64]) -> i64 {
+    fn sort_count(v: &mut [i64], buf: &mut Vec<i64>) -> i64 {
+        if v.len() < 2 {
+            return 0;
+        }
+        let mid = v.len() / 2;
+        let mut n = sort_count(&mut v[..mid], buf) + sort_count(&mut v[mid..], buf);
+        buf.clear();
+        let (mut i, mut j) = (0, mid);
+        while i < mid && j < v.len() {
+            if v[j] < v[i] {
+                n += (mid - i) as i64;
+                buf.push(v[j]);
+                j += 1;
+            } else {
+                buf.push(v[i]);
+                i += 1;
+            }
+        }
+        buf.extend_from_slice(&v[i..mid]);
+        buf.extend_from_slice(&v[j..]);
+        v.copy_from_slice(buf);
+        n
+    }
+    sort_count(&mut list.to_vec(), &mut Vec::with_capacity(list.len()))
 }
 
 /// One bubble pass; whether anything moved.
@@ -96,16 +141,7 @@ impl CompilerBackend for ToyBackend {
     }
 
     fn action_spaces(&self) -> Vec<ActionSpace> {
-        let flags = MOVES.iter().map(|(m, d)| CommandlineFlag::new(m, &format!("-{m}"), d)).collect();
-        let names = MOVES.iter().map(|(m, _)| m.to_string()).collect();
-        vec![
-            ActionSpace::new(
-                Commandline::new("toy-flags", flags).map(Space::from).unwrap_or_else(|_| unreachable!()),
-            ),
-            ActionSpace::new(
-                NamedDiscrete::new("toy-moves", names).map(Space::from).unwrap_or_else(|_| unreachable!()),
-            ),
-        ]
+        vec![action_space(0, moves_for(usize::MAX)), action_space(1, moves_for(usize::MAX))]
     }
 
     fn observation_spaces(&self) -> Vec<ObservationSpace> {
@@ -125,10 +161,11 @@ impl CompilerBackend for ToyBackend {
     fn start_session(
         &self,
         benchmark: &Benchmark,
-        _action_space: usize,
+        action_space: usize,
     ) -> Result<Box<dyn CompilationSession>> {
         let list = parse_program(benchmark)?;
-        Ok(Box::new(ToySession { original: list.clone(), list, fail: None }))
+        let moves = moves_for(list.len());
+        Ok(Box::new(ToySession { original: list.clone(), list, fail: None, action_space, moves }))
     }
 
     fn resolve_benchmark(&self, uri: &BenchmarkUri) -> Result<Option<Benchmark>> {
@@ -174,6 +211,9 @@ struct ToySession {
     list: Vec<i64>,
     /// `"action"` or `"observation"`: fail the next one (for tests).
     fail: Option<String>,
+    /// The action space the session was started with, and its moves.
+    action_space: usize,
+    moves: &'static [usize],
 }
 
 impl CompilationSession for ToySession {
@@ -184,7 +224,8 @@ impl CompilationSession for ToySession {
         }
         let i = action.as_int().ok_or_else(|| Error::type_error("toy actions are integers"))?;
         let mut outcome = ActionOutcome::default();
-        match MOVES.get(usize::try_from(i).unwrap_or(usize::MAX)).map(|m| m.0) {
+        let chosen = usize::try_from(i).ok().and_then(|i| self.moves.get(i));
+        match chosen.map(|&m| MOVES[m].0) {
             Some("bubble") => outcome.action_had_no_effect = !bubble(&mut self.list),
             Some("reverse") => self.list.reverse(),
             Some("rotate") if !self.list.is_empty() => self.list.rotate_left(1),
@@ -216,6 +257,10 @@ impl CompilationSession for ToySession {
 
     fn fork(&self) -> Result<Box<dyn CompilationSession>> {
         Ok(Box::new(self.clone()))
+    }
+
+    fn new_action_space(&self) -> Option<ActionSpace> {
+        (self.moves.len() < MOVES.len()).then(|| action_space(self.action_space, self.moves))
     }
 
     fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {

@@ -70,6 +70,7 @@ pub mod repr;
 pub mod reward;
 pub mod sampling;
 pub mod scalar;
+pub mod seeding;
 pub mod sequence;
 pub mod space_sequence;
 #[cfg(feature = "test-vectors")]
@@ -79,6 +80,8 @@ pub mod tuple;
 pub mod union;
 pub mod value_json;
 
+#[cfg(test)]
+mod limit_tests;
 #[cfg(test)]
 mod property_tests;
 
@@ -107,15 +110,12 @@ pub use union::UnionSpace;
 pub use value_json::{value_from_json, value_to_json};
 
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, Value};
 use json_util::JsonMap;
 use serde_json::Value as Json;
 use std::fmt;
-
-/// The seed an unseeded space behaves as if given: there is no entropy source
-/// in a portable core, and determinism is a feature here.
-pub const DEFAULT_SEED: u64 = 0;
 
 /// Which bounds [`Space::is_bounded`] asks about (UniEnv's `manner`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +155,10 @@ pub(crate) trait Kind {
     where
         Self: Sized;
     fn repr(&self, options: &ReprOptions) -> String;
+    /// An upper bound on the bytes a sample (or `create_empty`) allocates,
+    /// besides its own [`Value`]; constructors keep it within
+    /// [`limits::MAX_BYTES`].
+    fn sample_bytes(&self) -> u64;
 }
 
 /// A space whose samples use one generator only (its own).
@@ -294,10 +298,12 @@ impl<K: Into<SpaceKind>> From<K> for Space {
 }
 
 impl Space {
-    /// A space of this kind, seeded with [`DEFAULT_SEED`].
+    /// A space of this kind with a seed of its own, drawn at random as
+    /// Gymnasium does (see [`seeding`]); [`Space::seed`] makes it reproducible.
     pub fn new(kind: SpaceKind) -> Space {
-        let mut space = Space { kind, rng: Rng::seed_from_u64(DEFAULT_SEED) };
-        space.seed(DEFAULT_SEED);
+        let seed = seeding::fresh_seed();
+        let mut space = Space { kind, rng: Rng::seed_from_u64(seed) };
+        space.seed(seed);
         space
     }
 
@@ -404,7 +410,8 @@ impl Space {
 
     /// Functional form of [`Space::sample_batch`].
     pub fn sample_batch_with(&self, rng: Rng, n: usize) -> Result<(Rng, Array)> {
-        check_length(n, "sample_batch n")?;
+        let each = self.sample_bytes().max(8);
+        limits::check_bytes(limits::bytes_of(n, each), format_args!("sample_batch({n})"))?;
         let mut rng = rng;
         let batch = match &self.kind {
             SpaceKind::Box(b) => b.sample_batch(&mut rng, n)?,
@@ -447,6 +454,17 @@ impl Space {
         Json::Object(m)
     }
 
+    /// An upper bound on the bytes one sample allocates (see [`crate::limits`]).
+    pub fn sample_bytes(&self) -> u64 {
+        each_kind!(&self.kind, s => s.sample_bytes())
+    }
+
+    /// How deeply the space nests: 1 for a leaf, one more than its deepest
+    /// child for a composite; at most [`limits::MAX_SPACE_DEPTH`].
+    pub fn depth(&self) -> usize {
+        1 + self.kind.children().into_iter().map(Space::depth).max().unwrap_or(0)
+    }
+
     /// The text of UniEnv's `get_repr`.
     pub fn get_repr(&self, options: &ReprOptions) -> String {
         each_kind!(&self.kind, s => s.repr(options))
@@ -472,25 +490,28 @@ pub fn space_from_json(description: &Json) -> Result<Space> {
         .unwrap_or_else(|| Err(Error::type_error(format!("unknown space type {ty:?}"))))
 }
 
-/// The most elements a shape (or a batch of samples) may have. Larger
-/// requests are a ValueError instead of an allocation failure, which under
-/// wasm would abort the whole instance.
-pub const MAX_ELEMENTS: usize = 1 << 28;
-
-/// The number of elements of `shape`, or a ValueError naming `what` if it
-/// exceeds [`MAX_ELEMENTS`].
-pub(crate) fn checked_len(shape: &[usize], what: &str) -> Result<usize> {
-    match crate::value::shape_len(shape) {
-        Ok(n) if n <= MAX_ELEMENTS => Ok(n),
-        _ => Err(Error::value(format!("{what} {shape:?} has more than {MAX_ELEMENTS} elements"))),
-    }
+/// The number of elements of `shape`, checked against [`limits::MAX_DIMS`]
+/// and against [`limits::MAX_BYTES`] for elements of `each` bytes: a
+/// LimitError naming `what` instead of an allocation that would abort.
+pub(crate) fn checked_len(shape: &[usize], each: u64, what: &str) -> Result<usize> {
+    limits::check_dims(shape, what)?;
+    let n = crate::value::shape_len(shape).unwrap_or(usize::MAX);
+    limits::check_bytes(limits::bytes_of(n, each), format_args!("{what} {shape:?}"))?;
+    Ok(n)
 }
 
-/// Checks that a length bound is at most [`MAX_ELEMENTS`].
-pub(crate) fn check_length(n: usize, what: &str) -> Result<()> {
-    if n > MAX_ELEMENTS {
-        return Err(Error::value(format!("{what} ({n}) is more than {MAX_ELEMENTS}")));
+/// Checks what a composite space adds: its depth (one more than its deepest
+/// child) against [`limits::MAX_SPACE_DEPTH`], and the bytes of one sample.
+pub(crate) fn check_composite<'a>(
+    kind: &str,
+    children: impl IntoIterator<Item = &'a Space>,
+    sample_bytes: u64,
+) -> Result<()> {
+    let depth = 1 + children.into_iter().map(Space::depth).max().unwrap_or(0);
+    if depth > limits::MAX_SPACE_DEPTH {
+        return Err(limits::too_deep(format_args!("a {kind} space"), limits::MAX_SPACE_DEPTH));
     }
+    limits::check_bytes(sample_bytes, format_args!("a {kind} sample"))?;
     Ok(())
 }
 
@@ -545,12 +566,25 @@ mod tests {
     #[test]
     fn functional_sampling_leaves_own_state_alone_and_replays() {
         let s = pair();
+        let own = s.rng();
         let rng = Rng::seed_from_u64(7);
         let (r1, v1) = s.sample_with(rng);
         let (r2, v2) = s.sample_with(rng);
         assert_eq!((r1, &v1), (r2, &v2));
         assert_ne!(r1, rng);
-        assert_eq!(s.rng(), pair().rng());
+        assert_eq!(s.rng(), own);
+    }
+
+    #[test]
+    fn unseeded_spaces_draw_their_own_seed_and_seeded_ones_replay() {
+        // Gymnasium: an unseeded space samples from a seed drawn at random.
+        let (a, b) = (pair(), pair());
+        assert_ne!(a.rng(), b.rng());
+        let (mut a, mut b) = (a, b);
+        a.seed(5);
+        b.seed(5);
+        assert_eq!(a.rng(), b.rng());
+        assert_eq!(a.sample(), b.sample());
     }
 
     #[test]
