@@ -16,11 +16,15 @@ use crate::error::Result;
 pub const URI_PREFIX: &str = "benchmark://large-v0/";
 
 static LARGE: &[Benchmark] = benchmarks!["large-v0":
+    "dp-suite",
+    "edit-distance",
     "lu-solve",
     "matrix-power",
     "maze-bfs",
+    "number-theory",
     "shortest-paths",
     "sort-suite",
+    "topo-sort",
 ];
 
 /// Every benchmark, sorted by name.
