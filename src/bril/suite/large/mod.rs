@@ -16,14 +16,19 @@ use crate::error::Result;
 pub const URI_PREFIX: &str = "benchmark://large-v0/";
 
 static LARGE: &[Benchmark] = benchmarks!["large-v0":
+    "bytecode-vm",
     "dp-suite",
     "edit-distance",
+    "game-of-life",
+    "hash-table",
     "lu-solve",
     "matrix-power",
     "maze-bfs",
     "number-theory",
+    "random-walk",
     "shortest-paths",
     "sort-suite",
+    "text-stats",
     "topo-sort",
 ];
 
