@@ -16,18 +16,22 @@ use crate::error::Result;
 pub const URI_PREFIX: &str = "benchmark://large-v0/";
 
 static LARGE: &[Benchmark] = benchmarks!["large-v0":
+    "bignum",
     "bytecode-vm",
     "dp-suite",
     "edit-distance",
+    "fixed-point",
     "game-of-life",
     "hash-table",
     "lu-solve",
     "matrix-power",
     "maze-bfs",
+    "nbody",
     "number-theory",
     "random-walk",
     "shortest-paths",
     "sort-suite",
+    "sudoku",
     "text-stats",
     "topo-sort",
 ];
