@@ -554,16 +554,18 @@ impl<'a> Gen<'a> {
             return self.int_op();
         }
         let budget_left = WORK_BUDGET.saturating_sub(self.cost);
-        let affordable: Vec<FuncSig> = self
-            .callees
-            .iter()
-            .filter(|f| f.cost.saturating_add(4).saturating_mul(self.multiplier) <= budget_left / 4)
-            .cloned()
-            .collect();
-        if affordable.is_empty() {
+        let multiplier = self.multiplier;
+        let affordable =
+            |f: &&FuncSig| f.cost.saturating_add(4).saturating_mul(multiplier) <= budget_left / 4;
+        let count = self.callees.iter().filter(affordable).count();
+        if count == 0 {
             return self.int_op();
         }
-        let f = &affordable[self.rng.index(affordable.len())];
+        let k = self.rng.index(count);
+        let callees = self.callees;
+        let Some(f) = callees.iter().filter(affordable).nth(k) else {
+            return self.int_op();
+        };
         let args: Vec<String> = f.params.iter().map(|&t| self.operand(t)).collect();
         let call = format!("call @{} {}", f.name, args.join(" "));
         match f.ret {
