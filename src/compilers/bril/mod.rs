@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 pub const SUITE_DATASET: &str = "benchmark://suite-v0";
+pub const LARGE_DATASET: &str = "benchmark://large-v0";
 pub const RANDOM_DATASET: &str = "generator://random-v0";
 
 /// The name of the action space: one flag per pass.
@@ -111,6 +112,10 @@ impl CompilerBackend for BrilBackend {
             let program =
                 suite::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
             Ok(Some(Benchmark::from_contents(&name, program.source)))
+        } else if dataset == LARGE_DATASET {
+            let program =
+                suite::large::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            Ok(Some(Benchmark::from_contents(&name, program.source)))
         } else if dataset == RANDOM_DATASET {
             let program =
                 generator::from_uri(&name).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
@@ -128,6 +133,12 @@ impl CompilerBackend for BrilBackend {
                     "programs written for compgym: sorting, number theory, matrices, strings, floats, memory"
                         .into(),
                 benchmarks: DatasetBenchmarks::Listed(suite::all().iter().map(|b| b.uri()).collect()),
+            },
+            Dataset {
+                name: LARGE_DATASET.into(),
+                description: "larger programs written for compgym (300+ instructions, several functions): graphs, matrices, numerics, interpreters, simulations"
+                    .into(),
+                benchmarks: DatasetBenchmarks::Listed(suite::large::all().iter().map(|b| b.uri()).collect()),
             },
             Dataset {
                 name: RANDOM_DATASET.into(),

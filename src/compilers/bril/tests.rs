@@ -230,3 +230,17 @@ fn forks_share_the_program_until_one_changes_it() {
     assert!(s.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
     assert!(!s.apply_action(&flag("-lvn")).unwrap().action_had_no_effect);
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_large_programs_are_a_dataset() {
+    let mut env = ic_env();
+    let large = env.datasets().dataset("large-v0").unwrap().clone();
+    assert_eq!(large.size(), Some(suite::large::all().len() as u64));
+    let uri = suite::large::all()[0].uri();
+    env.reset(ResetOptions { benchmark: Some(uri.clone()), ..Default::default() }).unwrap();
+    assert_eq!(env.benchmark().unwrap(), uri);
+    assert!(env.observation().get("IrInstructionCount").unwrap().as_int().unwrap() >= 300);
+    let missing =
+        env.reset(ResetOptions { benchmark: Some("benchmark://large-v0/nope".into()), ..Default::default() });
+    assert_eq!(missing.err().unwrap().kind(), ErrorKind::BenchmarkInit);
+}
