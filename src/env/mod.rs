@@ -9,6 +9,8 @@
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules), [`validate`] (the environment checker) and
 //! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
+//! Gymnasium's face: [`gym`] (`GymEnv`, seeded resets, and its
+//! implementation for `CompilerEnv`).
 
 pub mod bench;
 pub mod clock;
@@ -18,6 +20,7 @@ mod compiler_env_tests;
 pub mod compiler_timestep;
 pub mod compilers;
 pub mod datasets;
+pub mod gym;
 pub mod registry;
 pub mod specs;
 pub mod state;
