@@ -10,6 +10,7 @@ pub mod compiler_timestep;
 pub mod convert;
 pub mod env;
 mod error;
+pub mod gym;
 pub mod json;
 pub mod memory;
 pub mod rng;
