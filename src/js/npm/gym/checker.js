@@ -22,7 +22,7 @@ function outsideAdvice(space, value) {
   const description = space.toJSON();
   const dtype = description.dtype ?? description.space?.dtype;
   const parts = [`${describe(value)} is not in ${space}`];
-  if (dtype && ArrayBuffer.isView(value)) parts.push(`return a typed array of the space's dtype (${dtype}), of length ${space.flatdim?.() ?? '?'}`);
+  if (dtype && ArrayBuffer.isView(value)) parts.push(`return a typed array of the space's dtype (${dtype}), of length ${space.flatdim}`);
   else if (dtype) parts.push(`return values of the space's dtype (${dtype}) within its bounds`);
   else parts.push('return values the space contains (space.contains(x) must be true)');
   return parts.join(': ');

@@ -37,12 +37,14 @@ function commandlineEntries(space) {
 }
 
 /**
- * Adds a terminal action after the Commandline's flags: stepping it runs
+ * Adds a terminal action after the Commandline's flags (by default
+ * `-end-of-episode`: this package's flags hold no spaces, so not
+ * CompilerGym's `# end-of-episode`): stepping it, by index or by flag, runs
  * nothing and ends the episode (`terminated`, reward 0, the last
  * observation, `info.terminalAction = true`).
  */
 export class CommandlineWithTerminalAction extends Wrapper {
-  constructor(env, terminal = { name: 'end-of-episode', flag: '# end-of-episode', description: 'End the episode' }) {
+  constructor(env, terminal = { name: 'end-of-episode', flag: '-end-of-episode', description: 'End the episode' }) {
     super(env);
     const space = commandlineSpaceOf(this.env, 'CommandlineWithTerminalAction');
     const entries = commandlineEntries(space);
@@ -50,7 +52,7 @@ export class CommandlineWithTerminalAction extends Wrapper {
       name: `CommandlineWithTerminalAction<${space.name}>`,
     });
     this.terminalAction = entries.length;
-    this.terminalName = terminal.name;
+    this.terminalFlag = terminal.flag;
     this._lastObservation = undefined;
   }
   reset(args) {
@@ -59,7 +61,7 @@ export class CommandlineWithTerminalAction extends Wrapper {
     return [observation, info];
   }
   step(action) {
-    if (action === this.terminalAction || action === this.terminalName) {
+    if (action === this.terminalAction || action === this.terminalFlag) {
       if (this._lastObservation === undefined) throw namedError('SessionNotFound', 'step before reset: call reset() first');
       return [this._lastObservation, 0, true, false, { terminalAction: true }];
     }
