@@ -58,7 +58,7 @@ export class CompilerGymEnv extends Env {
     throw typeError('choose the observation with make(id, {observationSpace}), or change it with a wrapper (TransformObservation)');
   }
   get rewardRange() {
-    return this._face.rewardRange;
+    return Array.from(this._face.rewardRange);
   }
   set rewardRange(_) {
     throw typeError('a compiler environment\'s reward range is its reward space\'s');
