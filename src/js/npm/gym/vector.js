@@ -91,7 +91,7 @@ export function batcher(space, n) {
       return gathered(BigInt64Array, (x) => (Number.isSafeInteger(Number(x)) ? Number(x) : x));
     }
     case 'Dict': {
-      const parts = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(d), n)]);
+      const parts = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(exactDescription(d)), n)]);
       const spaces = Object.fromEntries(parts.map(([key, b]) => [key, b.space]));
       return {
         space: Space.dict(spaces, { sortKeys: false }),
@@ -101,7 +101,7 @@ export function batcher(space, n) {
       };
     }
     case 'Tuple': {
-      const parts = description.spaces.map((d) => batcher(Space.fromJSON(d), n));
+      const parts = description.spaces.map((d) => batcher(Space.fromJSON(exactDescription(d)), n));
       return {
         space: Space.tuple(parts.map((b) => b.space)),
         concatenate: (items) => parts.map((b, k) => b.concatenate(items.map((x) => x[k]))),
@@ -386,6 +386,28 @@ function readSpec(entry, i) {
   throw typeError(`envs[${i}] must be an id, {id, options} or {module, export, args}, got ${describe(entry)}${hint}`);
 }
 
+const INT64_LIMITS = { int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n] };
+
+/**
+ * A space description from a worker, made exact again: `toJSON()` gives
+ * 64-bit integer bounds as (rounded) numbers, so bounds beyond 2^53 come
+ * back as BigInts, clamped into the dtype.
+ */
+function exactDescription(description) {
+  if (Array.isArray(description)) return description.map(exactDescription);
+  if (!isPlainObject(description)) return description;
+  const limits = INT64_LIMITS[description.dtype];
+  const exact = (x) => {
+    if (!limits || typeof x !== 'number' || Number.isSafeInteger(x)) return x;
+    return x >= Number(limits[1]) ? limits[1] : x <= Number(limits[0]) ? limits[0] : BigInt(x);
+  };
+  const out = {};
+  for (const [key, value] of Object.entries(description)) {
+    out[key] = key === 'low' || key === 'high' ? (Array.isArray(value) ? value.map(exact) : exact(value)) : exactDescription(value);
+  }
+  return out;
+}
+
 /** Splits `n` environments into `w` contiguous groups of near-equal size. */
 function groups(n, w) {
   const out = [];
@@ -424,8 +446,8 @@ export class AsyncVectorEnv extends VectorEnvBase {
     this.ready = Promise.all(this._services.map((s, k) => s.call('Env.make', { envs: this._groups[k].map((i) => specs[i]) }))).then(
       (replies) => {
         const described = replies.flatMap((r) => r.envs);
-        const observation = described.map((d) => Space.fromJSON(d.observationSpace));
-        const action = described.map((d) => Space.fromJSON(d.actionSpace));
+        const observation = described.map((d) => Space.fromJSON(exactDescription(d.observationSpace)));
+        const action = described.map((d) => Space.fromJSON(exactDescription(d.actionSpace)));
         checkSameSpaces(observation, 'observation');
         checkSameSpaces(action, 'action');
         const first = described[0];
