@@ -264,13 +264,13 @@ test('ValidateBenchmarkAfterEveryStep validates and penalises a broken program',
       return [action, 1, false, false, {}];
     }
     validate() {
-      return this.broken ? { okay: false, errors: [{ type: 'Output mismatch', data: null }] } : { okay: true, errors: [] };
+      return this.broken ? { okay: false, errors: [{ kind: 'Semantics', details: 'output differs' }] } : { okay: true, errors: [] };
     }
   }
   const checked = new gym.ValidateBenchmarkAfterEveryStep(new Breaks(), { rewardPenalty: -5 });
   checked.reset();
   assert.deepEqual(checked.step(0), [0, 1, false, false, {}]);
-  assert.deepEqual(checked.step(1), [1, -5, true, false, { errorDetails: { type: 'Output mismatch', data: null } }]);
+  assert.deepEqual(checked.step(1), [1, -5, true, false, { errorDetails: { kind: 'Semantics', details: 'output differs' } }]);
   assert.throws(() => new gym.ValidateBenchmarkAfterEveryStep(ic(), { rewardPenalty: 'x' }), { name: 'ValueError' });
 });
 

@@ -228,3 +228,41 @@ test('an environment written in plain JS, registered and made like any other', (
   }
   assert.ok(steps <= 8);
 });
+
+test('every entry point rejects bad arguments with a typed error', () => {
+  const env = () => gym.make('bril-ic-v0');
+  const cases = [
+    [() => gym.make(5), 'TypeError'],
+    [() => gym.spec(null), 'TypeError'],
+    [() => gym.register('', { entryPoint: () => env() }), 'TypeError'],
+    [() => gym.register('test/X-v0', { entryPoint: () => env(), maxEpisodeSteps: -1 }), 'ValueError'],
+    [() => gym.register('test/X-v0', { entryPoint: () => env(), kwargz: {} }), 'TypeError'],
+    [() => gym.register('test/X-v0', { entryPoint: () => env(), kwargs: 3 }), 'TypeError'],
+    [() => gym.make({ id: 'test/Y-v0', entryPoint: () => 3 }), 'TypeError'],
+    [() => new gym.CompilerGymEnv(5), 'TypeError'],
+    [() => new gym.CompilerGymEnv('bril-nope-v0'), 'LookupError'],
+    [() => new gym.TimeStepEnv(null), 'TypeError'],
+    [() => gym.specToSpace(3), 'TypeError'],
+    [() => new gym.Wrapper(null), 'TypeError'],
+    [() => new gym.TimeLimit(env(), '5'), 'ValueError'],
+    [() => new gym.RecordEpisodeStatistics(env(), { statsKey: 3 }), 'ValueError'],
+    [() => new gym.FlattenObservation(env()), 'TypeError'], // text has no flat form
+    [() => new gym.TransformReward(env(), (r) => r).reset({ seed: 1.5 }), 'ValueError'],
+    [() => new gym.TransformObservation(env(), 3), 'TypeError'],
+    [() => new gym.CommandlineWithTerminalAction(gym.make('compgym/CompilerBandit-v0')), 'TypeError'],
+    [() => new gym.ConstrainedCommandline(env(), 'dce'), 'TypeError'],
+    [() => new gym.Counter({ step() {} }), 'TypeError'],
+    [() => new gym.ForkOnStep(new gym.TimeStepEnv(new compgym.CompilerBandit({}))).step(0), 'TypeError'],
+    [() => new gym.IterateOverBenchmarks(env(), 'benchmark://suite-v0/fib-iter'), 'TypeError'],
+    [() => new gym.RandomOrderBenchmarks(env(), [], {}), 'ValueError'],
+    [() => new gym.ValidateBenchmarkAfterEveryStep(env(), { rewardPenalty: NaN }), 'ValueError'],
+    [() => gym.checkEnv(undefined), 'TypeError'],
+    [() => new gym.SyncVectorEnv('bril-ic-v0'), 'TypeError'],
+    [() => new gym.AsyncVectorEnv([{ module: 3 }]), 'TypeError'],
+    [() => gym.makeVec('bril-ic-v0', { vectorizationMode: 'threads' }), 'ValueError'],
+  ];
+  for (const [call, name] of cases) assert.equal(errorName(call), name, call.toString());
+  const still = env();
+  still.reset();
+  assert.equal(still.step(0).length, 5, 'the package keeps working');
+});

@@ -318,7 +318,7 @@ export class ValidateBenchmarkAfterEveryStep extends Wrapper {
     if (terminated || truncated) return [observation, reward, terminated, truncated, info];
     const result = callOptional(this.env, 'validate', [], String(this.env));
     if (result?.okay !== false) return [observation, reward, terminated, truncated, info];
-    const errorDetails = result.errors?.[0] ?? { type: 'Validation failed', data: null };
+    const errorDetails = result.errors?.[0] ?? { kind: 'Validation failed', details: '' };
     return [observation, this.rewardPenalty, true, truncated, { ...info, errorDetails }];
   }
 }
