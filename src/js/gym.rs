@@ -5,10 +5,10 @@
 //! with `compilerEnv` (views, state, validation) like the `CompilerEnv`
 //! class shares one with its views.
 
-use super::convert::{js_to_u64, set, to_js, uint_to_js};
+use super::convert::{js_to_u64, set, set_fresh, to_js, uint_to_js};
 use super::env::compiler_env::JsCompilerEnv;
 use super::env::options::{env_options_and, field, reset_options, string};
-use super::env::{borrow, borrow_mut, SharedEnv};
+use super::env::{borrow, borrow_mut, with_keys, SharedEnv};
 use super::rng::JsRng;
 use super::spaces::values::{js_to_value, value_to_js};
 use super::spaces::JsSpace;
@@ -108,6 +108,27 @@ fn read_action(env: &CompilerEnv, space: &Space, value: &JsValue) -> Result<Valu
     js_to_value(value, space).map_err(|e| e.context("action"))
 }
 
+/// A step's info dict as a plain object; the keys every step has are made once.
+fn info_to_js(info: &Value) -> JsValue {
+    let Value::Dict(entries) = info else { return to_js(info) };
+    with_keys(|k| {
+        let object = Object::new();
+        for (key, value) in entries {
+            let value = match value {
+                Value::Bool(b) => JsValue::from_bool(*b),
+                v => to_js(v),
+            };
+            match key.as_str() {
+                "actionHadNoEffect" => set_fresh(&object, &k.action_had_no_effect, &value),
+                "newActionSpace" => set_fresh(&object, &k.new_action_space, &value),
+                "error" => set_fresh(&object, &k.error, &value),
+                other => set_fresh(&object, &JsValue::from_str(other), &value),
+            }
+        }
+        object.into()
+    })
+}
+
 fn optional_seed(seed: &JsValue) -> Result<Option<u64>> {
     if seed.is_undefined() || seed.is_null() {
         return Ok(None);
@@ -174,7 +195,7 @@ impl JsGymFace {
                 &JsValue::from_f64(step.reward),
                 &JsValue::from_bool(step.terminated),
                 &JsValue::from_bool(step.truncated),
-                &to_js(&step.info),
+                &info_to_js(&step.info),
             )
             .into())
         };

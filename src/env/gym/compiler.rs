@@ -54,6 +54,8 @@ pub struct GymFace {
     /// of a copy knows when to take a new one.
     action_space_generation: u64,
     text_observation: String,
+    /// The id of `observation_space` (ids are unique, so comparing them is enough).
+    observation_id: String,
     observation_space: Space,
     spec: GymSpec,
     metadata: Metadata,
@@ -92,8 +94,8 @@ impl GymFace {
         if env.observation_space().is_none() {
             env.set_observation_space(Some(&text_observation))?;
         }
-        let observation_space = match env.observation_space() {
-            Some(spec) => spec.space.clone(),
+        let (observation_id, observation_space) = match env.observation_space() {
+            Some(spec) => (spec.id.clone(), spec.space.clone()),
             None => return Err(Error::lookup("the observation space vanished")),
         };
         let reward_threshold = env.reward_space().and_then(|r| r.space().success_threshold());
@@ -104,6 +106,7 @@ impl GymFace {
             action_space: env.action_space().space.clone(),
             action_space_generation: 0,
             text_observation,
+            observation_id,
             observation_space,
             spec: GymSpec {
                 id: id.to_string(),
@@ -148,22 +151,32 @@ impl GymFace {
         if seed.is_some() {
             self.np_random_seed = seed;
         }
-        self.adopt_spaces(env, action_seed);
+        self.adopt_spaces(env, true, false, action_seed);
         let observation = observed.ok_or_else(|| Error::value("reset gave no observation"))?;
         let info = dict(vec![("benchmark", env.benchmark().map_or(Value::None, |b| Value::Str(b.into())))]);
         Ok((observation, info))
     }
 
     /// Takes the environment's spaces where they changed, and reseeds the
-    /// action space with `action_seed` if given.
-    fn adopt_spaces(&mut self, env: &CompilerEnv, action_seed: Option<u64>) {
+    /// action space with `action_seed` if given. Comparing spaces costs as
+    /// much as a step, so after a step only what may have changed is looked
+    /// at (the observation space's id; the action space when the compiler
+    /// says it changed); a reset (`full`) compares both.
+    fn adopt_spaces(
+        &mut self,
+        env: &CompilerEnv,
+        full: bool,
+        action_space_changed: bool,
+        action_seed: Option<u64>,
+    ) {
         if let Some(spec) = env.observation_space() {
-            if spec.space != self.observation_space {
+            if spec.id != self.observation_id || (full && spec.space != self.observation_space) {
+                self.observation_id = spec.id.clone();
                 self.observation_space = spec.space.clone();
             }
         }
         let current = &env.action_space().space;
-        let replaced = *current != self.action_space;
+        let replaced = (full || action_space_changed) && *current != self.action_space;
         if replaced {
             // A new action space continues the old one's stream.
             let rng = self.action_space.rng();
@@ -180,7 +193,7 @@ impl GymFace {
 
     pub fn step(&mut self, env: &mut CompilerEnv, action: Value) -> Result<GymStep> {
         let result = env.step(action)?;
-        self.adopt_spaces(env, None);
+        self.adopt_spaces(env, false, result.info.new_action_space, None);
         let observation = match result.observation {
             Observed::One(v) => v,
             _ => Value::None,
