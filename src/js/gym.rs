@@ -164,7 +164,7 @@ impl JsGymFace {
 
     /// `[observation, info]`. `seed`: a non-negative integer or BigInt, or
     /// null; `options`: `benchmark`, `actionSpace`, `observationSpace`, `rewardSpace`.
-    #[wasm_bindgen(unchecked_return_type = "[any, Record<string, unknown>]")]
+    #[wasm_bindgen(unchecked_return_type = "[unknown, Record<string, unknown>]")]
     pub fn reset(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number | bigint | null | void")] seed: JsValue,
@@ -183,7 +183,7 @@ impl JsGymFace {
 
     /// `[observation, reward, terminated, truncated, info]`; the action is an
     /// integer or a pass name (`"-dce"`).
-    #[wasm_bindgen(unchecked_return_type = "[any, number, boolean, boolean, Record<string, unknown>]")]
+    #[wasm_bindgen(unchecked_return_type = "[unknown, number, boolean, boolean, Record<string, unknown>]")]
     pub fn step(&self, action: JsValue) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let mut env = borrow_mut(&self.env)?;

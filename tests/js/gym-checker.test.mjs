@@ -50,6 +50,14 @@ test('every registered environment passes', () => {
   assert.deepEqual(errors(seeded), []);
 });
 
+test('the README\'s environments pass: a TimeLimit from make, and the vector example\'s', () => {
+  const episode = gym.make('bril-autophase-ic-v0', { dataset: 'benchmark://suite-v0', maxEpisodeSteps: 20 });
+  assert.deepEqual(checks(gym.checkEnv(episode), 'error'), []);
+  assert.deepEqual(checks(gym.checkEnv(episode), 'warning'), ['wrapped']);
+  const vectorised = gym.make('bril-autophase-ic-v0', { dataset: 'benchmark://suite-v0', maxEpisodeSteps: 5 });
+  assert.deepEqual(errors(gym.checkEnv(vectorised)), []);
+});
+
 test('the checker says what it checks when its argument is no environment', () => {
   assert.throws(() => gym.checkEnv(null), { name: 'TypeError' });
   assert.throws(() => gym.checkEnv('bril-v0'), { name: 'TypeError' });

@@ -159,6 +159,7 @@ test('ConstrainedCommandline keeps some flags and reads actions back', () => {
   assert.throws(() => env.step('-inline'), { name: 'LookupError' });
   assert.deepEqual(env.actions, [1, 0], 'bad actions applied nothing');
   const fork = env.fork();
+  assert.ok(fork.actionSpace !== env.actionSpace && fork.actionSpace.equals(env.actionSpace), 'the fork has its own action space');
   fork.step(1);
   assert.deepEqual(fork.actions, [1, 0, 1]);
   assert.deepEqual(env.actions, [1, 0]);

@@ -6,7 +6,7 @@
 // info], and actionSpace / observationSpace as compgym Spaces. Extend Env to
 // write one; extend Wrapper (or its Observation/Reward/Action bases) to
 // change one.
-import { Rng } from '../compgym.js';
+import { Rng, Space } from '../compgym.js';
 
 /** An Error whose `name` says what kind it is, like every compgym error. */
 export function namedError(name, message) {
@@ -129,6 +129,33 @@ export function dataEqual(a, b) {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && dataEqual(a[k], b[k]));
+}
+
+const INT64_LIMITS = { int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n] };
+
+/**
+ * A space description made exact again: `toJSON()` gives 64-bit integer
+ * bounds as (rounded) numbers, so bounds beyond 2^53 come back as BigInts,
+ * clamped into the dtype.
+ */
+export function exactDescription(description) {
+  if (Array.isArray(description)) return description.map(exactDescription);
+  if (!isPlainObject(description)) return description;
+  const limits = INT64_LIMITS[description.dtype];
+  const exact = (x) => {
+    if (!limits || typeof x !== 'number' || Number.isSafeInteger(x)) return x;
+    return x >= Number(limits[1]) ? limits[1] : x <= Number(limits[0]) ? limits[0] : BigInt(x);
+  };
+  const out = {};
+  for (const [key, value] of Object.entries(description)) {
+    out[key] = key === 'low' || key === 'high' ? (Array.isArray(value) ? value.map(exact) : exact(value)) : exactDescription(value);
+  }
+  return out;
+}
+
+/** An independent copy of a space (with a fresh generator: reseed it to sample). */
+export function copySpace(space) {
+  return Space.fromJSON(exactDescription(space.toJSON()));
 }
 
 /** Calls `env[name](...args)`, or says the environment does not have it. */
@@ -254,7 +281,9 @@ export class Env {
  * it wraps, and `fork()` forks that environment and copies the wrapper.
  *
  * The default `fork()` makes a shallow copy of the wrapper's own fields
- * (with the same prototype) around the forked environment: a wrapper with
+ * (with the same prototype) around the forked environment, with its own
+ * copies of the spaces the wrapper made (fresh generators, as a new
+ * wrapper's would be; reseed them to sample): a wrapper with
  * nested mutable state (arrays, maps) overrides `fork()`, calls
  * `super.fork()` and copies that state into the result. Wrappers that
  * keep state in `#private` fields must override `fork()` entirely.
@@ -369,6 +398,9 @@ export class Wrapper extends Env {
     const copy = Object.create(Object.getPrototypeOf(this));
     Object.assign(copy, this);
     copy.env = forked;
+    // Spaces the wrapper made are the fork's own, as a new wrapper would make them.
+    if (isSpace(this._actionSpace)) copy._actionSpace = copySpace(this._actionSpace);
+    if (isSpace(this._observationSpace)) copy._observationSpace = copySpace(this._observationSpace);
     return copy;
   }
 

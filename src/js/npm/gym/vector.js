@@ -7,7 +7,7 @@
 import { Space } from '../compgym.js';
 import { connectService } from '../remote.js';
 import { make } from './envs.js';
-import { describe, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
+import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
 
 /** Gymnasium's AutoresetMode values. */
 export const AutoresetMode = Object.freeze({ NEXT_STEP: 'NextStep', SAME_STEP: 'SameStep', DISABLED: 'Disabled' });
@@ -384,28 +384,6 @@ function readSpec(entry, i) {
   }
   const hint = typeof entry === 'function' ? ': a function cannot be sent to a worker' : '';
   throw typeError(`envs[${i}] must be an id, {id, options} or {module, export, args}, got ${describe(entry)}${hint}`);
-}
-
-const INT64_LIMITS = { int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n] };
-
-/**
- * A space description from a worker, made exact again: `toJSON()` gives
- * 64-bit integer bounds as (rounded) numbers, so bounds beyond 2^53 come
- * back as BigInts, clamped into the dtype.
- */
-function exactDescription(description) {
-  if (Array.isArray(description)) return description.map(exactDescription);
-  if (!isPlainObject(description)) return description;
-  const limits = INT64_LIMITS[description.dtype];
-  const exact = (x) => {
-    if (!limits || typeof x !== 'number' || Number.isSafeInteger(x)) return x;
-    return x >= Number(limits[1]) ? limits[1] : x <= Number(limits[0]) ? limits[0] : BigInt(x);
-  };
-  const out = {};
-  for (const [key, value] of Object.entries(description)) {
-    out[key] = key === 'low' || key === 'high' ? (Array.isArray(value) ? value.map(exact) : exact(value)) : exactDescription(value);
-  }
-  return out;
 }
 
 /** Splits `n` environments into `w` contiguous groups of near-equal size. */
