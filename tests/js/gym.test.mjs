@@ -266,3 +266,27 @@ test('every entry point rejects bad arguments with a typed error', () => {
   still.reset();
   assert.equal(still.step(0).length, 5, 'the package keeps working');
 });
+
+test('an entry point may return a plain object with Gymnasium\'s methods', () => {
+  const plain = () => {
+    let n = 0;
+    return {
+      actionSpace: compgym.Space.discrete(2),
+      observationSpace: compgym.Space.discrete(10),
+      reset: () => [(n = 0), {}],
+      step: () => [++n, 1, n >= 9, false, {}],
+      close() {},
+    };
+  };
+  gym.register('test/Plain-v0', { entryPoint: plain, maxEpisodeSteps: 3 });
+  const env = gym.make('test/Plain-v0');
+  assert.equal(env.unwrapped.spec.id, 'test/Plain-v0');
+  env.reset();
+  assert.deepEqual([env.step(0)[0], env.step(0)[0], env.step(0).slice(3, 4)], [1, 2, [true]]);
+  const problems = gym.checkEnv(env.unwrapped);
+  assert.deepEqual(
+    [...new Set(problems.filter((p) => p.severity === 'error').map((p) => p.check))],
+    ['reward-range', 'metadata'],
+    'a plain object lacks what Env provides: the checker says so',
+  );
+});

@@ -350,7 +350,7 @@ export class Wrapper extends Env {
     return this.env.npRandomSeed;
   }
   get unwrapped() {
-    return this.env.unwrapped;
+    return this.env.unwrapped ?? this.env;
   }
 
   getWrapperAttr(name) {

@@ -333,7 +333,7 @@ export function make(id, options) {
     throw typeError(`the entry point of ${JSON.stringify(s.id)} returned ${describe(env)}, not an environment`);
   }
   const madeSpec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs) });
-  env.unwrapped.spec = madeSpec;
+  (env.unwrapped ?? env).spec = madeSpec;
   if (limit !== null) env = new TimeLimit(env, limit);
   return env;
 }
