@@ -165,6 +165,24 @@ const BROKEN = [
     },
     /NaN or infinity/,
   ],
+  [
+    'action-space-bounds',
+    'warning',
+    (e) => {
+      e.actionSpace = Space.box({ low: -Infinity, high: Infinity, shape: [1], dtype: 'float32' });
+      e.step = () => [e.observe(), 1, false, false, {}];
+    },
+    /actionSpace is a Box with infinite bounds/,
+  ],
+  [
+    'step-observation-finite',
+    'warning',
+    (e) => {
+      e.observationSpace = Space.box({ low: -Infinity, high: Infinity, shape: [2], dtype: 'float32' });
+      e.step = () => [Float32Array.of(-Infinity, 1), 1, false, false, {}];
+    },
+    /NaN or infinity/,
+  ],
   ['wrapped', 'warning', (e) => new gym.TimeLimit(e, 50), /env\.unwrapped/],
 ];
 
