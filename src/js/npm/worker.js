@@ -34,9 +34,11 @@ function describe(error) {
 
 /** compgym/gym's environment methods (`Env.*`, for AsyncVectorEnv): their own handler, loaded on first use. */
 const isEnvMethod = (method) => typeof method === 'string' && method.startsWith('Env.');
+let envHandler = null;
 async function answerEnv(method, request) {
   await service; // the wasm module is ready
-  return (await import('./gym/worker-envs.js')).answer(method, request);
+  envHandler ??= import('./gym/worker-envs.js');
+  return (await envHandler).answer(method, request);
 }
 
 async function answer(message) {
