@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build fuzz bench-spaces bench-interp bench-passes bench-env clean
+.PHONY: serve test build fuzz bench-spaces bench-interp bench-passes bench-env bench-vector clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -42,3 +42,8 @@ bench-env: ## environment steps/s, fork and observation latency: native, Node an
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh test
 	@node bench/env.mjs
+
+bench-vector: ## vector environments in Node: steps/s of one environment, SyncVectorEnv, AsyncVectorEnv on 1, 2 and 4 workers
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@node bench/vector.mjs

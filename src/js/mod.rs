@@ -11,6 +11,7 @@ pub mod compiler_bandit;
 pub mod compiler_timestep;
 pub mod env;
 mod error;
+pub mod gym;
 pub mod interop;
 pub mod rng;
 pub mod service;

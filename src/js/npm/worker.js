@@ -7,7 +7,8 @@
 // The compiler is "bril" unless the worker was started with another: the
 // `compiler` search parameter of this file's URL in a browser
 // (`worker.js?compiler=toy`), `workerData.compiler` in Node.
-// `connectService()` in `remote.js` does all of this for you.
+// `connectService()` in `remote.js` does all of this for you. Methods named
+// `Env.*` are compgym/gym's environment methods (see gym/worker-envs.js).
 
 const inBrowser = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
 
@@ -31,10 +32,21 @@ function describe(error) {
   return { name: 'Error', message: String(error) };
 }
 
+/** compgym/gym's environment methods (`Env.*`, for AsyncVectorEnv): their own handler, loaded on first use. */
+const isEnvMethod = (method) => typeof method === 'string' && method.startsWith('Env.');
+let envHandler = null;
+async function answerEnv(method, request) {
+  await service; // the wasm module is ready
+  envHandler ??= import('./gym/worker-envs.js');
+  return (await envHandler).answer(method, request);
+}
+
 async function answer(message) {
   const id = message?.id;
   try {
-    const reply = (await service).call(message?.method, message?.request);
+    const reply = isEnvMethod(message?.method)
+      ? await answerEnv(message.method, message.request)
+      : (await service).call(message?.method, message?.request);
     return { id, reply };
   } catch (error) {
     return { id, error: describe(error) };
@@ -47,7 +59,14 @@ let queue = Promise.resolve();
 function onMessage(message, post) {
   queue = queue
     .then(() => answer(message))
-    .then(post)
+    .then((out) => {
+      try {
+        post(out);
+      } catch (error) {
+        // A reply that cannot be cloned (an environment's info holding a function, say) becomes an error reply.
+        post({ id: out.id, error: { name: 'TypeError', message: `the reply cannot be sent from the worker: ${error.message}` } });
+      }
+    })
     .catch(() => {}); // one reply that could not be posted must not stop the rest
 }
 
