@@ -60,13 +60,35 @@ test('Node runs the installed package\'s service in a worker through compgym/rem
   assert.deepEqual(JSON.parse(out), { same: true, name: 'SessionNotFound' });
 });
 
-test('the worker entry points resolve through the manifest\'s exports', () => {
+test('the worker entry points resolve through the manifest\'s exports, to their Node forms under Node', () => {
   const script = `
     const resolve = (p) => import.meta.resolve(p).replace(/^.*node_modules\\/compgym\\//, '');
     console.log(JSON.stringify([resolve('compgym/worker.js'), resolve('compgym/remote.js')]));
   `;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), ['worker.js', 'remote.js']);
+  assert.deepEqual(JSON.parse(out), ['worker-node.js', 'remote-node.js']);
+});
+
+test('Node CommonJS requires the installed package: the same module as import, an environment and the remote service', () => {
+  const script = `
+    const compgym = require('compgym');
+    const { connectService } = require('compgym/remote.js');
+    const env = compgym.make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/dead-code' });
+    env.reset();
+    const { reward } = env.step('-dce');
+    env.free();
+    const remote = connectService();
+    remote.getVersion().then(async (version) => {
+      await remote.terminate();
+      const esm = await import('compgym');
+      console.log(JSON.stringify({ reward, same: esm.make === compgym.make, compiler: version.compilerVersion }));
+    });
+  `;
+  writeFileSync(join(scratch, 'common.cjs'), script);
+  const out = JSON.parse(execFileSync('node', ['common.cjs'], { cwd: scratch, encoding: 'utf8' }));
+  assert.ok(out.reward > 0, JSON.stringify(out));
+  assert.equal(out.same, true, 'require and import share one module instance');
+  assert.match(out.compiler, /^bril-compgym /);
 });
 
 test('a page with no bundler imports the installed package', async () => {
