@@ -2,6 +2,10 @@
 # Builds the publishable npm package into pkg/ (from pkg.json and the wasm
 # build) and copies it into www/pkg/ for the playground.
 # Usage: scripts/build.sh [--dev]   (--dev: unoptimised, faster to build)
+#
+# A release build ships the module without its function names and producers
+# section (debugging aids: a tenth of the bytes), keeps a copy with names in
+# .tmp/size/named/ for `make size`, and smoke-tests the module it ships.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,9 +15,18 @@ if [ "${1:-}" = --dev ]; then profile=debug; cargo_flags=(); fi
 
 cargo build --quiet --lib --target wasm32-unknown-unknown "${cargo_flags[@]}"
 
+bindgen() {
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name compgym "$@"
+}
 rm -rf pkg
-wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" \
-  --target web --out-dir pkg --out-name compgym
+if [ "$profile" = release ]; then
+  bindgen --out-dir pkg --remove-name-section --remove-producers-section
+  rm -rf .tmp/size/named
+  bindgen --out-dir .tmp/size/named
+else
+  bindgen --out-dir pkg
+fi
+
 cp pkg.json pkg/package.json
 cp src/js/npm/{index,node,cli,worker,worker-node,worker-host,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
 cp README.md LICENSE pkg/
@@ -26,6 +39,8 @@ node -e '
   const missing = m.files.filter((f) => !fs.existsSync("pkg/" + f));
   if (missing.length) { console.error("pkg/ lacks " + missing.join(", ")); process.exit(1); }
 '
+# The module as shipped loads, steps an environment and runs a program.
+node scripts/smoke.mjs pkg
 
 rm -rf www/pkg
 cp -r pkg www/pkg

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing for building (`setup.sh build`), for running every
-# test layer (`setup.sh test`) or for the benchmarks (`setup.sh bench`). Idempotent: a second run only checks.
+# test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`) or for the
+# size report (`setup.sh size`). Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 purpose=${1:-build}
@@ -34,6 +35,15 @@ fi
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (a few minutes, once)"
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
+fi
+
+if [ "$purpose" = size ]; then
+  # twiggy, which attributes the wasm's bytes to the functions and data they belong to.
+  if [ "$(twiggy --version 2>/dev/null)" != "twiggy-opt 0.8.0" ]; then
+    say "installing twiggy 0.8.0 (a few minutes, once)"
+    cargo install twiggy --version =0.8.0 --locked --quiet
+  fi
+  exit 0
 fi
 
 if [ "$purpose" = bench ]; then
