@@ -28,8 +28,9 @@ else
 fi
 
 cp pkg.json pkg/package.json
+rm pkg/compgym_bg.wasm.d.ts  # the raw module's exports: nothing a user imports
 cp src/js/npm/{index,node,cli,worker,worker-node,worker-host,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
-cp README.md LICENSE pkg/
+cp src/js/npm/README.md LICENSE pkg/
 chmod +x pkg/cli.js
 
 # Every file the manifest lists must exist, or `npm publish` ships a broken package.

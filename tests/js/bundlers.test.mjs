@@ -1,11 +1,11 @@
 // The package under bundlers: the app in bundlers/app (load the wasm, step an
 // environment, call the service in a worker through compgym/remote.js) built
-// with Vite, webpack 5 and esbuild against the packed tarball, then run in
-// headless Chromium. The bundlers (pinned in bundlers/package-lock.json) are
+// with Vite, webpack 5 and esbuild against the packed tarball, served by Vite's
+// dev server, and loaded with no bundler at all, each run in headless Chromium. The bundlers (pinned in bundlers/package-lock.json) are
 // installed once into .tmp/bundlers and reused while the lock file is unchanged.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
@@ -62,6 +62,20 @@ function bundleText(dir) {
     .join('\n');
 }
 
+/** Opens `url` and returns what the app computed, failing on any page error. */
+async function resultAt(url) {
+  const page = await strictPage(browser);
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
+    const result = await page.evaluate(() => window.result);
+    assert.deepEqual(page.problems, []);
+    return result;
+  } finally {
+    await page.close();
+  }
+}
+
 /** Builds the app with `bundler`, serves the result and returns what the page computed. */
 async function buildAndRun(bundler) {
   const out = execFileSync('node', ['build.mjs', bundler, app], { cwd: tools, encoding: 'utf8', stdio: 'pipe' });
@@ -70,15 +84,27 @@ async function buildAndRun(bundler) {
   assert.doesNotMatch(bundleText(dist), /node:worker_threads|node:fs/, 'no Node module reaches a browser bundle');
   const server = await serve(dist, 0);
   try {
-    const page = await strictPage(browser);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
-    const result = await page.evaluate(() => window.result);
-    assert.deepEqual(page.problems, []);
-    await page.close();
-    return result;
+    return await resultAt(`http://127.0.0.1:${server.address().port}/`);
   } finally {
     server.close();
+  }
+}
+
+/** Serves the app with Vite's dev server and returns what the page computed. */
+async function viteDev() {
+  const server = spawn('node', ['build.mjs', 'vite-dev', app], { cwd: tools, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let text = '';
+      server.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\n')) resolve(text.trim());
+      });
+      server.on('exit', (code) => reject(new Error(`the dev server exited with ${code}`)));
+    });
+    return await resultAt(url);
+  } finally {
+    server.kill();
   }
 }
 
@@ -100,3 +126,23 @@ for (const bundler of ['vite', 'webpack', 'esbuild']) {
     check(await buildAndRun(bundler));
   });
 }
+
+test('no bundler: the same app as plain modules, with an import map for the package\'s names', async () => {
+  const imports = { compgym: './node_modules/compgym/index.js', 'compgym/remote.js': './node_modules/compgym/remote.js' };
+  writeFileSync(
+    join(app, 'plain.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+     <script type="importmap">${JSON.stringify({ imports })}</script>
+     <script type="module" src="./main.js"></script>`,
+  );
+  const server = await serve(app, 0);
+  try {
+    check(await resultAt(`http://127.0.0.1:${server.address().port}/plain.html`));
+  } finally {
+    server.close();
+  }
+});
+
+test('Vite\'s dev server serves the same app, unconfigured', async () => {
+  check(await viteDev());
+});

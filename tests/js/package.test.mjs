@@ -32,6 +32,16 @@ test('the tarball holds exactly the files the manifest lists, plus package.json'
   assert.deepEqual(files, [...manifest.files, 'package.json'].sort());
 });
 
+test('the package page\'s ES module examples run against the installed package', () => {
+  const page = readFileSync(join(scratch, 'node_modules/compgym/README.md'), 'utf8');
+  const examples = [...page.matchAll(/```js\n([^]*?)```/g)].map((m) => m[1]).filter((code) => !code.includes('require('));
+  assert.ok(examples.length >= 2, `${examples.length} runnable examples`);
+  for (const code of examples) {
+    // Each example runs to its end without an error (a failure exits non-zero and throws here).
+    execFileSync('node', ['--input-type=module', '-e', code], { cwd: scratch, encoding: 'utf8' });
+  }
+});
+
 test('Node imports the installed package as ESM, ready without init()', () => {
   const script = `
     import init, { version, canonicalDtype } from 'compgym';

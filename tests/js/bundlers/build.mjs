@@ -1,8 +1,9 @@
 // Builds the app in APP_DIR (main.js, index.html, compgym installed from the
 // packed tarball) with one bundler, the way its documentation says, into
-// APP_DIR/dist-BUNDLER with an index.html that loads it.
+// APP_DIR/dist-BUNDLER with an index.html that loads it; or, for vite-dev,
+// serves it with Vite's dev server, prints the URL and serves until killed.
 //
-//   node build.mjs vite|webpack|esbuild APP_DIR
+//   node build.mjs vite|webpack|esbuild|vite-dev APP_DIR
 //
 // It runs from the folder the bundlers are installed in, so it imports them by name.
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 
 const [bundler, app] = process.argv.slice(2);
 const out = join(app, `dist-${bundler}`);
-rmSync(out, { recursive: true, force: true });
+if (bundler !== 'vite-dev') rmSync(out, { recursive: true, force: true });
 
 const page = (script) =>
   `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>${bundler}</title>${script}\n`;
@@ -20,6 +21,14 @@ const builders = {
   async vite() {
     const { build } = await import('vite');
     await build({ root: app, configFile: false, logLevel: 'warn', build: { outDir: out } });
+  },
+
+  // Vite's dev server, as a user runs `vite` in the app's folder.
+  async 'vite-dev'() {
+    const { createServer } = await import('vite');
+    const server = await createServer({ root: app, configFile: false, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } });
+    await server.listen();
+    console.log(server.resolvedUrls.local[0]);
   },
 
   // webpack 5 does the same: the wasm becomes an asset, worker.js a chunk of its own.
@@ -53,4 +62,4 @@ const builders = {
 
 if (!builders[bundler]) throw new Error(`unknown bundler ${bundler}`);
 await builders[bundler]();
-readFileSync(join(out, 'index.html')); // each build ends with a page to load
+if (bundler !== 'vite-dev') readFileSync(join(out, 'index.html')); // each build ends with a page to load
