@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build fuzz bench-spaces bench-interp bench-passes bench-env bench-vector clean
+.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-env bench-vector clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -16,6 +16,12 @@ fuzz: ## the long fuzz run: every fuzz/ target under libFuzzer, FUZZ_MINUTES (10
 build: ## build pkg/ and www/pkg/ (release)
 	@scripts/setup.sh build
 	@scripts/build.sh
+
+size: ## build, then print the package's sizes (raw, gzip, brotli, tarball) and what takes the wasm's bytes
+	@scripts/setup.sh build
+	@scripts/setup.sh size
+	@scripts/build.sh
+	@node scripts/size-report.mjs
 
 clean:
 	rm -rf pkg www/pkg .tmp target

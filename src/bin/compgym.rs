@@ -175,15 +175,7 @@ fn take_passes(args: &[String]) -> Result<(Option<Vec<String>>, Vec<String>), Fa
 
 /// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order.
 fn optimise(program: &mut Program, flags: &[String]) -> Result<(), Failure> {
-    for flag in flags {
-        let result = if flag.starts_with("-O") {
-            compgym::bril::passes::run_pipeline(program, flag)
-        } else {
-            compgym::bril::passes::run_flags(program, &[flag.as_str()])
-        };
-        result.map_err(|e| Failure(e.to_string(), 1))?;
-    }
-    Ok(())
+    compgym::bril::passes::run_command_line(program, flags).map(drop).map_err(|e| Failure(e.to_string(), 1))
 }
 
 fn cmd_opt(args: &[String]) -> Result<(), Failure> {

@@ -6,6 +6,11 @@
 //
 // In a browser call compgym's `await init()` first; in Node, importing this
 // module is enough (the package's exports map it to gym/node.js).
+import { connectService } from '../remote.js';
+import { useConnect } from './vector.js';
+
+useConnect(connectService);
+
 export {
   Env,
   Wrapper,

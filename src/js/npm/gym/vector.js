@@ -5,9 +5,20 @@
 // default) and its info conventions: each info key holds one entry per
 // environment and a `_key` mask says which environments set it.
 import { Space } from '../compgym.js';
-import { connectService } from '../remote.js';
 import { make } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
+
+/**
+ * How workers are started: compgym/remote.js's `connectService` for the
+ * platform, set by the entry module (gym/index.js in browsers, gym/node.js
+ * in Node), so this file names neither.
+ */
+let connect = () => {
+  throw new Error('compgym/gym: import it through its package entry (compgym/gym)');
+};
+export function useConnect(connectService) {
+  connect = connectService;
+}
 
 /** Gymnasium's AutoresetMode values. */
 export const AutoresetMode = Object.freeze({ NEXT_STEP: 'NextStep', SAME_STEP: 'SameStep', DISABLED: 'Disabled' });
@@ -418,8 +429,7 @@ export class AsyncVectorEnv extends VectorEnvBase {
     this.numEnvs = specs.length;
     this.numWorkers = w;
     this._groups = groups(specs.length, w);
-    const url = workerUrl ?? new URL('../worker.js', import.meta.url);
-    this._services = this._groups.map(() => connectService(url));
+    this._services = this._groups.map(() => connect(workerUrl));
     this.closed = false;
     this.ready = Promise.all(this._services.map((s, k) => s.call('Env.make', { envs: this._groups[k].map((i) => specs[i]) }))).then(
       (replies) => {
