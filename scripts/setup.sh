@@ -36,6 +36,12 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
 fi
 
+# The playground's libraries and its bundler (esbuild), pinned in www/package-lock.json.
+if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
+  say "installing the playground's libraries"
+  npm ci --prefix www --no-audit --no-fund --loglevel=error
+fi
+
 if [ "$purpose" = bench ]; then
   # Gymnasium, the anchor of the space benchmark, in a private virtualenv.
   if ! .tmp/bench-venv/bin/python -c 'import gymnasium' 2>/dev/null; then
