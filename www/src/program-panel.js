@@ -36,7 +36,7 @@ export function mountProgram(app, $) {
     } catch (error) {
       const source = program.kind === 'own' ? program.source : '';
       const { line, message } = explainProgramError(error, source);
-      showError(`Not loaded: ${message} The episode still shows ${app.label}.`, line);
+      showError(`Not loaded: ${message.replace(/[^.!?)]$/, '$&.')} The episode still shows ${app.label}.`, line);
       $('program-note').textContent = '';
       showKind(app.program.kind);
     }
