@@ -1,7 +1,7 @@
 // The page's state in its URL: the program (suite name, generator seed and
 // size, or the compressed text of one's own), the arguments, the reward and
 // the steps from the start. Opening such a link restores the same episode.
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+import LZString from 'lz-string';
 import { checkGenerated } from './programs.js';
 
 /** `{program, args, reward, actions}` → the URL fragment (no `#`). */
@@ -9,7 +9,7 @@ export function encodeState({ program, args, reward, actions }) {
   const parts = [];
   if (program.kind === 'suite') parts.push(`p=suite/${encodeURIComponent(program.name)}`);
   else if (program.kind === 'generated') parts.push(`p=gen/${program.seed}/${program.size}`);
-  else parts.push(`p=src/${compressToEncodedURIComponent(program.source)}`);
+  else parts.push(`p=src/${LZString.compressToEncodedURIComponent(program.source)}`);
   if (args) parts.push(`args=${args.map(encodeURIComponent).join(',')}`);
   if (reward) parts.push(`r=${encodeURIComponent(reward)}`);
   if (actions.length) parts.push(`s=${actions.map(encodeURIComponent).join(',')}`);
@@ -43,7 +43,7 @@ function decodeProgram(value) {
     return checkGenerated({ kind: 'generated', seed: Number(rest[0]), size: Number(rest[1]) });
   }
   if (kind === 'src') {
-    const source = decompressFromEncodedURIComponent(rest.join('/'));
+    const source = LZString.decompressFromEncodedURIComponent(rest.join('/'));
     if (source) return { kind: 'own', source };
     throw valueError('the program text in the link is damaged (it does not decompress)');
   }
