@@ -57,6 +57,7 @@ export function mountAgents(app, $) {
     }
     oz = Number(episode.observe(episode.root, 'IrInstructionCountOz'));
     best = null;
+    $('agent-chart').hidden = false;
     $('agent-run').disabled = true;
     $('agent-cancel').disabled = false;
     $('agent-adopt').disabled = true;

@@ -12,6 +12,7 @@ const CHAR_W = 7.2; // 12px monospace
 const LINE_H = 15;
 const PAD = 8;
 const MAX_LINES = 40;
+const LEGIBLE = 0.75; // the smallest first scale: 12 px text shows at 9 px
 
 function el(name, attributes = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -99,18 +100,20 @@ export function mountCfg(app, $) {
   const host = $('cfg');
   const stage = h('div', { class: 'cfg-stage' });
   host.replaceChildren(stage);
-  const panzoom = Panzoom(stage, { origin: '0 0', minScale: 0.02, maxScale: 4, step: 0.25, canvas: true, touchAction: 'none' });
+  const panzoom = Panzoom(stage, { origin: '0 0', minScale: 0.005, maxScale: 4, step: 0.25, canvas: true, touchAction: 'none' });
   host.addEventListener('wheel', (event) => {
     event.preventDefault();
     panzoom.zoomWithWheel(event);
   }, { passive: false });
-  let size = { width: 1, height: 1 };
+  let size = { width: 1, height: 1, nodes: [] };
   let shownKey = null;
 
-  /** Shows the graph at `scale`, centred across and from the top. */
+  /** Shows the graph at `scale` from the top, centred across, or on the entry block if it is wider. */
   function place(scale) {
     panzoom.zoom(scale, { animate: false });
-    panzoom.pan(Math.max(0, (host.clientWidth / scale - size.width) / 2), 0, { animate: false });
+    const room = host.clientWidth / scale;
+    const x = room >= size.width ? (room - size.width) / 2 : Math.min(0, room / 2 - (size.nodes[0]?.x ?? 0));
+    panzoom.pan(x, 0, { animate: false });
   }
 
   /** The whole graph in view. */
@@ -118,9 +121,9 @@ export function mountCfg(app, $) {
     place(Math.min(1, host.clientWidth / size.width, host.clientHeight / size.height));
   }
 
-  /** The graph's width in view (never enlarged): legible, the rest a drag away. */
+  /** The graph's width in view, but never so small the text cannot be read: the rest is a drag away. */
   function fitWidth() {
-    place(Math.min(1, host.clientWidth / size.width));
+    place(Math.max(LEGIBLE, Math.min(1, host.clientWidth / size.width)));
   }
 
   function render() {

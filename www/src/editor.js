@@ -55,6 +55,10 @@ export function createEditor(host, { label = 'Bril program text' } = {}) {
     }),
   });
 
+  // The scroller is a scrollable region: it must be reachable by keyboard.
+  view.scrollDOM.tabIndex = 0;
+  view.scrollDOM.setAttribute('aria-label', `${label} (scroll)`);
+
   return {
     view,
     text: () => view.state.doc.toString(),

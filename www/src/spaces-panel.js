@@ -261,10 +261,15 @@ export function mountSpaces(app, $) {
       h('code', { class: 'repr' }, actions.toString()),
       chart,
     );
+    const shorten = (text) => (text.length > 110 ? `${text.slice(0, 109)}…` : text);
     const rows = env.observation.spaces.map((spec) =>
-      h('tr', {}, h('th', { scope: 'row' }, spec.id), h('td', {}, h('code', {}, spec.space.toString().slice(0, 90))), h('td', {}, OBSERVATIONS[spec.id] ?? '')),
+      h('tr', {}, h('th', { scope: 'row' }, spec.id), h('td', {}, OBSERVATIONS[spec.id] ?? '', h('code', {}, shorten(spec.space.toString())))),
     );
-    const table = h('div', { class: 'table-scroll' }, h('table', { class: 'obs', id: 'space-observations' }, h('caption', {}, 'The observation spaces'), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'space'), h('th', { scope: 'col' }, 'what it is'))), h('tbody', {}, ...rows)));
+    const table = h(
+      'div',
+      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'observation spaces' },
+      h('table', { class: 'obs', id: 'space-observations' }, h('caption', {}, `The ${rows.length} observation spaces`), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'what it is, and its space'))), h('tbody', {}, ...rows)),
+    );
     $('space-env').replaceChildren(actionCard, table);
     requestAnimationFrame(() => barChart(chart, counts.map((_, i) => i), counts, { xLabel: 'pass', values: (u, ticks) => ticks.map((t) => flags[t] ?? '') }));
   }
