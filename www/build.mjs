@@ -44,12 +44,17 @@ const page = await build({
 // The worker: self-contained, started once per job lane.
 await build({ ...common, entryPoints: { worker: join(www, 'src/worker.js') }, outdir: dist });
 
-// index.html with a modulepreload for every chunk the main module imports at
-// start, so the browser fetches them alongside the wasm.
-const chunks = Object.keys(page.metafile.outputs)
-  .filter((file) => file.includes('/chunks/') && file.endsWith('.js'))
-  .map((file) => file.slice(file.indexOf('/chunks/') + 1));
-const preloads = chunks.map((c) => `    <link rel="modulepreload" href="${c}" />`).join('\n');
+// index.html with a modulepreload for every chunk the main module imports
+// statically, so the browser fetches them alongside it rather than after.
+// The views' chunks are imported once a step is possible, so they do not
+// compete with the wasm's compilation.
+const outputs = page.metafile.outputs;
+const mainOutput = Object.keys(outputs).find((file) => file.endsWith('/main.js'));
+const chunks = Object.keys(outputs).filter((file) => file.includes('/chunks/') && file.endsWith('.js'));
+const preloads = outputs[mainOutput].imports
+  .filter((i) => i.kind === 'import-statement')
+  .map((i) => `    <link rel="modulepreload" href="${i.path.slice(i.path.indexOf('chunks/'))}" />`)
+  .join('\n');
 const html = readFileSync(join(www, 'index.html'), 'utf8').replace('    <!-- chunks -->', preloads);
 writeFileSync(join(dist, 'index.html'), html);
 for (const file of ['style.css', 'favicon.svg']) copyFileSync(join(www, file), join(dist, file));

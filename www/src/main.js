@@ -1,8 +1,8 @@
-// The page's entry. The wasm is already on its way (index.html preloads it;
-// wasm.js compiles it as soon as this module runs). Once it is ready the
-// episode is loaded — from the URL's state if it has one — and the passes
-// panel is wired: from then a step is possible, which `<html data-ready>`
-// marks. The other views load as chunks meanwhile and mount as they arrive.
+// The page's entry. The wasm is already compiling (index.html started it).
+// Once it is ready the episode is loaded — from the URL's state if it has
+// one — and the passes panel is wired: from then a step is possible, which
+// `<html data-ready>` marks. Then the other views load as chunks and mount
+// as they arrive; `<html data-complete>` marks the end.
 import * as api from '../pkg/index.js';
 import { packageReady } from './wasm.js';
 import { Playground } from './playground.js';
@@ -14,17 +14,19 @@ import { describe } from './format.js';
 const $ = (id) => document.getElementById(id);
 performance.mark('compgym:main');
 
-// Started now, so they download and parse while the wasm compiles.
-const views = {
-  editor: import('./editor.js'),
-  diff: import('./diff-view.js'),
-  charts: import('./charts.js'),
-  cfg: import('./cfg-view.js'),
-  explain: import('./explain.js'),
-  agents: import('./agents-panel.js'),
-  spaces: import('./spaces-panel.js'),
-  bandit: import('./bandit-panel.js'),
+// The views' modules, loaded once a step is possible so that their parsing
+// does not compete with the wasm's compilation.
+const VIEWS = {
+  editor: () => import('./editor.js'),
+  diff: () => import('./diff-view.js'),
+  charts: () => import('./charts.js'),
+  cfg: () => import('./cfg-view.js'),
+  explain: () => import('./explain.js'),
+  agents: () => import('./agents-panel.js'),
+  spaces: () => import('./spaces-panel.js'),
+  bandit: () => import('./bandit-panel.js'),
 };
+const views = {};
 
 function status(text, kind = '') {
   $('status').textContent = text;
@@ -59,6 +61,7 @@ async function start() {
   performance.mark('compgym:ready');
   window.compgymPlayground = app;
 
+  for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
   await Promise.all([
     mount('editor', ({ createEditor }) => program.attachEditor(createEditor($('editor')))),
     mount('diff', ({ renderStepDiff }) => {

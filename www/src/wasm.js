@@ -1,13 +1,13 @@
-// The package's WebAssembly, fetched and compiled once. The fetch starts as
-// soon as this module runs (and earlier still: index.html preloads the file);
-// the compiled module is shared with every worker, which then instantiates
-// it without fetching or compiling again.
+// The package's WebAssembly, fetched and compiled once: index.html preloads
+// it and starts compiling it before any module has arrived (a page without
+// that script starts here). The compiled module is shared with every
+// worker, which then instantiates it without fetching or compiling again.
 import init from '../pkg/index.js';
 
 const url = new URL('compgym_bg.wasm', document.baseURI);
 
 /** The compiled `WebAssembly.Module`. */
-export const wasmModule = WebAssembly.compileStreaming(fetch(url)).then((module) => {
+export const wasmModule = (window.compgymWasm ?? WebAssembly.compileStreaming(fetch(url))).then((module) => {
   performance.mark('compgym:wasm-compiled');
   return module;
 });
