@@ -157,6 +157,12 @@ test('a CFG of about 250 blocks: laid out, instructions inside, legible at first
   await page.mouse.up();
   await page.waitForFunction((t) => document.querySelector('#cfg .cfg-stage').style.transform !== t, before);
   assert.match(await page.$eval('#cfg .cfg-stage', (s) => s.style.transform), /translate\(/, 'dragging pans');
+  // Large work happens off the main thread: the layout, and the diff of a step on this program.
+  assert.ok(await page.evaluate(() => window.compgymPlayground.lanes.layout.ids >= 1), 'laid out in a worker');
+  await press(page, '-dce');
+  await page.waitForFunction(() => document.querySelector('#diff').dataset.state === 'drawn');
+  assert.ok(await page.evaluate(() => window.compgymPlayground.lanes.diff.ids >= 1), 'diffed in a worker');
+  assert.ok(Number(await page.getAttribute('#diff', 'data-changed-rows')) > 0);
   assert.deepEqual(page.problems, []);
   console.log(`# CFG of ${blocks} blocks: layout and drawing in ${layoutMs} ms`);
   await page.closeAll();

@@ -55,7 +55,7 @@ export function mountAgents(app, $) {
       $('agent-status').textContent = 'ValueError: seconds must be from 0.1 to 60 and the seed a whole number 0 or more.';
       return;
     }
-    oz = Number(episode.observe(episode.root, 'IrInstructionCountOz'));
+    oz = app.info?.oz ?? null;
     best = null;
     $('agent-chart').hidden = false;
     $('agent-run').disabled = true;

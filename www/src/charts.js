@@ -73,7 +73,7 @@ export function mountCharts(app, $) {
   function render() {
     path = episode.path();
     const xs = path.map((n) => n.depth);
-    const oz = Number(episode.observe(episode.root, 'IrInstructionCountOz'));
+    const oz = app.info?.oz ?? null;
     const dyn = path.map((n) => app.dynamicCount(n) ?? null);
     counts.setData([xs, path.map((n) => episode.size(n)), path.map(() => oz), dyn]);
     reward.setData([xs, path.map((n) => n.total)]);

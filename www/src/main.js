@@ -64,11 +64,7 @@ async function start() {
   for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
   await Promise.all([
     mount('editor', ({ createEditor }) => program.attachEditor(createEditor($('editor')))),
-    mount('diff', ({ renderStepDiff }) => {
-      const render = () => renderStepDiff($('diff'), $('diff-sentence'), app.episode, app.episode.current);
-      app.episode.addEventListener('change', render);
-      render();
-    }),
+    mount('diff', ({ mountDiff }) => mountDiff(app, $)),
     mount('explain', ({ mountExplain }) => mountExplain(app, $)),
     mount('charts', ({ mountCharts }) => mountCharts(app, $)),
     mount('cfg', ({ mountCfg }) => mountCfg(app, $)),

@@ -18,10 +18,10 @@ export class Playground extends EventTarget {
     this.api = api;
     this.episode = new Episode(api.make);
     this.lanes = Object.fromEntries(
-      ['run', 'check', 'measure', 'validate', 'agent', 'bandit'].map((name) => [name, new Lane(name)]),
+      ['run', 'check', 'measure', 'validate', 'agent', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
     );
     this.program = null;
-    /** `{ir, functions, hasMain, args, run}`; `run` is null until measured. */
+    /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */
     this.info = null;
     this.args = [];
     /** Dynamic instruction counts by program text (null: it does not run). */
@@ -73,12 +73,13 @@ export class Playground extends EventTarget {
     }
     this.episode.load(benchmark, reward);
     this.program = program;
-    this.info = info ?? this.describeRoot();
+    this.info = { oz: null, ...(info ?? this.describeRoot()) };
     this.args = args ?? this.info.args;
     if (actions.length) this.episode.replay(actions);
     this.emit('program');
     this.emit('args');
     if (this.info.run === null) this.measureRoot();
+    this.measureBaselines(benchmark);
     this.writeUrl();
     return note;
   }
@@ -99,6 +100,17 @@ export class Playground extends EventTarget {
     } catch (error) {
       return { ok: false, error: { name: error.name, message: error.message } };
     }
+  }
+
+  /** The -Oz size for the charts and the agents, from a worker (on a large program -Oz takes a while). */
+  async measureBaselines(benchmark) {
+    const info = this.info;
+    try {
+      const { oz } = await this.lanes.check.run('baselines', benchmark, { timeLimitMs: 60_000 });
+      if (this.info !== info) return;
+      info.oz = oz;
+      this.emit('info');
+    } catch {}
   }
 
   async measureRoot() {

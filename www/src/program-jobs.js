@@ -49,6 +49,18 @@ export function checkJob({ uri, source }) {
   }
 }
 
+/** The program's baselines: `{oz}`, the size -Oz reaches (a pipeline of passes: a worker's job on large programs). */
+export function baselinesJob({ uri, source }) {
+  const env = make('bril-v0');
+  try {
+    if (source !== undefined) env.addBenchmark(uri, source);
+    env.reset({ benchmark: uri });
+    return { oz: Number(env.observation.get('IrInstructionCountOz')) };
+  } finally {
+    env.free();
+  }
+}
+
 /**
  * Why a program could not produce an output to compare, in plain words, or
  * null if `error` is not about the program.

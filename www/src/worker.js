@@ -2,17 +2,22 @@
 // module once, then answers `{id, kind, payload}` with progress reports and
 // one `{id, result}` or `{id, error: {name, message}}`.
 import init from '../pkg/index.js';
-import { runJob, checkJob, measureJob, validateJob } from './program-jobs.js';
+import { runJob, checkJob, measureJob, validateJob, baselinesJob } from './program-jobs.js';
 import { agentJob } from './search.js';
 import { banditJob } from './bandit-job.js';
+import { layout } from './cfg-layout.js';
+import { stepDiff } from './diff-rows.js';
 
 const JOBS = {
   run: runJob,
   check: checkJob,
   measure: measureJob,
   validate: validateJob,
+  baselines: baselinesJob,
   agent: agentJob,
   bandit: banditJob,
+  layout: ({ fn }) => layout(fn),
+  diff: ({ before, after }) => stepDiff(before, after),
 };
 
 let resolveModule;
