@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build bench-spaces bench-interp bench-passes bench-env clean
+.PHONY: serve test build bench-spaces bench-interp bench-passes bench-env bench-page clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -15,7 +15,7 @@ build: ## build pkg/ and www/pkg/ (release)
 	@scripts/build.sh
 
 clean:
-	rm -rf pkg www/pkg .tmp target
+	rm -rf pkg www/pkg www/dist .tmp target
 
 bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
 	@scripts/setup.sh build
@@ -39,3 +39,8 @@ bench-env: ## environment steps/s, fork and observation latency: native, Node an
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh test
 	@node bench/env.mjs
+
+bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded
+	@scripts/setup.sh test
+	@scripts/build.sh
+	@node bench/page-load.mjs

@@ -47,8 +47,12 @@ async function measure(browser, url) {
     await page.waitForFunction(() => performance.getEntriesByName('compgym:ready').length > 0, null, { timeout: 30_000, polling: 50 });
     return page.evaluate(() => {
       const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
-      const transferred = performance.getEntriesByType('resource').reduce((n, e) => n + e.transferSize, 0) + performance.getEntriesByType('navigation')[0].transferSize;
-      return { ready: at('compgym:ready'), compiled: at('compgym:wasm-compiled'), transferred };
+      const ready = at('compgym:ready');
+      // Bytes on the wire up to the first possible step (later loads do not count).
+      const transferred = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .filter((e) => e.responseEnd <= ready)
+        .reduce((n, e) => n + e.transferSize, 0);
+      return { ready, compiled: at('compgym:wasm-compiled'), transferred };
     });
   };
   const cold = [];
@@ -100,6 +104,6 @@ for (const [name, root] of pages) {
 await browser.close();
 
 console.log(`navigation → first possible step, Chromium, loopback, ${runs} runs each (best and median)\n`);
-console.log('| page | load | best | median | wasm compiled (median) | transferred |');
+console.log('| page | load | best | median | wasm compiled (median) | bytes on the wire by then |');
 console.log('|---|---|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.page} | ${r.load} | ${r.best} | ${r.median} | ${r.wasm} | ${r.kib} |`);

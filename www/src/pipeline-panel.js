@@ -2,7 +2,6 @@
 // reset and validate, what failed, and the history tree of states.
 import { describe, h, signed, count } from './format.js';
 import { PASSES, REWARDS } from './glossary.js';
-import { RUNTIME_REWARDS } from './playground.js';
 
 export function mountPipeline(app, $) {
   const { episode } = app;
@@ -196,5 +195,5 @@ export function mountPipeline(app, $) {
   app.addEventListener('info', buildRewards);
   app.addEventListener('program', buildRewards);
   render('load');
-  return { step, isRuntime: (name) => RUNTIME_REWARDS.test(name) };
+  return { step };
 }
