@@ -26,9 +26,9 @@ export function mountBandit(app, $) {
     chart = lineChart(
       $('bandit-chart'),
       {
-        height: 220,
+        height: 240,
         scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
-        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: 60 }],
+        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: 64 }],
         series: [
           { label: 'step' },
           { label: 'LinUCB', stroke: '#1d4f91', width: 2 },

@@ -13,7 +13,7 @@ function widthOf(host) {
 
 /** A uPlot chart in `host` that follows the host's width. */
 export function lineChart(host, options, data) {
-  const chart = new uPlot({ width: widthOf(host), height: options.height ?? 160, ...options }, data, host);
+  const chart = new uPlot({ width: widthOf(host), height: options.height ?? 160, legend: { live: false }, ...options }, data, host);
   host.uplot = chart; // for anyone inspecting the page (and its tests)
   new ResizeObserver(() => {
     const width = widthOf(host);
@@ -54,7 +54,8 @@ export function mountCharts(app, $) {
     $('chart-reward'),
     {
       height: 95,
-      scales: { x: { time: false, range: stepRange } },
+      // A flat line gets a small range around it rather than 0 to 100.
+      scales: { x: { time: false, range: stepRange }, y: { range: (u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true)) } },
       axes: [stepAxis, { label: 'reward', labelSize: 16, size: 44 }],
       series: [{ label: 'step' }, { label: 'episode reward so far', stroke: COLORS.reward, width: 2, points: { size: 6 } }],
       legend: { live: false },

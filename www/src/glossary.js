@@ -62,6 +62,22 @@ export const OBSERVATIONS = {
   InstCount: 'How many instructions of each kind (add, mul, br, ...) the program has: 48 counts.',
   Autophase: '60 numbers describing the program\'s shape: blocks with one or two predecessors, constants, branches, memory operations...',
   Programl: 'The program as a graph of instructions, variables and constants joined by control, data and call edges.',
+  BrilJson: 'The program in Bril\'s JSON form, the one the reference tools exchange.',
+  IrSha1: 'A fingerprint of the program text: equal fingerprints, equal programs.',
+  InstCountDict: 'The InstCount numbers, each under its name.',
+  InstCountNorm: 'The InstCount numbers divided by the total instruction count: the program\'s mix of instructions.',
+  AutophaseDict: 'The Autophase numbers, each under its name.',
+  ProgramlJson: 'The ProGraML graph as JSON, nodes and edges spelled out.',
+  CfgDot: 'The control-flow graph in Graphviz\'s dot language.',
+  IrInstructionCountO0: 'The size of the program as written, before any pass.',
+  IrInstructionCountO1: 'The size the compiler\'s -O1 pipeline reaches.',
+  IrInstructionCountO2: 'The size the compiler\'s -O2 pipeline reaches.',
+  DynamicInstructionCountO0: 'The instructions the unoptimised program executes.',
+  DynamicInstructionCountO1: 'The instructions the program executes after -O1.',
+  DynamicInstructionCountO2: 'The instructions the program executes after -O2: the baseline for the -O2 reward.',
+  DynamicInstructionCountOz: 'The instructions the program executes after -Oz.',
+  Output: 'What the program prints when it runs on its arguments.',
+  IsRunnable: 'Whether the program can run at all (it has a @main).',
 };
 
 /** A sentence for `name` from any of the tables, or null. */

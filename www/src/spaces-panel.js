@@ -140,16 +140,24 @@ function histogram(values, bins = 30) {
   return [counts.map((_, i) => lo + (i + 0.5) * width), counts];
 }
 
-function barChart(host, xs, ys, { xLabel = 'value', values } = {}) {
+function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers = false } = {}) {
+  // Half a bar of room at each end, so the first and last bars show whole.
+  const half = xs.length > 1 ? (xs[1] - xs[0]) / 2 : 0.5;
   return lineChart(
     host,
     {
-      height: 130,
+      height: rotate ? 220 : 130,
       legend: { show: false },
       cursor: { show: false },
-      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+      scales: { x: { time: false, range: () => [xs[0] - half, xs[xs.length - 1] + half] }, y: { range: (u, min, max) => [0, max * 1.1] } },
       axes: [
-        { label: xLabel, size: 34, values: values ?? ((u, ticks) => ticks.map((t) => +t.toFixed(2))) },
+        {
+          label: xLabel,
+          size: rotate ? 96 : 34,
+          rotate,
+          ...(integers ? { incrs: [1, 2, 3, 5, 10], space: rotate ? 16 : 30 } : {}),
+          values: values ?? ((u, ticks) => ticks.map((t) => +t.toFixed(2))),
+        },
         { label: 'samples', size: 48 },
       ],
       series: [{}, { stroke: '#1d4f91', fill: 'rgba(29,79,145,0.35)', width: 1, paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } }],
@@ -201,7 +209,7 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
       const n = space.n;
       const counts = new Array(n).fill(0);
       for (const v of space.sampleBatch(samples)) counts[Number(v)]++;
-      barChart(chart, counts.map((_, i) => i), counts, { xLabel: 'action' });
+      barChart(chart, counts.map((_, i) => i), counts, { xLabel: 'action', integers: true });
     } else if (draw === 'graph') {
       chart.replaceChildren(drawGraph(space.sample()), drawGraph(space.sample()));
       chart.classList.add('graphs');
@@ -271,7 +279,14 @@ export function mountSpaces(app, $) {
       h('table', { class: 'obs', id: 'space-observations' }, h('caption', {}, `The ${rows.length} observation spaces`), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'what it is, and its space'))), h('tbody', {}, ...rows)),
     );
     $('space-env').replaceChildren(actionCard, table);
-    requestAnimationFrame(() => barChart(chart, counts.map((_, i) => i), counts, { xLabel: 'pass', values: (u, ticks) => ticks.map((t) => flags[t] ?? '') }));
+    requestAnimationFrame(() =>
+      barChart(chart, counts.map((_, i) => i), counts, {
+        xLabel: 'pass',
+        rotate: -40,
+        integers: true,
+        values: (u, ticks) => ticks.map((t) => (Number.isInteger(t) ? flags[t] ?? '' : '')),
+      }),
+    );
   }
 
   function loadCustom() {
