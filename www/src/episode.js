@@ -180,13 +180,18 @@ export class Episode extends EventTarget {
     return this.path(node).slice(1).map((n) => n.flag);
   }
 
-  /** Steps through `actions` from the root; stops at the first failure. */
+  /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */
   replay(actions) {
     this.current = this.root;
     this.failure = null;
-    for (const action of actions) {
-      const node = this.step(action);
-      if (node.error) break;
+    this.quiet = true;
+    try {
+      for (const action of actions) {
+        const node = this.step(action);
+        if (node.error) break;
+      }
+    } finally {
+      this.quiet = false;
     }
     this.changed('replay');
   }
@@ -267,6 +272,7 @@ export class Episode extends EventTarget {
   }
 
   changed(why) {
+    if (this.quiet) return;
     this.dispatchEvent(Object.assign(new Event('change'), { why }));
   }
 

@@ -50,7 +50,8 @@ export function mountExplain(app, $) {
     const node = episode.current;
     const failed = episode.failure;
     const size = episode.size(node);
-    text('loop-env', `bril-v0 · ${app.label}`.slice(0, 26));
+    const env = `bril-v0 · ${app.label}`;
+    text('loop-env', env.length > 26 ? `${env.slice(0, 25)}…` : env);
     const digits = /Count$/.test(episode.rewardSpace) ? 0 : 3;
     if (failed) {
       text('loop-action', `action ${failed.action}: ${failed.flag}`);
