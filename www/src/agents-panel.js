@@ -3,7 +3,7 @@
 // and "adopt", which makes the best sequence found the episode.
 import { describe, count } from './format.js';
 import { lineChart } from './charts.js';
-import { AGENT_DESCRIPTIONS } from './search.js';
+import { AGENTS } from './search.js';
 
 export function mountAgents(app, $) {
   const { episode } = app;
@@ -25,8 +25,10 @@ export function mountAgents(app, $) {
     [[0], [null], [null]],
   );
 
+  $('agent-name').replaceChildren(...AGENTS.map((a) => new Option(a.label, a.name)));
+
   function describeAgent() {
-    $('agent-description').textContent = AGENT_DESCRIPTIONS[$('agent-name').value];
+    $('agent-description').textContent = AGENTS.find((a) => a.name === $('agent-name').value)?.description ?? '';
   }
 
   function show(report, finished) {

@@ -9,19 +9,28 @@
 // can replace these by name.
 import { make, Rng } from '../pkg/index.js';
 
-/** Agent name → `(start, options, report) → void`, drives `report.best`. */
-export const AGENTS = {
-  random: randomSearch,
-  greedy: greedySearch,
-};
-
-/** What each agent does, for the panel. */
-export const AGENT_DESCRIPTIONS = {
-  random:
-    'Random search: plays episodes of random passes from the start, each ended after `patience` steps without a new best; keeps the best state seen.',
-  greedy:
-    'Greedy search: tries every pass from the current state, takes the one that shrinks the program most, and stops when none shrinks it.',
-};
+/**
+ * The agents the panel offers, in its order: `search(start, options, report)`
+ * plays from the environment `start` and offers every state it reaches to
+ * `report`. An agent from the core joins the list with a `search` that
+ * calls it and relays its progress to `report`.
+ */
+export const AGENTS = [
+  {
+    name: 'random',
+    label: 'random search',
+    description:
+      'Random search: plays episodes of random passes from the start, each ended after 12 steps without a new best; keeps the best state seen.',
+    search: randomSearch,
+  },
+  {
+    name: 'greedy',
+    label: 'greedy search',
+    description:
+      'Greedy search: tries every pass from the current state, takes the one that shrinks the program most, and stops when none shrinks it.',
+    search: greedySearch,
+  },
+];
 
 /**
  * Runs `agent` on `benchmark` (with `source` for the user's own program) for
@@ -30,7 +39,7 @@ export const AGENT_DESCRIPTIONS = {
  * best; the result is the last progress.
  */
 export function agentJob({ agent, benchmark, source, seconds = 5, seed = 0, episodeLength = 40, patience = 12 }, progress) {
-  const search = AGENTS[agent];
+  const search = AGENTS.find((a) => a.name === agent)?.search;
   if (!search) throw Object.assign(new Error(`unknown agent ${JSON.stringify(agent)}`), { name: 'LookupError' });
   const env = make('bril-v0', { observationSpace: 'IrInstructionCount' });
   try {
