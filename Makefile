@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-env bench-vector clean
+.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-env bench-vector bench-page clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -24,7 +24,7 @@ size: ## build, then print the package's sizes (raw, gzip, brotli, tarball) and 
 	@node scripts/size-report.mjs
 
 clean:
-	rm -rf pkg www/pkg .tmp target
+	rm -rf pkg www/pkg www/dist .tmp target
 
 bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
 	@scripts/setup.sh build
@@ -53,3 +53,8 @@ bench-vector: ## vector environments in Node: steps/s of one environment, SyncVe
 	@scripts/setup.sh build
 	@scripts/build.sh
 	@node bench/vector.mjs
+
+bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded
+	@scripts/setup.sh test
+	@scripts/build.sh
+	@node bench/page-load.mjs

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the publishable npm package into pkg/ (from pkg.json and the wasm
-# build) and copies it into www/pkg/ for the playground.
+# build), copies it into www/pkg/, and bundles the playground into www/dist/
+# (esbuild, from www/'s pinned dependencies; see www/build.mjs).
 # Usage: scripts/build.sh [--dev] [--bench]
 #   --dev    unoptimised, faster to build
 #   --bench  with the benchmark drivers (benchEnv, benchInterpreter) that the
@@ -57,3 +58,5 @@ node scripts/smoke.mjs pkg
 rm -rf www/pkg
 cp -r pkg www/pkg
 echo "built pkg/ ($(du -h pkg/compgym_bg.wasm | cut -f1) of wasm, $profile) and www/pkg/"
+
+node www/build.mjs

@@ -38,6 +38,12 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
 fi
 
+# The playground's libraries and its bundler (esbuild), pinned in www/package-lock.json.
+if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
+  say "installing the playground's libraries"
+  npm ci --prefix www --no-audit --no-fund --loglevel=error
+fi
+
 if [ "$purpose" = size ]; then
   # twiggy, which attributes the wasm's bytes to the functions and data they belong to.
   if [ "$(twiggy --version 2>/dev/null)" != "twiggy-opt 0.8.0" ]; then
