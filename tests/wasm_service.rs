@@ -3,7 +3,7 @@
 //! conversion rules.
 #![cfg(target_arch = "wasm32")]
 
-use compgym::js::json::{js_to_json, json_to_js};
+use compgym::js::interop::json::{js_to_json, json_to_js};
 use compgym::js::service::JsService;
 use js_sys::{Array as JsArray, BigInt, Object, Reflect};
 use serde_json::json;
@@ -204,11 +204,14 @@ fn added_benchmarks_start_sessions_and_a_uri_conflict_replaces() {
     });
     call(&mut s, "StartSession", &inline.to_string()).unwrap();
     assert_eq!(s.session_count(), 4);
+    // A program that cannot load is refused when added, and when given inline.
     let broken = r#"{"benchmark": [{"uri": "benchmark://user-v0/bad", "program": {"contents": "QG1h"}}]}"#;
-    call(&mut s, "AddBenchmark", broken).unwrap();
-    let start_broken = r#"{"benchmark": {"uri": "benchmark://user-v0/bad"}}"#;
-    let r = call(&mut s, "StartSession", start_broken);
+    let r = call(&mut s, "AddBenchmark", broken);
     assert_error(&mut s, r, "BenchmarkInitError", "user-v0/bad");
+    let start_broken =
+        r#"{"benchmark": {"uri": "benchmark://user-v0/bad2", "program": {"contents": "QG1h"}}}"#;
+    let r = call(&mut s, "StartSession", start_broken);
+    assert_error(&mut s, r, "BenchmarkInitError", "user-v0/bad2");
 }
 
 #[wasm_bindgen_test]
@@ -315,7 +318,7 @@ fn js_values_become_protocol_json() {
 #[wasm_bindgen_test]
 fn replies_become_plain_js_objects() {
     let reply = json!({"__proto__": {"x": 1}, "n": 1.5, "big": "9223372036854775807", "l": [null, false]});
-    let js_reply = json_to_js(&reply).unwrap();
+    let js_reply = json_to_js(&reply);
     let plain: JsValue = Object::get_prototype_of(&Object::new()).into();
     assert_eq!(JsValue::from(Object::get_prototype_of(&js_reply)), plain);
     let object: &Object = js_reply.unchecked_ref();

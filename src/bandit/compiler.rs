@@ -10,7 +10,7 @@
 //!   (dg = [`autophase::LEN`]);
 //! - `per_arm` `[B, K, da]`: the same for every sample, K = the number of
 //!   passes; a one-hot of the pass followed by [`PROPERTY_NAMES`], 0/1
-//!   properties read off each pass's own documentation (see [`properties`]).
+//!   properties the pass registry states for each pass ([`PassProperties`]).
 //!
 //! The reward of arm `a` is the relative reduction of the static
 //! instruction count from running pass `a` once on the sample's program:
@@ -32,9 +32,9 @@
 
 use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
-use super::state::{decode_rng, encode_rng, TimeStepState};
+use super::state::TimeStepState;
 use crate::bril::features::{autophase, ir_instruction_count};
-use crate::bril::passes::{registry, PassInfo};
+use crate::bril::passes::{registry, PassInfo, PassProperties};
 use crate::bril::{suite, Program};
 use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
@@ -45,42 +45,9 @@ use crate::value::Value;
 use crate::{bail, ensure};
 use serde::{Deserialize, Serialize};
 
-/// The descriptive properties after each pass's one-hot, in order.
-pub const PROPERTY_NAMES: [&str; 6] = [
-    // Rewrites single instructions or one basic block at a time.
-    "local",
-    // Reasons about calls between functions (inlining, recursion, reachability).
-    "interprocedural",
-    // Produces, consumes or relies on SSA form (single-definition values).
-    "ssa",
-    // May add, remove or rewire basic blocks.
-    "touches_cfg",
-    // Reasons about allocations, loads and stores.
-    "touches_memory",
-    // Works on natural loops.
-    "loops",
-];
-
-/// The properties of the pass `flag` in [`PROPERTY_NAMES`] order, from what
-/// each pass's module documents (an unknown pass has none).
-pub fn properties(flag: &str) -> [bool; 6] {
-    let [l, i, s, c, m, p] = match flag {
-        "-lvn" | "-peephole" | "-reassociate" => [1, 0, 0, 0, 0, 0],
-        "-dead-functions" | "-dead-args" | "-specialize" => [0, 1, 0, 0, 0, 0],
-        "-inline" | "-inline=10" | "-inline=120" | "-tail-call" => [0, 1, 0, 1, 0, 0],
-        "-dead-store" | "-mem2reg" => [0, 0, 0, 0, 1, 0],
-        // -to-ssa removes unreachable blocks before renaming.
-        "-to-ssa" => [0, 0, 1, 1, 0, 0],
-        "-from-ssa" | "-gvn" => [0, 0, 1, 0, 0, 0],
-        // -pre may split an edge with a block of its own.
-        "-sccp" | "-simplify-cfg" | "-jump-thread" | "-pre" => [0, 0, 0, 1, 0, 0],
-        // Each makes a preheader when a loop has none, or rewires the loop.
-        "-licm" | "-loop-unroll" | "-strength-reduce" | "-loop-rotate" | "-loop-deletion"
-        | "-loop-unroll=2" | "-loop-unroll=4" | "-loop-unroll=8" => [0, 0, 0, 1, 0, 1],
-        _ => [0; 6],
-    };
-    [l, i, s, c, m, p].map(|x| x == 1)
-}
+/// The descriptive properties after each pass's one-hot, in order: the
+/// registry's [`PassProperties`].
+pub const PROPERTY_NAMES: [&str; 6] = PassProperties::NAMES;
 
 /// The options of [`CompilerBandit`].
 #[derive(Clone, Debug)]
@@ -157,10 +124,16 @@ impl CompilerBandit {
         let programs = benchmarks.iter().map(|b| b.program()).collect::<Result<Vec<_>>>()?;
         let passes = registry();
         let k = passes.len();
+        // One observation: a global context and every arm's features per sample.
+        let per_sample = (autophase::LEN + k * (k + PROPERTY_NAMES.len())) as u64 * 8;
+        crate::limits::check_bytes(
+            crate::limits::bytes_of(options.batch_size, per_sample),
+            format_args!("an observation of batch_size {}", options.batch_size),
+        )?;
         let mut arm_features = Vec::with_capacity(k * (k + PROPERTY_NAMES.len()));
         for (a, pass) in passes.iter().enumerate() {
             arm_features.extend((0..k).map(|j| if j == a { 1.0 } else { 0.0 }));
-            arm_features.extend(properties(pass.flag).map(|p| if p { 1.0 } else { 0.0 }));
+            arm_features.extend(pass.properties.to_array().map(|p| if p { 1.0 } else { 0.0 }));
         }
         Ok(CompilerBandit {
             base: TimeStepEnvBase::new(false),
@@ -282,7 +255,7 @@ impl CompilerBandit {
         CompilerBanditState {
             kind: CompilerBanditState::KIND.into(),
             version: CompilerBanditState::VERSION,
-            rng: encode_rng(&self.rng),
+            rng: self.rng.to_hex_words(),
             batch_size: self.batch_size,
             programs: self.names.clone(),
             current: self.current.clone(),
@@ -307,7 +280,7 @@ impl CompilerBandit {
             state.batch_size,
             state.programs.len()
         );
-        let rng = decode_rng(&state.rng)?;
+        let rng = Rng::from_hex_words(&state.rng)?;
         let observed = match &state.current {
             None => None,
             Some(c) => {

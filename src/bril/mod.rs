@@ -13,13 +13,18 @@
 //!   exists has no dangling label or callee.
 //! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
-//! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
-//! - [`mod@bench`]: interpreter throughput with the caller's clock.
+//! - [`suite`]: `benchmark://suite-v0/NAME` and [`suite::large`]:
+//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`;
+//!   [`shapes`]: large programs of a given size and shape (straight-line,
+//!   loop-heavy, call-heavy, block-chain, call-chain).
+//! - [`mod@bench`]: interpreter throughput with the caller's clock;
+//!   [`scaling`]: the cost of every pass, feature and reader against size.
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
 
 pub mod analysis;
 mod assemble;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod features;
 pub mod generator;
@@ -29,11 +34,14 @@ pub mod ir;
 pub mod json;
 mod lex;
 mod list;
+pub mod names;
 pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
-pub mod session;
+#[cfg(feature = "bench")]
+pub mod scaling;
+pub mod shapes;
 pub mod suite;
 pub mod types;
 pub mod verify;

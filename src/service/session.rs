@@ -34,6 +34,13 @@ pub trait CompilationSession {
     /// An independent copy in the same state.
     fn fork(&self) -> Result<Box<dyn CompilationSession>>;
 
+    /// The action space this session uses if starting on its benchmark
+    /// changed it from the one it was started with: StartSession's
+    /// `new_action_space`. `None` (the default) when it did not.
+    fn new_action_space(&self) -> Option<ActionSpace> {
+        None
+    }
+
     /// Handles a `<key, value>` parameter; `Ok(None)` for an unknown key.
     fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {
         let _ = (key, value);
@@ -81,5 +88,13 @@ pub trait CompilerBackend {
     /// The datasets this backend can resolve, for listing and random choice.
     fn datasets(&self) -> Vec<Dataset> {
         Vec::new()
+    }
+
+    /// Checks a benchmark given to AddBenchmark, so a program that can never
+    /// be loaded is refused when it is added (a BenchmarkInitError saying
+    /// why) rather than at the next reset. The default accepts everything.
+    fn check_benchmark(&self, benchmark: &Benchmark) -> Result<()> {
+        let _ = benchmark;
+        Ok(())
     }
 }

@@ -268,7 +268,12 @@ fn analysis_time_per_instruction() {
                 drop(find_loops(&c, &Dominators::new(&c)))
             })
         }),
-        ("definite", |p| p.functions.iter().for_each(|f| drop(Definite::new(f, &Cfg::new(f))))),
+        ("definite", |p| {
+            p.functions.iter().for_each(|f| {
+                let c = Cfg::new(f);
+                drop(Definite::new(f, &c, &Liveness::new(f, &c)))
+            })
+        }),
         ("liveness", |p| p.functions.iter().for_each(|f| drop(Liveness::new(f, &Cfg::new(f))))),
         ("verify", |p| drop(crate::bril::verify(p))),
         ("prints-same", |p| {
@@ -376,7 +381,7 @@ fn generated_programs_changed() {
 #[test]
 #[ignore]
 fn every_pass_alone_on_every_community_benchmark() {
-    use crate::bril::passes::testing::{check_pass_on, Case};
+    use crate::bril::passes::testing::{check_pass_on, Case, Rerun};
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
     let mut files: Vec<_> = std::fs::read_dir(root)
         .unwrap()
@@ -391,7 +396,7 @@ fn every_pass_alone_on_every_community_benchmark() {
         let args = program.main_args();
         let case = Case { name: path.display().to_string(), program, args };
         for flag in measured_passes() {
-            check_pass_on(&case, &|p| run_flags(p, &[flag]));
+            check_pass_on(&case, &|p| run_flags(p, &[flag]), Rerun::MayChange);
         }
     }
 }

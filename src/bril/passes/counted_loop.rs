@@ -15,6 +15,7 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
+use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::Loop;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Op, Type, VarId};
@@ -23,6 +24,8 @@ use crate::bril::ir::{BlockId, Function, Op, Type, VarId};
 pub(super) struct LoopFacts {
     pub cfg: Cfg,
     pub dom: Dominators,
+    pub live: Liveness,
+    /// Definite assignment, for the variables live where it is asked.
     pub definite: Definite,
     /// The positive value every definition of a variable gives, when all
     /// are one integer `const` (a parameter has none).
@@ -33,7 +36,8 @@ impl LoopFacts {
     pub fn new(f: &Function) -> LoopFacts {
         let cfg = Cfg::new(f);
         let dom = Dominators::new(&cfg);
-        let definite = Definite::new(f, &cfg);
+        let live = Liveness::new(f, &cfg);
+        let definite = Definite::new(f, &cfg, &live);
         let n = f.vars.len();
         // None: no definition yet; Some(None): not one constant.
         let mut value: Vec<Option<Option<u64>>> = vec![None; n];
@@ -52,7 +56,7 @@ impl LoopFacts {
         }
         let positive_const =
             value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
-        LoopFacts { cfg, dom, definite, positive_const }
+        LoopFacts { cfg, dom, live, definite, positive_const }
     }
 }
 

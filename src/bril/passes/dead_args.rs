@@ -20,17 +20,47 @@
 //! or returned variable is only dropped where it is certainly assigned
 //! (dropping the read could otherwise make a failing program succeed).
 
-use crate::bril::analysis::bitset::BitSet;
 use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::dataflow::{solve, Dataflow, Direction};
-use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::liveness::{step_back, Liveness};
-use crate::bril::ir::{BlockId, FuncId, Function, Op, Program, VarId};
+use crate::bril::analysis::definite::unassigned_reads;
+use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::sets::Marks;
+use crate::bril::ir::{BlockId, FuncId, Function, Instr, Op, Program, VarId};
 use crate::bril::verify::verify_function;
 use crate::error::Result;
 
+/// Rounds per run: what one round drops can leave more to drop (a value
+/// passed on to a dropped parameter, a call result passed as one), so a
+/// few rounds run, each in time proportional to the program.
+const ROUNDS: usize = 4;
+
 /// `-dead-args`.
 pub fn dead_args(program: &mut Program) -> Result<bool> {
+    let original = program.clone();
+    let mut touched = vec![false; program.functions.len()];
+    let mut changed = false;
+    for _ in 0..ROUNDS {
+        if !round(program, &mut touched) {
+            break;
+        }
+        changed = true;
+    }
+    // Every edit is proven safe; a failed check would be a bug, and the
+    // program is then left as it was rather than broken.
+    let well_formed = (0..program.functions.len())
+        .filter(|&g| touched[g])
+        .all(|g| verify_function(program, &program.functions[g]).is_ok());
+    if !well_formed {
+        *program = original;
+        #[cfg(test)]
+        crate::bril::analysis::edit::DROPPED.with(|d| d.set(d.get() + 1));
+        return Ok(false);
+    }
+    Ok(changed)
+}
+
+/// One round: return values first (a dropped one no longer reads what
+/// `ret` returned), then parameters. True if anything was dropped.
+fn round(program: &mut Program, touched: &mut [bool]) -> bool {
     let n = program.functions.len();
     let main = program.main();
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); n];
@@ -46,23 +76,22 @@ pub fn dead_args(program: &mut Program) -> Result<bool> {
         }
     }
     let candidate = |c: usize| Some(FuncId::new(c)) != main && !sites[c].is_empty();
-    let mut dead: Vec<Vec<bool>> = (0..n)
-        .map(|c| match candidate(c) {
-            true => unread_params(&program.functions[c], FuncId::new(c)),
-            false => vec![false; program.functions[c].params.len()],
-        })
-        .collect();
     let mut void: Vec<bool> = (0..n)
         .map(|c| {
             candidate(c) && program.functions[c].ret.is_some() && returns_assigned(&program.functions[c])
         })
         .collect();
-    check_call_sites(program, &sites, &mut dead, &mut void);
+    keep_kept_results(program, &sites, &mut void);
+    let mut dead: Vec<Vec<bool>> = (0..n)
+        .map(|c| match candidate(c) {
+            true => unread_params(&program.functions[c], FuncId::new(c), void[c]),
+            false => vec![false; program.functions[c].params.len()],
+        })
+        .collect();
+    keep_maybe_unassigned_arguments(program, &sites, &mut dead);
     if dead.iter().all(|d| !d.contains(&true)) && !void.contains(&true) {
-        return Ok(false);
+        return false;
     }
-    let original = program.clone();
-    let mut touched = vec![false; n];
     for c in 0..n {
         if !(dead[c].contains(&true) || void[c]) {
             continue;
@@ -100,17 +129,7 @@ pub fn dead_args(program: &mut Program) -> Result<bool> {
             touched[site.caller.index()] = true;
         }
     }
-    // Every edit above is proven safe; a failed check would be a bug, and
-    // the program is then left as it was rather than broken.
-    let well_formed =
-        (0..n).filter(|&g| touched[g]).all(|g| verify_function(program, &program.functions[g]).is_ok());
-    if !well_formed {
-        *program = original;
-        #[cfg(test)]
-        crate::bril::analysis::edit::DROPPED.with(|d| d.set(d.get() + 1));
-        return Ok(false);
-    }
-    Ok(true)
+    true
 }
 
 /// A call: the function it is in and where.
@@ -124,171 +143,176 @@ struct Site {
 /// Which parameters of `f` (whose id is `id`) no path reads before writing
 /// them, a read passing a parameter to its own position of a call to `f`
 /// not counting. A parameter never written must not be read at all (its
-/// type would be lost), even in unreachable code.
-fn unread_params(f: &Function, id: FuncId) -> Vec<bool> {
-    let problem = ParamsLive::new(f, id);
-    let cfg = Cfg::new(f);
-    let live = solve(&problem, f, &cfg);
-    let entry = live.before.first().cloned().unwrap_or_else(|| BitSet::new(f.params.len()));
-    let mut written = vec![false; f.params.len()];
-    let mut read = vec![false; f.params.len()];
-    for instr in f.instrs() {
-        if let Some(k) = instr.def().and_then(|d| problem.param_of(d)) {
-            written[k] = true;
-        }
-        for (pos, &u) in instr.uses().iter().enumerate() {
-            if let Some(k) = problem.param_of(u) {
-                read[k] |= !problem.passes_back(instr, pos, k);
-            }
+/// type would be lost), even in unreachable code. When `void`, the
+/// function's `ret`s lose their value and do not count either.
+///
+/// The liveness of the parameters alone, one parameter at a time as
+/// [`Liveness`] computes it: from each block reading the parameter before
+/// writing it, back through predecessors until a block writing it. Each
+/// parameter costs the blocks where it is live.
+fn unread_params(f: &Function, id: FuncId, void: bool) -> Vec<bool> {
+    let count = f.params.len();
+    let mut position = vec![None; f.vars.len()];
+    for (k, p) in f.params.iter().enumerate() {
+        if let Some(slot) = position.get_mut(p.var.index()) {
+            *slot = Some(k);
         }
     }
-    (0..f.params.len()).map(|k| !entry.contains(k) && (written[k] || !read[k])).collect()
-}
-
-/// Liveness of the parameters alone, indexed by position.
-struct ParamsLive {
-    id: FuncId,
-    /// The position of each variable among the parameters.
-    position: Vec<Option<usize>>,
-    count: usize,
-}
-
-impl ParamsLive {
-    fn new(f: &Function, id: FuncId) -> ParamsLive {
-        let mut position = vec![None; f.vars.len()];
-        for (k, p) in f.params.iter().enumerate() {
-            if let Some(slot) = position.get_mut(p.var.index()) {
-                *slot = Some(k);
-            }
-        }
-        ParamsLive { id, position, count: f.params.len() }
-    }
-
-    fn param_of(&self, v: VarId) -> Option<usize> {
-        self.position.get(v.index()).copied().flatten()
-    }
-
-    /// Whether argument `pos` of `instr` passes parameter `k` to its own
-    /// position of a call to this function.
-    fn passes_back(&self, instr: &crate::bril::ir::Instr, pos: usize, k: usize) -> bool {
-        instr.op == Op::Call && instr.func == Some(self.id) && pos == k
-    }
-}
-
-impl Dataflow for ParamsLive {
-    type Fact = BitSet;
-    const DIRECTION: Direction = Direction::Backward;
-    fn boundary(&self, _: &Function) -> BitSet {
-        BitSet::new(self.count)
-    }
-    fn top(&self, _: &Function) -> BitSet {
-        BitSet::new(self.count)
-    }
-    fn meet(&self, acc: &mut BitSet, other: &BitSet) {
-        acc.union_with(other);
-    }
-    fn transfer(&self, f: &Function, block: BlockId, out: &BitSet) -> BitSet {
-        let mut live = out.clone();
-        for instr in f.block(block).instrs.iter().rev() {
-            if let Some(k) = instr.def().and_then(|d| self.param_of(d)) {
-                live.remove(k);
-            }
+    let param_of = |v: VarId| position.get(v.index()).copied().flatten();
+    // Whether reading argument `pos` of `instr` does not count: it passes
+    // parameter `k` to its own position of a call to this function, or is
+    // a returned value about to be dropped.
+    let passes_back = |instr: &Instr, pos: usize, k: usize| {
+        (instr.op == Op::Call && instr.func == Some(id) && pos == k) || (void && instr.op == Op::Ret)
+    };
+    let (mut written, mut read) = (vec![false; count], vec![false; count]);
+    // (parameter, block) pairs: the blocks reading it first, those writing it.
+    let mut reads_first: Vec<(u32, u32)> = Vec::new();
+    let mut writers: Vec<(u32, u32)> = Vec::new();
+    let (mut touched, mut wrote) = (Marks::new(count), Marks::new(count));
+    for (b, block) in f.blocks.iter().enumerate() {
+        touched.clear();
+        wrote.clear();
+        for instr in &block.instrs {
             for (pos, &u) in instr.uses().iter().enumerate() {
-                if let Some(k) = self.param_of(u).filter(|&k| !self.passes_back(instr, pos, k)) {
-                    live.insert(k);
+                if let Some(k) = param_of(u).filter(|&k| !passes_back(instr, pos, k)) {
+                    read[k] = true;
+                    if touched.insert(k) {
+                        reads_first.push((k as u32, b as u32));
+                    }
+                }
+            }
+            if let Some(k) = instr.def().and_then(param_of) {
+                written[k] = true;
+                touched.insert(k);
+                if wrote.insert(k) {
+                    writers.push((k as u32, b as u32));
                 }
             }
         }
-        live
     }
+    reads_first.sort_unstable();
+    writers.sort_unstable();
+    let cfg = Cfg::new(f);
+    let blocks = f.blocks.len();
+    // Per block, the last parameter found live on entry, and written there.
+    let (mut live_in, mut writes_it) = (vec![u32::MAX; blocks], vec![u32::MAX; blocks]);
+    let mut live_at_entry = vec![false; count];
+    let mut stack = Vec::new();
+    let mut w = 0;
+    for group in reads_first.chunk_by(|x, y| x.0 == y.0) {
+        let k = group[0].0;
+        while writers.get(w).is_some_and(|&(j, _)| j < k) {
+            w += 1;
+        }
+        while let Some(&(_, b)) = writers.get(w).filter(|&&(j, _)| j == k) {
+            writes_it[b as usize] = k;
+            w += 1;
+        }
+        for &(_, b) in group {
+            if live_in[b as usize] != k {
+                live_in[b as usize] = k;
+                stack.push(b as usize);
+            }
+        }
+        while let Some(b) = stack.pop() {
+            for p in cfg.preds[b].iter().map(|p| p.index()) {
+                if writes_it[p] != k && live_in[p] != k {
+                    live_in[p] = k;
+                    stack.push(p);
+                }
+            }
+        }
+        live_at_entry[k as usize] = live_in.first() == Some(&k);
+    }
+    (0..count).map(|k| !live_at_entry[k] && (written[k] || !read[k])).collect()
 }
 
 /// Whether every `ret v` of `f` returns a certainly assigned variable.
 fn returns_assigned(f: &Function) -> bool {
-    let cfg = Cfg::new(f);
-    let definite = Definite::new(f, &cfg);
-    f.block_ids().filter(|&b| cfg.is_reachable(b)).all(|b| {
-        let block = f.block(b);
-        match block.terminator() {
-            Some(t) if t.op == Op::Ret => {
-                let mut assigned = definite.before[b.index()].clone();
-                for d in block.instrs.iter().filter_map(|i| i.def()) {
-                    assigned.insert(d.index());
-                }
-                t.args.iter().all(|v| assigned.contains(v.index()))
-            }
-            _ => true,
-        }
-    })
+    let returned: Vec<VarId> =
+        f.instrs().filter(|i| i.op == Op::Ret).flat_map(|i| i.args.iter().copied()).collect();
+    let mut candidates = vec![false; f.vars.len()];
+    returned.iter().for_each(|v| candidates[v.index()] = true);
+    unassigned_reads(f, &candidates).iter().all(|r| f.block(r.block).instrs[r.index].op != Op::Ret)
 }
 
-/// Keeps a parameter whose argument some call may pass unassigned, and a
-/// return value some call keeps.
-fn check_call_sites(program: &Program, sites: &[Vec<Site>], dead: &mut [Vec<bool>], void: &mut [bool]) {
-    // The calls each caller makes to a function losing something, by block.
-    let n = program.functions.len();
-    let mut by_caller: Vec<Vec<(BlockId, usize, FuncId)>> = vec![Vec::new(); n];
-    for (c, list) in sites.iter().enumerate() {
-        if dead[c].contains(&true) || void[c] {
-            for s in list {
-                by_caller[s.caller.index()].push((s.block, s.index, FuncId::new(c)));
-            }
+/// The calls each function makes to functions `losing` says lose
+/// something, sorted by place.
+fn calls_by_caller(
+    program: &Program,
+    sites: &[Vec<Site>],
+    losing: impl Fn(usize) -> bool,
+) -> Vec<Vec<(BlockId, usize, FuncId)>> {
+    let mut by_caller: Vec<Vec<(BlockId, usize, FuncId)>> = vec![Vec::new(); program.functions.len()];
+    for (c, list) in sites.iter().enumerate().filter(|&(c, _)| losing(c)) {
+        for s in list {
+            by_caller[s.caller.index()].push((s.block, s.index, FuncId::new(c)));
         }
     }
-    for (g, calls) in by_caller.iter_mut().enumerate() {
-        if calls.is_empty() {
-            continue;
-        }
+    for calls in &mut by_caller {
         calls.sort_unstable_by_key(|&(b, i, _)| (b, i));
+    }
+    by_caller
+}
+
+/// Keeps a return value some call keeps: its destination is live after it,
+/// or the call is in unreachable code (its destination would lose its type).
+fn keep_kept_results(program: &Program, sites: &[Vec<Site>], void: &mut [bool]) {
+    let by_caller = calls_by_caller(program, sites, |c| void[c]);
+    for (g, calls) in by_caller.iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
         let f = &program.functions[g];
         let cfg = Cfg::new(f);
-        let definite = Definite::new(f, &cfg);
-        let live = calls.iter().any(|&(_, _, c)| void[c.index()]).then(|| Liveness::new(f, &cfg));
-        let mut k = 0;
-        while k < calls.len() {
-            let b = calls[k].0;
-            let end = k + calls[k..].iter().take_while(|c| c.0 == b).count();
-            let instrs = &f.block(b).instrs;
-            // Sweep forward for what is assigned at each call, backward for
-            // what is live after it.
-            let mut assigned = definite.before[b.index()].clone();
-            let mut j = k;
-            for (i, instr) in instrs.iter().enumerate() {
-                while j < end && calls[j].1 == i {
-                    let c = calls[j].2;
-                    for (pos, a) in instr.args.iter().enumerate() {
-                        if dead[c.index()].get(pos) == Some(&true) && !assigned.contains(a.index()) {
-                            dead[c.index()][pos] = false;
-                        }
-                    }
-                    j += 1;
-                }
-                if let Some(d) = instr.def() {
-                    assigned.insert(d.index());
-                }
-            }
-            if let Some(live) = &live {
-                let mut after = live.live_out[b.index()].clone();
-                let mut j = end;
-                for (i, instr) in instrs.iter().enumerate().rev() {
-                    while j > k && calls[j - 1].1 == i {
-                        let c = calls[j - 1].2;
-                        if instr.dest.is_some_and(|d| after.contains(d.var.index())) {
-                            void[c.index()] = false;
-                        }
-                        j -= 1;
-                    }
-                    step_back(&mut after, instr);
-                }
-            }
+        let live = Liveness::new(f, &cfg);
+        let mut after = Marks::new(f.vars.len());
+        for group in calls.chunk_by(|x, y| x.0 == y.0) {
+            let b = group[0].0;
             if !cfg.is_reachable(b) {
-                for &(_, i, c) in &calls[k..end] {
-                    if instrs[i].dest.is_some() {
+                for &(_, i, c) in group {
+                    if f.block(b).instrs[i].dest.is_some() {
                         void[c.index()] = false;
                     }
                 }
+                continue;
             }
-            k = end;
+            let mut j = group.len();
+            live.walk_back(f, b, &mut after, |i, instr, live_after| {
+                while j > 0 && group[j - 1].1 >= i {
+                    let (_, at, c) = group[j - 1];
+                    if at == i && instr.dest.is_some_and(|d| live_after.contains(d.var.index())) {
+                        void[c.index()] = false;
+                    }
+                    j -= 1;
+                }
+            });
+        }
+    }
+}
+
+/// Keeps a parameter whose argument some call may pass unassigned: the
+/// call must still fail there.
+fn keep_maybe_unassigned_arguments(program: &Program, sites: &[Vec<Site>], dead: &mut [Vec<bool>]) {
+    let by_caller = calls_by_caller(program, sites, |c| dead[c].contains(&true));
+    for (g, calls) in by_caller.iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
+        let f = &program.functions[g];
+        let mut candidates = vec![false; f.vars.len()];
+        for &(b, i, c) in calls {
+            for (pos, a) in f.block(b).instrs[i].args.iter().enumerate() {
+                if dead[c.index()].get(pos) == Some(&true) {
+                    candidates[a.index()] = true;
+                }
+            }
+        }
+        for r in unassigned_reads(f, &candidates) {
+            let Ok(k) = calls.binary_search_by_key(&(r.block, r.index), |&(b, i, _)| (b, i)) else {
+                continue;
+            };
+            let (c, instr) = (calls[k].2, &f.block(r.block).instrs[r.index]);
+            for (pos, a) in instr.args.iter().enumerate() {
+                if *a == r.var && dead[c.index()].get(pos) == Some(&true) {
+                    dead[c.index()][pos] = false;
+                }
+            }
         }
     }
 }

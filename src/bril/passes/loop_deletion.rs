@@ -20,9 +20,10 @@
 //! loop's place are deleted from the inside out, a few rounds per run.
 
 use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::edit::{is_jump_to_next, remove_blocks, rewrite_functions};
-use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::loops::find_loops;
+use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::edit::{is_jump_to_next, remove_blocks, rewrite_functions_where};
+use crate::bril::analysis::loops::{find_loops, may_have_loops};
+use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
 
@@ -33,7 +34,7 @@ const ROUNDS: usize = 4;
 
 /// `-loop-deletion`.
 pub fn loop_deletion(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    rewrite_functions_where(program, may_have_loops, |_, f| {
         for _ in 0..ROUNDS {
             if !delete_round(f)? {
                 break;
@@ -49,7 +50,7 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
         return Ok(false);
     }
     let facts = LoopFacts::new(f);
-    let mut live: Option<Liveness> = None;
+    let mut scratch = Marks::new(f.vars.len());
     let mut doomed: Vec<(BlockId, BlockId)> = Vec::new();
     for lp in find_loops(&facts.cfg, &facts.dom) {
         let Some(counted) = recognise(f, &facts, &lp) else { continue };
@@ -60,12 +61,12 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
             let effect_free = |i: &Instr| i.op.is_pure() || matches!(i.op, Op::Jmp | Op::Br | Op::Nop);
             f.block(*b).instrs.iter().all(effect_free) && !facts.cfg.succs[b.index()].is_empty()
         };
-        if !lp.body.iter().all(computes_only) || !reads_assigned(f, &facts.definite, &lp.body) {
+        if !lp.body.iter().all(computes_only) || !reads_assigned(f, &facts.definite, &mut scratch, &lp.body) {
             continue;
         }
-        let live = live.get_or_insert_with(|| Liveness::new(f, &facts.cfg));
-        let escapes = lp.body.iter().flat_map(|&b| f.block(b).instrs.iter()).filter_map(Instr::def);
-        if escapes.clone().any(|d| live.live_in[counted.exit.index()].contains(d.index())) {
+        let live_at_exit = facts.live.live_in.get(counted.exit.index());
+        let mut escapes = lp.body.iter().flat_map(|&b| f.block(b).instrs.iter()).filter_map(Instr::def);
+        if escapes.any(|d| live_at_exit.contains(d.index())) {
             continue;
         }
         doomed.push((counted.header, counted.exit));
@@ -98,20 +99,13 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
 }
 
 /// Whether every read in `blocks` is of a certainly assigned variable.
-fn reads_assigned(
-    f: &Function,
-    definite: &crate::bril::analysis::definite::Definite,
-    blocks: &[BlockId],
-) -> bool {
+fn reads_assigned(f: &Function, definite: &Definite, scratch: &mut Marks, blocks: &[BlockId]) -> bool {
     blocks.iter().all(|&b| {
-        let mut assigned = definite.before[b.index()].clone();
-        f.block(b).instrs.iter().all(|instr| {
-            let ok = instr.uses().iter().all(|u| assigned.contains(u.index()));
-            if let Some(d) = instr.def() {
-                assigned.insert(d.index());
-            }
-            ok
-        })
+        let mut ok = true;
+        definite.walk(f, b, scratch, |_, instr, assigned| {
+            ok &= instr.uses().iter().all(|&u| assigned.contains(u));
+        });
+        ok
     })
 }
 
@@ -119,7 +113,7 @@ fn reads_assigned(
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const DEAD: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  s: int = add s i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n  print n;\n}\n";
@@ -173,6 +167,6 @@ mod tests {
 
     #[test]
     fn semantics() {
-        check_global_pass(&|p| loop_deletion(p));
+        check_pass(&|p| loop_deletion(p));
     }
 }

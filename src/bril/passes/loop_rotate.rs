@@ -23,8 +23,8 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::rewrite_functions;
-use crate::bril::analysis::loops::find_loops;
+use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::loops::{find_loops, may_have_loops};
 use crate::bril::ir::{BlockId, Function, Op, Program};
 use crate::error::Result;
 
@@ -33,7 +33,7 @@ pub const MAX_HEADER: usize = 8;
 
 /// `-loop-rotate`.
 pub fn loop_rotate(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    rewrite_functions_where(program, may_have_loops, |_, f| {
         rotate_function(f);
         Ok(())
     })
@@ -83,7 +83,7 @@ pub(super) fn rotate_function(f: &mut Function) {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const WHILE: &str = "@main(n: int) {\n  i: int = const 0;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  print i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n  print i;\n}\n";
@@ -118,6 +118,6 @@ mod tests {
 
     #[test]
     fn semantics() {
-        check_global_pass(&|p| loop_rotate(p));
+        check_pass(&|p| loop_rotate(p));
     }
 }

@@ -36,44 +36,57 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::rewrite_functions_where;
 use crate::bril::analysis::liveness::Liveness;
+use crate::bril::analysis::loops::may_have_loops;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::Result;
 
-use super::names::FreshNames;
+use crate::bril::names::FreshNames;
 
 /// Most expressions one function's problems track (four 64-bit words).
 pub const MAX_EXPRESSIONS: usize = 256;
 
 /// `-pre`.
 pub fn pre(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    // One block without a loop has no partially redundant computation.
+    let may_change = |f: &Function| f.blocks.len() >= 2 || may_have_loops(f);
+    rewrite_functions_where(program, may_change, |_, f| {
         pre_function(f);
         Ok(())
     })
 }
 
-/// An operation and its operands (sorted for commutative operations).
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// An operation and its one or two operands (sorted for commutative
+/// operations), kept inline: every pure instruction makes one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     op: Op,
-    args: Vec<VarId>,
+    operands: [VarId; 2],
+    arity: u8,
     ty: Type,
+}
+
+impl Key {
+    fn args(&self) -> &[VarId] {
+        &self.operands[..usize::from(self.arity)]
+    }
 }
 
 fn key_of(instr: &Instr) -> Option<Key> {
     let d = instr.dest?;
-    let movable = instr.op.is_pure() && !matches!(instr.op, Op::Const | Op::Id) && !instr.args.is_empty();
+    let movable = instr.op.is_pure() && !matches!(instr.op, Op::Const | Op::Id);
     if !movable || instr.value.is_some() || instr.func.is_some() {
         return None;
     }
-    let mut args = instr.args.to_vec();
-    if instr.op.is_commutative() {
-        args.sort_unstable();
-    }
-    Some(Key { op: instr.op, args, ty: d.ty })
+    let (a, b) = match instr.args[..] {
+        [a] => (a, a),
+        [a, b] if instr.op.is_commutative() && b < a => (b, a),
+        [a, b] => (a, b),
+        _ => return None,
+    };
+    Some(Key { op: instr.op, operands: [a, b], arity: instr.args.len() as u8, ty: d.ty })
 }
 
 /// An expression that takes part, and the variable its computations write.
@@ -105,8 +118,8 @@ fn expressions(f: &Function, cfg: &Cfg) -> Vec<Expr> {
                     e.3 &= e.1 == d && reachable;
                 }
                 None => {
-                    let ok = reachable && !key.args.contains(&d);
-                    index.insert(key.clone(), found.len());
+                    let ok = reachable && !key.args().contains(&d);
+                    index.insert(key, found.len());
                     found.push((key, d, 1, ok));
                 }
             }
@@ -134,57 +147,91 @@ enum Place {
 /// predecessors (the function's start counting as one for the entry).
 struct Graph {
     places: Vec<Place>,
-    succs: Vec<Vec<usize>>,
-    preds: Vec<Vec<usize>>,
+    succs: Adjacency,
+    preds: Adjacency,
     /// Reachable nodes, each before its successors except along back edges.
     order: Vec<usize>,
+}
+
+/// Each node's neighbours, all in one list.
+struct Adjacency {
+    start: Vec<usize>,
+    list: Vec<usize>,
+}
+
+impl Adjacency {
+    /// From `(node, neighbour)` pairs, each node's neighbours in the pairs' order.
+    fn new(nodes: usize, pairs: &[(usize, usize)]) -> Adjacency {
+        let mut start = vec![0usize; nodes + 1];
+        for &(n, _) in pairs {
+            start[n + 1] += 1;
+        }
+        for n in 0..nodes {
+            start[n + 1] += start[n];
+        }
+        let mut next = start.clone();
+        let mut list = vec![0; pairs.len()];
+        for &(n, m) in pairs {
+            list[next[n]] = m;
+            next[n] += 1;
+        }
+        Adjacency { start, list }
+    }
+
+    fn of(&self, n: usize) -> &[usize] {
+        &self.list[self.start[n]..self.start[n + 1]]
+    }
 }
 
 impl Graph {
     fn new(f: &Function, cfg: &Cfg) -> Graph {
         let nb = f.blocks.len();
         let mut places: Vec<Place> = f.block_ids().map(Place::Block).collect();
-        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nb];
-        let entry_is_join = nb > 0 && cfg.reachable_preds(BlockId(0)).next().is_some();
-        let joins = |s: BlockId| cfg.reachable_preds(s).count() + usize::from(s.index() == 0) >= 2;
+        let mut preds_count = vec![0usize; nb];
+        for &b in &cfg.rpo {
+            for &s in &cfg.succs[b.index()] {
+                preds_count[s.index()] += 1;
+            }
+        }
+        let entry_is_join = nb > 0 && preds_count[0] > 0;
+        let joins = |s: BlockId| preds_count[s.index()] + usize::from(s.index() == 0) >= 2;
+        let mut edges: Vec<(usize, usize)> = Vec::with_capacity(nb * 2);
         for &b in &cfg.rpo {
             for &s in &cfg.succs[b.index()] {
                 if joins(s) {
                     places.push(Place::Edge(b, s));
-                    succs.push(vec![s.index()]);
-                    succs[b.index()].push(places.len() - 1);
+                    edges.push((b.index(), places.len() - 1));
+                    edges.push((places.len() - 1, s.index()));
                 } else {
-                    succs[b.index()].push(s.index());
+                    edges.push((b.index(), s.index()));
                 }
             }
         }
         let mut starts = Vec::new();
         if entry_is_join {
             places.push(Place::Entry);
-            succs.push(vec![0]);
+            edges.push((places.len() - 1, 0));
             starts.push(places.len() - 1);
         } else if nb > 0 {
             starts.push(0);
         }
-        let mut preds = vec![Vec::new(); places.len()];
-        for (n, ss) in succs.iter().enumerate() {
-            for &s in ss {
-                preds[s].push(n);
-            }
-        }
+        let succs = Adjacency::new(places.len(), &edges);
+        let reversed: Vec<(usize, usize)> = edges.iter().map(|&(a, b)| (b, a)).collect();
+        let preds = Adjacency::new(places.len(), &reversed);
         let order = reverse_postorder(&succs, &starts);
         Graph { places, succs, preds, order }
     }
 }
 
-fn reverse_postorder(succs: &[Vec<usize>], starts: &[usize]) -> Vec<usize> {
-    let mut seen = vec![false; succs.len()];
-    let mut post = Vec::with_capacity(succs.len());
+fn reverse_postorder(succs: &Adjacency, starts: &[usize]) -> Vec<usize> {
+    let nodes = succs.start.len() - 1;
+    let mut seen = vec![false; nodes];
+    let mut post = Vec::with_capacity(nodes);
     for &start in starts {
         let mut stack = vec![(start, 0usize)];
         seen[start] = true;
         while let Some(&mut (n, ref mut next)) = stack.last_mut() {
-            if let Some(&s) = succs[n].get(*next) {
+            if let Some(&s) = succs.of(n).get(*next) {
                 *next += 1;
                 if !seen[s] {
                     seen[s] = true;
@@ -248,32 +295,41 @@ fn solve(
     for (i, &x) in order.iter().enumerate() {
         position[x] = i;
     }
-    let mut queued = vec![false; n];
-    let mut work = std::collections::BTreeSet::new();
-    for (i, &x) in order.iter().enumerate() {
-        work.insert(i);
-        queued[x] = true;
+    // Sweeps over `order`, visiting the nodes marked to do (all at first):
+    // one sweep settles everything but what loops carry back, and a sweep
+    // skips 64 settled nodes a word.
+    let mut to_do = vec![u64::MAX; order.len().div_ceil(64)];
+    if let Some(last) = to_do.last_mut() {
+        *last >>= (64 - order.len() % 64) % 64;
     }
     let mut acc = vec![0u64; words];
     let mut out = vec![0u64; words];
-    while let Some(i) = work.pop_first() {
-        let x = order[i];
-        queued[x] = false;
-        let (sources, sinks) = if forward { (&g.preds[x], &g.succs[x]) } else { (&g.succs[x], &g.preds[x]) };
-        acc.fill(if sources.is_empty() { 0 } else { top });
-        for &s in sources {
-            for (a, b) in acc.iter_mut().zip(output.get(s)) {
-                *a = if all { *a & b } else { *a | b };
-            }
-        }
-        input.get_mut(x).copy_from_slice(&acc);
-        transfer(x, &acc, &mut out);
-        if output.get(x) != out.as_slice() {
-            output.get_mut(x).copy_from_slice(&out);
-            for &s in sinks {
-                if !queued[s] && position[s] != usize::MAX {
-                    queued[s] = true;
-                    work.insert(position[s]);
+    let mut busy = true;
+    while busy {
+        busy = false;
+        for w in 0..to_do.len() {
+            while to_do[w] != 0 {
+                let i = w * 64 + to_do[w].trailing_zeros() as usize;
+                to_do[w] &= to_do[w] - 1;
+                busy = true;
+                let x = order[i];
+                let (sources, sinks) =
+                    if forward { (g.preds.of(x), g.succs.of(x)) } else { (g.succs.of(x), g.preds.of(x)) };
+                acc.fill(if sources.is_empty() { 0 } else { top });
+                for &s in sources {
+                    for (a, b) in acc.iter_mut().zip(output.get(s)) {
+                        *a = if all { *a & b } else { *a | b };
+                    }
+                }
+                input.get_mut(x).copy_from_slice(&acc);
+                transfer(x, &acc, &mut out);
+                if output.get(x) != out.as_slice() {
+                    output.get_mut(x).copy_from_slice(&out);
+                    for &s in sinks {
+                        if let Some(&p) = position.get(s).filter(|&&p| p != usize::MAX) {
+                            to_do[p / 64] |= 1 << (p % 64);
+                        }
+                    }
                 }
             }
         }
@@ -293,8 +349,8 @@ fn local_facts(f: &Function, g: &Graph, exprs: &[Expr], words: usize) -> Local {
     let mut readers: Vec<Vec<usize>> = vec![Vec::new(); f.vars.len()];
     for (e, expr) in exprs.iter().enumerate() {
         by_key.insert(&expr.key, e);
-        for (k, a) in expr.key.args.iter().enumerate() {
-            if !expr.key.args[..k].contains(a) {
+        for (k, a) in expr.key.args().iter().enumerate() {
+            if !expr.key.args()[..k].contains(a) {
                 readers[a.index()].push(e);
             }
         }
@@ -356,7 +412,7 @@ fn lazy_code_motion(g: &Graph, local: &Local, words: usize) -> Plan {
         for k in 0..words {
             let here = earliest.get(n)[k] | post_in.get(n)[k];
             let later =
-                g.succs[n].iter().fold(u64::MAX, |acc, &s| acc & (earliest.get(s)[k] | post_in.get(s)[k]));
+                g.succs.of(n).iter().fold(u64::MAX, |acc, &s| acc & (earliest.get(s)[k] | post_in.get(s)[k]));
             latest.get_mut(n)[k] = here & (used.get(n)[k] | !later);
         }
     }
@@ -401,8 +457,6 @@ pub(super) fn pre_function(f: &mut Function) {
     let g = Graph::new(f, &cfg);
     let local = local_facts(f, &g, &exprs, words);
     let plan = lazy_code_motion(&g, &local, words);
-    let live = Liveness::new(f, &cfg);
-    let definite = Definite::new(f, &cfg);
     // Where each expression is inserted (away from its own computations)
     // and which of its computations go.
     let mut insert_at: Vec<Vec<usize>> = vec![Vec::new(); exprs.len()];
@@ -423,12 +477,36 @@ pub(super) fn pre_function(f: &mut Function) {
             }
         }
     }
+    // Only the variables and operands of expressions with something to do
+    // are asked about (most have nothing).
+    let mut tracked = vec![false; f.vars.len()];
+    let mut any = false;
+    let busy = |e: usize| !insert_at[e].is_empty() || !delete_at[e].is_empty();
+    for expr in exprs.iter().enumerate().filter(|&(e, _)| busy(e)).map(|(_, expr)| expr) {
+        any = true;
+        tracked[expr.var.index()] = true;
+        expr.key.args().iter().for_each(|a| tracked[a.index()] = true);
+    }
+    if !any {
+        return;
+    }
+    let live = Liveness::of(f, &cfg, &tracked);
+    let definite = Definite::new(f, &cfg, &live);
     let mut edits = Edits::default();
     for (e, expr) in exprs.iter().enumerate() {
-        let compute = || Instr::value(expr.key.op, expr.var, expr.key.ty, &expr.key.args);
+        let compute = || Instr::value(expr.key.op, expr.var, expr.key.ty, expr.key.args());
         let x = expr.var.index();
-        let defined =
-            |set: &crate::bril::analysis::BitSet| expr.key.args.iter().all(|a| set.contains(a.index()));
+        // The operands are read at the new place: each must be live there
+        // (as it is where the expression is anticipated on a path that
+        // goes on to compute it; `definite` answers for live variables
+        // only) and certainly assigned.
+        let args = expr.key.args();
+        let at_entry = |b: BlockId| {
+            args.iter().all(|&a| live.live_in.get(b.index()).contains(a.index()) && definite.at_entry(b, a))
+        };
+        let on_edge = |p: BlockId, s: BlockId| {
+            args.iter().all(|&a| live.live_in.get(s.index()).contains(a.index()) && definite.at_exit(p, a))
+        };
         // Check every point first: an expression moves entirely or not at all.
         let mut points = Vec::new();
         let mut ok = true;
@@ -437,9 +515,7 @@ pub(super) fn pre_function(f: &mut Function) {
         for &n in &insert_at[e] {
             let place = g.places[n];
             ok &= match place {
-                Place::Block(b) => {
-                    !live.live_in[b.index()].contains(x) && defined(&definite.before[b.index()])
-                }
+                Place::Block(b) => !live.live_in.get(b.index()).contains(x) && at_entry(b),
                 Place::Edge(p, s) => {
                     let term_reads = f.block(p).terminator().is_some_and(|t| t.uses().contains(&expr.var));
                     let single = cfg.succs[p.index()].len() == 1;
@@ -451,12 +527,12 @@ pub(super) fn pre_function(f: &mut Function) {
                             && owner == p
                     };
                     // Inserted before the terminator, `x` must not be what it reads.
-                    let read_after = live.live_in[s.index()].contains(x) || single && term_reads;
-                    !read_after && defined(&definite.after[p.index()]) && free
+                    let read_after = live.live_in.get(s.index()).contains(x) || single && term_reads;
+                    !read_after && on_edge(p, s) && free
                 }
                 Place::Entry => {
-                    !live.live_in[0].contains(x)
-                        && expr.key.args.iter().all(|a| f.params.iter().any(|p| p.var == *a))
+                    !live.live_in.get(0).contains(x)
+                        && expr.key.args().iter().all(|a| f.params.iter().any(|p| p.var == *a))
                 }
             };
             points.push(place);
@@ -515,7 +591,7 @@ fn apply(f: &mut Function, edits: Edits) {
         return;
     }
     // New blocks: one before each join with an edge block, and a new entry.
-    let mut names = FreshNames::new(f);
+    let mut labels = FreshNames::labels(f);
     let front = usize::from(!edits.entry.is_empty());
     let mut new_index = Vec::with_capacity(f.blocks.len());
     let mut edge_index: FxHashMap<BlockId, BlockId> = FxHashMap::default();
@@ -541,7 +617,7 @@ fn apply(f: &mut Function, edits: Edits) {
         }
         if let Some((_, code)) = edits.edge_blocks.get(&b) {
             let hint = format!("{}.pre", block.label.as_deref().unwrap_or("b"));
-            let mut edge = Block::new(Some(names.label(&hint)));
+            let mut edge = Block::new(Some(labels.fresh(&hint)));
             edge.instrs = code.clone();
             f.blocks.push(edge);
         }
@@ -561,7 +637,7 @@ fn apply(f: &mut Function, edits: Edits) {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     fn moved(src: &str, args: &[&str]) -> (String, Vec<(u64, u64)>) {
@@ -627,6 +703,6 @@ mod tests {
 
     #[test]
     fn semantics() {
-        check_global_pass(&|p| pre(p));
+        check_pass(&|p| pre(p));
     }
 }

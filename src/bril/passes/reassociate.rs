@@ -32,14 +32,15 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{bits_literal, const_bits};
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::liveness::Liveness;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::Result;
 
 /// `-reassociate`.
 pub fn reassociate(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    rewrite_functions_where(program, has_trees, |_, f| {
         reassociate_function(f);
         Ok(())
     })
@@ -147,7 +148,8 @@ impl Facts {
             }
         }
         let rank = operand_ranks(f, &defs, &site, rank);
-        Facts { defs, uses, use_site, single_const, rank, definite: Definite::new(f, cfg) }
+        let definite = Definite::new(f, cfg, &Liveness::new(f, cfg));
+        Facts { defs, uses, use_site, single_const, rank, definite }
     }
 }
 
@@ -214,10 +216,11 @@ impl BlockView<'_> {
         k.checked_sub(1).map(|k| w[k])
     }
 
-    /// Whether `v` is certainly assigned when the instruction at `at` runs.
+    /// Whether `v`, read by the instruction at `at`, is certainly assigned
+    /// when it runs: written before it in the block, or else live on entry
+    /// (where `definite` answers) and assigned there.
     fn assigned_at(&self, v: VarId, at: usize) -> bool {
-        self.facts.definite.before[self.b.index()].contains(v.index())
-            || self.last_write_before(v, at).is_some()
+        self.last_write_before(v, at).is_some() || self.facts.definite.at_entry(self.b, v)
     }
 
     /// Whether some instruction strictly between `from` and `to` writes `v`.
@@ -271,12 +274,17 @@ impl BlockView<'_> {
     }
 }
 
+/// Whether some block of `f` has two instructions that may form a tree.
+fn has_trees(f: &Function) -> bool {
+    let quick = |i: &&Instr| matches!(i.op, Op::Add | Op::Mul | Op::Sub | Op::And | Op::Or);
+    f.blocks.iter().any(|b| b.instrs.iter().filter(quick).nth(1).is_some())
+}
+
 pub(super) fn reassociate_function(f: &mut Function) {
-    let cfg = Cfg::new(f);
-    let quick = |i: &Instr| matches!(i.op, Op::Add | Op::Mul | Op::Sub | Op::And | Op::Or);
-    if f.blocks.iter().all(|b| b.instrs.iter().filter(|i| quick(i)).nth(1).is_none()) {
+    if !has_trees(f) {
         return;
     }
+    let cfg = Cfg::new(f);
     let facts = Facts::new(f, &cfg);
     let mut rewrites: Vec<(BlockId, Vec<usize>, usize, Vec<Instr>)> = Vec::new();
     for b in f.block_ids().filter(|&b| cfg.is_reachable(b)) {
@@ -435,7 +443,7 @@ fn rebuild(
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     fn reassociated(src: &str, args: &[&str]) -> String {
@@ -498,6 +506,6 @@ mod tests {
 
     #[test]
     fn semantics() {
-        check_global_pass(&|p| reassociate(p));
+        check_pass(&|p| reassociate(p));
     }
 }

@@ -21,16 +21,18 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::rewrite_functions_where;
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::BitSet;
+use crate::bril::analysis::sets::{Marks, Set};
 use crate::bril::hash::FxHashMap;
-use crate::bril::ir::{BlockId, Function, Instr, Program, VarId};
+use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
 /// `-sink`.
 pub fn sink(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    // Code only sinks past a branch.
+    let branches = |f: &Function| f.blocks.iter().any(|b| b.terminator().is_some_and(|t| t.op == Op::Br));
+    rewrite_functions_where(program, branches, |_, f| {
         sink_function(f);
         Ok(())
     })
@@ -43,39 +45,56 @@ pub(super) fn sink_function(f: &mut Function) {
         return;
     }
     let live = Liveness::new(f, &cfg);
-    let definite = Definite::new(f, &cfg);
-    // Code for the start of each receiving block, and what leaves each block.
-    let mut arriving: Vec<(BlockId, Vec<Instr>)> = Vec::new();
-    let mut leaving: Vec<(BlockId, Vec<bool>)> = Vec::new();
-    for b in f.block_ids().filter(|&b| branching(b)) {
+    let definite = Definite::new(f, &cfg, &live);
+    // Scratch reused from block to block, so each costs its own size.
+    let mut read_later = Marks::new(f.vars.len());
+    let mut written_later = Marks::new(f.vars.len());
+    // Code arriving at the start of each block from its only predecessor.
+    // Blocks are visited in reverse postorder, so a block's arrivals are
+    // known when it is visited, and may sink on in the same run. Sinking
+    // changes what is live only on entry to the receiving block, which its
+    // one predecessor has already accounted for.
+    let mut arriving: Vec<Vec<Instr>> = vec![Vec::new(); f.blocks.len()];
+    let mut rewritten: Vec<(BlockId, Vec<Instr>)> = Vec::new();
+    for &b in cfg.rpo.iter().filter(|&&b| branching(b)) {
         let succs = &cfg.succs[b.index()];
-        // Successors only this block leads to may receive code.
-        let own: Vec<bool> = succs.iter().map(|&s| s != b && cfg.reachable_preds(s).count() == 1).collect();
+        // Successors only this block leads to may receive code (not the
+        // entry: the function's start leads there too).
+        let own: Vec<bool> = succs
+            .iter()
+            .map(|&s| s != b && s.index() != 0 && cfg.reachable_preds(s).take(2).count() == 1)
+            .collect();
         if !own.contains(&true) {
             continue;
         }
-        let mut live_into: Vec<BitSet> = succs.iter().map(|s| live.live_in[s.index()].clone()).collect();
-        let instrs = &f.block(b).instrs;
-        // Where each variable is first written in the block: a variable is
-        // certainly assigned at `i` if it was on entry or written before `i`.
+        let arrived = std::mem::take(&mut arriving[b.index()]);
+        let instrs: Vec<&Instr> = arrived.iter().chain(&f.block(b).instrs).collect();
+        let mut live_into: Vec<LiveInto> =
+            succs.iter().map(|s| LiveInto::new(live.live_in.get(s.index()))).collect();
+        // Where each variable is first written in the block.
         let mut first_write: FxHashMap<VarId, usize> = FxHashMap::default();
         for (i, instr) in instrs.iter().enumerate() {
             if let Some(d) = instr.def() {
                 first_write.entry(d).or_insert(i);
             }
         }
+        // Whether `a`, read by instruction `i`, is certainly assigned there:
+        // written before it in the block; or read by code that arrived
+        // (checked where it was, with nothing writing it after); or else
+        // live on entry to the block (as the analysis saw it), where
+        // `definite` answers.
         let assigned_at = |a: VarId, i: usize| {
-            definite.before[b.index()].contains(a.index()) || first_write.get(&a).is_some_and(|&w| w < i)
+            first_write.get(&a).is_some_and(|&w| w < i) || i < arrived.len() || definite.at_entry(b, a)
         };
-        let mut read_later = BitSet::new(f.vars.len());
-        let mut written_later = BitSet::new(f.vars.len());
+        read_later.clear();
+        written_later.clear();
         let mut moved: Vec<Vec<usize>> = vec![Vec::new(); succs.len()];
         for (i, instr) in instrs.iter().enumerate().rev() {
             let target = instr.def().filter(|_| instr.op.is_pure() && !instr.is_terminator()).and_then(|x| {
                 let stays_here = read_later.contains(x.index()) || written_later.contains(x.index());
                 let operands_ok =
                     instr.uses().iter().all(|&a| !written_later.contains(a.index()) && assigned_at(a, i));
-                let mut needing = (0..succs.len()).filter(|&k| live_into[k].contains(x.index()));
+                let mut needing = (0..succs.len()).filter(|&k| live_into[k].contains(x));
                 match (needing.next(), needing.next()) {
                     (Some(k), None) if own[k] && !stays_here && operands_ok => Some((k, x)),
                     _ => None,
@@ -83,9 +102,9 @@ pub(super) fn sink_function(f: &mut Function) {
             });
             match target {
                 Some((k, x)) => {
-                    live_into[k].remove(x.index());
-                    for a in instr.uses() {
-                        live_into[k].insert(a.index());
+                    live_into[k].set(x, false);
+                    for &a in instr.uses() {
+                        live_into[k].set(a, true);
                     }
                     moved[k].push(i);
                 }
@@ -103,23 +122,45 @@ pub(super) fn sink_function(f: &mut Function) {
         for (k, list) in moved.into_iter().enumerate() {
             if !list.is_empty() {
                 list.iter().for_each(|&i| gone[i] = true);
-                arriving.push((succs[k], list.iter().rev().map(|&i| instrs[i].clone()).collect()));
+                arriving[succs[k].index()] = list.iter().rev().map(|&i| instrs[i].clone()).collect();
             }
         }
-        if gone.contains(&true) {
-            leaving.push((b, gone));
+        if gone.contains(&true) || !arrived.is_empty() {
+            let kept = instrs.iter().zip(&gone).filter(|(_, &g)| !g).map(|(&i, _)| i.clone()).collect();
+            rewritten.push((b, kept));
         }
     }
-    // Each receiving block has one predecessor: no two moves meet.
-    for (b, gone) in leaving {
-        let mut k = 0;
-        f.block_mut(b).instrs.retain(|_| {
-            k += 1;
-            !gone[k - 1]
-        });
+    for (b, code) in rewritten {
+        f.block_mut(b).instrs = code;
     }
-    for (s, code) in arriving {
-        f.block_mut(s).instrs.splice(0..0, code);
+    // Code arriving at blocks that were not visited (they do not branch).
+    for (b, code) in arriving.into_iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+        f.block_mut(BlockId::new(b)).instrs.splice(0..0, code);
+    }
+}
+
+/// The variables live on entry to a successor as the sinking goes: the
+/// analysis's set, with the changes the moves made (few, so they are
+/// kept apart instead of copying the set).
+struct LiveInto<'a> {
+    base: Set<'a>,
+    changed: FxHashMap<VarId, bool>,
+}
+
+impl<'a> LiveInto<'a> {
+    fn new(base: Set<'a>) -> LiveInto<'a> {
+        LiveInto { base, changed: FxHashMap::default() }
+    }
+
+    fn contains(&self, v: VarId) -> bool {
+        match self.changed.get(&v) {
+            Some(&live) => live,
+            None => self.base.contains(v.index()),
+        }
+    }
+
+    fn set(&mut self, v: VarId, live: bool) {
+        self.changed.insert(v, live);
     }
 }
 
@@ -127,7 +168,7 @@ pub(super) fn sink_function(f: &mut Function) {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     #[test]
@@ -169,6 +210,6 @@ mod tests {
 
     #[test]
     fn semantics() {
-        check_global_pass(&|p| sink(p));
+        check_pass(&|p| sink(p));
     }
 }

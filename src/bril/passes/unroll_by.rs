@@ -31,14 +31,13 @@
 //! A loop entered from a test of its own counter (the `main` block of an
 //! earlier unrolling) is not unrolled again.
 
-use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions};
-use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::loops::{find_loops, Loop};
+use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions_where};
+use crate::bril::analysis::loops::{find_loops, may_have_loops, Loop};
 use crate::bril::ir::{Block, BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
 
 use super::counted_loop::{recognise, CountedLoop, LoopFacts, Test};
-use super::names::FreshNames;
+use crate::bril::names::FreshNames;
 
 /// Most instructions the copies of one loop may have.
 pub const BUDGET: usize = 256;
@@ -60,7 +59,7 @@ pub fn loop_unroll_8(program: &mut Program) -> Result<bool> {
 
 /// Unrolls every qualifying loop by `factor`.
 pub fn unroll_by(program: &mut Program, factor: usize) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    rewrite_functions_where(program, may_have_loops, |_, f| {
         unroll_function(f, factor);
         Ok(())
     })
@@ -93,9 +92,14 @@ fn analyse(f: &Function, facts: &LoopFacts, lp: &Loop, factor: usize) -> Option<
     let span = counted.step.checked_mul(factor as i64 - 1)?;
     // The guard reads the counter and the bound before the loop would.
     let (counter, bound) = (counted.counter, counted.bound);
+    // Both are read in the loop before any write, so live on entry to the
+    // header and at the end of each block entering it, where `definite` answers.
+    let live_in = facts.live.live_in.get(lp.header.index());
+    if !live_in.contains(counter.index()) || !live_in.contains(bound.index()) {
+        return None;
+    }
     for p in facts.cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
-        let assigned = &facts.definite.after[p.index()];
-        if !assigned.contains(counter.index()) || !assigned.contains(bound.index()) {
+        if !facts.definite.at_exit(p, counter) || !facts.definite.at_exit(p, bound) {
             return None;
         }
         if tests_counter(f, p, counter, bound, lp.header) {
@@ -139,12 +143,12 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     }
     // The copies leave out the comparison of the test when only the test's
     // branch reads it: nothing after it in its block, and not live after.
-    let live = Liveness::new(f, &facts.cfg);
+    let live = &facts.live;
     for plan in &mut plans {
         let (b, at, c) = (plan.lp.testing(), plan.lp.cmp_index, plan.lp.cond);
         let code = &f.block(b).instrs;
         let read_after = code[at + 1..code.len() - 1].iter().any(|i| i.uses().contains(&c));
-        if !read_after && !live.live_out[b.index()].contains(c.index()) {
+        if !read_after && !live.live_out.get(b.index()).contains(c.index()) {
             plan.dead_compare = Some(at);
         }
     }
@@ -171,10 +175,10 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
         new_index.push(BlockId::new(next));
         next += 1;
     }
-    let mut names = FreshNames::new(f);
+    let (mut vars, mut labels) = (FreshNames::vars(f), FreshNames::labels(f));
     let mut new_blocks: Vec<Option<Vec<Block>>> = Vec::with_capacity(plans.len());
     for (k, plan) in plans.iter().enumerate() {
-        new_blocks.push(Some(build(f, &mut names, plan, factor, first_new[k], &new_index)));
+        new_blocks.push(Some(build(f, (&mut vars, &mut labels), plan, factor, first_new[k], &new_index)));
     }
     let old = std::mem::take(&mut f.blocks);
     for (b, mut block) in old.into_iter().enumerate() {
@@ -210,7 +214,7 @@ fn added(plan: &Counted, factor: usize) -> usize {
 /// test) of one loop, numbered from `first`.
 fn build(
     f: &mut Function,
-    names: &mut FreshNames,
+    (vars, labels): (&mut FreshNames, &mut FreshNames),
     plan: &Counted,
     factor: usize,
     first: usize,
@@ -218,10 +222,10 @@ fn build(
 ) -> Vec<Block> {
     let lp = &plan.lp;
     let header_label = f.block(lp.header).label.clone().unwrap_or_else(|| "loop".into());
-    let span = names.var(f, "unroll.span");
-    let lim = names.var(f, "unroll.lim");
-    let ok = names.var(f, "unroll.ok");
-    let go = names.var(f, "unroll.go");
+    let span = vars.fresh_var(f, "unroll.span");
+    let lim = vars.fresh_var(f, "unroll.lim");
+    let ok = vars.fresh_var(f, "unroll.ok");
+    let go = vars.fresh_var(f, "unroll.go");
     let main_id = BlockId::new(first + 1);
     let header = new_index[lp.header.index()];
     let per_copy = 1 + lp.body.len();
@@ -234,14 +238,14 @@ fn build(
     let test = if lp.inclusive { Op::Le } else { Op::Lt };
     let go_test = Instr::value(test, go, Type::BOOL, &[lp.counter, lim]);
 
-    let mut guard = Block::new(Some(names.label(&format!("{header_label}.guard"))));
+    let mut guard = Block::new(Some(labels.fresh(&format!("{header_label}.guard"))));
     guard.instrs = vec![
         Instr::constant(span, Type::INT, Literal::Int(plan.span)),
         Instr::value(Op::Sub, lim, Type::INT, &[lp.bound, span]),
         Instr::value(Op::Lt, ok, Type::BOOL, &[lim, lp.bound]),
         Instr::br(ok, main_id, header),
     ];
-    let mut main = Block::new(Some(names.label(&format!("{header_label}.main"))));
+    let mut main = Block::new(Some(labels.fresh(&format!("{header_label}.main"))));
     main.instrs = vec![go_test.clone(), Instr::br(go, copy_header(0), header)];
     let mut blocks = vec![guard, main];
     let testing = lp.testing();
@@ -259,7 +263,7 @@ fn build(
         for b in std::iter::once(lp.header).chain(lp.body.iter().copied()) {
             let orig_label = f.block(b).label.clone();
             let hint = format!("{}.u{j}", orig_label.as_deref().unwrap_or("b"));
-            let mut block = Block::new(Some(names.label(&hint)));
+            let mut block = Block::new(Some(labels.fresh(&hint)));
             block.instrs = copied(b, false);
             if b == testing {
                 match (lp.test, last) {
@@ -286,7 +290,7 @@ fn build(
     if lp.test == Test::Bottom {
         // What is left after a whole round: the loop's own test, into the loop.
         let latch = f.block(lp.latch);
-        let mut rest = Block::new(Some(names.label(&format!("{header_label}.rest"))));
+        let mut rest = Block::new(Some(labels.fresh(&format!("{header_label}.rest"))));
         rest.instrs.push(latch.instrs[plan.lp.cmp_index].clone());
         let mut br = latch.instrs[latch.instrs.len() - 1].clone();
         br.labels.iter_mut().for_each(|l| *l = new_index[l.index()]);
@@ -300,7 +304,7 @@ fn build(
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const SUM: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n  one: int = const 1;\n.head:\n  c: bool = lt i n;\n  br c .body .exit;\n.body:\n  s: int = add s i;\n  i: int = add i one;\n  jmp .head;\n.exit:\n  print s;\n}\n";
@@ -416,7 +420,7 @@ mod tests {
     #[test]
     fn semantics() {
         for pass in [loop_unroll_2, loop_unroll_4, loop_unroll_8] {
-            check_global_pass(&pass);
+            check_pass(&pass);
         }
     }
 }
