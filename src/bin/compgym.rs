@@ -155,7 +155,6 @@ fn cmd_convert(args: &[String], print: impl Fn(&Program) -> String) -> Result<()
 }
 
 fn cmd_json(args: &[String]) -> Result<(), Failure> {
-    use compgym::bril::json::{to_json_with, Positions};
     // `-p` once for starts, twice (`-pp` or `-p -p`) for ends too, as bril2json counts it.
     let mut level = 0;
     let mut rest = Vec::new();
@@ -167,19 +166,7 @@ fn cmd_json(args: &[String]) -> Result<(), Failure> {
         }
     }
     let src = read_source(single_file(&rest)?)?;
-    let fail = |e: compgym::Error| Failure(e.to_string(), 1);
-    let out = if src.trim_start().starts_with('{') {
-        let program = bril::parse_json(&src).map_err(fail)?;
-        to_json_with(&program, if level > 0 { Positions::Starts } else { Positions::None })
-    } else {
-        let (program, ends) = bril::parse::parse_text_with_ends(&src).map_err(fail)?;
-        let positions = match level {
-            0 => Positions::None,
-            1 => Positions::Starts,
-            _ => Positions::StartsAndEnds(&ends),
-        };
-        to_json_with(&program, positions)
-    };
+    let out = bril::source_to_json(&src, level).map_err(|e| Failure(e.to_string(), 1))?;
     let _ = std::io::stdout().write_all(out.as_bytes());
     say!("");
     Ok(())

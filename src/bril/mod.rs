@@ -61,3 +61,22 @@ pub fn parse_any(src: &str) -> crate::Result<Program> {
         parse_text(src)
     }
 }
+
+/// A program (text or JSON) as Bril JSON, as `bril2json` prints it, with
+/// `positions` marks: 0 none, 1 each function's, label's and instruction's
+/// start (`-p`), 2 or more its end too (`-pp`; a JSON source has no ends to
+/// give, so it gets starts).
+pub fn source_to_json(src: &str, positions: u32) -> crate::Result<String> {
+    use json::{to_json_with, Positions};
+    if src.trim_start().starts_with('{') {
+        let program = parse_json(src)?;
+        return Ok(to_json_with(&program, if positions > 0 { Positions::Starts } else { Positions::None }));
+    }
+    let (program, ends) = parse::parse_text_with_ends(src)?;
+    let marks = match positions {
+        0 => Positions::None,
+        1 => Positions::Starts,
+        _ => Positions::StartsAndEnds(&ends),
+    };
+    Ok(to_json_with(&program, marks))
+}
