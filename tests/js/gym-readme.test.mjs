@@ -17,9 +17,9 @@ const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 // What each example prints, in order: a pattern per line.
 const EXPECTED = [
-  [/^benchmark:\/\/suite-v0\/palindromes -?[\d.e-]+ (-[a-z0-9-]+ ?)+$/],
+  [/^benchmark:\/\/suite-v0\/palindromes -?[\d.e-]+ (-[a-z0-9=-]+ ?)+$/],
   [/^\[\]$/, /^\[ -?[\d.e-]+, true \]$/],
-  [/^\[\]$/, /^benchmark:\/\/suite-v0\/\S+ [-a-z0-9 ]* ?\{ r: -?[\d.e-]+, l: \d+, t: [\d.e-]+ \}$/],
+  [/^\[\]$/, /^benchmark:\/\/suite-v0\/\S+ [-a-z0-9= ]* ?\{ r: -?[\d.e-]+, l: \d+, t: [\d.e-]+ \}$/],
   [/^\[$/, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /^\]$/, /^48 steps$/],
 ];
 
@@ -51,7 +51,7 @@ test('the README examples run verbatim in Node', () => {
 
 /** What each example logs, as values: one check per console.log call. */
 const LOGGED = [
-  [(args) => args[0] === 'benchmark://suite-v0/palindromes' && typeof args[1] === 'number' && /^(-[a-z0-9-]+ ?)+$/.test(args[2])],
+  [(args) => args[0] === 'benchmark://suite-v0/palindromes' && typeof args[1] === 'number' && /^(-[a-z0-9=-]+ ?)+$/.test(args[2])],
   [(args) => Array.isArray(args[0]) && args[0].length === 0, (args) => typeof args[0][0] === 'number' && args[0][1] === true],
   [
     (args) => Array.isArray(args[0]) && args[0].length === 0,
