@@ -36,7 +36,11 @@ export interface InterpreterBenchResult {
 /// `{benchmark, episodeLength, stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs, autophaseUs,
 /// irUs}` measured in wasm, `seconds` per measure.
 #[wasm_bindgen(js_name = benchEnv, unchecked_return_type = "EnvBenchResult")]
-pub fn bench_env(benchmark: &str, episode_length: u32, seconds: f64) -> Result<JsValue, JsValue> {
+pub fn bench_env(
+    benchmark: &str,
+    #[wasm_bindgen(js_name = episodeLength)] episode_length: u32,
+    seconds: f64,
+) -> Result<JsValue, JsValue> {
     let config =
         EnvBenchConfig { benchmark: benchmark.into(), episode_length: episode_length as usize, seconds };
     let mut clock = || js_sys::Date::now() / 1000.0;
