@@ -234,7 +234,7 @@ const [fuel] = service.sendSessionParameter({ sessionId: forked, parameter: [{ k
 service.addBenchmark({
   benchmark: [
     { uri: 'benchmark://user-v0/bytes', program: { contents: new TextEncoder().encode('@main { }') } },
-    'benchmark://suite-v0/fib-iter',
+    { uri: 'benchmark://user-v0/text', program: { contents: btoa('@main { v: int = const 1; print v; }') } },
   ],
 });
 const { remainingSessions } = service.endSession({ sessionId: forked });
