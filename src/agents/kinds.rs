@@ -1,7 +1,6 @@
 //! The agents by name, each made with a seed: what the leaderboard and the
 //! command line choose from.
 
-use super::annealing::{Annealing, AnnealingOptions};
 use super::beam::{BeamSearch, BeamSearchOptions};
 use super::explore::{Explore, ExploreOptions};
 use super::greedy::Greedy;
@@ -16,14 +15,13 @@ pub enum AgentKind {
     Random,
     Greedy,
     Beam,
-    Annealing,
     Explore,
     /// One greedy rollout of a trained policy, from the unoptimised program.
     Policy(Rc<Policy>),
 }
 
 /// The names of the searches, in table order.
-pub const SEARCHES: [&str; 5] = ["random", "greedy", "beam", "annealing", "explore"];
+pub const SEARCHES: [&str; 4] = ["random", "greedy", "beam", "explore"];
 
 impl AgentKind {
     /// A search by name (`policy` needs weights: see [`AgentKind::Policy`]).
@@ -32,7 +30,6 @@ impl AgentKind {
             "random" => AgentKind::Random,
             "greedy" => AgentKind::Greedy,
             "beam" => AgentKind::Beam,
-            "annealing" => AgentKind::Annealing,
             "explore" => AgentKind::Explore,
             _ => {
                 return Err(Error::lookup(format!(
@@ -48,7 +45,6 @@ impl AgentKind {
             AgentKind::Random => "random",
             AgentKind::Greedy => "greedy",
             AgentKind::Beam => "beam",
-            AgentKind::Annealing => "annealing",
             AgentKind::Explore => "explore",
             AgentKind::Policy(_) => "policy",
         }
@@ -66,7 +62,6 @@ impl AgentKind {
             }
             AgentKind::Greedy => Box::new(Greedy::new()),
             AgentKind::Beam => Box::new(BeamSearch::new(BeamSearchOptions::default())),
-            AgentKind::Annealing => Box::new(Annealing::new(AnnealingOptions { seed, ..Default::default() })),
             AgentKind::Explore => Box::new(Explore::new(ExploreOptions { seed, ..Default::default() })),
             AgentKind::Policy(policy) => Box::new(PolicyRollout::new(policy.clone())),
         }

@@ -13,7 +13,6 @@
 //! * [`random`]: random search with patience;
 //! * [`greedy`]: the best single action each step, until none helps;
 //! * [`beam`]: beam search over distinct states;
-//! * [`annealing`]: simulated annealing over action sequences;
 //! * [`explore`]: an archive of distinct states explored by short walks (after Go-Explore);
 //! * [`policy`]: a network trained with REINFORCE ([`policy::train`]), played
 //!   zero-shot by [`policy::PolicyRollout`];
@@ -22,7 +21,6 @@
 //! * [`leaderboard`]: every agent on code size and runtime, one table;
 //! * [`context`], [`state_keys`]: what searches share.
 
-pub mod annealing;
 pub mod baseline;
 pub mod beam;
 pub mod context;

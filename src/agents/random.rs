@@ -1,7 +1,10 @@
 //! Random search with patience, after CompilerGym's: episodes of uniformly
-//! random actions from the start state, each ended after `patience` steps
-//! without improving on the episode's best (or at `max_length`), for as long
-//! as the budget lasts. Each piece of work is one step.
+//! random actions, each ended after `patience` steps without improving on
+//! the episode's best (or at `max_length`), for as long as the budget
+//! lasts. Episodes start in turn from the start state and from the
+//! unoptimised program (the same state unless the search was given a start
+//! such as a baseline's passes), so a start does not confine the search to
+//! its neighbourhood. Each piece of work is one step.
 
 use super::context::SearchContext;
 use super::search::Search;
@@ -28,6 +31,7 @@ pub struct RandomSearch {
     options: RandomSearchOptions,
     rng: Rng,
     episode: Option<Episode>,
+    episodes: u64,
 }
 
 struct Episode {
@@ -39,7 +43,7 @@ struct Episode {
 
 impl RandomSearch {
     pub fn new(options: RandomSearchOptions) -> RandomSearch {
-        RandomSearch { options, rng: Rng::seed_from_u64(options.seed), episode: None }
+        RandomSearch { options, rng: Rng::seed_from_u64(options.seed), episode: None, episodes: 0 }
     }
 }
 
@@ -55,7 +59,13 @@ impl Search for RandomSearch {
         let mut episode = match self.episode.take() {
             Some(e) => e,
             None => {
-                Episode { env: context.fork_start()?, best: context.start_cost(), since_best: 0, length: 0 }
+                self.episodes += 1;
+                let (env, best) = if self.episodes % 2 == 1 {
+                    (context.fork_start()?, context.start_cost())
+                } else {
+                    (context.fork_root()?, context.initial_cost())
+                };
+                Episode { env, best, since_best: 0, length: 0 }
             }
         };
         let action = self.rng.index(context.num_actions());

@@ -2,7 +2,6 @@
 //! resumable, within budget, never worse than where they start, and
 //! results that replay.
 
-use super::annealing::{Annealing, AnnealingOptions};
 use super::baseline::{pipeline_actions, Pipeline};
 use super::beam::{BeamSearch, BeamSearchOptions};
 use super::explore::{Explore, ExploreOptions};
@@ -223,7 +222,6 @@ fn searches_take_the_action_space_the_environment_has() {
         Box::new(RandomSearch::new(RandomSearchOptions::default())),
         Box::new(Greedy::new()),
         Box::new(BeamSearch::new(BeamSearchOptions { state_key: key.clone(), ..Default::default() })),
-        Box::new(Annealing::new(AnnealingOptions::default())),
         Box::new(Explore::new(ExploreOptions { state_key: key, ..Default::default() })),
     ];
     for search in searches {
