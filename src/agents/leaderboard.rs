@@ -100,6 +100,18 @@ impl Dataset {
         Dataset { name: "suite-v0".into(), benchmarks: all[..n].iter().map(|b| b.uri()).collect() }
     }
 
+    /// A dataset the compiler lists (e.g. `benchmark://large-v0`), its
+    /// first `limit` programs; `None` if the compiler has no such dataset.
+    pub fn listed(name: &str, limit: Option<usize>) -> Result<Option<Dataset>> {
+        let env = make("bril-v0", EnvOptions::default())?;
+        let Ok(dataset) = env.datasets().dataset(name) else { return Ok(None) };
+        let n = dataset.size().unwrap_or(0) as usize;
+        let benchmarks =
+            (0..limit.unwrap_or(n).min(n) as u64).filter_map(|i| dataset.benchmark_uri(i)).collect();
+        let short = dataset.name.rsplit('/').next().unwrap_or(&dataset.name).to_string();
+        Ok(Some(Dataset { name: short, benchmarks }))
+    }
+
     /// `count` generated programs of `size`, seeds from [`UNSEEN_SEEDS`].
     pub fn generated(count: usize, size: u32) -> Dataset {
         let benchmarks = (0..count as u64).map(|i| generated_uri(UNSEEN_SEEDS.start + i, size)).collect();

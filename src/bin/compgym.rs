@@ -63,14 +63,18 @@ const USAGE: &str = "usage:
                                         latency on the median suite program (the native
                                         side of bench/env.mjs)
   compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
-                      [--tasks size,runtime] [--suite N] [--generated N] [--size N]
+                      [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
                       [--from-scratch] [--policy FILE] [--seed N] [--json]
-                                        every agent on code size (vs -Oz) and runtime
-                                        (vs -O2) over the suite and generated programs
-                                        it was never trained on; per program a budget of
-                                        steps and/or seconds (default 5000 steps, 10 s);
-                                        searches start from the baseline's passes unless
-                                        --from-scratch; --quick: a few programs, 200 steps
+                                        every agent (random, greedy, beam, explore, policy)
+                                        on code size (vs -Oz) and runtime (vs -O2) over
+                                        the suite, large-v0 (when the compiler has it)
+                                        and 100 generated programs the policy never
+                                        saw; per program a budget of steps and/or
+                                        seconds (default 5000 steps, 10 s; --no-step-limit,
+                                        --no-time-limit); searches start from the
+                                        baseline's passes unless --from-scratch; the
+                                        policy is the bundled one unless --policy FILE;
+                                        --quick: 4 + 4 programs, 200 steps
   compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
                 [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
                                         train a policy (REINFORCE) on generated programs,
@@ -578,14 +582,15 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
     use compgym::agents::leaderboard::{table, to_json, Dataset, Leaderboard, LeaderboardOptions, Task};
     use compgym::agents::Budget;
     let (mut steps, mut seconds) = (Some(5000u64), Some(10.0f64));
-    let (mut suite, mut generated, mut size) = (None, 100usize, compgym::bril::generator::DEFAULT_SIZE);
-    let (mut agents, mut tasks) = (SEARCHES.join(","), "size,runtime".to_string());
+    let (mut suite, mut large, mut generated, mut size) =
+        (None, None, 100usize, compgym::bril::generator::DEFAULT_SIZE);
+    let (mut agents, mut tasks) = (SEARCHES.join(",") + ",policy", "size,runtime".to_string());
     let (mut from_baseline, mut policy, mut seed, mut json) = (true, None, 0u64, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => {
-                (steps, seconds, suite, generated) = (Some(200), None, Some(4), 4);
+                (steps, seconds, suite, large, generated) = (Some(200), None, Some(4), Some(2), 4);
             }
             "--steps" => steps = Some(flag_value(&mut it, a)?),
             "--seconds" => seconds = Some(flag_value(&mut it, a)?),
@@ -594,6 +599,7 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
             "--agents" => agents = flag_value(&mut it, a)?,
             "--tasks" => tasks = flag_value(&mut it, a)?,
             "--suite" => suite = Some(flag_value(&mut it, a)?),
+            "--large" => large = Some(flag_value(&mut it, a)?),
             "--generated" => generated = flag_value(&mut it, a)?,
             "--size" => size = flag_value(&mut it, a)?,
             "--from-scratch" => from_baseline = false,
@@ -610,13 +616,20 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
         .map(AgentKind::by_name)
         .collect::<Result<_, _>>()
         .map_err(&fail)?;
-    if let Some(path) = &policy {
-        kinds.push(AgentKind::Policy(std::rc::Rc::new(read_policy(path)?)));
+    if policy.is_some() || agents.split(',').any(|n| n == "policy") {
+        let policy = match &policy {
+            Some(path) => read_policy(path)?,
+            None => compgym::agents::policy::Policy::pretrained().map_err(&fail)?,
+        };
+        kinds.push(AgentKind::Policy(std::rc::Rc::new(policy)));
     }
     let tasks = tasks.split(',').map(Task::by_name).collect::<Result<Vec<_>, _>>().map_err(&fail)?;
     let mut datasets = Vec::new();
     if suite != Some(0) {
         datasets.push(Dataset::suite(suite));
+    }
+    if large != Some(0) {
+        datasets.extend(Dataset::listed("benchmark://large-v0", large).map_err(&fail)?);
     }
     if generated > 0 {
         datasets.push(Dataset::generated(generated, size));

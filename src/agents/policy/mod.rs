@@ -33,6 +33,10 @@ use std::rc::Rc;
 /// The format tag of saved policies.
 pub const FORMAT: &str = "compgym-policy-v1";
 
+/// A policy trained for ten minutes on one core with `compgym train --seconds
+/// 600 --seed 1 --hidden 32,32` (its `training` field says more).
+const PRETRAINED: &str = include_str!("pretrained.json");
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Policy {
@@ -72,6 +76,11 @@ impl Policy {
             network: Mlp::new(&sizes, 0.1, rng),
             training: serde_json::Value::Null,
         }
+    }
+
+    /// The policy that comes with compgym.
+    pub fn pretrained() -> Result<Policy> {
+        Policy::from_json(PRETRAINED)
     }
 
     /// Reads a saved policy; a ValueError says what is wrong with it.

@@ -119,6 +119,15 @@ fn actions_are_matched_by_name() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn the_pretrained_policy_knows_every_pass() {
+    let policy = Policy::pretrained().unwrap();
+    let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
+    assert!(policy.actions.iter().all(|a| flags.contains(&a.as_str())), "{:?}", policy.actions);
+    assert_eq!(policy.observation, "Autophase");
+    assert!(policy.training["seconds"].as_f64().unwrap() <= 610.0);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn history_masks_what_is_known_to_do_nothing() {
     let mut h = History::new(3, 4);
     let mut allowed = Vec::new();
