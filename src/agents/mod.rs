@@ -10,6 +10,24 @@
 //! transitions passes made, so returning to a state or replaying a known
 //! step costs no pass.
 //!
+//! ```
+//! # fn main() -> compgym::Result<()> {
+//! use compgym::agents::{kinds::AgentKind, Budget, SearchOptions, SearchRun};
+//! use compgym::env::{make, EnvOptions, ResetOptions};
+//! let mut env = make("bril-v0", EnvOptions::default())?;
+//! env.reset(ResetOptions { benchmark: Some("benchmark://suite-v0/trapezoid".into()), ..Default::default() })?;
+//! let budget = Budget { steps: Some(3000), seconds: Some(10.0) };
+//! let options = SearchOptions { cost: "IrInstructionCount".into(), budget, ..Default::default() };
+//! let mut run = SearchRun::new(&env, AgentKind::Explore.make(0), options)?;
+//! while run.run_chunk(0.05)?.is_running() {
+//!     assert!(run.progress().best_cost <= 72.0); // best_cost, steps, elapsed, status
+//! }
+//! let result = run.result()?;
+//! assert!(result.cost < 72.0, "{}", result.state().to_csv());
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! * [`random`]: random search with patience;
 //! * [`greedy`]: the best single action each step, until none helps;
 //! * [`beam`]: beam search over distinct states;

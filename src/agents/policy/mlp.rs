@@ -324,6 +324,39 @@ mod tests {
         assert_eq!(fit().1, net, "bit for bit the same network");
     }
 
+    /// Every bit of every parameter, folded into one number.
+    fn fingerprint(net: &Mlp) -> u64 {
+        net.layers
+            .iter()
+            .flat_map(|l| l.weights.iter().chain(&l.bias))
+            .fold(0u64, |h, w| h.rotate_left(7) ^ w.to_bits())
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn training_gives_the_same_bits_natively_and_in_wasm() {
+        // The same numbers are asserted in both builds (the wasm tests run
+        // this too): tanh, exp and log come from libm, sqrt is IEEE.
+        let mut rng = Rng::seed_from_u64(2024);
+        let mut net = Mlp::new(&[3, 6, 6, 2], 0.5, &mut rng);
+        let mut adam = Adam::new(&net, 0.01);
+        let mut grads = Gradients::zeros(&net);
+        let mut trace = Trace::default();
+        for step in 0..50 {
+            grads.clear();
+            let x = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), step as f64 / 50.0];
+            net.forward(&x, &mut trace);
+            let out = trace.output().to_vec();
+            let mut p = out.clone();
+            crate::agents::policy::softmax(&mut p, &[true, true]);
+            let target = libm::log1p(x[0].abs()) - libm::exp(-x[1]);
+            net.backward(&trace, &[p[0] - 1.0, out[1] - target], &mut grads);
+            adam.step(&mut net, &grads);
+        }
+        assert_eq!(fingerprint(&net), FINGERPRINT, "{:#x}", fingerprint(&net));
+    }
+
+    const FINGERPRINT: u64 = 0xabc2_30ba_6e0e_26c5;
+
     #[wasm_bindgen_test(unsupported = test)]
     fn check_rejects_networks_that_do_not_chain() {
         let mut rng = Rng::seed_from_u64(1);
