@@ -142,11 +142,6 @@ impl SearchContext {
         self.indices(self.start.actions())
     }
 
-    /// The start state itself (for observations).
-    pub fn start(&self) -> &CompilerEnv {
-        &self.start
-    }
-
     pub fn steps(&self) -> u64 {
         self.steps
     }
@@ -158,11 +153,6 @@ impl SearchContext {
 
     pub fn best(&self) -> &Best {
         &self.best
-    }
-
-    /// The name of the cost observation.
-    pub fn cost_name(&self) -> &str {
-        &self.cost
     }
 
     /// Applies action `action` (an index) to `env`; `None` when the step

@@ -21,7 +21,7 @@ use super::baseline::{pipeline_actions, Pipeline};
 use super::kinds::AgentKind;
 use super::policy::train::generated_uri;
 use super::search::{Budget, SearchOptions, SearchRun};
-use crate::bril::{generator, passes, suite};
+use crate::bril::{passes, suite};
 use crate::env::{make, Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
 use std::fmt::Write;
@@ -116,11 +116,6 @@ impl Dataset {
     pub fn generated(count: usize, size: u32) -> Dataset {
         let benchmarks = (0..count as u64).map(|i| generated_uri(UNSEEN_SEEDS.start + i, size)).collect();
         Dataset { name: format!("random-v0, size {size}"), benchmarks }
-    }
-
-    /// The default generated dataset: 100 programs of the generator's default size.
-    pub fn generated_default() -> Dataset {
-        Dataset::generated(100, generator::DEFAULT_SIZE)
     }
 }
 
@@ -273,6 +268,9 @@ impl Leaderboard {
             Vec::new()
         };
         let budget = if agent.is_search() { self.options.budget } else { Budget::default() };
+        if agent.is_search() && budget.steps.is_none() && budget.seconds.is_none() {
+            return Err(Error::value("a search on the leaderboard needs a budget of steps or seconds"));
+        }
         let options =
             SearchOptions { cost: task.cost().to_string(), budget, start, clock: self.options.clock };
         self.run = Some((SearchRun::new(env, agent.make(self.options.seed), options)?, baseline));
@@ -445,6 +443,23 @@ mod tests {
         assert_eq!(text.lines().count(), 2 + rows.len());
         assert!(text.contains("| runtime | random-v0, size 20 | policy | -O2 |"), "{text}");
         assert_eq!(to_json(rows)[0]["programs"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_search_without_a_budget_is_refused() {
+        let options = LeaderboardOptions {
+            tasks: vec![Task::CodeSize],
+            datasets: vec![Dataset::suite(Some(1))],
+            agents: vec![AgentKind::Random],
+            budget: Budget::default(),
+            from_baseline: false,
+            seed: 0,
+            clock: None,
+        };
+        let error = Leaderboard::new(options).run(|_, _| {}).unwrap_err();
+        assert_eq!(error.name(), "ValueError");
+        assert!(Dataset::listed("benchmark://no-such-v0", None).unwrap().is_none());
+        assert_eq!(Dataset::listed("benchmark://suite-v0", Some(3)).unwrap().unwrap().benchmarks.len(), 3);
     }
 
     #[test]

@@ -241,8 +241,4 @@ impl SearchRun {
             status: self.status,
         })
     }
-
-    pub fn context(&self) -> &SearchContext {
-        &self.context
-    }
 }

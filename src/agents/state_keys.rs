@@ -36,12 +36,4 @@ impl StateKeys {
             None => true,
         })
     }
-
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
-    }
 }

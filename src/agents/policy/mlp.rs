@@ -141,7 +141,7 @@ impl Mlp {
         trace.values.resize_with(self.layers.len() + 1, Vec::new);
         trace.values[0].clear();
         trace.values[0].extend_from_slice(x);
-        let hidden = self.layers.len() - 1;
+        let hidden = self.layers.len().saturating_sub(1);
         for (k, layer) in self.layers.iter().enumerate() {
             let (before, after) = trace.values.split_at_mut(k + 1);
             layer.forward(&before[k], &mut after[0]);

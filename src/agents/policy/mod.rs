@@ -90,22 +90,7 @@ impl Policy {
         if policy.format != FORMAT {
             return Err(Error::value(format!("policy format {:?}, expected {FORMAT:?}", policy.format)));
         }
-        policy.network.check()?;
-        let inputs = input_length(policy.observation_length, policy.actions.len());
-        if policy.network.inputs() != inputs || policy.network.outputs() != policy.actions.len() + 1 {
-            return Err(Error::value(format!(
-                "the network takes {} inputs and gives {} outputs; {} actions and an observation of {} need {} and {}",
-                policy.network.inputs(),
-                policy.network.outputs(),
-                policy.actions.len(),
-                policy.observation_length,
-                inputs,
-                policy.actions.len() + 1
-            )));
-        }
-        if policy.episode_length == 0 {
-            return Err(Error::value("the episode length must be positive"));
-        }
+        policy.check()?;
         Ok(policy)
     }
 
@@ -120,9 +105,25 @@ impl Policy {
         Policy { network: self.network.rounded(), ..self.clone() }
     }
 
-    /// The logits (`actions.len()` of them) and value for `input`.
-    fn evaluate(&self, input: &[f64], trace: &mut Trace) {
-        self.network.forward(input, trace);
+    /// Checks that the network fits the observation and the actions.
+    pub fn check(&self) -> Result<()> {
+        self.network.check()?;
+        let inputs = input_length(self.observation_length, self.actions.len());
+        if self.network.inputs() != inputs || self.network.outputs() != self.actions.len() + 1 {
+            return Err(Error::value(format!(
+                "the network takes {} inputs and gives {} outputs; {} actions and an observation of {} need {} and {}",
+                self.network.inputs(),
+                self.network.outputs(),
+                self.actions.len(),
+                self.observation_length,
+                inputs,
+                self.actions.len() + 1
+            )));
+        }
+        if self.episode_length == 0 {
+            return Err(Error::value("the episode length must be positive"));
+        }
+        Ok(())
     }
 }
 
@@ -165,10 +166,6 @@ impl History {
         }
         self.last = Some(action);
         self.step += 1;
-    }
-
-    pub fn step(&self) -> usize {
-        self.step
     }
 
     /// The episode is over: its length is reached.
@@ -284,6 +281,7 @@ impl Search for PolicyRollout {
         let state = match &mut self.state {
             Some(s) => s,
             None => {
+                self.policy.check()?;
                 let to_env = match_actions(&self.policy, &context.action_names());
                 let available: Vec<bool> = to_env.iter().map(Option::is_some).collect();
                 if !available.iter().any(|&a| a) {
@@ -302,7 +300,7 @@ impl Search for PolicyRollout {
         let observation =
             observe_vector(&state.env, &self.policy.observation, self.policy.observation_length)?;
         state.history.input(&observation, &mut state.input);
-        self.policy.evaluate(&state.input, &mut state.trace);
+        self.policy.network.forward(&state.input, &mut state.trace);
         let logits = &state.trace.output()[..self.policy.actions.len()];
         state.history.allowed(&state.available, &mut state.allowed);
         // None: every action is known to do nothing here; the episode is over.
