@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test layer and ends with a one-line summary per layer:
-#   native    cargo test (unit, integration, CLI, doc tests) and cargo fmt --check
+#   native    cargo test (unit, integration, CLI, doc tests, and the short fuzz
+#             run of tests/fuzz_short.rs, which needs the fuzzing feature) and cargo fmt --check
 #   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
 #   node      the same wasm tests in Node (wasm-pack test --node)
 #   js        the npm package (pack, install, import from Node and a plain page)
@@ -35,7 +36,7 @@ layer() {
   summaries+=("$(printf '%-9s %s (%ss)' "$name:" "$counts" $((SECONDS - start)))")
 }
 
-native() { cargo fmt --check && cargo test; }
+native() { cargo fmt --check && cargo test --features fuzzing; }
 chromium() {
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
     wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver

@@ -27,7 +27,8 @@ pub enum ErrorKind {
     Verify,
     /// A Bril program that failed while running (division by zero, bad memory access...).
     Runtime,
-    /// A resource limit was hit: fuel, memory, call depth.
+    /// A resource limit was hit: fuel, memory, call depth, or one of
+    /// [`crate::limits`] (nesting, bytes).
     Limit,
     /// A value that cannot be represented: a conversion that would lose data.
     Overflow,
@@ -116,6 +117,9 @@ impl Error {
     }
     pub fn overflow(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Overflow, message)
+    }
+    pub fn limit(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Limit, message)
     }
 }
 

@@ -6,8 +6,12 @@
 pub mod agents;
 pub mod bandit;
 pub mod bril;
+pub mod compilers;
 pub mod env;
 pub mod error;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+pub mod limits;
 pub mod rewards;
 pub mod rng;
 pub mod service;

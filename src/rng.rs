@@ -44,6 +44,24 @@ impl Rng {
         self.s
     }
 
+    /// The state as four 16-digit hex words: the form JSON state tokens keep,
+    /// because JavaScript numbers cannot hold 64-bit integers.
+    pub fn to_hex_words(&self) -> [String; 4] {
+        self.s.map(|w| format!("{w:016x}"))
+    }
+
+    /// Reads [`Rng::to_hex_words`] back; a ValueError for a malformed word
+    /// or the invalid all-zero state.
+    pub fn from_hex_words(words: &[String; 4]) -> crate::Result<Rng> {
+        let mut state = [0u64; 4];
+        for (slot, w) in state.iter_mut().zip(words) {
+            *slot = u64::from_str_radix(w, 16).map_err(|_| {
+                crate::Error::value(format!("state: rng word {w:?} is not a 64-bit hex number"))
+            })?;
+        }
+        Rng::from_state(state).ok_or_else(|| crate::Error::value("state: the all-zero rng state is invalid"))
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

@@ -79,6 +79,16 @@ impl DType {
         })
     }
 
+    /// The bytes one element takes in an [`ArrayData`] vector.
+    pub const fn size(self) -> u64 {
+        match self {
+            DType::Bool | DType::I8 | DType::U8 => 1,
+            DType::I16 | DType::U16 => 2,
+            DType::I32 | DType::U32 | DType::F32 => 4,
+            DType::I64 | DType::U64 | DType::F64 => 8,
+        }
+    }
+
     pub const fn is_float(self) -> bool {
         matches!(self, DType::F32 | DType::F64)
     }

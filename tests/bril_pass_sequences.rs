@@ -1,8 +1,9 @@
 //! Random sequences of passes keep every program well formed and its output
-//! unchanged: the bundled suite, the community benchmarks and generated
-//! programs. CI runs a sample; the full run is
+//! unchanged: the bundled suite and large programs, the community benchmarks
+//! and generated programs. CI runs a sample; the full run is
 //! `cargo test --release --test bril_pass_sequences -- --ignored`
-//! (200 sequences of up to 30 passes over every program, and 2,000 generated programs).
+//! (200 sequences of up to 30 passes over every program, 2,000 generated programs
+//! and 60 large ones).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -28,11 +29,17 @@ fn case(name: String, program: Program, args: Vec<String>) -> Case {
     Case { name, program, args, expected }
 }
 
-/// The suite and the community benchmarks with a reference output; `max_dyn`
-/// leaves out the longest-running ones.
+/// The suite, the large programs and the community benchmarks with a
+/// reference output; `max_dyn` leaves out the longest-running ones.
 fn corpus(max_dyn: u64) -> Vec<Case> {
     let mut cases: Vec<Case> =
         suite::all().iter().map(|b| case(b.uri(), b.program().unwrap(), b.args())).collect();
+    for b in suite::large::all() {
+        let program = b.program().unwrap();
+        if run(&program, &b.args(), &Limits::default()).dyn_inst <= max_dyn {
+            cases.push(case(b.uri(), program, b.args()));
+        }
+    }
     for c in common::community() {
         if c.reference_dyn.is_some_and(|n| n <= max_dyn) {
             let args = c.program.main_args();
@@ -80,6 +87,18 @@ fn generated(programs: u64) {
     }
 }
 
+/// Programs past the generator's first sizes, up to its largest.
+fn generated_large(programs: u64) {
+    let mut rng = Rng::seed_from_u64(11);
+    for k in 0..programs {
+        let size = 2001 + (k * 7919 % u64::from(generator::MAX_SIZE - 2000)) as u32;
+        let program = generator::generate(k, size).unwrap();
+        let args = program.main_args();
+        let c = case(format!("generator://random-v0/{k}?size={size}"), program, args);
+        check(&c, &sequence(&mut rng, 30));
+    }
+}
+
 #[test]
 fn random_sequences_keep_outputs_sample() {
     sequences_over_corpus(30, 300_000);
@@ -88,6 +107,17 @@ fn random_sequences_keep_outputs_sample() {
 #[test]
 fn random_sequences_keep_generated_outputs_sample() {
     generated(600);
+}
+
+#[test]
+fn random_sequences_keep_large_generated_outputs_sample() {
+    generated_large(3);
+}
+
+#[test]
+#[ignore = "the full run: cargo test --release --test bril_pass_sequences -- --ignored"]
+fn random_sequences_keep_large_generated_outputs_full() {
+    generated_large(60);
 }
 
 #[test]

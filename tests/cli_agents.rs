@@ -27,9 +27,11 @@ fn a_quick_leaderboard_prints_one_row_per_task_dataset_and_agent() {
     let table = text(&o.stdout);
     assert!(table.starts_with("| task | dataset | agent | vs | geomean |"), "{table}");
     let rows = rows(&table);
-    assert_eq!(rows.len(), 2 * 2 * 5, "four searches and the bundled policy: {table}");
+    // Two tasks over the suite, large-v0 and generated programs.
+    assert_eq!(rows.len(), 2 * 3 * 5, "four searches and the bundled policy: {table}");
     for row in &rows {
-        assert_eq!(row[7], "4/4", "every result replays and behaves: {row:?}");
+        let expected = if row[1] == "large-v0" { "2/2" } else { "4/4" };
+        assert_eq!(row[7], expected, "every result replays and behaves: {row:?}");
         if row[2] == "policy" {
             continue;
         }
@@ -38,7 +40,7 @@ fn a_quick_leaderboard_prints_one_row_per_task_dataset_and_agent() {
         assert_eq!(row[6], "0", "never worse: {row:?}");
     }
     assert!(rows.iter().any(|r| r[0] == "runtime" && r[3] == "-O2"));
-    assert!(text(&o.stderr).contains("[1/80]"), "progress on stderr");
+    assert!(text(&o.stderr).contains("[1/100]"), "progress on stderr");
 }
 
 #[test]
@@ -63,7 +65,7 @@ fn a_trained_policy_is_saved_and_joins_the_leaderboard() {
     let o = compgym(&["leaderboard", "--quick", "--agents", "greedy", "--tasks", "size", "--policy", path]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let rows = rows(&text(&o.stdout));
-    assert_eq!(rows.iter().filter(|r| r[2] == "policy").count(), 2, "{rows:?}");
+    assert_eq!(rows.iter().filter(|r| r[2] == "policy").count(), 3, "{rows:?}");
     assert!(rows.iter().all(|r| r[5].parse::<usize>().unwrap() + r[6].parse::<usize>().unwrap() <= 4));
     let _ = std::fs::remove_file(path);
 }

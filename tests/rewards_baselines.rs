@@ -2,7 +2,8 @@
 //! the current benchmark's own baselines, floored where the baseline barely
 //! improves the program.
 
-use compgym::env::{make, CompilerEnv, EnvOptions, ResetOptions};
+use compgym::compilers::make;
+use compgym::env::{CompilerEnv, EnvOptions, ResetOptions};
 use compgym::rewards::cost::baseline_divisor;
 use compgym::service::Benchmark;
 use compgym::value::Value;

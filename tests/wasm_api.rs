@@ -38,16 +38,23 @@ fn every_error_kind_has_a_distinct_name() {
 fn bril_programs_run_and_fail_with_typed_errors() {
     let program =
         "# ARGS: 20\n@main(n: int) {\n  two: int = const 2;\n  m: int = mul n two;\n  print m;\n}\n";
-    let out = compgym::js::bril::run_bril(program, None).unwrap();
+    let out = compgym::js::bril::run_bril(program, None, None).unwrap();
     let get = |key: &str| js_sys::Reflect::get(&out, &key.into()).unwrap();
     assert_eq!(get("stdout").as_string().unwrap(), "40\n");
     assert_eq!(get("dynInst").as_f64(), Some(3.0));
-    let out = compgym::js::bril::run_bril(program, Some(vec!["1".into()])).unwrap();
+    let out = compgym::js::bril::run_bril(program, Some(vec!["1".into()]), None).unwrap();
     assert_eq!(js_sys::Reflect::get(&out, &"stdout".into()).unwrap().as_string().unwrap(), "2\n");
-    let parse = compgym::js::bril::run_bril("@main {\n  x: int = ;\n}", None).unwrap_err();
+    let parse = compgym::js::bril::run_bril("@main {\n  x: int = ;\n}", None, None).unwrap_err();
     assert_eq!(error_name(&parse), "ParseError");
-    let crash = "@main {\n  z: int = const 0;\n  one: int = const 1;\n  q: int = div one z;\n}\n";
-    assert_eq!(error_name(&compgym::js::bril::run_bril(crash, None).unwrap_err()), "RuntimeError");
-    let rate = compgym::js::bril::bench_interpreter(program, 0.01).unwrap();
+    let crash =
+        "@main {\n  z: int = const 0;\n  one: int = const 1;\n  print one;\n  q: int = div one z;\n}\n";
+    let failure = compgym::js::bril::run_bril(crash, None, None).unwrap_err();
+    assert_eq!(error_name(&failure), "RuntimeError");
+    // What the program printed and executed before it failed comes with the error.
+    assert_eq!(js_sys::Reflect::get(&failure, &"stdout".into()).unwrap().as_string().unwrap(), "1\n");
+    assert_eq!(js_sys::Reflect::get(&failure, &"dynInst".into()).unwrap().as_f64(), Some(4.0));
+    let optimised = compgym::js::bril::run_bril(program, None, Some(vec!["-O2".into()])).unwrap();
+    assert_eq!(js_sys::Reflect::get(&optimised, &"stdout".into()).unwrap().as_string().unwrap(), "40\n");
+    let rate = compgym::js::bench::bench_interpreter(program, 0.01).unwrap();
     assert!(js_sys::Reflect::get(&rate, &"perSecond".into()).unwrap().as_f64().unwrap() > 0.0);
 }

@@ -1,7 +1,11 @@
 //! Core values cross into JS as JS-native values and come back unchanged.
 #![cfg(target_arch = "wasm32")]
 
-use compgym::js::convert::{from_js, js_to_i64, to_js, typed_array_dtype};
+use compgym::js::interop::{
+    numbers::js_to_i64,
+    typed::typed_array_dtype,
+    value::{from_js, to_js},
+};
 use compgym::value::{Array, ArrayData, DType, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;

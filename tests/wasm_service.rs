@@ -3,7 +3,7 @@
 //! conversion rules.
 #![cfg(target_arch = "wasm32")]
 
-use compgym::js::json::{js_to_json, json_to_js};
+use compgym::js::interop::json::{js_to_json, json_to_js};
 use compgym::js::service::JsService;
 use js_sys::{Array as JsArray, BigInt, Object, Reflect};
 use serde_json::json;
@@ -315,7 +315,7 @@ fn js_values_become_protocol_json() {
 #[wasm_bindgen_test]
 fn replies_become_plain_js_objects() {
     let reply = json!({"__proto__": {"x": 1}, "n": 1.5, "big": "9223372036854775807", "l": [null, false]});
-    let js_reply = json_to_js(&reply).unwrap();
+    let js_reply = json_to_js(&reply);
     let plain: JsValue = Object::get_prototype_of(&Object::new()).into();
     assert_eq!(JsValue::from(Object::get_prototype_of(&js_reply)), plain);
     let object: &Object = js_reply.unchecked_ref();

@@ -4,7 +4,7 @@
 //! once per space, and typed arrays copied through kept views of the memory.
 #![cfg(target_arch = "wasm32")]
 
-use compgym::js::spaces::values::{js_to_value, value_to_js};
+use compgym::js::interop::space_value::{js_to_value, value_to_js};
 use compgym::js::spaces::JsSpace as Space;
 use compgym::spaces::space_from_json;
 use wasm_bindgen::{JsCast, JsValue};

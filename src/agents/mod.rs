@@ -13,7 +13,8 @@
 //! ```
 //! # fn main() -> compgym::Result<()> {
 //! use compgym::agents::{kinds::AgentKind, Budget, SearchOptions, SearchRun};
-//! use compgym::env::{make, EnvOptions, ResetOptions};
+//! use compgym::compilers::make;
+//! use compgym::env::{EnvOptions, ResetOptions};
 //! let mut env = make("bril-v0", EnvOptions::default())?;
 //! env.reset(ResetOptions { benchmark: Some("benchmark://suite-v0/trapezoid".into()), ..Default::default() })?;
 //! let budget = Budget { steps: Some(3000), seconds: Some(10.0) };

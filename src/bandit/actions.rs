@@ -2,23 +2,15 @@
 //! reading actions, and checking them against the available arms. Shared by
 //! every per-arm environment so they reject bad actions with the same errors.
 
-use super::observation::PerArmObservation;
-use crate::env::specs::{ArraySpec, BoundedArraySpec, Spec};
+use super::observation::{actions_value, PerArmObservation};
+use crate::env::specs::{bounded_int32, Spec};
 use crate::error::{Error, Result};
-use crate::value::{DType, Value};
+use crate::value::Value;
 use crate::{bail, ensure};
 
 /// `BoundedArraySpec((), int32, 0, K - 1)` named `action`, per sample.
 pub fn arm_action_spec(num_arms: usize) -> Spec {
     bounded_int32(0, num_arms as i64 - 1, "action")
-}
-
-/// A scalar int32 spec in `[lo, hi]` (callers keep K within `i32::MAX`).
-pub(crate) fn bounded_int32(lo: i64, hi: i64, name: &str) -> Spec {
-    match BoundedArraySpec::new(vec![], DType::I32, lo, hi) {
-        Ok(spec) => spec.with_name(name).into(),
-        Err(_) => ArraySpec::new(vec![], DType::I32).with_name(name).into(),
-    }
 }
 
 /// Reads actions: an integer array (any integer dtype) or a list of
@@ -100,4 +92,20 @@ pub fn parse_arm_actions(action: &Value, batch_size: usize) -> Result<Vec<usize>
             })
         })
         .collect()
+}
+
+/// tf_agents' `validate_py_environment` for a per-arm bandit: `episodes`
+/// episodes choosing a random available arm per sample (seeded by `seed`),
+/// every time step checked against the specs.
+pub fn validate_with_random_arms(
+    env: &mut dyn crate::env::TimeStepEnvironment,
+    episodes: usize,
+    seed: u64,
+) -> Result<()> {
+    let mut rng = crate::rng::Rng::seed_from_u64(seed);
+    let mut policy = |ts: &crate::env::TimeStep, rng: &mut crate::rng::Rng| {
+        let obs = PerArmObservation::from_value(&ts.observation)?;
+        Ok(actions_value(&obs.random_available_actions(rng)))
+    };
+    crate::env::validate_environment_with_policy(env, episodes, &mut rng, &mut policy)
 }

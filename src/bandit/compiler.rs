@@ -32,7 +32,7 @@
 
 use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
-use super::state::{decode_rng, encode_rng, TimeStepState};
+use super::state::TimeStepState;
 use crate::bril::features::{autophase, ir_instruction_count};
 use crate::bril::passes::{registry, PassInfo};
 use crate::bril::{suite, Program};
@@ -155,6 +155,12 @@ impl CompilerBandit {
         let programs = benchmarks.iter().map(|b| b.program()).collect::<Result<Vec<_>>>()?;
         let passes = registry();
         let k = passes.len();
+        // One observation: a global context and every arm's features per sample.
+        let per_sample = (autophase::LEN + k * (k + PROPERTY_NAMES.len())) as u64 * 8;
+        crate::limits::check_bytes(
+            crate::limits::bytes_of(options.batch_size, per_sample),
+            format_args!("an observation of batch_size {}", options.batch_size),
+        )?;
         let mut arm_features = Vec::with_capacity(k * (k + PROPERTY_NAMES.len()));
         for (a, pass) in passes.iter().enumerate() {
             arm_features.extend((0..k).map(|j| if j == a { 1.0 } else { 0.0 }));
@@ -280,7 +286,7 @@ impl CompilerBandit {
         CompilerBanditState {
             kind: CompilerBanditState::KIND.into(),
             version: CompilerBanditState::VERSION,
-            rng: encode_rng(&self.rng),
+            rng: self.rng.to_hex_words(),
             batch_size: self.batch_size,
             programs: self.names.clone(),
             current: self.current.clone(),
@@ -305,7 +311,7 @@ impl CompilerBandit {
             state.batch_size,
             state.programs.len()
         );
-        let rng = decode_rng(&state.rng)?;
+        let rng = Rng::from_hex_words(&state.rng)?;
         let observed = match &state.current {
             None => None,
             Some(c) => {

@@ -214,3 +214,12 @@ fn linucb_and_greedy_by_arm_beat_uniform_random() {
     assert!(linucb < 0.6 * random, "LinUCB regret {linucb:.2} vs random {random:.2}");
     assert!(greedy < 0.5 * random, "greedy regret {greedy:.2} vs random {random:.2}");
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_batch_past_the_byte_budget_is_a_limit_error() {
+    let e =
+        CompilerBandit::new(CompilerBanditOptions { seed: 0, batch_size: usize::MAX / 3, programs: None });
+    let e = e.err().unwrap();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert!(e.message().contains("batch_size"), "{e}");
+}

@@ -1,7 +1,8 @@
 //! Per-arm contextual bandits after tf_agents.
 //!
 //! - [`functions`] holds the context samplers, arm-count sampler and reward
-//!   function a bandit is made of (closures or built-ins);
+//!   function a bandit is made of (closures or built-ins), and [`builtins`]
+//!   the built-ins by JSON description (`{kind: "gaussian", dim}`...);
 //! - [`observation`] holds the per-arm observation layout shared by environments
 //!   and agents;
 //! - [`stationary`] holds `StationaryStochasticPerArmEnvironment`;
@@ -16,6 +17,7 @@
 //! [`PerArmObservation::from_value`].
 
 pub mod actions;
+pub mod builtins;
 pub mod compiler;
 pub mod functions;
 pub mod linucb;

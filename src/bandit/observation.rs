@@ -7,8 +7,7 @@
 //! any environment emitting this layout (the compiler bandit too) works with
 //! them.
 
-use super::actions::bounded_int32;
-use crate::env::specs::{ArraySpec, Spec};
+use crate::env::specs::{bounded_int32, ArraySpec, Spec};
 use crate::error::Result;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};

@@ -20,7 +20,6 @@ use super::observation::PerArmObservation;
 use crate::env::timestep::StepType;
 use crate::env::TimeStep;
 use crate::error::{Error, Result};
-use crate::rng::Rng;
 use crate::value::{Array, ArrayData, Value};
 use crate::{bail, ensure};
 use serde::de::DeserializeOwned;
@@ -138,20 +137,6 @@ impl TimeStepState {
             observation,
         })
     }
-}
-
-/// The RNG's four words as hex strings.
-pub fn encode_rng(rng: &Rng) -> [String; 4] {
-    rng.state().map(|w| format!("{w:016x}"))
-}
-
-pub fn decode_rng(words: &[String; 4]) -> Result<Rng> {
-    let mut state = [0u64; 4];
-    for (slot, w) in state.iter_mut().zip(words) {
-        *slot = u64::from_str_radix(w, 16)
-            .map_err(|_| Error::value(format!("state: rng word {w:?} is not a 64-bit hex number")))?;
-    }
-    Rng::from_state(state).ok_or_else(|| Error::value("state: the all-zero rng state is invalid"))
 }
 
 /// A bandit's state token as JSON.

@@ -18,11 +18,12 @@
 use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::functions::{ContextSampler, NumActionsSampler, RewardFn};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
-use super::state::{decode_rng, encode_rng, ObservationState, StationaryState, TimeStepState};
+use super::state::{ObservationState, StationaryState, TimeStepState};
 use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
 use crate::env::{EnvState, TimeStep, TimeStepEnvBase, TimeStepEnvironment};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::Value;
 use crate::{bail, ensure};
@@ -84,6 +85,12 @@ impl StationaryStochasticPerArmBuilder {
         let global_dim =
             sample_context(&mut *self.global_context_sampling_fn, &mut probe, None, GLOBAL_FN)?.len();
         let arm_dim = sample_context(&mut *self.arm_context_sampling_fn, &mut probe, None, ARM_FN)?.len();
+        // One observation: per sample a global context and `k` arm contexts.
+        let per_sample = limits::bytes_of(k, arm_dim as u64).saturating_add(global_dim as u64 + 1);
+        limits::check_bytes(
+            limits::bytes(limits::bytes_of(self.batch_size, per_sample), 8),
+            format_args!("an observation of batch_size {} with {k} arms", self.batch_size),
+        )?;
         Ok(StationaryStochasticPerArmEnvironment {
             base: TimeStepEnvBase::new(false),
             global_context_sampling_fn: self.global_context_sampling_fn,
@@ -246,7 +253,7 @@ impl StationaryStochasticPerArmEnvironment {
         StationaryState {
             kind: StationaryState::KIND.to_string(),
             version: StationaryState::VERSION,
-            rng: encode_rng(&self.rng),
+            rng: self.rng.to_hex_words(),
             batch_size: self.batch_size,
             max_num_actions: self.max_num_actions,
             global_dim: self.global_dim,
@@ -273,7 +280,7 @@ impl StationaryStochasticPerArmEnvironment {
             Value,
             "state: made for (batch_size, max_num_actions, global_dim, arm_dim) = {shape:?}, this environment has {ours:?}"
         );
-        let rng = decode_rng(&state.rng)?;
+        let rng = Rng::from_hex_words(&state.rng)?;
         let observation = match state.observation {
             None => None,
             Some(o) => Some(o.into_observation(

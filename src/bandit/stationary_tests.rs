@@ -385,3 +385,19 @@ fn linucb_learns_the_linear_bandit() {
         assert!((theta[i] - THETA[i]).abs() < 0.15, "{theta:?}");
     }
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn batches_and_arms_past_the_byte_budget_are_limit_errors() {
+    let e = linear(1, usize::MAX / 3, 0.1).build().err().unwrap();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert!(e.message().contains("batch_size"), "{e}");
+    let many_arms = StationaryStochasticPerArmEnvironment::builder(
+        GaussianContext::new(3, 0.0, 1.0).unwrap(),
+        GaussianContext::new(4, 0.0, 1.0).unwrap(),
+        i32::MAX as usize,
+        LinearNormalReward::new(THETA.to_vec(), 0.1).unwrap(),
+    )
+    .build();
+    assert_eq!(many_arms.err().unwrap().name(), "LimitError");
+    assert!(linear(1, 1000, 0.1).build().is_ok());
+}

@@ -197,15 +197,7 @@ fn take_passes(args: &[String]) -> Result<(Option<Vec<String>>, Vec<String>), Fa
 
 /// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order.
 fn optimise(program: &mut Program, flags: &[String]) -> Result<(), Failure> {
-    for flag in flags {
-        let result = if flag.starts_with("-O") {
-            compgym::bril::passes::run_pipeline(program, flag)
-        } else {
-            compgym::bril::passes::run_flags(program, &[flag.as_str()])
-        };
-        result.map_err(|e| Failure(e.to_string(), 1))?;
-    }
-    Ok(())
+    compgym::bril::passes::run_command_line(program, flags).map(drop).map_err(|e| Failure(e.to_string(), 1))
 }
 
 fn cmd_opt(args: &[String]) -> Result<(), Failure> {
@@ -543,10 +535,10 @@ fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
         }
     }
     let fail = |e: compgym::Error| Failure(format!("bench-env: {e}"), 2);
-    let config = compgym::env::bench::default_config(seconds).map_err(fail)?;
+    let config = compgym::compilers::bench::default_config(seconds).map_err(fail)?;
     let start = Instant::now();
     let mut clock = move || start.elapsed().as_secs_f64();
-    let r = compgym::env::bench::run(&config, &mut clock).map_err(fail)?;
+    let r = compgym::compilers::bench::run(&config, &mut clock).map_err(fail)?;
     if json {
         say!("{}", r.to_json());
     } else {

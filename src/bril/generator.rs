@@ -10,8 +10,11 @@
 //! Programs mix ints, bools, floats and chars, and `@main` prints.
 //!
 //! `size` (default [`DEFAULT_SIZE`], at most [`MAX_SIZE`]) is roughly the
-//! number of statements across all functions; the same seed and size always
-//! give the same program, on every platform.
+//! number of statements across all functions, about 3.5 instructions each:
+//! size 2,000 gives some 7,000 instructions, 7,000 some 20,000, and 20,000
+//! between 40,000 and 60,000. The same seed and size always give the same
+//! program, on every platform; sizes up to 2,000 give the programs the
+//! generator's first release gave. Generation is linear in the size.
 
 use std::fmt::Write;
 
@@ -22,7 +25,7 @@ use crate::rng::Rng;
 
 pub const URI_PREFIX: &str = "generator://random-v0/";
 pub const DEFAULT_SIZE: u32 = 40;
-pub const MAX_SIZE: u32 = 2000;
+pub const MAX_SIZE: u32 = 20_000;
 /// Upper bound on the dynamic instructions of a generated program.
 pub const WORK_BUDGET: u64 = 2_000_000;
 
@@ -57,27 +60,40 @@ pub fn generate(seed: u64, size: u32) -> Result<Program> {
 pub fn generate_text(seed: u64, size: u32) -> String {
     let size = size.clamp(1, MAX_SIZE);
     let mut rng = Rng::seed_from_u64(seed);
-    let helpers = rng.below(u64::from(size / 15 + 1).min(5)) as usize;
+    let helpers = helper_count(&mut rng, size);
     let mut funcs: Vec<FuncSig> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     // Callees first: function k may call only functions generated before it.
     let share = (size as usize / (helpers + 1)).max(1);
     for k in 0..helpers {
         let sig = FuncSig::random(&mut rng, format!("f{}", helpers - k));
-        let (text, cost) = Gen::new(&mut rng, &funcs, share).function(&sig);
+        let (text, cost) = Gen::new(&mut rng, &funcs, share, spend_limit(size)).function(&sig);
         texts.push(text);
         funcs.push(FuncSig { cost, ..sig });
     }
     let arg = rng.int_inclusive(1, 20);
     let main_sig = FuncSig { name: "main".into(), params: vec![Ty::Int], ret: None, cost: 0 };
     let main_share = (size as usize).saturating_sub(share * helpers).max(1);
-    let (main_text, _) = Gen::new(&mut rng, &funcs, main_share).function(&main_sig);
+    let (main_text, _) = Gen::new(&mut rng, &funcs, main_share, spend_limit(size)).function(&main_sig);
     let mut out = format!("# ARGS: {arg}\n# generator://random-v0/{seed}?size={size}\n");
     out.push_str(&main_text);
     for t in texts.iter().rev() {
         out.push_str(t);
     }
     out
+}
+
+/// How many functions besides `@main`: fewer than 5 up to
+/// [`FIRST_MAX_SIZE`] (as in the first release); beyond, one per 400 to 2,000
+/// statements, so a large program is many functions of moderate size, as real
+/// ones are, rather than one huge function.
+fn helper_count(rng: &mut Rng, size: u32) -> usize {
+    if size <= FIRST_MAX_SIZE {
+        rng.below(u64::from(size / 15 + 1).min(5)) as usize
+    } else {
+        let (least, most) = (u64::from(size / 2000), u64::from(size / 400));
+        (least + rng.below(most - least + 1)) as usize
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,6 +105,11 @@ enum Ty {
 }
 
 impl Ty {
+    /// The index of the type's list in [`Scopes`].
+    fn index(self) -> usize {
+        self as usize
+    }
+
     fn name(self) -> &'static str {
         match self {
             Ty::Int => "int",
@@ -131,13 +152,67 @@ fn pick_ty(rng: &mut Rng) -> Ty {
     }
 }
 
+/// The variables visible at the current point, in declaration order (outer
+/// scopes first), with each type's variables indexed so that picking one
+/// costs O(1) however many there are.
+#[derive(Default)]
+struct Scopes {
+    visible: Vec<(String, Ty)>,
+    /// Indices into `visible` of the variables of each type, by [`Ty::index`].
+    by_type: [Vec<usize>; 4],
+    /// For each open scope, `visible.len()` when it opened: inner scopes are
+    /// closed before outer ones declare again, so a scope's variables are
+    /// the tail of `visible` from its mark.
+    marks: Vec<usize>,
+}
+
+impl Scopes {
+    fn open(&mut self) {
+        self.marks.push(self.visible.len());
+    }
+
+    fn close(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        self.visible.truncate(mark);
+        for list in &mut self.by_type {
+            while list.last().is_some_and(|&i| i >= mark) {
+                list.pop();
+            }
+        }
+    }
+
+    fn declare(&mut self, name: &str, ty: Ty) {
+        self.by_type[ty.index()].push(self.visible.len());
+        self.visible.push((name.to_string(), ty));
+    }
+
+    /// How many visible variables have type `ty`.
+    fn count(&self, ty: Ty) -> usize {
+        self.by_type[ty.index()].len()
+    }
+
+    /// The `k`th visible variable of type `ty`.
+    fn nth(&self, ty: Ty, k: usize) -> &str {
+        &self.visible[self.by_type[ty.index()][k]].0
+    }
+
+    /// The variables of type `ty` declared in the innermost scope: a range of
+    /// `nth` indices.
+    fn innermost(&self, ty: Ty) -> std::ops::Range<usize> {
+        let mark = self.marks.last().copied().unwrap_or(0);
+        let list = &self.by_type[ty.index()];
+        let first = list.partition_point(|&i| i < mark);
+        first..list.len()
+    }
+}
+
 /// Generates one function body.
 struct Gen<'a> {
     rng: &'a mut Rng,
     callees: &'a [FuncSig],
     out: String,
-    /// Variables visible here, by scope; inner scopes are popped at their end.
-    scopes: Vec<Vec<(String, Ty)>>,
+    /// Variables visible here; inner scopes are closed at their end.
+    scopes: Scopes,
     next_var: u32,
     next_label: u32,
     /// Statements left to generate.
@@ -147,28 +222,53 @@ struct Gen<'a> {
     /// Dynamic instructions one call may execute, so far.
     cost: u64,
     loop_depth: u32,
+    /// See [`spend_limit`].
+    spend_limit: u64,
     /// Memory blocks open in enclosing scopes: (pointer, cells, type).
     arrays: Vec<(String, i64, Ty)>,
 }
 
 const MAX_LOOP_DEPTH: u32 = 2;
 const MAX_TRIP: i64 = 6;
+/// The largest size of the generator's first release: programs up to this
+/// size are kept byte for byte, so seeds name the same programs as before.
+const FIRST_MAX_SIZE: u32 = 2000;
+/// Above [`FIRST_MAX_SIZE`], the cost past which a function opens no loop,
+/// array or call and ends open blocks early. Past it every statement costs at
+/// most 3 instructions, so the cost stays under [`WORK_BUDGET`] at any size
+/// up to [`MAX_SIZE`]: half the budget, at most a quarter more for the call
+/// being made when it was crossed, and 3 per statement left. (Smaller
+/// programs stay well under the budget without it, as the tests check.)
+const SPEND_LIMIT: u64 = WORK_BUDGET / 2;
+
+fn spend_limit(size: u32) -> u64 {
+    if size <= FIRST_MAX_SIZE {
+        u64::MAX
+    } else {
+        SPEND_LIMIT
+    }
+}
 
 impl<'a> Gen<'a> {
-    fn new(rng: &'a mut Rng, callees: &'a [FuncSig], budget: usize) -> Self {
+    fn new(rng: &'a mut Rng, callees: &'a [FuncSig], budget: usize, spend_limit: u64) -> Self {
         Gen {
             rng,
             callees,
             out: String::new(),
-            scopes: vec![Vec::new()],
+            scopes: Scopes { marks: vec![0], ..Scopes::default() },
             next_var: 0,
             next_label: 0,
             budget,
             multiplier: 1,
             cost: 0,
             loop_depth: 0,
+            spend_limit,
             arrays: Vec::new(),
         }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.cost >= self.spend_limit
     }
 
     fn line(&mut self, text: &str) {
@@ -199,26 +299,21 @@ impl<'a> Gen<'a> {
     }
 
     fn declare(&mut self, name: &str, ty: Ty) {
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.to_string(), ty));
-        }
-    }
-
-    fn vars_of(&self, ty: Ty) -> Vec<String> {
-        self.scopes.iter().flatten().filter(|(_, t)| *t == ty).map(|(n, _)| n.clone()).collect()
+        self.scopes.declare(name, ty);
     }
 
     /// A variable of type `ty`, defining a constant when there is none (or by chance).
     fn operand(&mut self, ty: Ty) -> String {
-        let vars = self.vars_of(ty);
-        if vars.is_empty() || self.rng.index(5) == 0 {
+        let n = self.scopes.count(ty);
+        if n == 0 || self.rng.index(5) == 0 {
             let v = self.fresh_var(ty);
             let lit = self.literal(ty);
             self.line(&format!("{v}: {} = const {lit}", ty.name()));
             self.declare(&v, ty);
             return v;
         }
-        vars[self.rng.index(vars.len())].clone()
+        let k = self.rng.index(n);
+        self.scopes.nth(ty, k).to_string()
     }
 
     fn literal(&mut self, ty: Ty) -> String {
@@ -236,13 +331,10 @@ impl<'a> Gen<'a> {
     /// A destination: a new variable, or (sometimes) reassigning one in the
     /// innermost scope, which keeps the program out of SSA form.
     fn dest(&mut self, ty: Ty) -> String {
-        let reuse: Vec<String> = self
-            .scopes
-            .last()
-            .map(|s| s.iter().filter(|(_, t)| *t == ty).map(|(n, _)| n.clone()).collect())
-            .unwrap_or_default();
+        let reuse = self.scopes.innermost(ty);
         if !reuse.is_empty() && self.rng.index(4) == 0 {
-            return reuse[self.rng.index(reuse.len())].clone();
+            let k = reuse.start + self.rng.index(reuse.len());
+            return self.scopes.nth(ty, k).to_string();
         }
         let v = self.fresh_var(ty);
         self.declare(&v, ty);
@@ -282,13 +374,18 @@ impl<'a> Gen<'a> {
     }
 
     fn print_some(&mut self, most: usize) {
-        let mut names: Vec<String> = self.scopes.iter().flatten().map(|(n, _)| n.clone()).collect();
-        if names.is_empty() {
-            names.push(self.operand(Ty::Int));
+        if self.scopes.visible.is_empty() {
+            self.operand(Ty::Int);
         }
-        let k = 1 + self.rng.index(most.min(names.len()));
-        let chosen: Vec<String> = (0..k).map(|_| names[self.rng.index(names.len())].clone()).collect();
-        self.line(&format!("print {}", chosen.join(" ")));
+        let n = self.scopes.visible.len();
+        let k = 1 + self.rng.index(most.min(n));
+        let mut line = String::from("print");
+        for _ in 0..k {
+            let at = self.rng.index(n);
+            line.push(' ');
+            line.push_str(&self.scopes.visible[at].0);
+        }
+        self.line(&line);
     }
 
     fn statement(&mut self) {
@@ -390,14 +487,14 @@ impl<'a> Gen<'a> {
 
     /// Generates statements in a new scope (its variables die at its end).
     fn block(&mut self, statements: usize) {
-        self.scopes.push(Vec::new());
+        self.scopes.open();
         for _ in 0..statements {
-            if self.budget == 0 {
+            if self.budget == 0 || self.over_budget() {
                 break;
             }
             self.statement();
         }
-        self.scopes.pop();
+        self.scopes.close();
     }
 
     fn if_else(&mut self) {
@@ -417,7 +514,7 @@ impl<'a> Gen<'a> {
     }
 
     fn counted_loop(&mut self) {
-        if self.loop_depth >= MAX_LOOP_DEPTH {
+        if self.loop_depth >= MAX_LOOP_DEPTH || self.over_budget() {
             return self.int_op();
         }
         let trips = self.rng.int_inclusive(1, MAX_TRIP);
@@ -440,10 +537,11 @@ impl<'a> Gen<'a> {
         self.loop_depth += 1;
         // The counter is readable in the body but, kept out of the innermost
         // scope, never chosen as a destination.
-        self.scopes.push(vec![(i.clone(), Ty::Int)]);
+        self.scopes.open();
+        self.declare(&i, Ty::Int);
         let k = 1 + self.rng.index(5);
         self.block(k);
-        self.scopes.pop();
+        self.scopes.close();
         self.loop_depth -= 1;
         self.line(&format!("{i}: int = add {i} {one}"));
         self.line(&format!("jmp .{head}"));
@@ -452,17 +550,22 @@ impl<'a> Gen<'a> {
     }
 
     fn call(&mut self) {
-        let budget_left = WORK_BUDGET.saturating_sub(self.cost);
-        let affordable: Vec<FuncSig> = self
-            .callees
-            .iter()
-            .filter(|f| f.cost.saturating_add(4).saturating_mul(self.multiplier) <= budget_left / 4)
-            .cloned()
-            .collect();
-        if affordable.is_empty() {
+        if self.over_budget() {
             return self.int_op();
         }
-        let f = &affordable[self.rng.index(affordable.len())];
+        let budget_left = WORK_BUDGET.saturating_sub(self.cost);
+        let multiplier = self.multiplier;
+        let affordable =
+            |f: &&FuncSig| f.cost.saturating_add(4).saturating_mul(multiplier) <= budget_left / 4;
+        let count = self.callees.iter().filter(affordable).count();
+        if count == 0 {
+            return self.int_op();
+        }
+        let k = self.rng.index(count);
+        let callees = self.callees;
+        let Some(f) = callees.iter().filter(affordable).nth(k) else {
+            return self.int_op();
+        };
         let args: Vec<String> = f.params.iter().map(|&t| self.operand(t)).collect();
         let call = format!("call @{} {}", f.name, args.join(" "));
         match f.ret {
@@ -477,6 +580,9 @@ impl<'a> Gen<'a> {
 
     /// Allocates a small array, fills it, works on it, frees it.
     fn memory(&mut self) {
+        if self.over_budget() {
+            return self.int_op();
+        }
         let ty = if self.rng.index(3) == 0 { Ty::Float } else { Ty::Int };
         let len = self.rng.int_inclusive(1, 8);
         self.next_var += 1;
@@ -550,6 +656,94 @@ mod tests {
         }
     }
 
+    /// Sizes past the first release's limit, up to [`MAX_SIZE`]: many
+    /// functions, and the spending limit keeps every run within budget.
+    #[test]
+    fn large_programs_verify_run_and_stay_in_budget() {
+        let limits = Limits { fuel: 5 * WORK_BUDGET, ..Limits::default() };
+        let mut largest = 0;
+        for (k, size) in [2001, 5000, 10_000, MAX_SIZE].into_iter().enumerate() {
+            for seed in 0..12u64 {
+                let seed = seed * 7919 + k as u64;
+                let p = generate(seed, size).unwrap_or_else(|e| panic!("seed {seed} size {size}: {e}"));
+                crate::bril::verify(&p).unwrap_or_else(|e| panic!("seed {seed} size {size}: {e}"));
+                let o = run(&p, &p.main_args(), &limits);
+                assert!(o.result.is_ok(), "seed {seed} size {size}: {:?}", o.result);
+                assert!(!o.stdout.is_empty(), "seed {seed} size {size} printed nothing");
+                assert!(o.dyn_inst <= WORK_BUDGET, "seed {seed} size {size}: {} instructions", o.dyn_inst);
+                largest = largest.max(p.instr_count());
+            }
+        }
+        assert!(largest >= 20_000, "the largest program has only {largest} instructions");
+    }
+
+    /// The first release's programs are kept: a seed and size name the same
+    /// program as before (FNV-1a of the text).
+    #[test]
+    fn first_release_programs_are_unchanged() {
+        fn fnv1a(text: &str) -> u64 {
+            text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+        }
+        let pinned = [
+            (1, 40, 0x999f_d5a7_1dcc_80f3),
+            (2, 40, 0xe143_623b_39f4_b02a),
+            (3, 40, 0x8dbe_9ac0_6ea8_1fd5),
+            (7, 5, 0x5302_8d90_d2ea_5ec1),
+            (1999, 120, 0x0e35_ffd6_259c_54da),
+            (0, 400, 0x05d0_97cb_8057_9594),
+            (299, 1000, 0x3f8e_96e3_e36e_a719),
+            (54, 2000, 0xc183_1f6b_3f74_3c10),
+        ];
+        for (seed, size, digest) in pinned {
+            assert_eq!(fnv1a(&generate_text(seed, size)), digest, "seed {seed} size {size}");
+        }
+    }
+
+    #[test]
+    fn scopes_close_back_to_their_mark() {
+        let mut s = Scopes { marks: vec![0], ..Scopes::default() };
+        s.declare("a", Ty::Int);
+        s.declare("b", Ty::Bool);
+        s.open();
+        s.declare("c", Ty::Int);
+        assert_eq!((s.count(Ty::Int), s.nth(Ty::Int, 1)), (2, "c"));
+        assert_eq!(s.innermost(Ty::Int), 1..2);
+        assert!(s.innermost(Ty::Bool).is_empty());
+        s.close();
+        assert_eq!((s.count(Ty::Int), s.count(Ty::Bool), s.visible.len()), (1, 1, 2));
+        assert_eq!(s.innermost(Ty::Int), 0..1);
+        s.declare("d", Ty::Int);
+        assert_eq!(s.nth(Ty::Int, 1), "d");
+    }
+
+    /// Generation time (text, then parsed and verified) up to the largest
+    /// size, best of 10 seeds; run with
+    /// `cargo test --release --lib generator -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn time_up_to_the_largest_size() {
+        use std::time::{Duration, Instant};
+        for size in [40, 2000, 7000, MAX_SIZE] {
+            let (mut text_time, mut program_time) = (Duration::MAX, Duration::MAX);
+            let mut instrs = Vec::new();
+            for seed in 0..10 {
+                let start = Instant::now();
+                let text = generate_text(seed, size);
+                let middle = Instant::now();
+                let p = parse_text(&text).unwrap();
+                crate::bril::verify(&p).unwrap();
+                program_time = program_time.min(middle.elapsed());
+                text_time = text_time.min(middle - start);
+                instrs.push(p.instr_count());
+            }
+            instrs.sort_unstable();
+            println!(
+                "size {size}: {}..{} instructions; text {text_time:?}, parse and verify {program_time:?}",
+                instrs[0], instrs[9]
+            );
+        }
+    }
+
     #[test]
     fn deterministic_and_seed_dependent() {
         assert_eq!(generate_text(7, 40), generate_text(7, 40));
@@ -566,6 +760,7 @@ mod tests {
             "generator://random-v0/x",
             "generator://random-v0/7?size=0",
             "generator://random-v0/7?size=99999",
+            "generator://random-v0/7?size=20001",
             "generator://random-v0/7?depth=3",
         ] {
             assert!(from_uri(uri).is_err(), "{uri}");

@@ -137,6 +137,12 @@ fn read_item(v: &Value) -> Result<RawItem<'_>> {
     Ok(RawItem::Instr(instr))
 }
 
+/// JSON numbers cannot be infinite or NaN, so float literals that are (a
+/// folded `fdiv`, a text literal past f64's range) are written as these
+/// strings, as JavaScript's `String(x)` writes them, and read back.
+const NON_FINITE: [(&str, f64); 3] =
+    [("Infinity", f64::INFINITY), ("-Infinity", f64::NEG_INFINITY), ("NaN", f64::NAN)];
+
 fn read_literal(v: &Value) -> Result<Literal> {
     match v {
         Value::Bool(b) => Ok(Literal::Bool(*b)),
@@ -150,6 +156,9 @@ fn read_literal(v: &Value) -> Result<Literal> {
             }
         }
         Value::String(s) => {
+            if let Some((_, x)) = NON_FINITE.iter().find(|(name, _)| name == s) {
+                return Ok(Literal::Float(*x));
+            }
             let mut chars = s.chars();
             match (chars.next(), chars.next()) {
                 (Some(c), None) => Ok(Literal::Char(c)),
@@ -187,6 +196,8 @@ pub fn type_json(ty: Type) -> Value {
 pub fn literal_json(value: Literal) -> Value {
     match value {
         Literal::Int(i) => Value::from(i),
+        Literal::Float(x) if x.is_nan() => Value::from("NaN"),
+        Literal::Float(x) if x.is_infinite() => Value::from(if x > 0.0 { "Infinity" } else { "-Infinity" }),
         Literal::Float(x) => Value::from(x),
         Literal::Bool(b) => Value::from(b),
         Literal::Char(c) => Value::from(c.to_string()),
@@ -281,6 +292,21 @@ mod tests {
         let mut p = p;
         p.clear_positions();
         assert_eq!(back, p);
+    }
+
+    #[test]
+    fn non_finite_float_literals_round_trip_as_strings() {
+        let p =
+            crate::bril::parse_text("@main {\n  a: float = const 1e999;\n  b: float = const -1e999;\n}\n")
+                .unwrap();
+        let json = to_json(&p);
+        assert!(json.contains("\"Infinity\"") && json.contains("\"-Infinity\""), "{json}");
+        assert_eq!(crate::bril::to_text(&parse_json(&json).unwrap()), crate::bril::to_text(&p));
+        let nan = parse_json(r#"{"functions":[{"name":"main","instrs":[{"op":"const","dest":"n","type":"float","value":"NaN"}]}]}"#)
+            .unwrap();
+        assert!(to_json(&nan).contains("\"NaN\""));
+        // A one-character string is still a char.
+        assert!(parse_json(r#"{"functions":[{"name":"main","instrs":[{"op":"const","dest":"c","type":"char","value":"N"}]}]}"#).is_ok());
     }
 
     #[test]

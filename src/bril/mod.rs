@@ -13,13 +13,15 @@
 //!   exists has no dangling label or callee.
 //! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
-//! - [`suite`]: `benchmark://suite-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
+//! - [`suite`]: `benchmark://suite-v0/NAME` and [`suite::large`]:
+//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
 //! - [`mod@bench`]: interpreter throughput with the caller's clock.
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
 
 pub mod analysis;
 mod assemble;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod features;
 pub mod generator;
@@ -33,7 +35,6 @@ pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
-pub mod session;
 pub mod suite;
 pub mod types;
 pub mod verify;

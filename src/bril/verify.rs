@@ -13,6 +13,7 @@
 //! Errors name the function and the instruction, with line:column when the
 //! program came from text.
 
+use super::analysis::cfg::Cfg;
 use super::ir::*;
 use super::print::instr_to_text;
 use crate::error::{Error, ErrorKind, Result};
@@ -337,14 +338,6 @@ impl<'a> Cx<'a> {
             return Ok(());
         }
         let words = f.vars.len().div_ceil(64);
-        let mut defs = vec![vec![0u64; words]; n];
-        for (b, block) in f.blocks.iter().enumerate() {
-            for instr in &block.instrs {
-                if let Some(v) = instr.def() {
-                    defs[b][v.index() / 64] |= 1 << (v.index() % 64);
-                }
-            }
-        }
         let mut entry = vec![0u64; words];
         for p in &f.params {
             entry[p.var.index() / 64] |= 1 << (p.var.index() % 64);
@@ -352,31 +345,35 @@ impl<'a> Cx<'a> {
         // may_in[b]: variables defined on some path reaching b; None if b is unreachable.
         let mut may_in: Vec<Option<Vec<u64>>> = vec![None; n];
         may_in[0] = Some(entry);
-        let mut work = vec![BlockId(0)];
-        while let Some(b) = work.pop() {
-            let Some(input) = &may_in[b.index()] else {
-                continue;
-            };
-            let output: Vec<u64> = input.iter().zip(&defs[b.index()]).map(|(x, y)| x | y).collect();
-            for &s in f.successors(b).iter() {
-                let changed = match &mut may_in[s.index()] {
-                    Some(cur) => {
-                        let mut changed = false;
-                        for (c, o) in cur.iter_mut().zip(&output) {
-                            if *c | o != *c {
-                                *c |= o;
-                                changed = true;
+        // Sweeps in reverse postorder until nothing changes: each sweep is
+        // linear and loops bound their number. (A LIFO worklist would walk
+        // the rest of a long function again after every branch: quadratic.)
+        let order = Cfg::new(f).rpo;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in &order {
+                let Some(mut output) = may_in[b.index()].clone() else {
+                    continue;
+                };
+                for v in f.blocks[b.index()].instrs.iter().filter_map(Instr::def) {
+                    output[v.index() / 64] |= 1 << (v.index() % 64);
+                }
+                for &s in f.successors(b).iter() {
+                    match &mut may_in[s.index()] {
+                        Some(cur) => {
+                            for (c, o) in cur.iter_mut().zip(&output) {
+                                if *c | o != *c {
+                                    *c |= o;
+                                    changed = true;
+                                }
                             }
                         }
-                        changed
+                        slot @ None => {
+                            *slot = Some(output.clone());
+                            changed = true;
+                        }
                     }
-                    slot @ None => {
-                        *slot = Some(output.clone());
-                        true
-                    }
-                };
-                if changed {
-                    work.push(s);
                 }
             }
         }

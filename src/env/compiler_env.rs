@@ -13,16 +13,14 @@ use super::clock::{default_clock, Clock};
 use super::datasets::Datasets;
 use super::step_plan::StepPlan;
 use crate::error::{Error, ErrorKind, Result};
-use crate::rewards::Reward;
+use crate::rewards::{Reward, RewardView};
 use crate::service::{
     ActionSpace, AddBenchmarkRequest, Benchmark, BenchmarkUri, CompilerBackend, SendSessionParameterRequest,
     Service, SessionParameter, StartSessionRequest,
 };
 use crate::spaces::SpaceKind;
 use crate::value::Value;
-use crate::views::{
-    DerivedSpaceOptions, ObservationSpaceSpec, ObservationView, RewardView, SessionLink, Translate,
-};
+use crate::views::{DerivedSpaceOptions, ObservationSpaceSpec, ObservationView, SessionLink, Translate};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -134,7 +132,8 @@ pub struct StepOptions {
 }
 
 pub struct CompilerEnv {
-    /// Holds the session link: the shared service and the session id.
+    /// The shared service and the session id, shared with the views.
+    link: SessionLink,
     pub(crate) observation: ObservationView,
     pub(crate) reward: RewardView,
     action_spaces: Rc<[ActionSpace]>,
@@ -180,11 +179,13 @@ impl CompilerEnv {
             .first()
             .cloned()
             .ok_or_else(|| Error::service("the compiler has no action space"))?;
-        let mut observation = ObservationView::new(SessionLink::new(service), &observation_spaces);
+        let link = SessionLink::new(service);
+        let mut observation = ObservationView::new(link.clone(), &observation_spaces);
         for d in extras.derived_spaces {
             observation.add_derived_space(&d.id, &d.base_id, d.translate, d.options)?;
         }
         let mut env = CompilerEnv {
+            link,
             observation,
             reward: RewardView::new(extras.rewards),
             action_spaces: action_spaces.into(),
@@ -225,10 +226,10 @@ impl CompilerEnv {
         crate::service::SERVICE_VERSION.to_string()
     }
     pub fn compiler_version(&self) -> Result<String> {
-        self.observation.link().with_service(|s| Ok(s.get_version().compiler_version))
+        self.link.with_service(|s| Ok(s.get_version().compiler_version))
     }
     pub fn in_episode(&self) -> bool {
-        self.observation.link().session_id().is_some()
+        self.link.session_id().is_some()
     }
     /// The benchmark of the current (or last) episode.
     pub fn benchmark(&self) -> Option<&str> {
@@ -298,7 +299,11 @@ impl CompilerEnv {
         &self.datasets
     }
     pub fn service(&self) -> &Rc<RefCell<Service>> {
-        self.observation.link().service()
+        self.link.service()
+    }
+    /// The service and the session of the current episode.
+    pub fn link(&self) -> &SessionLink {
+        &self.link
     }
 
     // ----- settings ---------------------------------------------------------
@@ -347,19 +352,17 @@ impl CompilerEnv {
 
     /// Registers a benchmark with the service (a URI conflict replaces).
     pub fn add_benchmark(&mut self, benchmark: Benchmark) -> Result<()> {
-        self.observation
-            .link()
-            .with_service(|s| s.add_benchmark(AddBenchmarkRequest { benchmark: vec![benchmark] }))?;
+        self.link.with_service(|s| s.add_benchmark(AddBenchmarkRequest { benchmark: vec![benchmark] }))?;
         Ok(())
     }
 
     // ----- episodes ---------------------------------------------------------
 
     fn end_session(&mut self) {
-        if let Some(id) = self.observation.link().session_id() {
+        if let Some(id) = self.link.session_id() {
             // The session may already be gone; either way it is over.
-            let _ = self.observation.link().with_service(|s| s.end_session(id));
-            self.observation.link_mut().set_session_id(None);
+            let _ = self.link.with_service(|s| s.end_session(id));
+            self.link.set_session_id(None);
         }
     }
 
@@ -403,8 +406,8 @@ impl CompilerEnv {
             action_space: self.action_space_index,
             observation_space: spec.iter().map(|(i, _)| *i).collect(),
         };
-        let reply = self.observation.link().with_service(|s| s.start_session(&request))?;
-        self.observation.link_mut().set_session_id(Some(reply.session_id));
+        let reply = self.link.with_service(|s| s.start_session(&request))?;
+        self.link.set_session_id(Some(reply.session_id));
         self.action_space = match reply.new_action_space {
             Some(a) => Rc::new(a),
             None => Rc::new(self.action_spaces[self.action_space_index].clone()),
@@ -450,7 +453,7 @@ impl CompilerEnv {
     }
 
     fn run(&mut self, actions: &[Value], plan: &StepPlan, lists: bool) -> Result<StepResult> {
-        self.observation.link().require_session()?;
+        self.link.require_session()?;
         for a in actions {
             if !self.action_space.space.contains(a) {
                 return Err(Error::value(format!(
@@ -460,7 +463,7 @@ impl CompilerEnv {
                 )));
             }
         }
-        let outcome = self.observation.link().step_into(actions, &plan.service_indices, &mut self.raw);
+        let outcome = self.link.step_into(actions, &plan.service_indices, &mut self.raw);
         self.actions.extend_from_slice(actions);
         let truncated = self.max_episode_steps.is_some_and(|m| self.actions.len() as u64 >= m);
         let outcome = match outcome {
@@ -571,12 +574,13 @@ impl CompilerEnv {
                 self.multistep(&actions, &StepOptions::default())?;
             }
         }
-        let id = self.observation.link().require_session()?;
-        let new_id = self.observation.link().with_service(|s| s.fork_session(id))?;
-        let mut observation = self.observation.clone();
-        observation.link_mut().set_session_id(Some(new_id));
+        let id = self.link.require_session()?;
+        let new_id = self.link.with_service(|s| s.fork_session(id))?;
+        let link = self.link.detached();
+        link.set_session_id(Some(new_id));
         Ok(CompilerEnv {
-            observation,
+            observation: self.observation.relinked(link.clone()),
+            link,
             reward: self.reward.clone(),
             action_spaces: self.action_spaces.clone(),
             action_space_index: self.action_space_index,
@@ -600,10 +604,10 @@ impl CompilerEnv {
     /// A new environment on the same service with the same settings and
     /// spaces, not in an episode (for replaying states).
     pub fn sibling(&self) -> CompilerEnv {
-        let mut observation = self.observation.clone();
-        observation.link_mut().set_session_id(None);
+        let link = self.link.detached();
         CompilerEnv {
-            observation,
+            observation: self.observation.relinked(link.clone()),
+            link,
             reward: self.reward.clone(),
             action_spaces: self.action_spaces.clone(),
             action_space_index: self.action_space_index,
@@ -627,12 +631,12 @@ impl CompilerEnv {
     /// Sends one `<key, value>` parameter to the session; returns its reply.
     /// An unknown key is a ValueError.
     pub fn send_param(&mut self, key: &str, value: &str) -> Result<String> {
-        let session_id = self.observation.link().require_session()?;
+        let session_id = self.link.require_session()?;
         let request = SendSessionParameterRequest {
             session_id,
             parameter: vec![SessionParameter { key: key.into(), value: value.into() }],
         };
-        let reply = self.observation.link().with_service(|s| s.send_session_parameter(&request))?;
+        let reply = self.link.with_service(|s| s.send_session_parameter(&request))?;
         reply.reply.into_iter().next().ok_or_else(|| Error::service("no reply to the session parameter"))
     }
 
@@ -685,7 +689,7 @@ impl CompilerEnv {
 impl std::fmt::Debug for CompilerEnv {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompilerEnv")
-            .field("session", &self.observation.link().session_id())
+            .field("session", &self.link.session_id())
             .field("benchmark", &self.benchmark)
             .field("action_space", &self.action_space.name)
             .field("observation_space", &self.observation_space().map(|s| &s.id))

@@ -1,8 +1,8 @@
 //! `CompilerEnv` over the toy compiler: every method and error path.
 
 use super::*;
+use crate::compilers::toy::ToyBackend;
 use crate::rewards::CostReward;
-use crate::service::toy::ToyBackend;
 use crate::service::Benchmark;
 use crate::spaces::RewardSpace;
 use crate::value::Value;
@@ -398,38 +398,4 @@ fn walltime_uses_the_injected_clock() {
     assert_eq!(e.episode_walltime(), 0.0, "a clock that stands still");
     assert_eq!(e.state().unwrap().walltime, 0.0);
     assert!(e.validate(None).unwrap().walltime == 0.0);
-}
-
-fn make_toy(options: EnvOptions) -> crate::Result<CompilerEnv> {
-    CompilerEnv::new(Box::new(ToyBackend), extras(), options)
-}
-
-#[wasm_bindgen_test(unsupported = test)]
-fn registry_makes_environments_by_id() {
-    let spec = EnvSpec {
-        id: "toy-ic-v0".into(),
-        entry_point: make_toy,
-        defaults: EnvOptions {
-            reward_space: Some(Some("Inversions".into())),
-            benchmark: Some("toy-v0/b".into()),
-            ..Default::default()
-        },
-    };
-    // Registration is process-wide; tolerate a second registration by a rerun.
-    let _ = register(spec.clone());
-    assert_eq!(register(spec).unwrap_err().name(), "ValueError");
-    assert!(registered_ids().contains(&"toy-ic-v0".to_string()));
-    let mut e = make("toy-ic-v0", EnvOptions::default()).unwrap();
-    assert_eq!(e.reward_space().unwrap().name(), "Inversions");
-    e.reset(ResetOptions::default()).unwrap();
-    assert_eq!(e.step(int(BUBBLE)).unwrap().reward.one(), Some(&4.0));
-    let e = make("toy-ic-v0", EnvOptions { reward_space: Some(None), ..Default::default() }).unwrap();
-    assert!(e.reward_space().is_none(), "options override the id's defaults");
-    assert_eq!(make("nope-v0", EnvOptions::default()).unwrap_err().name(), "LookupError");
-    assert_eq!(
-        make("toy-ic-v0", EnvOptions { observation_space: Some(Some("Nope".into())), ..Default::default() })
-            .unwrap_err()
-            .name(),
-        "LookupError"
-    );
 }

@@ -2,23 +2,24 @@
 //!
 //! CompilerGym's face: [`compiler_env`] (`CompilerEnv` over an in-process
 //! service), [`state`] (episode states and their CSV form), [`validation`]
-//! (state, replay, validation), [`datasets`], [`registry`] (`make`),
-//! [`compilers`] (backends by name) and [`clock`] (injected wall clock).
+//! (state, replay, validation), [`datasets`] and [`clock`] (injected wall
+//! clock). Which compilers and environment ids exist is
+//! [`compilers`](crate::compilers)' business: this layer names none.
 //! The TimeStep-style face after tf_agents: [`specs`] (array specs,
 //! checking and sampling), [`timestep`] (`TimeStep`, `StepType`),
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules), [`validate`] (the environment checker) and
 //! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
+//! Gymnasium's face: [`gym`] (`GymEnv`, seeded resets, and its
+//! implementation for `CompilerEnv`).
 
-pub mod bench;
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]
 mod compiler_env_tests;
 pub mod compiler_timestep;
-pub mod compilers;
 pub mod datasets;
-pub mod registry;
+pub mod gym;
 pub mod specs;
 pub mod state;
 pub mod step_plan;
@@ -34,7 +35,6 @@ pub use compiler_env::{
 };
 pub use compiler_timestep::{CompilerTimeStepEnvironment, CompilerTimeStepOptions};
 pub use datasets::Datasets;
-pub use registry::{make, register, registered_ids, EnvSpec};
 pub use specs::{time_step_spec, ArraySpec, Bound, BoundedArraySpec, Bounds, Spec, TimeStepSpec};
 pub use state::{read_csv, write_csv, CompilerEnvState};
 pub use timestep::{StepType, TimeStep};

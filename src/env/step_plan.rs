@@ -2,7 +2,8 @@
 //! goes, worked out once per choice of spaces so a step allocates nothing.
 
 use crate::error::Result;
-use crate::views::{ObservationView, RewardView};
+use crate::rewards::RewardView;
+use crate::views::ObservationView;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepPlan {

@@ -106,8 +106,8 @@ impl CompilerEnv {
                     });
                 }
             }
-            let id = replay.observation().link().require_session()?;
-            if let Some(problems) = replay.observation().link().with_service(|s| s.validate_session(id))? {
+            let id = replay.link().require_session()?;
+            if let Some(problems) = replay.link().with_service(|s| s.validate_session(id))? {
                 result.benchmark_semantics_validated = true;
                 result.benchmark_semantics_validation_failed = !problems.is_empty();
                 result.errors.extend(

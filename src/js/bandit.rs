@@ -1,35 +1,27 @@
 //! The per-arm stochastic bandit for JavaScript, with JS callbacks or
 //! built-in functions, regret helpers, and a LinUCB agent.
 
-use super::convert::{array_data_to_js, js_to_i64, js_to_u64, type_of};
 use super::error::to_js_error;
+use super::interop::object::field;
 use super::rng::JsRng;
 use super::timestep::time_step_methods;
+use crate::bandit::builtins::{context_sampler, num_actions_sampler, reward_fn};
 use crate::bandit::{
-    ContextSampler, GaussianContext, LinUcb, LinearNormalReward, NumActionsSampler, PerArmObservation,
-    RewardFn, StationaryStochasticPerArmEnvironment, UniformContext, UniformNumActions,
+    ContextSampler, LinUcb, NumActionsSampler, PerArmObservation, RewardFn,
+    StationaryStochasticPerArmEnvironment,
 };
 use crate::error::{Error, Result};
+use crate::js::interop::{
+    json::js_to_json,
+    numbers::{js_to_i64, js_to_u64},
+    object::type_of,
+    typed::array_data_to_js,
+};
 use crate::rng::Rng;
 use crate::value::ArrayData;
 use js_sys::{Array as JsArray, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// Reads `options[key]`; `undefined` when absent.
-fn field(options: &JsValue, key: &str) -> JsValue {
-    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn number(options: &JsValue, key: &str, default: f64, what: &str) -> Result<f64> {
-    let value = field(options, key);
-    if value.is_undefined() {
-        return Ok(default);
-    }
-    value
-        .as_f64()
-        .ok_or_else(|| Error::type_error(format!("{what}.{key} must be a number, got {}", type_of(&value))))
-}
 
 fn count(options: &JsValue, key: &str, what: &str) -> Result<usize> {
     let value = field(options, key);
@@ -58,7 +50,7 @@ fn call_with_rng(f: &Function, name: &str, rng: &mut Rng, args: &[JsValue]) -> R
 }
 
 fn to_f64_vec(value: &JsValue, name: &str) -> Result<Vec<f64>> {
-    if let Some(data) = super::convert::typed_array_to_data(value) {
+    if let Some(data) = crate::js::interop::typed::typed_array_to_data(value) {
         return Ok(data.to_f64_vec());
     }
     if JsArray::is_array(value) {
@@ -94,26 +86,7 @@ fn context(options: &JsValue, name: &'static str) -> Result<Context> {
             to_f64_vec(&call_with_rng(&f, name, rng, &[])?, name)
         })));
     }
-    let kind = field(&value, "kind").as_string().unwrap_or_default();
-    let dim = || count(&value, "dim", name);
-    Ok(Context(match kind.as_str() {
-        "gaussian" => Box::new(GaussianContext::new(
-            dim()?,
-            number(&value, "mean", 0.0, name)?,
-            number(&value, "std", 1.0, name)?,
-        )?),
-        "uniform" => Box::new(UniformContext::new(
-            dim()?,
-            number(&value, "low", 0.0, name)?,
-            number(&value, "high", 1.0, name)?,
-        )?),
-        _ => {
-            return Err(Error::type_error(format!(
-                "{name} must be a function or {{kind: \"gaussian\" | \"uniform\", dim, ...}}, got {}",
-                type_of(&value)
-            )))
-        }
-    }))
+    Ok(Context(context_sampler(&js_to_json(&value, name)?, name)?))
 }
 
 /// A reward: a JS function `(features: Float64Array, rng) => number` or the
@@ -141,14 +114,7 @@ fn reward(options: &JsValue) -> Result<Reward> {
                 .ok_or_else(|| Error::value(format!("{NAME} must return a number, got {}", type_of(&out))))
         })));
     }
-    if field(&value, "kind").as_string().as_deref() == Some("linear") {
-        let theta = to_f64_vec(&field(&value, "theta"), "rewardFn.theta")?;
-        return Ok(Reward(Box::new(LinearNormalReward::new(theta, number(&value, "noiseStd", 0.0, NAME)?)?)));
-    }
-    Err(Error::type_error(format!(
-        "{NAME} must be a function or {{kind: \"linear\", theta, noiseStd}}, got {}",
-        type_of(&value)
-    )))
+    Ok(Reward(reward_fn(&js_to_json(&value, NAME)?, NAME)?))
 }
 
 /// The number of available arms: `(rng) => integer` or `{kind: "uniform", low, high}`.
@@ -168,15 +134,7 @@ fn num_actions(value: &JsValue) -> Result<NumActions> {
             js_to_i64(&call_with_rng(&f, NAME, rng, &[])?, NAME)
         })));
     }
-    if field(value, "kind").as_string().as_deref() == Some("uniform") {
-        let low = js_to_i64(&field(value, "low"), "numActionsFn.low")?;
-        let high = js_to_i64(&field(value, "high"), "numActionsFn.high")?;
-        return Ok(NumActions(Box::new(UniformNumActions::new(low, high)?)));
-    }
-    Err(Error::type_error(format!(
-        "{NAME} must be a function or {{kind: \"uniform\", low, high}}, got {}",
-        type_of(value)
-    )))
+    Ok(NumActions(num_actions_sampler(&js_to_json(value, NAME)?, NAME)?))
 }
 
 fn build(options: &JsValue) -> Result<StationaryStochasticPerArmEnvironment> {
@@ -283,14 +241,8 @@ macro_rules! per_arm_bandit_methods {
             /// Plays `episodes` episodes with random available arms, checking every time
             /// step against the specs (tf_agents' `validate_py_environment`).
             pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
-                use $crate::rng::Rng;
-                let mut rng = Rng::seed_from_u64(seed.unwrap_or(0) as u64);
-                let mut policy = |ts: &$crate::env::TimeStep, rng: &mut Rng| {
-                    let obs = $crate::bandit::PerArmObservation::from_value(&ts.observation)?;
-                    Ok($crate::bandit::actions_value(&obs.random_available_actions(rng)))
-                };
-                let episodes = episodes.unwrap_or(5) as usize;
-                $crate::env::validate_environment_with_policy(&mut self.env, episodes, &mut rng, &mut policy)
+                let (episodes, seed) = (episodes.unwrap_or(5) as usize, seed.unwrap_or(0) as u64);
+                $crate::bandit::actions::validate_with_random_arms(&mut self.env, episodes, seed)
                     .map_err($crate::js::to_js_error)
             }
         }

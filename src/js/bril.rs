@@ -1,39 +1,109 @@
-//! The Bril compiler for JavaScript: run a program, and measure the
-//! interpreter's throughput (the wasm side of `bench/interp.mjs`).
+//! The Bril compiler for JavaScript: read and print programs in both
+//! formats, verify, optimise, compute features and run them (what the
+//! package's `compgym` command does).
 
-use super::convert::set;
 use super::error::to_js_error;
-use crate::bril::interp::{run, Limits};
-use crate::bril::{bench, parse_any};
-use js_sys::Object;
+use crate::bril::interp::{Executable, Limits};
+use crate::bril::{features, parse_any, passes, Program};
+use crate::js::interop::object::set;
+use crate::Error;
+use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-/// Runs a Bril program (text or JSON) on `args` (default: its `# ARGS:` line):
-/// `{stdout, dynInst}`. Parse and verify errors are `ParseError`/`VerifyError`;
-/// a failing program is a `RuntimeError` or `LimitError`.
+fn parse(source: &str) -> Result<Program, JsValue> {
+    parse_any(source).map_err(to_js_error)
+}
+
+/// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as the
+/// command line's `--passes` does.
+fn apply_passes(program: &mut Program, flags: &[String]) -> Result<(), JsValue> {
+    passes::run_command_line(program, flags).map(drop).map_err(to_js_error)
+}
+
+/// Runs a Bril program (text or JSON) on `args` (default: its `# ARGS:` line),
+/// after the pass flags and pipelines in `passes` if any: `{stdout, dynInst}`.
+/// Parse and verify errors are `ParseError`/`VerifyError`; a failing program
+/// is a `RuntimeError`, `LimitError` or `ValueError` (bad arguments) that also
+/// carries the `stdout` printed and the `dynInst` executed before it failed.
 #[wasm_bindgen(js_name = runBril)]
-pub fn run_bril(source: &str, args: Option<Vec<String>>) -> Result<JsValue, JsValue> {
-    let program = parse_any(source).map_err(to_js_error)?;
+pub fn run_bril(
+    source: &str,
+    args: Option<Vec<String>>,
+    passes: Option<Vec<String>>,
+) -> Result<JsValue, JsValue> {
+    let mut program = parse(source)?;
+    apply_passes(&mut program, passes.as_deref().unwrap_or_default())?;
     let args = args.unwrap_or_else(|| program.main_args());
-    let outcome = run(&program, &args, &Limits::default());
-    outcome.result.clone().map_err(to_js_error)?;
+    let executable = Executable::new(&program).map_err(to_js_error)?;
+    let outcome = executable.run(&args, &Limits::default());
+    let report = |object: &Object| {
+        set(object, "stdout", &JsValue::from_str(&outcome.stdout));
+        set(object, "dynInst", &JsValue::from_f64(outcome.dyn_inst as f64));
+    };
+    if let Err(error) = &outcome.result {
+        let error = to_js_error(error.clone());
+        report(error.unchecked_ref());
+        return Err(error);
+    }
     let object = Object::new();
-    set(&object, "stdout", &JsValue::from_str(&outcome.stdout));
-    set(&object, "dynInst", &JsValue::from_f64(outcome.dyn_inst as f64));
+    report(&object);
     Ok(object.into())
 }
 
-/// Runs a program repeatedly for at least `seconds` and returns
-/// `{dynInst, runs, seconds, perSecond}`.
-#[wasm_bindgen(js_name = benchInterpreter)]
-pub fn bench_interpreter(source: &str, seconds: f64) -> Result<JsValue, JsValue> {
-    let program = parse_any(source).map_err(to_js_error)?;
-    let mut clock = || js_sys::Date::now() / 1000.0;
-    let t = bench::measure(&program, &program.main_args(), seconds, &mut clock).map_err(to_js_error)?;
+/// A program (text or JSON) as Bril JSON on one line, as `bril2json` prints it.
+#[wasm_bindgen(js_name = brilToJson)]
+pub fn bril_to_json(source: &str) -> Result<String, JsValue> {
+    Ok(crate::bril::to_json(&parse(source)?))
+}
+
+/// A program (text or JSON) as Bril text, as `bril2txt` prints it.
+#[wasm_bindgen(js_name = brilToText)]
+pub fn bril_to_text(source: &str) -> Result<String, JsValue> {
+    Ok(crate::bril::to_text(&parse(source)?))
+}
+
+/// Checks that a program is well formed: a `ParseError` or `VerifyError`
+/// says where it is not.
+#[wasm_bindgen(js_name = verifyBril)]
+pub fn verify_bril(source: &str) -> Result<(), JsValue> {
+    crate::bril::verify(&parse(source)?).map_err(to_js_error)
+}
+
+/// Optimises a program with pass flags and pipelines (`-O1`, `-O2`, `-Oz`),
+/// in order; the result as Bril text, or as one line of JSON when `json`.
+#[wasm_bindgen(js_name = optimizeBril)]
+pub fn optimize_bril(source: &str, passes: Vec<String>, json: bool) -> Result<String, JsValue> {
+    let mut program = parse(source)?;
+    apply_passes(&mut program, &passes)?;
+    Ok(if json { crate::bril::to_json(&program) } else { crate::bril::to_text(&program) })
+}
+
+/// A program's features (InstCount, Autophase, the ProGraML graph, CFG,
+/// IrSha1) as indented JSON, or its CFG as Graphviz DOT when `dot`.
+#[wasm_bindgen(js_name = brilFeatures)]
+pub fn bril_features(source: &str, dot: bool) -> Result<String, JsValue> {
+    let program = parse(source)?;
+    if dot {
+        return Ok(features::cfg::to_dot(&program));
+    }
+    serde_json::to_string_pretty(&features::to_json(&program))
+        .map_err(|e| to_js_error(Error::service(e.to_string())))
+}
+
+/// The optimisation passes and pipelines: `{passes: [{flag, description}],
+/// pipelines: ['-O0', ...]}`.
+#[wasm_bindgen(js_name = brilPasses)]
+pub fn bril_passes() -> JsValue {
+    let list = Array::new();
+    for pass in passes::registry() {
+        let entry = Object::new();
+        set(&entry, "flag", &JsValue::from_str(pass.flag));
+        set(&entry, "description", &JsValue::from_str(pass.description));
+        list.push(&entry);
+    }
+    let pipelines: Array = passes::pipelines().map(JsValue::from_str).collect();
     let object = Object::new();
-    set(&object, "dynInst", &JsValue::from_f64(t.dyn_inst as f64));
-    set(&object, "runs", &JsValue::from_f64(f64::from(t.runs)));
-    set(&object, "seconds", &JsValue::from_f64(t.seconds));
-    set(&object, "perSecond", &JsValue::from_f64(t.per_second()));
-    Ok(object.into())
+    set(&object, "passes", &list);
+    set(&object, "pipelines", &pipelines);
+    object.into()
 }

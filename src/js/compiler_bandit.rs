@@ -2,18 +2,15 @@
 //! programs})`, the TimeStep methods, regret helpers and the arms' names.
 
 use super::bandit::per_arm_bandit_methods;
-use super::convert::{js_to_u64, type_of};
 use super::error::to_js_error;
+use super::interop::object::field;
 use super::timestep::time_step_methods;
 use crate::bandit::compiler::PROPERTY_NAMES;
 use crate::bandit::{CompilerBandit, CompilerBanditOptions};
 use crate::error::{Error, Result};
-use js_sys::{Array as JsArray, Reflect};
+use crate::js::interop::{numbers::js_to_u64, object::type_of};
+use js_sys::Array as JsArray;
 use wasm_bindgen::prelude::*;
-
-fn field(options: &JsValue, key: &str) -> JsValue {
-    Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
 
 /// Reads `{seed, batchSize, programs}`; every key is optional.
 fn read_options(options: &JsValue) -> Result<CompilerBanditOptions> {

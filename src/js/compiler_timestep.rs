@@ -2,10 +2,12 @@
 //! `new CompilerTimeStepEnvironment(id, {benchmark, observationSpace,
 //! rewardSpace, maxEpisodeSteps, dataset})`.
 
-use super::env::options::{env_options_and, string};
+use super::env::options::env_options_and;
 use super::error::to_js_error;
+use super::interop::options::string;
 use super::timestep::time_step_methods;
-use crate::env::{make, CompilerTimeStepEnvironment, CompilerTimeStepOptions};
+use crate::compilers::make;
+use crate::env::{CompilerTimeStepEnvironment, CompilerTimeStepOptions};
 use crate::error::Result;
 use crate::rng::Rng;
 use wasm_bindgen::prelude::*;

@@ -4,14 +4,15 @@
 //! panic, because a panic under wasm kills the whole instance.
 
 pub mod bandit;
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod bril;
 pub mod compiler_bandit;
 pub mod compiler_timestep;
-pub mod convert;
 pub mod env;
 mod error;
-pub mod json;
-pub mod memory;
+pub mod gym;
+pub mod interop;
 pub mod rng;
 pub mod service;
 pub mod spaces;

@@ -2,9 +2,9 @@
 //! hold, copy, save (`state`, a 64-digit hex string) and replay. Functional
 //! samplers take one and return the advanced copy, leaving the input as it was.
 
-use super::convert::{int_to_js, js_to_i64, js_to_u64};
 use super::error::to_js_error;
 use crate::error::Error;
+use crate::js::interop::numbers::{int_to_js, js_to_i64, js_to_u64};
 use crate::rng::Rng;
 use std::cell::Cell;
 use std::rc::Rc;

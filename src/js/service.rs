@@ -7,9 +7,9 @@
 //! numbers or decimal strings out) and maps errors to typed JS errors.
 
 use super::error::to_js_error;
-use super::json::{js_to_json, json_to_js};
-use crate::env::compilers::{self, COMPILERS, DEFAULT_COMPILER};
+use crate::compilers::{self, COMPILERS, DEFAULT_COMPILER};
 use crate::error::{Error, Result};
+use crate::js::interop::json::{js_to_json, json_to_js};
 use crate::service::{Service, METHODS};
 use serde_json::{Map, Value as Json};
 use wasm_bindgen::prelude::*;
@@ -32,7 +32,7 @@ fn request_json(method: &str, request: &JsValue) -> Result<Json> {
 impl JsService {
     fn call_named(&mut self, method: &str, request: &JsValue) -> Result<JsValue> {
         let request = request_json(method, request)?;
-        json_to_js(&self.service.call_json(method, &request)?)
+        Ok(json_to_js(&self.service.call_json(method, &request)?))
     }
 
     fn rpc(&mut self, method: &str, request: &JsValue) -> std::result::Result<JsValue, JsValue> {

@@ -2,9 +2,14 @@
 //! (`{name, shape, dtype, minimum, maximum}`; dicts and lists nest), and JS
 //! values are read guided by a spec, so `[1, 2]` becomes an int32 action.
 
-use super::convert::{array_data_to_js, int_to_js, js_to_array, set, to_js, type_of};
 use crate::env::specs::{ArraySpec, Bounds, Spec, TimeStepSpec};
 use crate::error::{Error, Result};
+use crate::js::interop::{
+    numbers::{int_to_js, js_to_array},
+    object::{set, type_of},
+    typed::array_data_to_js,
+    value::to_js,
+};
 use crate::value::Value;
 use js_sys::{Array as JsArray, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};

@@ -2,9 +2,9 @@
 //! common methods (`reset`, `step`, the specs, state...) on any exported
 //! class whose `env` field implements [`TimeStepEnvironment`].
 
-use super::convert::set;
 use super::specs::scalar_or_js;
 use crate::env::TimeStep;
+use crate::js::interop::object::set;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +24,7 @@ pub fn time_step_to_js(time_step: &TimeStep) -> JsValue {
     set(&object, "stepType", &scalar_or_js(&time_step.step_type));
     set(&object, "reward", &scalar_or_js(&time_step.reward));
     set(&object, "discount", &scalar_or_js(&time_step.discount));
-    set(&object, "observation", &super::convert::to_js(&time_step.observation));
+    set(&object, "observation", &crate::js::interop::value::to_js(&time_step.observation));
     object.into()
 }
 
@@ -99,7 +99,10 @@ macro_rules! time_step_methods {
             #[wasm_bindgen(js_name = getInfo)]
             pub fn get_info(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
-                self.env.get_info().map(|v| $crate::js::convert::to_js(&v)).map_err($crate::js::to_js_error)
+                self.env
+                    .get_info()
+                    .map(|v| $crate::js::interop::value::to_js(&v))
+                    .map_err($crate::js::to_js_error)
             }
 
             /// An opaque, JSON-serialisable token that `setState` restores.
@@ -108,21 +111,22 @@ macro_rules! time_step_methods {
                 use crate::env::TimeStepEnvironment;
                 self.env
                     .get_state()
-                    .map(|s| $crate::js::convert::json_to_js(&s))
+                    .map(|s| $crate::js::interop::json::json_to_js(&s))
                     .map_err($crate::js::to_js_error)
             }
             #[wasm_bindgen(js_name = setState)]
             pub fn set_state(&mut self, state: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
-                let state =
-                    $crate::js::convert::js_to_json(&state, "state").map_err($crate::js::to_js_error)?;
+                let state = $crate::js::interop::json::js_to_json(&state, "state")
+                    .map_err($crate::js::to_js_error)?;
                 self.env.set_state(&state).map_err($crate::js::to_js_error)
             }
 
             /// Reseeds the environment (a non-negative integer or BigInt).
             pub fn seed(&mut self, seed: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
-                let seed = $crate::js::convert::js_to_u64(&seed, "seed").map_err($crate::js::to_js_error)?;
+                let seed = $crate::js::interop::numbers::js_to_u64(&seed, "seed")
+                    .map_err($crate::js::to_js_error)?;
                 self.env.seed(seed).map_err($crate::js::to_js_error)
             }
 
@@ -164,7 +168,7 @@ macro_rules! time_step_methods {
                 let mode = mode.unwrap_or_else(|| "rgb_array".to_string());
                 self.env
                     .render(&mode)
-                    .map(|v| $crate::js::convert::to_js(&v))
+                    .map(|v| $crate::js::interop::value::to_js(&v))
                     .map_err($crate::js::to_js_error)
             }
 

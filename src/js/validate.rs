@@ -1,9 +1,9 @@
 //! `validateEnvironment(env, episodes)`: tf_agents' `validate_py_environment`
 //! as a function, for any exported environment with a `validate` method.
 
-use super::convert::type_of;
 use super::error::to_js_error;
 use crate::error::Error;
+use crate::js::interop::object::type_of;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

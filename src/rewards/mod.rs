@@ -2,14 +2,17 @@
 //! at the start of each episode and updated after each step with the
 //! observations it asked for; forking an environment clones its rewards'
 //! state. [`cost`] has the generic kinds: delta, normalised and
-//! baseline-relative rewards over a cost observation.
+//! baseline-relative rewards over a cost observation; [`view`] the reward
+//! spaces of an environment by name (CompilerGym's `env.reward`).
 
 pub mod cost;
+pub mod view;
 
 #[cfg(test)]
 mod tests;
 
 pub use cost::{CostReward, Normalization};
+pub use view::RewardView;
 
 use crate::error::{Error, Result};
 use crate::spaces::RewardSpace;

@@ -1,7 +1,7 @@
 //! The generic reward kinds over the toy compiler's inversion count.
 
 use super::*;
-use crate::service::toy::ToyBackend;
+use crate::compilers::toy::ToyBackend;
 use crate::service::{AddBenchmarkRequest, Benchmark, Service, StartSessionRequest};
 use crate::views::tests::{apply, toy_view};
 use crate::views::SessionLink;
@@ -21,7 +21,7 @@ fn toy_view_of(list: &str) -> ObservationView {
     };
     let id = service.start_session(&request).unwrap().session_id;
     let spaces = service.observation_spaces().to_vec();
-    let mut link = SessionLink::new(Rc::new(RefCell::new(service)));
+    let link = SessionLink::new(Rc::new(RefCell::new(service)));
     link.set_session_id(Some(id));
     ObservationView::new(link, &spaces)
 }

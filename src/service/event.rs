@@ -9,17 +9,23 @@
 //! | Dict | `eventDict: {event: {key: ...}}` (a protobuf map: key order is not kept) |
 //! | anything else (other dtypes, graphs) | `anyValue: {"@type": "type.googleapis.com/compgym.Value", "value": <value_json>}` |
 //!
-//! Reading also accepts `int32Value`, `floatValue` and one-dimensional
-//! `stringTensor`s (as a list of strings).
+//! Reading also accepts `int32Value`, `floatValue`, one-dimensional
+//! `stringTensor`s (as a list of strings) and the protocol's `Opaque`
+//! message in `anyValue` (`{"@type": ".../compiler_gym.Opaque", "format",
+//! "data"}`) as its bytes: the format belongs to the space (a Sequence's
+//! `opaque_data_format`).
 
 use super::proto_json::*;
 use crate::error::{Error, Result};
+use crate::limits::Nesting;
 use crate::spaces::{value_from_json, value_to_json};
 use crate::value::{Array, ArrayData, Value};
 use serde_json::{json, Map, Value as Json};
 
 /// The `@type` of values that have no native Event form.
 pub const VALUE_TYPE_URL: &str = "type.googleapis.com/compgym.Value";
+/// The `@type` of the protocol's opaque serialised data.
+pub const OPAQUE_TYPE_URL: &str = "type.googleapis.com/compiler_gym.Opaque";
 
 fn tensor(shape: &[usize], value: Json) -> Json {
     json!({ "shape": shape.iter().map(|&d| uint_to_json(d as u64)).collect::<Vec<_>>(), "value": value })
@@ -156,6 +162,7 @@ pub fn value_from_event(j: &Json) -> Result<Value> {
             tensor_from_event(key, x)?
         }
         "eventList" => {
+            let _level = Nesting::Value.enter()?;
             let list = json_to_object(x, key)?;
             match list.get("event") {
                 None => Value::List(Vec::new()),
@@ -165,6 +172,7 @@ pub fn value_from_event(j: &Json) -> Result<Value> {
             }
         }
         "eventDict" => {
+            let _level = Nesting::Value.enter()?;
             let dict = json_to_object(x, key)?;
             match dict.get("event") {
                 None => Value::Dict(Vec::new()),
@@ -179,10 +187,17 @@ pub fn value_from_event(j: &Json) -> Result<Value> {
         "anyValue" => {
             let any = json_to_object(x, key)?;
             let url = any.get("@type").map(|t| json_to_str(t, "@type")).transpose()?.unwrap_or("");
-            if url != VALUE_TYPE_URL {
-                return Err(Error::type_error(format!("anyValue: unsupported @type {url:?}")));
+            match url {
+                VALUE_TYPE_URL => value_from_json(any.get("value").unwrap_or(&Json::Null))?,
+                OPAQUE_TYPE_URL => {
+                    if let Some(format) = any.get("format") {
+                        json_to_str(format, "Opaque.format")?;
+                    }
+                    let data = any.get("data").map(|d| json_to_str(d, "Opaque.data")).transpose()?;
+                    Value::Bytes(base64_decode(data.unwrap_or(""), "Opaque.data")?)
+                }
+                _ => return Err(Error::type_error(format!("anyValue: unsupported @type {url:?}"))),
             }
-            value_from_json(any.get("value").unwrap_or(&Json::Null))?
         }
         other => return Err(Error::type_error(format!("Event: unknown field {other:?}"))),
     })
@@ -248,6 +263,18 @@ mod tests {
             Value::List(vec![Value::Str("a".into()), Value::Str("b".into())])
         );
         assert_eq!(value_from_event(&json!({"int32Value": 7, "typeId": "x"})).unwrap(), Value::Int(7));
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn opaque_data_is_read_as_its_bytes() {
+        let j = json!({"anyValue": {"@type": OPAQUE_TYPE_URL, "format": "json://", "data": "eyJhIjoxfQ=="}});
+        assert_eq!(value_from_event(&j).unwrap(), Value::Bytes(b"{\"a\":1}".to_vec()));
+        let empty = json!({"anyValue": {"@type": OPAQUE_TYPE_URL, "format": "x"}});
+        assert_eq!(value_from_event(&empty).unwrap(), Value::Bytes(vec![]));
+        let bad = json!({"anyValue": {"@type": OPAQUE_TYPE_URL, "data": "***"}});
+        assert_eq!(value_from_event(&bad).unwrap_err().name(), "ValueError");
+        let bad = json!({"anyValue": {"@type": OPAQUE_TYPE_URL, "format": 3}});
+        assert!(value_from_event(&bad).is_err());
     }
 
     #[wasm_bindgen_test(unsupported = test)]

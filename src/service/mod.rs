@@ -5,7 +5,8 @@
 //! [`Space`]s to the protocol's `Event` and `Space`, [`session`] the traits
 //! a compiler implements, [`benchmark`] URIs, datasets and the benchmark
 //! store, and [`service`] the [`Service`] that owns sessions and answers
-//! every RPC. [`toy`] is a tiny compiler that proves the traits general.
+//! every RPC. The compilers that implement the traits live in
+//! [`compilers`](crate::compilers).
 //!
 //! [`Value`]: crate::value::Value
 //! [`Space`]: crate::spaces::Space
@@ -18,7 +19,6 @@ pub mod proto_json;
 pub mod service;
 pub mod session;
 pub mod space_json;
-pub mod toy;
 
 #[cfg(test)]
 mod service_tests;

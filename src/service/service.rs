@@ -166,9 +166,10 @@ impl Service {
             let space = &self.observation_spaces[i];
             observation.push(session.get_observation(i, space).map_err(|e| session_error(e, &space.name))?);
         }
+        let new_action_space = session.new_action_space();
         let session_id = self.new_id();
         self.sessions.insert(session_id, session);
-        Ok(StartSessionReply { session_id, new_action_space: None, observation })
+        Ok(StartSessionReply { session_id, new_action_space, observation })
     }
 
     pub fn fork_session(&mut self, session_id: SessionId) -> Result<SessionId> {
@@ -282,8 +283,11 @@ impl Service {
     /// the form the JavaScript layer uses.
     pub fn call_json(&mut self, method: &str, request: &Json) -> Result<Json> {
         // A request of the wrong shape is the protocol's INVALID_ARGUMENT,
-        // whatever the JSON type at fault.
-        let parse_error = |e: Error| Error::value(format!("{method} request: {}", e.message()));
+        // whatever the JSON type at fault; one past a limit stays a LimitError.
+        let parse_error = |e: Error| match e.kind() {
+            ErrorKind::Limit => e.context(format!("{method} request")),
+            _ => Error::value(format!("{method} request: {}", e.message())),
+        };
         fn parse<T: Message>(j: &Json, on_error: impl Fn(Error) -> Error) -> Result<T> {
             T::from_json(j).map_err(on_error)
         }

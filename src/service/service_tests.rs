@@ -1,7 +1,7 @@
 //! The service's RPCs and error paths, through the toy compiler.
 
-use super::toy::{obs, ToyBackend};
 use super::*;
+use crate::compilers::toy::{obs, ToyBackend};
 use crate::value::Value;
 use serde_json::json;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -249,4 +249,64 @@ fn malformed_json_requests_are_value_errors_naming_the_field() {
     let e = s.call_json("Nope", &json!({})).unwrap_err();
     assert!(e.message().contains("GetVersion, GetSpaces"), "{e}");
     assert_eq!(s.call_json("GetVersion", &json!({})).unwrap()["compilerVersion"], json!("toy 1.0"));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn start_session_can_change_the_action_space() {
+    let mut s = service();
+    s.add_benchmark(AddBenchmarkRequest { benchmark: vec![Benchmark::from_contents("user-v0/one", "7")] })
+        .unwrap();
+    // A list that cannot be reordered starts with `end` alone.
+    let r = start(&mut s, "benchmark://user-v0/one", vec![]).unwrap();
+    let space = r.new_action_space.expect("a new action space");
+    assert_eq!(space.name, "toy-flags-end");
+    assert_eq!(space.space.to_string(), "Commandline(toy-flags-end, 1, flags=-end)");
+    // Its index 0 is `end`, not `bubble`.
+    assert!(step(&mut s, r.session_id, &[0], &[]).unwrap().end_of_session);
+    assert!(step(&mut s, r.session_id, &[1], &[]).is_err());
+    // The JSON reply carries it; a list of two keeps the default.
+    let reply =
+        s.call_json("StartSession", &json!({"benchmark": {"uri": "benchmark://user-v0/one"}})).unwrap();
+    assert_eq!(reply["newActionSpace"]["name"], json!("toy-flags-end"));
+    assert!(start(&mut s, "benchmark://toy-v0/a", vec![]).unwrap().new_action_space.is_none());
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn inversions_are_counted_in_n_log_n() {
+    let mut s = service();
+    let mut rng = crate::Rng::seed_from_u64(3);
+    let list: Vec<i64> = (0..300).map(|_| rng.int_inclusive(-20, 20)).collect();
+    let slow = (0..list.len())
+        .flat_map(|i| (i + 1..list.len()).map(move |j| (i, j)))
+        .filter(|&(i, j)| list[i] > list[j])
+        .count() as i64;
+    let text = |l: &[i64]| l.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    let big: Vec<i64> = (0..200_000).rev().collect();
+    s.add_benchmark(AddBenchmarkRequest {
+        benchmark: vec![
+            Benchmark::from_contents("user-v0/mixed", text(&list)),
+            Benchmark::from_contents("user-v0/big", text(&big)),
+        ],
+    })
+    .unwrap();
+    let r = start(&mut s, "benchmark://user-v0/mixed", vec![obs::INVERSIONS]).unwrap();
+    assert_eq!(r.observation, vec![Value::Int(slow)]);
+    // 2 * 10^10 pairs: quadratic counting would not return.
+    let r = start(&mut s, "benchmark://user-v0/big", vec![obs::INVERSIONS]).unwrap();
+    assert_eq!(r.observation, vec![Value::Int(200_000 * 199_999 / 2)]);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn requests_past_a_limit_are_limit_errors_and_the_service_goes_on() {
+    let mut s = service();
+    let id = start(&mut s, "benchmark://toy-v0/a", vec![]).unwrap().session_id;
+    let mut event = json!({"int64Value": 1});
+    for _ in 0..100 {
+        event = json!({"eventList": {"event": [event]}});
+    }
+    let e = s.call_json("Step", &json!({"sessionId": id, "action": [event]})).unwrap_err();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert!(e.message().starts_with("Step request") && e.message().contains("40"), "{e}");
+    let reply = s.call_json("Step", &json!({"sessionId": id, "action": [{"int64Value": 1}]})).unwrap();
+    assert_eq!(reply["endOfSession"], json!(false));
 }

@@ -34,6 +34,13 @@ pub trait CompilationSession {
     /// An independent copy in the same state.
     fn fork(&self) -> Result<Box<dyn CompilationSession>>;
 
+    /// The action space this session uses if starting on its benchmark
+    /// changed it from the one it was started with: StartSession's
+    /// `new_action_space`. `None` (the default) when it did not.
+    fn new_action_space(&self) -> Option<ActionSpace> {
+        None
+    }
+
     /// Handles a `<key, value>` parameter; `Ok(None)` for an unknown key.
     fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {
         let _ = (key, value);

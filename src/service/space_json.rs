@@ -17,11 +17,14 @@
 //! | Tuple | `spaceList: {space: [...]}` |
 //! | Dict (sorted keys) | `spaceDict: {space: {key: ...}}` |
 //! | SpaceSequence | `spaceSequence: {lengthRange, space}` |
+//! | SpaceSequence of unbounded str Sequences (no opaque format) | `stringSequence: {lengthRange}` (the protocol's StringSequenceSpace: a list of strings) |
+//! | Sequence bytes with an opaque format and no length bounds | `anyValue: {"@type": ".../compiler_gym.Opaque", format}` |
 //! | anything else | `anyValue: {"@type": "type.googleapis.com/compgym.Space", "value": <description>}` |
 
 use super::event::{value_from_event, value_to_event};
 use super::proto_json::*;
 use crate::error::{Error, Result};
+use crate::limits::Nesting;
 use crate::spaces::{
     space_from_json, BoxBounds, BoxSpace, Commandline, CommandlineFlag, DictSpace, Discrete, NamedDiscrete,
     Scalar, Sequence, SequenceDType, Space, SpaceKind, SpaceSequence, TupleSpace,
@@ -31,6 +34,12 @@ use serde_json::{json, Map, Value as Json};
 
 pub const SPACE_TYPE_URL: &str = "type.googleapis.com/compgym.Space";
 pub const COMMANDLINE_TYPE_URL: &str = "type.googleapis.com/compiler_gym.CommandlineSpace";
+pub use super::event::OPAQUE_TYPE_URL;
+
+/// An unbounded string Sequence: the elements of a StringSequenceSpace.
+fn any_string(name: &str) -> Result<Sequence> {
+    Sequence::new(name, (0, None), SequenceDType::Str, None, None)
+}
 
 fn any_space(space: &Space) -> Json {
     json!({ "anyValue": { "@type": SPACE_TYPE_URL, "value": space.to_json() } })
@@ -128,8 +137,9 @@ fn box_message(b: &BoxSpace) -> Option<Json> {
 }
 
 fn sequence_message(s: &Sequence) -> Option<Json> {
-    if s.opaque_data_format().is_some() {
-        return None;
+    if let Some(format) = s.opaque_data_format() {
+        let opaque = s.size_range() == (0, None) && s.dtype() == SequenceDType::Bytes;
+        return opaque.then(|| json!({ "anyValue": { "@type": OPAQUE_TYPE_URL, "format": format } }));
     }
     let (lo, hi) = s.size_range();
     let field = match s.dtype() {
@@ -191,6 +201,10 @@ pub fn space_to_message(space: &Space) -> Json {
                 d.spaces().iter().map(|(k, s)| (k.clone(), space_to_message(s))).collect();
             Some(json!({ "spaceDict": { "space": map } }))
         }
+        SpaceKind::SpaceSequence(s) if is_string_list(s) => {
+            let (lo, hi) = s.size_range();
+            Some(json!({ "stringSequence": { "lengthRange": length_range(lo, hi) } }))
+        }
         SpaceKind::SpaceSequence(s) => {
             let (lo, hi) = s.size_range();
             Some(
@@ -200,6 +214,17 @@ pub fn space_to_message(space: &Space) -> Json {
         _ => None,
     };
     native.unwrap_or_else(|| any_space(space))
+}
+
+/// Whether a SpaceSequence is what StringSequenceSpace describes: a list of
+/// strings of any length.
+fn is_string_list(s: &SpaceSequence) -> bool {
+    match s.space().kind() {
+        SpaceKind::Sequence(q) => {
+            q.dtype() == SequenceDType::Str && q.size_range() == (0, None) && q.opaque_data_format().is_none()
+        }
+        _ => false,
+    }
 }
 
 fn opt<'a>(m: &'a Map<String, Json>, key: &str) -> Option<&'a Json> {
@@ -329,6 +354,11 @@ fn read_any(name: &str, any: &Json) -> Result<Space> {
                 .collect();
             Ok(Commandline::new(name, items)?.into())
         }
+        OPAQUE_TYPE_URL => {
+            let format = opt(any, "format").map(|f| json_to_str(f, "Opaque.format")).transpose()?;
+            Ok(Sequence::new(name, (0, None), SequenceDType::Bytes, Some(format.unwrap_or("").into()), None)?
+                .into())
+        }
         other => Err(Error::type_error(format!("anyValue: unsupported @type {other:?}"))),
     }
 }
@@ -357,6 +387,7 @@ pub fn space_from_message(name: &str, j: &Json) -> Result<Space> {
         | "floatSequence" | "doubleSequence" => read_sequence(name, field, x)?,
         "doubleBox" | "floatBox" | "int64Box" | "byteBox" | "booleanBox" => read_box(name, field, x)?,
         "spaceList" => {
+            let _level = Nesting::Space.enter()?;
             let items =
                 opt(json_to_object(x, field)?, "space").map(|l| json_to_list(l, field)).transpose()?;
             let spaces = items
@@ -368,6 +399,7 @@ pub fn space_from_message(name: &str, j: &Json) -> Result<Space> {
             TupleSpace::new(name, spaces)?.into()
         }
         "spaceDict" => {
+            let _level = Nesting::Space.enter()?;
             let empty = Map::new();
             let items =
                 opt(json_to_object(x, field)?, "space").map(|d| json_to_object(d, field)).transpose()?;
@@ -379,10 +411,16 @@ pub fn space_from_message(name: &str, j: &Json) -> Result<Space> {
             DictSpace::new(name, spaces, true)?.into()
         }
         "spaceSequence" => {
+            let _level = Nesting::Space.enter()?;
             let s = json_to_object(x, field)?;
             let inner = opt(s, "space").ok_or_else(|| Error::value("spaceSequence: space is missing"))?;
             let inner = space_from_message(&format!("{name}.space"), inner)?;
             SpaceSequence::new(name, inner, read_length_range(s, field)?)?.into()
+        }
+        "stringSequence" => {
+            let s = json_to_object(x, field)?;
+            let strings = any_string(&format!("{name}.space"))?;
+            SpaceSequence::new(name, strings.into(), read_length_range(s, field)?)?.into()
         }
         "anyValue" => read_any(name, x)?,
         other => return Err(Error::type_error(format!("Space: unknown or unsupported field {other:?}"))),
@@ -506,6 +544,33 @@ mod tests {
         );
         round_trip(Permutation::new("p", scalar("p.r", Some(0.0), Some(3.0), DType::I64)).unwrap().into());
         round_trip(MultiDiscrete::new("m", vec![2, 3], vec![], vec![2], DType::I64).unwrap().into());
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn string_sequences_and_opaque_data() {
+        // StringSequenceSpace: a list of 1 to 3 strings.
+        let j = json!({"stringSequence": {"lengthRange": {"min": 1, "max": "3"}}});
+        let s = space_from_message("flags", &j).unwrap();
+        assert_eq!(space_to_message(&s), json!({"stringSequence": {"lengthRange": {"min": 1, "max": 3}}}));
+        let strings = |n: usize| Value::List((0..n).map(|i| Value::Str(format!("-o{i}"))).collect());
+        assert!(s.contains(&strings(3)) && !s.contains(&strings(0)) && !s.contains(&strings(4)));
+        // The Event a CompilerGym service sends for it: a string tensor.
+        let event = json!({"stringTensor": {"shape": [2], "value": ["-o0", "-o1"]}});
+        assert!(s.contains(&value_from_event(&event).unwrap()));
+        round_trip(s);
+        round_trip(SpaceSequence::new("q", any_string("q.space").unwrap().into(), (0, None)).unwrap().into());
+        // Opaque: bytes in an agreed format.
+        let j = json!({"anyValue": {"@type": OPAQUE_TYPE_URL, "format": "json://networkx/MultiDiGraph"}});
+        let s = space_from_message("g", &j).unwrap();
+        let SpaceKind::Sequence(q) = s.kind() else { panic!("a Sequence") };
+        assert_eq!(q.opaque_data_format(), Some("json://networkx/MultiDiGraph"));
+        assert!(s.contains(&Value::Bytes(b"{}".to_vec())));
+        assert_eq!(space_to_message(&s), j);
+        round_trip(s);
+        // Other opaque sequences keep every detail through compgym's own form.
+        round_trip(
+            Sequence::new("t", (0, Some(4)), SequenceDType::Bytes, Some("x".into()), None).unwrap().into(),
+        );
     }
 
     #[wasm_bindgen_test(unsupported = test)]

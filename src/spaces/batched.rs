@@ -11,6 +11,7 @@ use super::json_util::{self as ju, JsonMap};
 use super::repr::{self, ReprOptions};
 use super::{check_name, space_from_json, Bound, Composite, Kind, Space, SpaceKind};
 use crate::error::Result;
+use crate::limits::{self, Nesting};
 use crate::rng::Rng;
 use crate::value::{shape_len, Array, ArrayData, DType, Value};
 
@@ -54,13 +55,10 @@ fn mode(space: &Space) -> Mode {
 impl BatchedSpace {
     pub fn new(name: &str, space: Space, batch_shape: Vec<usize>) -> Result<BatchedSpace> {
         let name = check_name(name, "Batched name")?;
-        let count = super::checked_len(&batch_shape, "batch_shape")?;
-        if let Mode::Stack(_, inner) = mode(&space) {
-            let mut all = batch_shape.clone();
-            all.extend(inner);
-            super::checked_len(&all, "batch_shape + the space's shape")?;
-        }
-        Ok(BatchedSpace { name, space: Box::new(space), batch_shape, count })
+        let count = super::checked_len(&batch_shape, 0, "batch_shape")?;
+        let b = BatchedSpace { name, space: Box::new(space), batch_shape, count };
+        super::check_composite(Self::TYPE, [b.space.as_ref()], b.sample_bytes())?;
+        Ok(b)
     }
     pub fn space(&self) -> &Space {
         &self.space
@@ -166,9 +164,22 @@ impl Kind for BatchedSpace {
         out.insert("batch_shape".into(), ju::shape_to_json(&self.batch_shape));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<BatchedSpace> {
+        let _level = Nesting::Space.enter()?;
         let space = space_from_json(ju::field(m, "space")?).map_err(|e| e.context("space"))?;
         BatchedSpace::new(name, space, ju::shape_from_json(ju::field(m, "batch_shape")?, "batch_shape")?)
     }
+    /// Stacked arrays and gathered scalars take their elements' bytes; nested
+    /// samples a list slot each besides.
+    fn sample_bytes(&self) -> u64 {
+        let each = match mode(&self.space) {
+            Mode::Stack(..) => self.space.sample_bytes(),
+            Mode::Scalars(d) => d.size(),
+            Mode::Nested => self.space.sample_bytes().saturating_add(limits::VALUE_SLOT_BYTES),
+        };
+        // Even an empty sample is counted, so a huge batch cannot be free.
+        limits::bytes_of(self.count, each.max(1))
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let parts = [self.space.get_repr(o), format!("batch_shape={}", repr::shape(&self.batch_shape))];
         repr::call(Self::TYPE, &self.name, o, &parts)
@@ -249,6 +260,7 @@ mod tests {
         assert!(BatchedSpace::new("x", s.clone(), vec![usize::MAX, 2]).is_err());
         let big = BoxSpace::uniform("b", 0.0, 1.0, Some(vec![1 << 20]), DType::F32).unwrap();
         let e = BatchedSpace::new("x", big.into(), vec![1 << 10]).unwrap_err();
-        assert!(e.message().contains("batch_shape"), "{e}");
+        assert_eq!(e.name(), "LimitError");
+        assert!(e.message().contains("Batched sample"), "{e}");
     }
 }

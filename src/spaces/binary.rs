@@ -4,6 +4,7 @@ use super::json_util::{self as ju, JsonMap};
 use super::repr::{self, ReprOptions};
 use super::{check_name, Bound, Kind, Leaf};
 use crate::error::Result;
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};
 
@@ -37,14 +38,14 @@ pub(crate) fn batch_shape(n: usize, shape: &[usize]) -> Result<Vec<usize>> {
     let mut s = Vec::with_capacity(shape.len() + 1);
     s.push(n);
     s.extend_from_slice(shape);
-    super::checked_len(&s, "sample_batch shape")?;
+    super::checked_len(&s, 1, "sample_batch of shape")?;
     Ok(s)
 }
 
 impl BinarySpace {
     pub fn new(name: &str, shape: Vec<usize>) -> Result<BinarySpace> {
         let name = check_name(name, "Binary name")?;
-        let len = super::checked_len(&shape, "shape")?;
+        let len = super::checked_len(&shape, DType::Bool.size(), "a Binary of shape")?;
         Ok(BinarySpace { name, shape, len })
     }
     pub fn shape(&self) -> &[usize] {
@@ -78,6 +79,10 @@ impl Kind for BinarySpace {
     fn from_description(name: &str, m: &JsonMap) -> Result<BinarySpace> {
         BinarySpace::new(name, ju::shape_from_json(ju::field(m, "shape")?, "shape")?)
     }
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(self.len, DType::Bool.size())
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         repr::call(Self::TYPE, &self.name, o, &[format!("shape={}", repr::shape(&self.shape))])
     }

@@ -12,6 +12,7 @@ use super::repr::{self, ReprOptions};
 use super::sampling::{f32_in, float_in, int_in};
 use super::{check_name, checked_len, Bound, Kind, Leaf};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};
 use serde_json::Value as Json;
@@ -94,9 +95,10 @@ impl BoxSpace {
         dtype: DType,
     ) -> Result<BoxSpace> {
         let name = check_name(name, "Box name")?;
-        let n = checked_len(&shape, "shape")?;
-        let low = broadcast(low, n, "low")?;
-        let high = broadcast(high, n, "high")?;
+        let n = checked_len(&shape, bound_bytes(dtype), "a Box of shape")?;
+        check_given(&low, n, "low")?;
+        check_given(&high, n, "high")?;
+        // Bounds given once are converted once, then repeated.
         let bounds = match dtype.int_range() {
             None => {
                 let low = low
@@ -109,6 +111,7 @@ impl BoxSpace {
                     .enumerate()
                     .map(|(i, &x)| float_bound(x, dtype, "high", i))
                     .collect::<Result<Vec<_>>>()?;
+                let (low, high) = (repeat(low, n), repeat(high, n));
                 for i in 0..n {
                     if low[i] == f64::INFINITY {
                         return Err(Error::value(format!("low[{i}] must not be +inf")));
@@ -133,6 +136,7 @@ impl BoxSpace {
                     .enumerate()
                     .map(|(i, &x)| int_bound(x, dtype, range, "high", i, false))
                     .collect::<Result<Vec<_>>>()?;
+                let (low, high) = (repeat(low, n), repeat(high, n));
                 for i in 0..n {
                     if low[i] > high[i] {
                         return Err(Error::value(format!("low[{i}] ({}) > high[{i}] ({})", low[i], high[i])));
@@ -183,7 +187,7 @@ impl BoxSpace {
 
     /// A box of `shape` whose elements all have element 0's bounds.
     pub(crate) fn broadcast_first(&self, shape: Vec<usize>) -> Result<BoxSpace> {
-        let n = checked_len(&shape, "shape")?;
+        let n = checked_len(&shape, bound_bytes(self.dtype), "a Box of shape")?;
         let bounds = match &self.bounds {
             BoxBounds::Float { low, high } => {
                 BoxBounds::Float { low: vec![low[0]; n], high: vec![high[0]; n] }
@@ -339,7 +343,7 @@ impl BoxSpace {
         let mut shape = Vec::with_capacity(self.shape.len() + 1);
         shape.push(n);
         shape.extend_from_slice(&self.shape);
-        checked_len(&shape, "sample_batch shape")?;
+        checked_len(&shape, self.dtype.size(), "sample_batch of shape")?;
         let data = self.sample_data(rng, n);
         Array::new(shape, data)
     }
@@ -444,11 +448,29 @@ fn nums_from_json(j: &Json, what: &str) -> Result<(Vec<usize>, Vec<Num>)> {
     Ok((shape, nums))
 }
 
-fn broadcast(v: Vec<Num>, n: usize, what: &str) -> Result<Vec<Num>> {
+/// The bytes a box keeps per element: `low` and `high`, as f64 or i128.
+fn bound_bytes(dtype: DType) -> u64 {
+    if dtype.is_float() {
+        16
+    } else {
+        32
+    }
+}
+
+/// Bounds are given once for every element, or once per element.
+fn check_given(v: &[Num], n: usize, what: &str) -> Result<()> {
     match v.len() {
-        len if len == n => Ok(v),
-        1 => Ok(vec![v[0]; n]),
+        len if len == n || len == 1 => Ok(()),
         len => Err(Error::value(format!("{what} has {len} elements but the shape needs {n}"))),
+    }
+}
+
+/// `v` itself if it has `n` elements, else its one element `n` times.
+fn repeat<T: Copy>(v: Vec<T>, n: usize) -> Vec<T> {
+    if v.len() == n {
+        v
+    } else {
+        v.first().map_or_else(Vec::new, |&x| vec![x; n])
     }
 }
 
@@ -535,6 +557,10 @@ impl Kind for BoxSpace {
 
     fn from_description(name: &str, fields: &JsonMap) -> Result<BoxSpace> {
         Self::parse_fields(name, fields)
+    }
+
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(self.len(), self.dtype.size())
     }
 
     fn repr(&self, o: &ReprOptions) -> String {

@@ -65,13 +65,14 @@ impl Commandline {
     pub fn descriptions(&self) -> Vec<&str> {
         self.items.iter().map(|i| i.description.as_str()).collect()
     }
-    /// The value of a flag; ValueError if unknown (like NamedDiscrete).
+    /// The value of a flag; LookupError if unknown, as CompilerGym documents
+    /// (its code raises ValueError; NamedDiscrete keeps ValueError).
     pub fn index(&self, flag: &str) -> Result<i64> {
         self.items
             .iter()
             .position(|i| i.flag == flag)
             .map(|i| i as i64)
-            .ok_or_else(|| Error::value(format!("flag {flag:?} is not in the space {:?}", self.name)))
+            .ok_or_else(|| Error::lookup(format!("flag {flag:?} is not in the space {:?}", self.name)))
     }
     /// The flags of `values`, separated by spaces.
     pub fn commandline(&self, values: &[i64]) -> Result<String> {
@@ -141,6 +142,11 @@ impl Kind for Commandline {
             .collect::<Result<Vec<_>>>()?;
         Commandline::new(name, items)
     }
+    /// A sample is one number, held in its `Value`.
+    fn sample_bytes(&self) -> u64 {
+        0
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![self.n().to_string()];
         if !o.abbreviate {
@@ -177,7 +183,8 @@ mod tests {
         assert_eq!(c.names(), ["-a", "-b"]);
         assert_eq!(c.flags()[0], "-a");
         assert_eq!(c.descriptions()[0], "A flag");
-        assert_eq!(c.index("a").unwrap_err().name(), "ValueError");
+        // CompilerGym documents LookupError for an unknown flag.
+        assert_eq!(c.index("a").unwrap_err().name(), "LookupError");
     }
 
     #[test]

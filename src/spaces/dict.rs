@@ -7,6 +7,7 @@ use super::json_util::{self as ju, JsonMap};
 use super::repr::ReprOptions;
 use super::{check_name, space_from_json, Bound, Composite, Kind, Space};
 use crate::error::{Error, Result};
+use crate::limits::{self, Nesting};
 use crate::rng::Rng;
 use crate::value::Value;
 use serde_json::Value as Json;
@@ -33,7 +34,9 @@ impl DictSpace {
                 return Err(Error::value(format!("spaces: key {key:?} is repeated")));
             }
         }
-        Ok(DictSpace { name, spaces })
+        let d = DictSpace { name, spaces };
+        super::check_composite(Self::TYPE, d.spaces.iter().map(|(_, s)| s), d.sample_bytes())?;
+        Ok(d)
     }
     pub fn spaces(&self) -> &[(String, Space)] {
         &self.spaces
@@ -79,11 +82,20 @@ impl Kind for DictSpace {
         out.insert("spaces".into(), Json::Array(pairs.collect()));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<DictSpace> {
+        let _level = Nesting::Space.enter()?;
         let (spaces, sort) = parse_entries(ju::field(m, "spaces")?, |_, j| space_from_json(j))?;
         // An explicit `sort_keys` overrides what the entries' form implies.
         let sort = ju::opt_field(m, "sort_keys").and_then(|j| j.as_bool()).unwrap_or(sort);
         DictSpace::new(name, spaces, sort)
     }
+    /// Entries are a key and a value each.
+    fn sample_bytes(&self) -> u64 {
+        let entry = limits::VALUE_SLOT_BYTES + std::mem::size_of::<String>() as u64;
+        self.spaces.iter().fold(0u64, |sum, (key, space)| {
+            sum.saturating_add(entry).saturating_add(key.len() as u64).saturating_add(space.sample_bytes())
+        })
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let parts: Vec<String> = self.spaces.iter().map(|(k, s)| format!("{k}: {}", s.get_repr(o))).collect();
         let mut text = super::repr::call(Self::TYPE, &self.name, o, &[]);

@@ -91,6 +91,11 @@ impl Kind for Discrete {
         };
         Discrete::new(name, ju::get_u64(m, "n")?, start)
     }
+    /// A sample is one number, held in its `Value`.
+    fn sample_bytes(&self) -> u64 {
+        0
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![self.n.to_string()];
         if self.start != 0 {
@@ -148,6 +153,6 @@ mod tests {
         let e = s.sample_batch(usize::MAX).unwrap_err();
         assert!(e.message().contains("sample_batch"));
         let huge: Space = Discrete::new("h", u64::MAX / 2, 0).unwrap().into();
-        assert_eq!(crate::spaces::flatdim(&huge).unwrap_err().name(), "ValueError");
+        assert_eq!(crate::spaces::flatdim(&huge).unwrap_err().name(), "LimitError");
     }
 }

@@ -12,6 +12,7 @@ use super::repr::{self, ReprOptions};
 use super::sampling::int_in;
 use super::{check_name, Bound, Kind, Leaf};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{shape_len, Array, ArrayData, DType, Value};
 use serde_json::Value as Json;
@@ -60,7 +61,7 @@ impl DynamicBoxSpace {
                 return Err(Error::value(format!("shape_low[{i}] ({lo}) > shape_high[{i}] ({hi})")));
             }
         }
-        super::checked_len(&shape_high, "shape_high")?;
+        super::checked_len(&shape_high, element.dtype().size(), "a DynamicBox sample of shape_high")?;
         if fill_value.is_nan() && !element.dtype().is_float() {
             return Err(Error::value("fill_value is NaN for an integer dtype"));
         }
@@ -211,6 +212,11 @@ impl Kind for DynamicBoxSpace {
         let fill = ju::opt_f64(m, "fill_value")?.unwrap_or(0.0);
         Self::from_element(name, element, shape_low, shape_high, fill)
     }
+    /// A sample has at most `shape_high` elements.
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(shape_len(&self.shape_high).unwrap_or(usize::MAX), self.dtype().size())
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = Vec::new();
         if !o.abbreviate {

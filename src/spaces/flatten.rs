@@ -11,6 +11,7 @@ use super::array_ops::{cast, concat, from_f64s, from_i128s, promote, slice};
 use super::box_space::{BoxBounds, BoxSpace};
 use super::{Space, SpaceKind};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::value::{Array, ArrayData, DType, Value};
 
 fn not_flattenable(space: &Space) -> Error {
@@ -21,29 +22,34 @@ fn children(space: &Space) -> Vec<&Space> {
     space.kind().children()
 }
 
-/// The number of elements of a flattened value (at most [`super::MAX_ELEMENTS`]).
+/// The number of elements of a flattened value. The flattened space is a Box
+/// of that many elements, which keeps two i128 bounds each, so the count is
+/// checked at 32 bytes an element against [`crate::limits::MAX_BYTES`].
 pub fn flatdim(space: &Space) -> Result<usize> {
     let n = flatdim_unchecked(space)?;
-    super::check_length(n, "flat size")?;
+    limits::check_bytes(limits::bytes_of(n, 32), format_args!("a flat size of {n}"))?;
     Ok(n)
+}
+
+/// A flat size past even `usize`: a LimitError like any other.
+fn too_large(n: impl std::fmt::Display) -> Error {
+    Error::limit(format!("a flat size of {n} is more than this platform can index"))
 }
 
 fn flatdim_unchecked(space: &Space) -> Result<usize> {
     let sum = |spaces: Vec<&Space>| -> Result<usize> {
         spaces.into_iter().try_fold(0usize, |acc, s| {
-            acc.checked_add(flatdim(s)?).ok_or_else(|| Error::value("flat size overflows"))
+            acc.checked_add(flatdim(s)?).ok_or_else(|| too_large("the flat sizes' sum"))
         })
     };
     Ok(match space.kind() {
         SpaceKind::Box(b) => b.len(),
-        SpaceKind::Discrete(d) => {
-            usize::try_from(d.n()).map_err(|_| Error::value("n is too large to flatten"))?
-        }
+        SpaceKind::Discrete(d) => usize::try_from(d.n()).map_err(|_| too_large(d.n()))?,
         SpaceKind::NamedDiscrete(d) => d.n() as usize,
         SpaceKind::Commandline(c) => c.n() as usize,
         SpaceKind::MultiDiscrete(m) => {
             let total: i128 = m.nvec().iter().sum();
-            usize::try_from(total).map_err(|_| Error::value("sum of nvec is too large to flatten"))?
+            usize::try_from(total).map_err(|_| too_large(total))?
         }
         SpaceKind::MultiBinary(m) => m.shape().iter().product(),
         SpaceKind::Binary(b) => b.shape().iter().product(),

@@ -15,6 +15,7 @@ use super::repr::{self, ReprOptions};
 use super::sampling::int_in;
 use super::{check_name, space_from_json, Bound, Kind, Leaf, Space, SpaceKind};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Graph, Value};
 use serde_json::Value as Json;
@@ -68,16 +69,8 @@ impl GraphSpace {
         if min_edges > 0 && min_nodes == 0 {
             return Err(Error::value("min_edges > 0 needs min_nodes >= 1: edges link nodes"));
         }
-        let batch_count = super::checked_len(&batch_shape, "batch_shape")?;
-        // Bound what one sample can allocate: graphs × nodes × features, and edges likewise.
-        let nodes = max_nodes.unwrap_or(min_nodes.saturating_add(UNBOUNDED_EXTRA_NODES));
-        let edges = max_edges.unwrap_or(min_edges.saturating_add(nodes.saturating_mul(2)));
-        let edge_len = edge_space.as_ref().map_or(2, |s| s.len().max(2));
-        let node_len = node_space.len().max(1);
-        for (count, len, what) in [(nodes, node_len, "max_nodes"), (edges, edge_len, "max_edges")] {
-            super::checked_len(&[batch_count, count, len], what)?;
-        }
-        Ok(GraphSpace {
+        let batch_count = super::checked_len(&batch_shape, 0, "batch_shape")?;
+        let g = GraphSpace {
             name,
             node_space,
             edge_space,
@@ -87,7 +80,16 @@ impl GraphSpace {
             max_edges,
             batch_shape,
             batch_count,
-        })
+        };
+        limits::check_bytes(g.sample_bytes(), "a Graph sample (graphs x nodes and edges x features)")?;
+        Ok(g)
+    }
+
+    /// The most nodes and edges one sampled graph has.
+    fn max_counts(&self) -> (usize, usize) {
+        let nodes = self.max_nodes.unwrap_or(self.min_nodes.saturating_add(UNBOUNDED_EXTRA_NODES));
+        let edges = self.max_edges.unwrap_or(self.min_edges.saturating_add(nodes.saturating_mul(2)));
+        (nodes, edges)
     }
 
     pub fn node_space(&self) -> &BoxSpace {
@@ -111,12 +113,12 @@ impl GraphSpace {
     }
 
     fn sample_one(&self, rng: &mut Rng) -> Sampled {
-        let max_n = self.max_nodes.unwrap_or(self.min_nodes + UNBOUNDED_EXTRA_NODES);
+        let (max_n, _) = self.max_counts();
         let n = int_in(rng, self.min_nodes as i128, max_n as i128) as usize;
         let e = if n == 0 {
             0
         } else {
-            let max_e = self.max_edges.unwrap_or(self.min_edges + 2 * n);
+            let max_e = self.max_edges.unwrap_or(self.min_edges.saturating_add(n.saturating_mul(2)));
             int_in(rng, self.min_edges as i128, max_e as i128) as usize
         };
         let nodes = self.node_space.sample_data(rng, n);
@@ -334,6 +336,18 @@ impl Kind for GraphSpace {
             batch_shape,
         )
     }
+    /// Per graph: node features, then edge features and two int64 links per
+    /// edge, then the two counts.
+    fn sample_bytes(&self) -> u64 {
+        let (nodes, edges) = self.max_counts();
+        // A node or edge counts one byte at least, featureless or not.
+        let node = self.node_space.sample_bytes().max(1);
+        let edge = self.edge_space.as_ref().map_or(0, BoxSpace::sample_bytes).saturating_add(16);
+        let one =
+            limits::bytes_of(nodes, node).saturating_add(limits::bytes_of(edges, edge)).saturating_add(16);
+        limits::bytes_of(self.batch_count, one)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let show = |x: Option<usize>| x.map_or("None".to_string(), |x| x.to_string());
         let mut parts = vec![self.node_space.repr(o)];
@@ -448,7 +462,8 @@ mod tests {
         assert!(GraphSpace::new("g", features(1), None, (0, None), (1, None), vec![]).is_err());
         let huge = (0, Some(usize::MAX));
         let e = GraphSpace::new("g", features(1), None, huge, (0, None), vec![]).unwrap_err();
-        assert!(e.message().contains("max_nodes"), "{e}");
+        assert_eq!(e.name(), "LimitError");
+        assert!(e.message().contains("Graph sample"), "{e}");
         let s: Space = graph(vec![4]).into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         let mut j = s.to_json();

@@ -21,6 +21,7 @@ use super::{
     SpaceSequence, TextSpace, TupleSpace, UnionSpace,
 };
 use crate::error::{Error, Result};
+use crate::limits::Nesting;
 use crate::value::DType;
 use serde_json::{json, Value as Json};
 
@@ -37,6 +38,8 @@ fn from_gym_named(j: &Json, default_name: Option<&str>) -> Result<Space> {
         None => default_name.unwrap_or(ty).to_string(),
     };
     let name = name.as_str();
+    let composite = matches!(ty, "Dict" | "Tuple" | "OneOf" | "Sequence");
+    let _level = composite.then(|| Nesting::Space.enter()).transpose()?;
     let space: Space = match ty {
         "Box" => BoxSpace::parse_fields(name, m)?.into(),
         "Discrete" => Discrete::from_description(name, m)?.into(),
@@ -47,7 +50,8 @@ fn from_gym_named(j: &Json, default_name: Option<&str>) -> Result<Space> {
                 .ok_or_else(|| Error::value("missing field \"n\""))?;
             MultiBinary::new(name, ju::shape_from_json(n, "n")?)?.into()
         }
-        "Text" => TextSpace::from_description(name, m)?.into(),
+        // Gymnasium's Text has at least one character unless told otherwise.
+        "Text" => TextSpace::from_description_or(name, m, 1)?.into(),
         "Dict" => {
             let (children, sort) = parse_entries(ju::field(m, "spaces")?, |k, j| from_gym_named(j, Some(k)))?;
             DictSpace::new(name, children, sort)?.into()

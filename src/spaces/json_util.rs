@@ -5,6 +5,7 @@
 //! `"inf"`, `"-inf"` and `"nan"` and read back from them.
 
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::value::DType;
 use serde_json::{Map, Value as Json};
 
@@ -150,6 +151,13 @@ pub fn shape_from_json(j: &Json, what: &str) -> Result<Vec<usize>> {
         Json::Number(_) => vec![j],
         _ => return Err(Error::type_error(format!("{what}: expected a shape, got {j}"))),
     };
+    if items.len() > limits::MAX_DIMS {
+        return Err(Error::limit(format!(
+            "{what} has {} dimensions, more than the limit of {}",
+            items.len(),
+            limits::MAX_DIMS
+        )));
+    }
     items
         .into_iter()
         .map(|d| {
@@ -179,6 +187,9 @@ pub fn flatten_numbers<'a>(j: &'a Json, what: &str) -> Result<(Vec<usize>, Vec<&
     ) -> Result<()> {
         match j {
             Json::Array(items) => {
+                if depth >= limits::MAX_DIMS {
+                    return Err(limits::too_deep(format_args!("{what}: a nested list"), limits::MAX_DIMS));
+                }
                 if shape.len() == depth {
                     shape.push(items.len());
                 } else if shape.len() < depth || shape[depth] != items.len() {

@@ -50,6 +50,7 @@
 
 pub mod array_ops;
 pub mod batched;
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod binary;
 pub mod box_space;
@@ -69,14 +70,18 @@ pub mod repr;
 pub mod reward;
 pub mod sampling;
 pub mod scalar;
+pub mod seeding;
 pub mod sequence;
 pub mod space_sequence;
+#[cfg(feature = "test-vectors")]
 pub mod test_vectors;
 pub mod text;
 pub mod tuple;
 pub mod union;
 pub mod value_json;
 
+#[cfg(test)]
+mod limit_tests;
 #[cfg(test)]
 mod property_tests;
 
@@ -105,15 +110,12 @@ pub use union::UnionSpace;
 pub use value_json::{value_from_json, value_to_json};
 
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, Value};
 use json_util::JsonMap;
 use serde_json::Value as Json;
 use std::fmt;
-
-/// The seed an unseeded space behaves as if given: there is no entropy source
-/// in a portable core, and determinism is a feature here.
-pub const DEFAULT_SEED: u64 = 0;
 
 /// Which bounds [`Space::is_bounded`] asks about (UniEnv's `manner`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,6 +155,10 @@ pub(crate) trait Kind {
     where
         Self: Sized;
     fn repr(&self, options: &ReprOptions) -> String;
+    /// An upper bound on the bytes a sample (or `create_empty`) allocates,
+    /// besides its own [`Value`]; constructors keep it within
+    /// [`limits::MAX_BYTES`].
+    fn sample_bytes(&self) -> u64;
 }
 
 /// A space whose samples use one generator only (its own).
@@ -172,82 +178,83 @@ pub(crate) trait Composite: Kind {
     fn assemble(&self, plan: &[usize], parts: Vec<Value>) -> Value;
 }
 
-/// Every kind of space.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SpaceKind {
-    Box(BoxSpace),
-    Discrete(Discrete),
-    NamedDiscrete(NamedDiscrete),
-    Commandline(Commandline),
-    Scalar(Scalar),
-    Sequence(Sequence),
-    SpaceSequence(SpaceSequence),
-    Permutation(Permutation),
-    Dict(DictSpace),
-    Tuple(TupleSpace),
-    Reward(RewardSpace),
-    MultiDiscrete(MultiDiscrete),
-    MultiBinary(MultiBinary),
-    Binary(BinarySpace),
-    DynamicBox(DynamicBoxSpace),
-    Graph(GraphSpace),
-    Text(TextSpace),
-    Union(UnionSpace),
-    Batched(BatchedSpace),
-}
+/// Declares every kind of space once: the [`SpaceKind`] enum, its `From`
+/// impls, the dispatch macros `each_kind!` and `leaf_or_composite!`, and the
+/// description reader, so a new kind is added in one place and no match can
+/// miss it. (`$d` is a literal `$`, for the generated macros' own variables.)
+macro_rules! declare_space_kinds {
+    ($d:tt leaves: $($leaf:ident($leaf_ty:ident)),+; composites: $($comp:ident($comp_ty:ident)),+ $(,)?) => {
+        /// Every kind of space.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum SpaceKind {
+            $($leaf($leaf_ty),)+
+            $($comp($comp_ty),)+
+        }
 
-/// Applies `$body` to the kind struct inside any variant.
-macro_rules! each_kind {
-    ($kind:expr, $s:ident => $body:expr) => {
-        match $kind {
-            SpaceKind::Box($s) => $body,
-            SpaceKind::Discrete($s) => $body,
-            SpaceKind::NamedDiscrete($s) => $body,
-            SpaceKind::Commandline($s) => $body,
-            SpaceKind::Scalar($s) => $body,
-            SpaceKind::Sequence($s) => $body,
-            SpaceKind::SpaceSequence($s) => $body,
-            SpaceKind::Permutation($s) => $body,
-            SpaceKind::Dict($s) => $body,
-            SpaceKind::Tuple($s) => $body,
-            SpaceKind::Reward($s) => $body,
-            SpaceKind::MultiDiscrete($s) => $body,
-            SpaceKind::MultiBinary($s) => $body,
-            SpaceKind::Binary($s) => $body,
-            SpaceKind::DynamicBox($s) => $body,
-            SpaceKind::Graph($s) => $body,
-            SpaceKind::Text($s) => $body,
-            SpaceKind::Union($s) => $body,
-            SpaceKind::Batched($s) => $body,
+        $(impl From<$leaf_ty> for SpaceKind {
+            fn from(s: $leaf_ty) -> SpaceKind {
+                SpaceKind::$leaf(s)
+            }
+        })+
+        $(impl From<$comp_ty> for SpaceKind {
+            fn from(s: $comp_ty) -> SpaceKind {
+                SpaceKind::$comp(s)
+            }
+        })+
+
+        /// Applies `$body` to the kind struct inside any variant.
+        macro_rules! each_kind {
+            ($d kind:expr, $d s:ident => $d body:expr) => {
+                match $d kind {
+                    $(SpaceKind::$leaf($d s) => $d body,)+
+                    $(SpaceKind::$comp($d s) => $d body,)+
+                }
+            };
+        }
+
+        /// Applies `$leaf` to leaf kinds and `$comp` to composite kinds.
+        macro_rules! leaf_or_composite {
+            ($d kind:expr, $d s:ident => leaf: $d leaf_body:expr, composite: $d comp_body:expr) => {
+                match $d kind {
+                    $(SpaceKind::$leaf($d s) => $d leaf_body,)+
+                    $(SpaceKind::$comp($d s) => $d comp_body,)+
+                }
+            };
+        }
+
+        /// The space a description of type `ty` describes; None for an unknown type.
+        fn parse_description(ty: &str, name: &str, fields: &JsonMap) -> Option<Result<Space>> {
+            Some(match ty {
+                $($leaf_ty::TYPE => parse_kind::<$leaf_ty>(name, fields),)+
+                $($comp_ty::TYPE => parse_kind::<$comp_ty>(name, fields),)+
+                _ => return None,
+            })
         }
     };
 }
 
-/// Applies `$leaf` to leaf kinds and `$comp` to composite kinds.
-macro_rules! leaf_or_composite {
-    ($kind:expr, $s:ident => leaf: $leaf:expr, composite: $comp:expr) => {
-        match $kind {
-            SpaceKind::SpaceSequence($s) => $comp,
-            SpaceKind::Dict($s) => $comp,
-            SpaceKind::Tuple($s) => $comp,
-            SpaceKind::Union($s) => $comp,
-            SpaceKind::Batched($s) => $comp,
-            SpaceKind::Box($s) => $leaf,
-            SpaceKind::Discrete($s) => $leaf,
-            SpaceKind::NamedDiscrete($s) => $leaf,
-            SpaceKind::Commandline($s) => $leaf,
-            SpaceKind::Scalar($s) => $leaf,
-            SpaceKind::Sequence($s) => $leaf,
-            SpaceKind::Permutation($s) => $leaf,
-            SpaceKind::Reward($s) => $leaf,
-            SpaceKind::MultiDiscrete($s) => $leaf,
-            SpaceKind::MultiBinary($s) => $leaf,
-            SpaceKind::Binary($s) => $leaf,
-            SpaceKind::DynamicBox($s) => $leaf,
-            SpaceKind::Graph($s) => $leaf,
-            SpaceKind::Text($s) => $leaf,
-        }
-    };
+declare_space_kinds! { $
+    leaves:
+        Box(BoxSpace),
+        Discrete(Discrete),
+        NamedDiscrete(NamedDiscrete),
+        Commandline(Commandline),
+        Scalar(Scalar),
+        Sequence(Sequence),
+        Permutation(Permutation),
+        Reward(RewardSpace),
+        MultiDiscrete(MultiDiscrete),
+        MultiBinary(MultiBinary),
+        Binary(BinarySpace),
+        DynamicBox(DynamicBoxSpace),
+        Graph(GraphSpace),
+        Text(TextSpace);
+    composites:
+        SpaceSequence(SpaceSequence),
+        Dict(DictSpace),
+        Tuple(TupleSpace),
+        Union(UnionSpace),
+        Batched(BatchedSpace),
 }
 
 fn type_of<K: Kind>(_: &K) -> &'static str {
@@ -290,42 +297,13 @@ impl<K: Into<SpaceKind>> From<K> for Space {
     }
 }
 
-macro_rules! kind_from {
-    ($($v:ident($t:ty)),*) => {$(
-        impl From<$t> for SpaceKind {
-            fn from(s: $t) -> SpaceKind {
-                SpaceKind::$v(s)
-            }
-        }
-    )*};
-}
-kind_from!(
-    Box(BoxSpace),
-    Discrete(Discrete),
-    NamedDiscrete(NamedDiscrete),
-    Commandline(Commandline),
-    Scalar(Scalar),
-    Sequence(Sequence),
-    SpaceSequence(SpaceSequence),
-    Permutation(Permutation),
-    Dict(DictSpace),
-    Tuple(TupleSpace),
-    Reward(RewardSpace),
-    MultiDiscrete(MultiDiscrete),
-    MultiBinary(MultiBinary),
-    Binary(BinarySpace),
-    DynamicBox(DynamicBoxSpace),
-    Graph(GraphSpace),
-    Text(TextSpace),
-    Union(UnionSpace),
-    Batched(BatchedSpace)
-);
-
 impl Space {
-    /// A space of this kind, seeded with [`DEFAULT_SEED`].
+    /// A space of this kind with a seed of its own, drawn at random as
+    /// Gymnasium does (see [`seeding`]); [`Space::seed`] makes it reproducible.
     pub fn new(kind: SpaceKind) -> Space {
-        let mut space = Space { kind, rng: Rng::seed_from_u64(DEFAULT_SEED) };
-        space.seed(DEFAULT_SEED);
+        let seed = seeding::fresh_seed();
+        let mut space = Space { kind, rng: Rng::seed_from_u64(seed) };
+        space.seed(seed);
         space
     }
 
@@ -432,7 +410,8 @@ impl Space {
 
     /// Functional form of [`Space::sample_batch`].
     pub fn sample_batch_with(&self, rng: Rng, n: usize) -> Result<(Rng, Array)> {
-        check_length(n, "sample_batch n")?;
+        let each = self.sample_bytes().max(8);
+        limits::check_bytes(limits::bytes_of(n, each), format_args!("sample_batch({n})"))?;
         let mut rng = rng;
         let batch = match &self.kind {
             SpaceKind::Box(b) => b.sample_batch(&mut rng, n)?,
@@ -475,6 +454,17 @@ impl Space {
         Json::Object(m)
     }
 
+    /// An upper bound on the bytes one sample allocates (see [`crate::limits`]).
+    pub fn sample_bytes(&self) -> u64 {
+        each_kind!(&self.kind, s => s.sample_bytes())
+    }
+
+    /// How deeply the space nests: 1 for a leaf, one more than its deepest
+    /// child for a composite; at most [`limits::MAX_SPACE_DEPTH`].
+    pub fn depth(&self) -> usize {
+        1 + self.kind.children().into_iter().map(Space::depth).max().unwrap_or(0)
+    }
+
     /// The text of UniEnv's `get_repr`.
     pub fn get_repr(&self, options: &ReprOptions) -> String {
         each_kind!(&self.kind, s => s.repr(options))
@@ -496,49 +486,32 @@ pub fn space_from_json(description: &Json) -> Result<Space> {
     let m = json_util::as_object(description, "space description")?;
     let ty = json_util::get_str(m, "type")?;
     let name = json_util::get_str(m, "name")?;
-    match ty {
-        BoxSpace::TYPE => parse_kind::<BoxSpace>(name, m),
-        Discrete::TYPE => parse_kind::<Discrete>(name, m),
-        NamedDiscrete::TYPE => parse_kind::<NamedDiscrete>(name, m),
-        Commandline::TYPE => parse_kind::<Commandline>(name, m),
-        Scalar::TYPE => parse_kind::<Scalar>(name, m),
-        Sequence::TYPE => parse_kind::<Sequence>(name, m),
-        SpaceSequence::TYPE => parse_kind::<SpaceSequence>(name, m),
-        Permutation::TYPE => parse_kind::<Permutation>(name, m),
-        DictSpace::TYPE => parse_kind::<DictSpace>(name, m),
-        TupleSpace::TYPE => parse_kind::<TupleSpace>(name, m),
-        RewardSpace::TYPE => parse_kind::<RewardSpace>(name, m),
-        MultiDiscrete::TYPE => parse_kind::<MultiDiscrete>(name, m),
-        MultiBinary::TYPE => parse_kind::<MultiBinary>(name, m),
-        BinarySpace::TYPE => parse_kind::<BinarySpace>(name, m),
-        DynamicBoxSpace::TYPE => parse_kind::<DynamicBoxSpace>(name, m),
-        GraphSpace::TYPE => parse_kind::<GraphSpace>(name, m),
-        TextSpace::TYPE => parse_kind::<TextSpace>(name, m),
-        UnionSpace::TYPE => parse_kind::<UnionSpace>(name, m),
-        BatchedSpace::TYPE => parse_kind::<BatchedSpace>(name, m),
-        other => Err(Error::type_error(format!("unknown space type {other:?}"))),
-    }
+    parse_description(ty, name, m)
+        .unwrap_or_else(|| Err(Error::type_error(format!("unknown space type {ty:?}"))))
 }
 
-/// The most elements a shape (or a batch of samples) may have. Larger
-/// requests are a ValueError instead of an allocation failure, which under
-/// wasm would abort the whole instance.
-pub const MAX_ELEMENTS: usize = 1 << 28;
-
-/// The number of elements of `shape`, or a ValueError naming `what` if it
-/// exceeds [`MAX_ELEMENTS`].
-pub(crate) fn checked_len(shape: &[usize], what: &str) -> Result<usize> {
-    match crate::value::shape_len(shape) {
-        Ok(n) if n <= MAX_ELEMENTS => Ok(n),
-        _ => Err(Error::value(format!("{what} {shape:?} has more than {MAX_ELEMENTS} elements"))),
-    }
+/// The number of elements of `shape`, checked against [`limits::MAX_DIMS`]
+/// and against [`limits::MAX_BYTES`] for elements of `each` bytes: a
+/// LimitError naming `what` instead of an allocation that would abort.
+pub(crate) fn checked_len(shape: &[usize], each: u64, what: &str) -> Result<usize> {
+    limits::check_dims(shape, what)?;
+    let n = crate::value::shape_len(shape).unwrap_or(usize::MAX);
+    limits::check_bytes(limits::bytes_of(n, each), format_args!("{what} {shape:?}"))?;
+    Ok(n)
 }
 
-/// Checks that a length bound is at most [`MAX_ELEMENTS`].
-pub(crate) fn check_length(n: usize, what: &str) -> Result<()> {
-    if n > MAX_ELEMENTS {
-        return Err(Error::value(format!("{what} ({n}) is more than {MAX_ELEMENTS}")));
+/// Checks what a composite space adds: its depth (one more than its deepest
+/// child) against [`limits::MAX_SPACE_DEPTH`], and the bytes of one sample.
+pub(crate) fn check_composite<'a>(
+    kind: &str,
+    children: impl IntoIterator<Item = &'a Space>,
+    sample_bytes: u64,
+) -> Result<()> {
+    let depth = 1 + children.into_iter().map(Space::depth).max().unwrap_or(0);
+    if depth > limits::MAX_SPACE_DEPTH {
+        return Err(limits::too_deep(format_args!("a {kind} space"), limits::MAX_SPACE_DEPTH));
     }
+    limits::check_bytes(sample_bytes, format_args!("a {kind} sample"))?;
     Ok(())
 }
 
@@ -593,12 +566,25 @@ mod tests {
     #[test]
     fn functional_sampling_leaves_own_state_alone_and_replays() {
         let s = pair();
+        let own = s.rng();
         let rng = Rng::seed_from_u64(7);
         let (r1, v1) = s.sample_with(rng);
         let (r2, v2) = s.sample_with(rng);
         assert_eq!((r1, &v1), (r2, &v2));
         assert_ne!(r1, rng);
-        assert_eq!(s.rng(), pair().rng());
+        assert_eq!(s.rng(), own);
+    }
+
+    #[test]
+    fn unseeded_spaces_draw_their_own_seed_and_seeded_ones_replay() {
+        // Gymnasium: an unseeded space samples from a seed drawn at random.
+        let (a, b) = (pair(), pair());
+        assert_ne!(a.rng(), b.rng());
+        let (mut a, mut b) = (a, b);
+        a.seed(5);
+        b.seed(5);
+        assert_eq!(a.rng(), b.rng());
+        assert_eq!(a.sample(), b.sample());
     }
 
     #[test]

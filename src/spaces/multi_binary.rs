@@ -5,6 +5,7 @@ use super::json_util::{self as ju, JsonMap};
 use super::repr::{self, ReprOptions};
 use super::{check_name, Bound, Kind, Leaf};
 use crate::error::Result;
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};
 
@@ -18,7 +19,7 @@ pub struct MultiBinary {
 impl MultiBinary {
     pub fn new(name: &str, shape: Vec<usize>) -> Result<MultiBinary> {
         let name = check_name(name, "MultiBinary name")?;
-        let len = super::checked_len(&shape, "shape")?;
+        let len = super::checked_len(&shape, DType::I8.size(), "a MultiBinary of shape")?;
         Ok(MultiBinary { name, shape, len })
     }
     pub fn shape(&self) -> &[usize] {
@@ -56,6 +57,10 @@ impl Kind for MultiBinary {
     fn from_description(name: &str, m: &JsonMap) -> Result<MultiBinary> {
         MultiBinary::new(name, ju::shape_from_json(ju::field(m, "shape")?, "shape")?)
     }
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(self.len, DType::I8.size())
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         repr::call(Self::TYPE, &self.name, o, &[format!("shape={}", repr::shape(&self.shape))])
     }

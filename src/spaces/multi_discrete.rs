@@ -7,6 +7,7 @@ use super::repr::{self, ReprOptions};
 use super::sampling::int_in;
 use super::{check_name, Bound, Kind, Leaf};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, DType, Value};
 use serde_json::Value as Json;
@@ -31,7 +32,8 @@ impl MultiDiscrete {
         dtype: DType,
     ) -> Result<MultiDiscrete> {
         let name = check_name(name, "MultiDiscrete name")?;
-        let n = super::checked_len(&shape, "shape")?;
+        // `nvec` and `start` are kept as i128, 32 bytes an element.
+        let n = super::checked_len(&shape, 32, "a MultiDiscrete of shape")?;
         let Some((dmin, dmax)) = dtype.int_range().filter(|_| dtype != DType::Bool) else {
             return Err(Error::type_error(format!("dtype must be an integer type, got {dtype}")));
         };
@@ -114,6 +116,10 @@ impl Kind for MultiDiscrete {
         };
         MultiDiscrete::new(name, nvec, start, shape, dtype)
     }
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(self.nvec.len(), self.dtype.size())
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![repr::bound_list(&self.nvec, |x| x.to_string())];
         if !o.abbreviate && self.start.iter().any(|&s| s != 0) {

@@ -85,6 +85,11 @@ impl Kind for NamedDiscrete {
     fn from_description(name: &str, m: &JsonMap) -> Result<NamedDiscrete> {
         NamedDiscrete::new(name, ju::get_strings(m, "names")?)
     }
+    /// A sample is one number, held in its `Value`.
+    fn sample_bytes(&self) -> u64 {
+        0
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![self.n().to_string()];
         if !o.abbreviate {

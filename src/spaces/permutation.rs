@@ -5,11 +5,9 @@ use super::repr::ReprOptions;
 use super::sequence::parse_scalar;
 use super::{check_name, Bound, Kind, Leaf, Scalar, Space};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
-use crate::value::{Array, ArrayData, Value};
-
-/// The most elements a permutation may have: its samples are materialised.
-pub const MAX_PERMUTATION_LEN: u64 = 1 << 24;
+use crate::value::{Array, ArrayData, DType, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Permutation {
@@ -32,12 +30,12 @@ impl Permutation {
             return Err(Error::value("scalar_range must have both min and max"));
         }
         let (lo, hi) = scalar_range.int_range().expect("integral");
-        let len = (hi - lo + 1) as u64;
-        if len > MAX_PERMUTATION_LEN {
-            return Err(Error::value(format!(
-                "scalar_range holds {len} values, more than {MAX_PERMUTATION_LEN}"
-            )));
-        }
+        // Samples are materialised: every value of the range, as int64.
+        let len = u64::try_from(hi - lo + 1).unwrap_or(u64::MAX);
+        limits::check_bytes(
+            limits::bytes(len, DType::I64.size()),
+            format_args!("a Permutation of {len} values"),
+        )?;
         Ok(Permutation { name, scalar_range, low: lo as i64, len: len as usize })
     }
     pub fn scalar_range(&self) -> &Scalar {
@@ -84,6 +82,10 @@ impl Kind for Permutation {
     fn from_description(name: &str, m: &JsonMap) -> Result<Permutation> {
         Permutation::new(name, parse_scalar(ju::field(m, "scalar_range")?)?)
     }
+    fn sample_bytes(&self) -> u64 {
+        limits::bytes_of(self.len, DType::I64.size())
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let hi = self.low as i128 + self.len as i128 - 1;
         super::repr::call(Self::TYPE, &self.name, o, &[format!("[{}, {hi}]", self.low)])

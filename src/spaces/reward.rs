@@ -155,6 +155,11 @@ impl Kind for RewardSpace {
             .with_deterministic(ju::get_bool_or(m, "deterministic", false)?)
             .with_platform_dependent(ju::get_bool_or(m, "platform_dependent", true)?))
     }
+    /// A sample is one number, held in its `Value`.
+    fn sample_bytes(&self) -> u64 {
+        0
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let (lo, hi) = self.range();
         let parts = if o.abbreviate {

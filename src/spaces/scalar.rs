@@ -135,6 +135,11 @@ impl Kind for Scalar {
         };
         Scalar::new(name, ju::opt_f64(m, "min")?, ju::opt_f64(m, "max")?, dtype)
     }
+    /// A sample is one number, held in its `Value`.
+    fn sample_bytes(&self) -> u64 {
+        0
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = Vec::new();
         if !o.abbreviate {

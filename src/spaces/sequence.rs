@@ -8,6 +8,7 @@ use super::repr::{self, ReprOptions};
 use super::sampling::{float_in, int_in};
 use super::{check_name, space_from_json, Bound, Kind, Leaf, Scalar, SpaceKind};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};
 use serde_json::Value as Json;
@@ -43,18 +44,24 @@ impl SequenceDType {
     }
 }
 
-/// Checks a `(lo, hi)` size range.
+/// Checks a `(lo, hi)` size range (the bytes its samples take are checked
+/// by the space).
 pub(crate) fn check_size_range(lo: usize, hi: Option<usize>) -> Result<()> {
-    super::check_length(hi.unwrap_or(lo), "size_range")?;
     match hi {
         Some(hi) if lo > hi => Err(Error::value(format!("size_range: lower bound {lo} > upper bound {hi}"))),
         _ => Ok(()),
     }
 }
 
+/// The longest sample of a size range: its upper bound, or
+/// `lo + UNBOUNDED_EXTRA_LENGTH` when it has none.
+pub(crate) fn max_sample_length(lo: usize, hi: Option<usize>) -> usize {
+    hi.unwrap_or(lo.saturating_add(UNBOUNDED_EXTRA_LENGTH))
+}
+
 /// A length uniform in the size range (up to `lo + UNBOUNDED_EXTRA_LENGTH` when unbounded).
 pub(crate) fn sample_length(rng: &mut Rng, lo: usize, hi: Option<usize>) -> usize {
-    let hi = hi.unwrap_or(lo.saturating_add(UNBOUNDED_EXTRA_LENGTH));
+    let hi = max_sample_length(lo, hi);
     int_in(rng, lo as i128, hi as i128) as usize
 }
 
@@ -107,6 +114,7 @@ impl Sequence {
             return Err(Error::value(format!("scalar_range needs a numeric dtype, not {}", dtype.name())));
         }
         let s = Sequence { name, size_range, dtype, opaque_data_format, scalar_range };
+        limits::check_bytes(s.sample_bytes(), "a Sequence sample")?;
         if let Some((lo, hi)) = s.element_int_range() {
             if lo > hi && s.size_range.1 != Some(0) {
                 return Err(Error::value(format!("scalar_range holds no value of {}", s.dtype.name())));
@@ -208,6 +216,15 @@ impl Kind for Sequence {
         let scalar_range = ju::opt_field(m, "scalar_range").map(parse_scalar).transpose()?;
         Sequence::new(name, (lo, hi), dtype, ju::opt_string(m, "opaque_data_format")?, scalar_range)
     }
+    /// Strings sample printable ASCII, one byte a character.
+    fn sample_bytes(&self) -> u64 {
+        let each = match self.dtype {
+            SequenceDType::Str | SequenceDType::Bytes => 1,
+            SequenceDType::Array(d) => d.size(),
+        };
+        limits::bytes_of(max_sample_length(self.size_range.0, self.size_range.1), each)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts = vec![size_range_repr(self.size_range.0, self.size_range.1)];
         if o.include_dtype {

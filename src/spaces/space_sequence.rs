@@ -4,10 +4,12 @@
 use super::json_util::JsonMap;
 use super::repr::ReprOptions;
 use super::sequence::{
-    check_size_range, sample_length, size_range_from_json, size_range_repr, size_range_to_json,
+    check_size_range, max_sample_length, sample_length, size_range_from_json, size_range_repr,
+    size_range_to_json,
 };
 use super::{check_name, json_util as ju, space_from_json, Bound, Composite, Kind, Space};
 use crate::error::Result;
+use crate::limits::{self, Nesting};
 use crate::rng::Rng;
 use crate::value::Value;
 
@@ -22,7 +24,9 @@ impl SpaceSequence {
     pub fn new(name: &str, space: Space, size_range: (usize, Option<usize>)) -> Result<SpaceSequence> {
         let name = check_name(name, "SpaceSequence name")?;
         check_size_range(size_range.0, size_range.1)?;
-        Ok(SpaceSequence { name, space: Box::new(space), size_range })
+        let s = SpaceSequence { name, space: Box::new(space), size_range };
+        super::check_composite(Self::TYPE, [s.space.as_ref()], s.sample_bytes())?;
+        Ok(s)
     }
     pub fn space(&self) -> &Space {
         &self.space
@@ -57,9 +61,16 @@ impl Kind for SpaceSequence {
         out.insert("size_range".into(), size_range_to_json(self.size_range.0, self.size_range.1));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<SpaceSequence> {
+        let _level = Nesting::Space.enter()?;
         let space = space_from_json(ju::field(m, "space")?).map_err(|e| e.context("space"))?;
         SpaceSequence::new(name, space, size_range_from_json(m)?)
     }
+    fn sample_bytes(&self) -> u64 {
+        let (lo, hi) = self.size_range;
+        let each = self.space.sample_bytes().saturating_add(limits::VALUE_SLOT_BYTES);
+        limits::bytes_of(max_sample_length(lo, hi), each)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let parts = [self.space.get_repr(o), size_range_repr(self.size_range.0, self.size_range.1)];
         super::repr::call(Self::TYPE, &self.name, o, &parts)

@@ -6,6 +6,7 @@ use super::repr::ReprOptions;
 use super::sampling::int_in;
 use super::{check_name, Bound, Kind, Leaf};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::Value;
 use serde_json::Value as Json;
@@ -28,17 +29,14 @@ impl TextSpace {
         if min_length > max_length {
             return Err(Error::value(format!("min_length ({min_length}) > max_length ({max_length})")));
         }
-        super::check_length(max_length, "max_length")?;
-        let mut chars: Vec<char> = Vec::new();
-        for c in charset.unwrap_or(ALPHANUMERIC).chars() {
-            if !chars.contains(&c) {
-                chars.push(c);
-            }
-        }
+        let mut seen = std::collections::HashSet::new();
+        let chars: Vec<char> = charset.unwrap_or(ALPHANUMERIC).chars().filter(|&c| seen.insert(c)).collect();
         if chars.is_empty() {
             return Err(Error::value("charset must not be empty"));
         }
-        Ok(TextSpace { name, min_length, max_length, charset: chars })
+        let t = TextSpace { name, min_length, max_length, charset: chars };
+        limits::check_bytes(t.sample_bytes(), format_args!("a Text sample of max_length {max_length}"))?;
+        Ok(t)
     }
     pub fn min_length(&self) -> usize {
         self.min_length
@@ -49,6 +47,13 @@ impl TextSpace {
     pub fn charset(&self) -> &[char] {
         &self.charset
     }
+    /// A Text description whose `min_length` defaults to `min_length`.
+    pub(crate) fn from_description_or(name: &str, m: &JsonMap, min_length: usize) -> Result<TextSpace> {
+        let min = ju::opt_usize(m, "min_length")?.unwrap_or(min_length);
+        let charset = ju::opt_string(m, "charset")?;
+        TextSpace::new(name, min, ju::get_usize(m, "max_length")?, charset.as_deref())
+    }
+
     /// The position of `c` in the charset.
     pub fn char_index(&self, c: char) -> Option<usize> {
         self.charset.iter().position(|&x| x == c)
@@ -82,12 +87,17 @@ impl Kind for TextSpace {
         out.insert("max_length".into(), Json::from(self.max_length));
         out.insert("charset".into(), Json::from(self.charset.iter().collect::<String>()));
     }
-    /// `min_length` defaults to 1 and `charset` to alphanumerics, as in Gymnasium.
+    /// `min_length` defaults to 0, as in UniEnv (Gymnasium's 1 applies to
+    /// Gymnasium descriptions, see [`TextSpace::from_description_or`]), and
+    /// `charset` to alphanumerics.
     fn from_description(name: &str, m: &JsonMap) -> Result<TextSpace> {
-        let min = ju::opt_usize(m, "min_length")?.unwrap_or(1);
-        let charset = ju::opt_string(m, "charset")?;
-        TextSpace::new(name, min, ju::get_usize(m, "max_length")?, charset.as_deref())
+        TextSpace::from_description_or(name, m, 0)
     }
+    fn sample_bytes(&self) -> u64 {
+        let widest = self.charset.iter().map(|c| c.len_utf8() as u64).max().unwrap_or(1);
+        limits::bytes_of(self.max_length, widest)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         let mut parts =
             vec![format!("min_length={}", self.min_length), format!("max_length={}", self.max_length)];

@@ -4,6 +4,7 @@ use super::json_util::{self as ju, JsonMap};
 use super::repr::ReprOptions;
 use super::{check_name, space_from_json, Bound, Composite, Kind, Space};
 use crate::error::{Error, Result};
+use crate::limits::{self, Nesting};
 use crate::rng::Rng;
 use crate::value::Value;
 use serde_json::Value as Json;
@@ -16,15 +17,25 @@ pub struct TupleSpace {
 
 impl TupleSpace {
     pub fn new(name: &str, spaces: Vec<Space>) -> Result<TupleSpace> {
-        Ok(TupleSpace { name: check_name(name, "Tuple name")?, spaces })
+        let name = check_name(name, "Tuple name")?;
+        super::check_composite(Self::TYPE, &spaces, list_bytes(&spaces))?;
+        Ok(TupleSpace { name, spaces })
     }
     pub fn spaces(&self) -> &[Space] {
         &self.spaces
     }
 }
 
+/// The bytes of a list holding one sample of each space.
+pub(crate) fn list_bytes(spaces: &[Space]) -> u64 {
+    spaces
+        .iter()
+        .fold(0u64, |sum, s| sum.saturating_add(limits::VALUE_SLOT_BYTES).saturating_add(s.sample_bytes()))
+}
+
 /// Parses the `spaces` list of a Tuple or Union description.
 pub(crate) fn parse_space_list(m: &JsonMap) -> Result<Vec<Space>> {
+    let _level = Nesting::Space.enter()?;
     ju::get_array(m, "spaces")?
         .iter()
         .enumerate()
@@ -59,6 +70,10 @@ impl Kind for TupleSpace {
     fn from_description(name: &str, m: &JsonMap) -> Result<TupleSpace> {
         TupleSpace::new(name, parse_space_list(m)?)
     }
+    fn sample_bytes(&self) -> u64 {
+        list_bytes(&self.spaces)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         super::repr::call(Self::TYPE, &self.name, o, &space_list_repr(&self.spaces, o))
     }

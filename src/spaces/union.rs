@@ -6,6 +6,7 @@ use super::repr::ReprOptions;
 use super::tuple::{check_non_empty, parse_space_list, space_list_repr};
 use super::{check_name, Bound, Composite, Kind, Space};
 use crate::error::Result;
+use crate::limits;
 use crate::rng::Rng;
 use crate::value::Value;
 use serde_json::Value as Json;
@@ -20,7 +21,9 @@ impl UnionSpace {
     pub fn new(name: &str, spaces: Vec<Space>) -> Result<UnionSpace> {
         let name = check_name(name, "Union name")?;
         check_non_empty(&spaces, "Union")?;
-        Ok(UnionSpace { name, spaces })
+        let u = UnionSpace { name, spaces };
+        super::check_composite(Self::TYPE, &u.spaces, u.sample_bytes())?;
+        Ok(u)
     }
     pub fn spaces(&self) -> &[Space] {
         &self.spaces
@@ -52,6 +55,12 @@ impl Kind for UnionSpace {
     fn from_description(name: &str, m: &JsonMap) -> Result<UnionSpace> {
         UnionSpace::new(name, parse_space_list(m)?)
     }
+    /// `[index, value]`.
+    fn sample_bytes(&self) -> u64 {
+        let widest = self.spaces.iter().map(Space::sample_bytes).max().unwrap_or(0);
+        widest.saturating_add(2 * limits::VALUE_SLOT_BYTES)
+    }
+
     fn repr(&self, o: &ReprOptions) -> String {
         super::repr::call(Self::TYPE, &self.name, o, &space_list_repr(&self.spaces, o))
     }

@@ -19,6 +19,7 @@
 use super::array_ops::{from_f64s, from_i128s};
 use super::json_util::{self as ju, f64_to_json, i128_to_json};
 use crate::error::{Error, Result};
+use crate::limits::Nesting;
 use crate::value::{Array, ArrayData, DType, Graph, Value};
 use serde_json::{json, Map, Value as Json};
 
@@ -86,7 +87,10 @@ pub fn value_from_json(j: &Json) -> Result<Value> {
             }
         }
         Json::String(s) => Value::Str(s.clone()),
-        Json::Array(items) => Value::List(items.iter().map(value_from_json).collect::<Result<_>>()?),
+        Json::Array(items) => {
+            let _level = Nesting::Value.enter()?;
+            Value::List(items.iter().map(value_from_json).collect::<Result<_>>()?)
+        }
         Json::Object(m) => object_from_json(m)?,
     })
 }
@@ -105,6 +109,7 @@ fn object_from_json(m: &Map<String, Json>) -> Result<Value> {
         )?));
     }
     if let Some(d) = only("dict") {
+        let _level = Nesting::Value.enter()?;
         let pairs =
             d.as_array().ok_or_else(|| Error::type_error("dict: expected a list of [key, value] pairs"))?;
         let entries = pairs

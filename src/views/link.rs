@@ -1,10 +1,12 @@
-//! The link from a view to its session: the shared service and the id of
-//! the session currently in use (none before reset).
+//! The link from an environment and its views to their session: the shared
+//! service and the id of the session currently in use (none before reset).
+//! Clones of a link share the session id, so an environment that moves to a
+//! new session (reset, fork) moves its views with it.
 
 use crate::error::{Error, Result};
 use crate::service::{Service, SessionId, StepOutcome};
 use crate::value::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// A service shared by an environment and its forks.
@@ -13,26 +15,34 @@ pub type SharedService = Rc<RefCell<Service>>;
 #[derive(Clone)]
 pub struct SessionLink {
     service: SharedService,
-    session_id: Option<SessionId>,
+    session_id: Rc<Cell<Option<SessionId>>>,
 }
 
 impl SessionLink {
     pub fn new(service: SharedService) -> SessionLink {
-        SessionLink { service, session_id: None }
+        SessionLink { service, session_id: Rc::default() }
     }
+
+    /// A link to the same service with a session id of its own (none yet),
+    /// for a fork.
+    pub fn detached(&self) -> SessionLink {
+        SessionLink::new(self.service.clone())
+    }
+
     pub fn service(&self) -> &SharedService {
         &self.service
     }
     pub fn session_id(&self) -> Option<SessionId> {
-        self.session_id
+        self.session_id.get()
     }
-    pub fn set_session_id(&mut self, id: Option<SessionId>) {
-        self.session_id = id;
+    /// Sets the session of this link and of every clone of it.
+    pub fn set_session_id(&self, id: Option<SessionId>) {
+        self.session_id.set(id);
     }
 
     /// The session id, or SessionNotFound before reset.
     pub fn require_session(&self) -> Result<SessionId> {
-        self.session_id.ok_or_else(|| Error::session_not_found("no session: call reset() first"))
+        self.session_id().ok_or_else(|| Error::session_not_found("no session: call reset() first"))
     }
 
     /// Runs `f` on the service. Re-entering the service from inside a call

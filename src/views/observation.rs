@@ -36,8 +36,9 @@ impl ObservationView {
     pub fn link(&self) -> &SessionLink {
         &self.link
     }
-    pub fn link_mut(&mut self) -> &mut SessionLink {
-        &mut self.link
+    /// The same view over another link (a fork's session).
+    pub fn relinked(&self, link: SessionLink) -> ObservationView {
+        ObservationView { link, specs: self.specs.clone() }
     }
 
     /// Every spec, base spaces first in the service's order, then derived

@@ -1,8 +1,8 @@
 //! Views over the toy compiler.
 
 use super::*;
-use crate::rewards::{CostReward, Reward};
-use crate::service::toy::{obs, ToyBackend};
+use crate::compilers::toy::{obs, ToyBackend};
+use crate::rewards::{CostReward, Reward, RewardView};
 use crate::service::{Benchmark, Service, StartSessionRequest};
 use crate::spaces::{RewardSpace, Scalar};
 use crate::value::{DType, Value};
@@ -20,7 +20,7 @@ pub(crate) fn toy_view(uri: &str) -> ObservationView {
     };
     let id = service.borrow_mut().start_session(&request).unwrap().session_id;
     let spaces = service.borrow().observation_spaces().to_vec();
-    let mut link = SessionLink::new(service);
+    let link = SessionLink::new(service);
     link.set_session_id(Some(id));
     ObservationView::new(link, &spaces)
 }
@@ -50,12 +50,12 @@ fn observations_are_computed_on_demand() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn observation_errors() {
-    let mut view = toy_view("toy-v0/b");
+    let view = toy_view("toy-v0/b");
     assert_eq!(view.get("Nope").unwrap_err().name(), "LookupError");
     let id = view.link().session_id();
-    view.link_mut().set_session_id(None);
+    view.link().set_session_id(None);
     assert_eq!(view.get("Inversions").unwrap_err().name(), "SessionNotFound");
-    view.link_mut().set_session_id(id);
+    view.link().set_session_id(id);
     let session = id.unwrap();
     let parameter =
         vec![crate::service::SessionParameter { key: "toy.fail".into(), value: "observation".into() }];

@@ -4,7 +4,8 @@
 use super::train::{generated_uri, TrainOptions, Trainer};
 use super::*;
 use crate::agents::search::{Budget, SearchOptions, SearchRun};
-use crate::env::{make, EnvOptions, ResetOptions};
+use crate::compilers::make;
+use crate::env::{EnvOptions, ResetOptions};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn small_options(seed: u64) -> TrainOptions {

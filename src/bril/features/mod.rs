@@ -7,7 +7,7 @@
 //! - [`programl`]: `Programl`, the instruction/variable/constant graph with
 //!   control, data and call edges, as a [`Graph`] and as JSON;
 //! - [`mod@cfg`]: each function's control-flow graph as JSON and Graphviz DOT;
-//! - [`ir_sha1`], [`ir_instruction_count`], [`instruction_count_after`];
+//! - [`ir_sha1`], [`ir_instruction_count`];
 //! - [`observe`]: every numeric observation at once; [`to_json`]: every
 //!   feature as one JSON document (`compgym features`).
 //!
@@ -28,9 +28,7 @@ mod testing;
 pub use sha1::{sha1, to_hex, Sha1};
 
 use crate::bril::ir::Program;
-use crate::bril::passes;
 use crate::bril::print::to_text;
-use crate::error::Result;
 use crate::value::Graph;
 
 /// `IrSha1`: the SHA-1 of the program's canonical text ([`to_text`]).
@@ -46,15 +44,6 @@ pub fn ir_sha1_hex(program: &Program) -> String {
 /// `IrInstructionCount`: static instruction count, labels excluded.
 pub fn ir_instruction_count(program: &Program) -> i64 {
     program.instr_count() as i64
-}
-
-/// The static instruction count after running the passes named by `flags`
-/// (e.g. `["-dce", "-lvn"]`) on a copy of `program`: the basis of
-/// `IrInstructionCountO1`-style observations, whose pipelines callers fix.
-pub fn instruction_count_after(program: &Program, flags: &[&str]) -> Result<i64> {
-    let mut copy = program.clone();
-    passes::run_flags(&mut copy, flags)?;
-    Ok(ir_instruction_count(&copy))
 }
 
 /// Every numeric observation of a program at once.

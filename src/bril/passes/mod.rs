@@ -203,6 +203,17 @@ pub fn run_pipeline(program: &mut Program, name: &str) -> Result<bool> {
     run_flags(program, pipeline(name)?)
 }
 
+/// Runs pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as a
+/// command line's `--passes` names them; true if any changed the program.
+pub fn run_command_line<S: AsRef<str>>(program: &mut Program, flags: &[S]) -> Result<bool> {
+    let mut changed = false;
+    for flag in flags.iter().map(AsRef::as_ref) {
+        changed |=
+            if flag.starts_with("-O") { run_pipeline(program, flag)? } else { run_flags(program, &[flag])? };
+    }
+    Ok(changed)
+}
+
 /// `-Oz`: groups of passes, each kept only if the program comes out no
 /// larger, so a group may grow code on the way (inlining, unrolling) as long
 /// as its clean-up more than pays for it.

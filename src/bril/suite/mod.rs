@@ -16,6 +16,8 @@ pub const URI_PREFIX: &str = "benchmark://suite-v0/";
 /// One bundled program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Benchmark {
+    /// The dataset it belongs to: `suite-v0` or `large-v0`.
+    pub dataset: &'static str,
     pub name: &'static str,
     /// The program in Bril text, with its `# ARGS:` line.
     pub source: &'static str,
@@ -24,9 +26,9 @@ pub struct Benchmark {
 }
 
 impl Benchmark {
-    /// `benchmark://suite-v0/NAME`.
+    /// `benchmark://DATASET/NAME`.
     pub fn uri(&self) -> String {
-        format!("{URI_PREFIX}{}", self.name)
+        format!("benchmark://{}/{}", self.dataset, self.name)
     }
 
     pub fn program(&self) -> Result<Program> {
@@ -44,9 +46,12 @@ impl Benchmark {
     }
 }
 
-macro_rules! suite {
-    ($($name:literal),* $(,)?) => {
+/// The benchmarks of one dataset, from `NAME.bril` and `NAME.out` files
+/// beside the module that lists them.
+macro_rules! benchmarks {
+    ($dataset:literal: $($name:literal),* $(,)?) => {
         &[$(Benchmark {
+            dataset: $dataset,
             name: $name,
             source: include_str!(concat!($name, ".bril")),
             expected_output: include_str!(concat!($name, ".out")),
@@ -54,7 +59,9 @@ macro_rules! suite {
     };
 }
 
-static SUITE: &[Benchmark] = suite![
+pub mod large;
+
+static SUITE: &[Benchmark] = benchmarks!["suite-v0":
     "ackermann",
     "binary-search",
     "bit-count",
@@ -110,9 +117,13 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// A benchmark by name or by `benchmark://suite-v0/NAME` URI.
 pub fn get(name_or_uri: &str) -> Result<&'static Benchmark> {
-    let name = name_or_uri.strip_prefix(URI_PREFIX).unwrap_or(name_or_uri);
-    SUITE
-        .iter()
+    find(SUITE, URI_PREFIX, name_or_uri)
+}
+
+/// The benchmark of `list` named `name_or_uri`, or whose URI it is.
+fn find(list: &'static [Benchmark], prefix: &str, name_or_uri: &str) -> Result<&'static Benchmark> {
+    let name = name_or_uri.strip_prefix(prefix).unwrap_or(name_or_uri);
+    list.iter()
         .find(|b| b.name == name)
         .ok_or_else(|| Error::lookup(format!("unknown benchmark {name_or_uri:?}")))
 }

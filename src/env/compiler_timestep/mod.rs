@@ -44,7 +44,6 @@ use super::specs::{default_discount_spec, ArraySpec, Bound, BoundedArraySpec, Sp
 use super::state::CompilerEnvState;
 use super::timestep::{StepType, TimeStep};
 use super::timestep_env::{EnvState, TimeStepEnvBase, TimeStepEnvironment};
-use crate::bandit::state::{decode_rng, encode_rng};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::value::{Array, ArrayData, DType, Value};
@@ -190,7 +189,7 @@ impl CompilerTimeStepEnvironment {
             benchmark: state.benchmark,
             commandline: state.commandline,
             reward: state.reward,
-            rng: self.chooser.as_ref().map(encode_rng),
+            rng: self.chooser.as_ref().map(Rng::to_hex_words),
             time_step,
         })
     }
@@ -326,7 +325,7 @@ impl TimeStepEnvironment for CompilerTimeStepEnvironment {
             state.kind,
             state.version
         );
-        let chooser = state.rng.as_ref().map(decode_rng).transpose()?;
+        let chooser = state.rng.as_ref().map(Rng::from_hex_words).transpose()?;
         let mut replay = self.env.sibling();
         replay.apply(&CompilerEnvState {
             benchmark: state.benchmark,

@@ -1,8 +1,9 @@
 use super::*;
+use crate::compilers::make;
+use crate::compilers::toy::ToyBackend;
 use crate::env::compiler_env::{EnvExtras, EnvOptions};
 use crate::env::validate::validate_environment;
-use crate::env::{make, TimeStepEnvironment};
-use crate::service::toy::ToyBackend;
+use crate::env::TimeStepEnvironment;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const FIB: &str = "benchmark://suite-v0/fib-iter";

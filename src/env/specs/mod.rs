@@ -457,6 +457,14 @@ pub fn default_reward_spec() -> Spec {
     ArraySpec::new(vec![], DType::F32).with_name("reward").into()
 }
 
+/// A scalar int32 spec in `[lo, hi]` named `name`, or unbounded if `lo > hi`.
+pub fn bounded_int32(lo: i64, hi: i64, name: &str) -> Spec {
+    match BoundedArraySpec::new(vec![], DType::I32, lo, hi) {
+        Ok(spec) => spec.with_name(name).into(),
+        Err(_) => ArraySpec::new(vec![], DType::I32).with_name(name).into(),
+    }
+}
+
 /// The default discount spec: a float32 scalar in `[0, 1]` named `discount`.
 pub fn default_discount_spec() -> Spec {
     match BoundedArraySpec::new(vec![], DType::F32, 0.0, 1.0) {

@@ -1,12 +1,16 @@
 //! The `CompilerEnv` class and `make(id, options)`.
 
+use super::observation_view::JsObservationView;
 use super::options::{env_options, max_episode_steps, reset_options, step_options};
-use super::views::{JsObservationView, JsRewardView};
+use super::reward_view::JsRewardView;
 use super::{borrow, borrow_mut, with_keys, SharedEnv};
 use crate::env::{CompilerEnv, Observed, StepResult};
 use crate::error::{Error, Result};
-use crate::js::convert::{set, set_fresh, to_js, type_of};
-use crate::js::spaces::values::{js_to_value, value_to_js};
+use crate::js::interop::space_value::{js_to_value, value_to_js};
+use crate::js::interop::{
+    object::{set_fresh, type_of},
+    value::to_js,
+};
 use crate::js::spaces::JsSpace;
 use crate::js::to_js_error;
 use crate::value::Value;
@@ -25,13 +29,13 @@ pub fn make(
     #[wasm_bindgen(unchecked_param_type = "EnvOptions | void")] options: Option<JsValue>,
 ) -> JsResult<JsCompilerEnv> {
     let options = env_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(to_js_error)?;
-    crate::env::make(id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
+    crate::compilers::make(id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
 }
 
 /// Every registered environment id, sorted.
 #[wasm_bindgen(js_name = registeredEnvs)]
 pub fn registered_envs() -> Vec<String> {
-    crate::env::registered_ids()
+    crate::compilers::registered_ids()
 }
 
 /// A compiler environment (CompilerGym's `CompilerEnv`, Gymnasium's step results).
@@ -319,9 +323,4 @@ impl JsCompilerEnv {
             Err(_) => "CompilerEnv(busy)".into(),
         }
     }
-}
-
-/// Sets `object[key]` for result objects built rarely (not on every step).
-pub(crate) fn put(object: &Object, key: &str, value: impl Into<JsValue>) {
-    set(object, key, &value.into());
 }

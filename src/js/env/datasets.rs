@@ -1,10 +1,12 @@
 //! Datasets and benchmarks for JavaScript: `env.datasets`,
 //! `env.randomBenchmark(seed | rng, dataset?)` and `env.addBenchmark(uri, program)`.
 
-use super::compiler_env::{put, JsCompilerEnv};
-use super::{borrow, borrow_mut, call_method};
+use super::compiler_env::JsCompilerEnv;
+use super::{borrow, borrow_mut};
 use crate::error::{Error, Result};
-use crate::js::convert::{js_to_json, js_to_u64, type_of};
+use crate::js::interop::object::call_method;
+use crate::js::interop::object::set;
+use crate::js::interop::{json::js_to_json, numbers::js_to_u64, object::type_of};
 use crate::js::to_js_error;
 use crate::rng::Rng;
 use crate::service::{Benchmark, Dataset, DatasetBenchmarks};
@@ -17,16 +19,20 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 /// an unbounded (seeded) dataset.
 fn dataset_to_js(dataset: &Dataset) -> JsValue {
     let object = Object::new();
-    put(&object, "name", dataset.name.as_str());
-    put(&object, "description", dataset.description.as_str());
-    put(&object, "size", dataset.size().map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64)));
+    set(&object, "name", &JsValue::from(dataset.name.as_str()));
+    set(&object, "description", &JsValue::from(dataset.description.as_str()));
+    set(
+        &object,
+        "size",
+        &JsValue::from(dataset.size().map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64))),
+    );
     let benchmarks = match &dataset.benchmarks {
         DatasetBenchmarks::Listed(uris) => {
             uris.iter().map(|u| JsValue::from_str(u)).collect::<JsArray>().into()
         }
         DatasetBenchmarks::Seeded => JsValue::NULL,
     };
-    put(&object, "benchmarks", benchmarks);
+    set(&object, "benchmarks", &JsValue::from(benchmarks));
     object.into()
 }
 

@@ -13,12 +13,15 @@
 //! has one, else as a shallow copy with the same prototype (so state held in
 //! nested objects is shared unless `clone()` copies it).
 
-use super::call_method;
-use super::options::{boolean, field, number, strings};
-use super::views::{JsObservationView, LentView};
+use super::observation_view::{JsObservationView, LentView};
 use crate::error::{Error, Result};
-use crate::js::convert::{to_js, type_of};
-use crate::js::spaces::values::value_to_js;
+use crate::js::interop::object::call_method;
+use crate::js::interop::space_value::value_to_js;
+use crate::js::interop::{
+    object::field,
+    options::{boolean, number, strings},
+};
+use crate::js::interop::{object::type_of, value::to_js};
 use crate::rewards::Reward;
 use crate::spaces::{Kind, RewardSpace};
 use crate::value::Value;

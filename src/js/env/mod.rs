@@ -9,18 +9,17 @@
 //! ServiceError instead of a panic; reading observations from a callback
 //! through the view it was handed works.
 
-pub mod bench;
 pub mod compiler_env;
 pub mod datasets;
 pub mod js_reward;
+pub mod observation_view;
 pub mod options;
+pub mod reward_view;
 pub mod state;
 mod typescript;
-pub mod views;
 
 use crate::env::CompilerEnv;
-use crate::error::{Error, ErrorKind, Result};
-use js_sys::Reflect;
+use crate::error::{Error, Result};
 use std::cell::{Ref, RefCell, RefMut};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -46,43 +45,6 @@ pub(crate) fn borrow_mut(env: &SharedEnv) -> Result<RefMut<'_, CompilerEnv>> {
 /// Seconds for episode walltimes (wasm has no `Instant`).
 pub(crate) fn js_clock() -> f64 {
     js_sys::Date::now() / 1000.0
-}
-
-/// Calls method `name` of `object` with `args`. A throw becomes an error
-/// that starts with `what`; a thrown compgym error keeps its kind.
-pub(crate) fn call_method(object: &JsValue, name: &str, args: &[JsValue], what: &str) -> Result<JsValue> {
-    let f = Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let f: &js_sys::Function =
-        f.dyn_ref().ok_or_else(|| Error::type_error(format!("{what}: {name} is not a function")))?;
-    call_function(f, object, args, what)
-}
-
-/// Calls `f` with `this` and `args`; see [`call_method`] for errors.
-pub(crate) fn call_function(
-    f: &js_sys::Function,
-    this: &JsValue,
-    args: &[JsValue],
-    what: &str,
-) -> Result<JsValue> {
-    let result = match args {
-        [] => f.call0(this),
-        [a] => f.call1(this, a),
-        [a, b] => f.call2(this, a, b),
-        [a, b, c] => f.call3(this, a, b, c),
-        _ => f.apply(this, &args.iter().collect()),
-    };
-    result.map_err(|thrown| thrown_error(&thrown, what))
-}
-
-/// A thrown JS value as a core error: compgym's own error names keep their
-/// kind (so a re-entry ServiceError stays one); anything else is a ValueError.
-pub(crate) fn thrown_error(thrown: &JsValue, what: &str) -> Error {
-    let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|m| m.as_string());
-    let message = text("message").unwrap_or_else(|| super::convert::type_of(thrown));
-    let kind = text("name")
-        .and_then(|n| ErrorKind::ALL.iter().copied().find(|k| k.name() == n))
-        .unwrap_or(ErrorKind::Value);
-    Error::new(kind, format!("{what} threw: {message}"))
 }
 
 /// Property keys of the objects built on every step, made once.

@@ -1,12 +1,13 @@
 //! States for JavaScript: `env.state`, `env.apply(state)`,
 //! `env.validate(state?)` and the CSV functions over `crate::env::state`.
 
-use super::compiler_env::{put, JsCompilerEnv};
-use super::options::{check_keys, number, string};
+use super::compiler_env::JsCompilerEnv;
 use super::{borrow, borrow_mut};
 use crate::env::{read_csv, write_csv, CompilerEnvState, ValidationResult};
 use crate::error::{Error, Result};
-use crate::js::convert::type_of;
+use crate::js::interop::object::set;
+use crate::js::interop::object::type_of;
+use crate::js::interop::options::{check_keys, number, string};
 use crate::js::to_js_error;
 use js_sys::{Array as JsArray, Object};
 use wasm_bindgen::prelude::*;
@@ -17,10 +18,10 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 /// `{benchmark, commandline, walltime, reward}` (reward null when absent).
 pub fn state_to_js(state: &CompilerEnvState) -> JsValue {
     let object = Object::new();
-    put(&object, "benchmark", state.benchmark.as_str());
-    put(&object, "commandline", state.commandline.as_str());
-    put(&object, "walltime", state.walltime);
-    put(&object, "reward", state.reward.map_or(JsValue::NULL, JsValue::from_f64));
+    set(&object, "benchmark", &JsValue::from(state.benchmark.as_str()));
+    set(&object, "commandline", &JsValue::from(state.commandline.as_str()));
+    set(&object, "walltime", &JsValue::from(state.walltime));
+    set(&object, "reward", &JsValue::from(state.reward.map_or(JsValue::NULL, JsValue::from_f64)));
     object.into()
 }
 
@@ -51,25 +52,29 @@ fn states_from_js(value: &JsValue) -> Result<Vec<CompilerEnvState>> {
 /// The fields of `ValidationResult`, camelCase, with `okay`.
 pub fn validation_to_js(result: &ValidationResult) -> JsValue {
     let object = Object::new();
-    put(&object, "state", state_to_js(&result.state));
-    put(&object, "okay", result.okay());
-    put(&object, "walltime", result.walltime);
-    put(&object, "actionsReplayFailed", result.actions_replay_failed);
-    put(&object, "rewardValidated", result.reward_validated);
-    put(&object, "rewardValidationFailed", result.reward_validation_failed);
-    put(&object, "benchmarkSemanticsValidated", result.benchmark_semantics_validated);
-    put(&object, "benchmarkSemanticsValidationFailed", result.benchmark_semantics_validation_failed);
+    set(&object, "state", &JsValue::from(state_to_js(&result.state)));
+    set(&object, "okay", &JsValue::from(result.okay()));
+    set(&object, "walltime", &JsValue::from(result.walltime));
+    set(&object, "actionsReplayFailed", &JsValue::from(result.actions_replay_failed));
+    set(&object, "rewardValidated", &JsValue::from(result.reward_validated));
+    set(&object, "rewardValidationFailed", &JsValue::from(result.reward_validation_failed));
+    set(&object, "benchmarkSemanticsValidated", &JsValue::from(result.benchmark_semantics_validated));
+    set(
+        &object,
+        "benchmarkSemanticsValidationFailed",
+        &JsValue::from(result.benchmark_semantics_validation_failed),
+    );
     let errors: JsArray = result
         .errors
         .iter()
         .map(|e| {
             let error = Object::new();
-            put(&error, "kind", e.kind.as_str());
-            put(&error, "details", e.details.as_str());
+            set(&error, "kind", &JsValue::from(e.kind.as_str()));
+            set(&error, "details", &JsValue::from(e.details.as_str()));
             JsValue::from(error)
         })
         .collect();
-    put(&object, "errors", errors);
+    set(&object, "errors", &JsValue::from(errors));
     object.into()
 }
 
@@ -121,7 +126,7 @@ pub fn compiler_env_states_to_csv(
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let run = || -> Result<String> {
         let header = if check_keys(&options, &["header"], "options")? {
-            super::options::boolean(&options, "header", "options")?.unwrap_or(true)
+            crate::js::interop::options::boolean(&options, "header", "options")?.unwrap_or(true)
         } else {
             true
         };

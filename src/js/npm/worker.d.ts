@@ -6,7 +6,7 @@
 /** Sent to the worker: one RPC of the protocol. */
 export interface WorkerRequest {
   id: number | string;
-  /** "GetVersion", "GetSpaces", "StartSession", "ForkSession", "EndSession", "Step", "AddBenchmark" or "SendSessionParameter". */
+  /** "GetVersion", "GetSpaces", "StartSession", "ForkSession", "EndSession", "Step", "AddBenchmark" or "SendSessionParameter"; or an environment method of compgym/gym ("Env.make", "Env.run", "Env.call", "Env.set", "Env.close"). */
   method: string;
   /** The request message in proto3 JSON form (camelCase fields). */
   request?: { [field: string]: unknown };

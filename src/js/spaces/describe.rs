@@ -4,7 +4,7 @@
 //! share one set of rules and error messages.
 
 use crate::error::{Error, Result};
-use crate::js::convert::{type_of, typed_array_to_data};
+use crate::js::interop::{object::type_of, typed::typed_array_to_data};
 use js_sys::{Array as JsArray, Function, Object, Reflect};
 use serde_json::{Map, Value as Json};
 use wasm_bindgen::{JsCast, JsValue};

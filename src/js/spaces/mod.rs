@@ -4,20 +4,23 @@
 //! `shapeContains`...) throw a TypeError on spaces of other kinds.
 
 mod describe;
-mod keys;
-pub mod values;
 
-use super::convert::{array_data_to_js, int_to_js, js_to_u64, json_to_js, type_of};
 use super::error::to_js_error;
 use super::rng::JsRng;
 use crate::error::{Error, Result};
+use crate::js::interop::keys::Keys;
+use crate::js::interop::space_value::{self as values, js_to_value, value_to_js, value_to_js_keyed};
+use crate::js::interop::{
+    json::json_to_js,
+    numbers::{int_to_js, js_to_u64},
+    object::type_of,
+    typed::array_data_to_js,
+};
 use crate::spaces::{self as core, ReprOptions, Space, SpaceKind};
 use crate::value::Value;
 use describe::{describe, js_to_description, with};
-use keys::Keys;
 use serde_json::Value as Json;
 use std::cell::OnceCell;
-use values::{js_to_value, value_to_js, value_to_js_keyed};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -436,11 +439,11 @@ impl JsSpace {
         let values: Vec<i64> = if values.is_array() {
             js_sys::Array::from(&values)
                 .iter()
-                .map(|v| super::convert::js_to_i64(&v, "values"))
+                .map(|v| crate::js::interop::numbers::js_to_i64(&v, "values"))
                 .collect::<Result<_>>()
                 .map_err(to_js_error)?
         } else {
-            vec![super::convert::js_to_i64(&values, "values").map_err(to_js_error)?]
+            vec![crate::js::interop::numbers::js_to_i64(&values, "values").map_err(to_js_error)?]
         };
         c.commandline(&values).map_err(to_js_error)
     }

@@ -1,0 +1,147 @@
+//! The Bril environments: rewards, derived observation spaces, and the
+//! registered ids (`bril-v0`, `bril-ic-v0`, ...).
+
+use super::observations::Obs;
+use super::BrilBackend;
+use crate::bril::features::{autophase, inst_count};
+use crate::compilers::env_spec::EnvSpec;
+use crate::env::{CompilerEnv, DerivedSpace, EnvExtras, EnvOptions};
+use crate::error::{Error, Result};
+use crate::rewards::{CostReward, Reward};
+use crate::spaces::{BoxSpace, DictSpace, RewardSpace, Scalar, Space};
+use crate::value::{Array, ArrayData, DType, Value};
+use crate::views::DerivedSpaceOptions;
+use std::rc::Rc;
+
+/// The reward spaces, after CompilerGym's LLVM rewards: instruction counts
+/// (static size) and dynamic instruction counts (a deterministic runtime).
+pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
+    let space = |name: &str| -> Result<RewardSpace> {
+        Ok(RewardSpace::new(name)?.with_deterministic(true).with_platform_dependent(false))
+    };
+    let rewards: Vec<Box<dyn Reward>> = vec![
+        // The initial cost is read lazily from the O0 observation, so a
+        // reset computes nothing for rewards nobody asks for.
+        Box::new(
+            CostReward::delta(space("IrInstructionCount")?, Obs::IrInstructionCount.name())
+                .with_init_cost(Obs::IrInstructionCountO0.name()),
+        ),
+        Box::new(
+            CostReward::normalized(space("IrInstructionCountNorm")?, Obs::IrInstructionCount.name())
+                .with_init_cost(Obs::IrInstructionCountO0.name()),
+        ),
+        Box::new(CostReward::baseline_relative(
+            space("IrInstructionCountOz")?.with_success_threshold(Some(1.0)),
+            Obs::IrInstructionCount.name(),
+            Obs::IrInstructionCountO0.name(),
+            Obs::IrInstructionCountOz.name(),
+        )),
+        Box::new(
+            CostReward::delta(space("DynamicInstructionCount")?, Obs::DynamicInstructionCount.name())
+                .with_init_cost(Obs::DynamicInstructionCountO0.name()),
+        ),
+        Box::new(
+            CostReward::normalized(
+                space("DynamicInstructionCountNorm")?,
+                Obs::DynamicInstructionCount.name(),
+            )
+            .with_init_cost(Obs::DynamicInstructionCountO0.name()),
+        ),
+        Box::new(CostReward::baseline_relative(
+            space("DynamicInstructionCountO2")?.with_success_threshold(Some(1.0)),
+            Obs::DynamicInstructionCount.name(),
+            Obs::DynamicInstructionCountO0.name(),
+            Obs::DynamicInstructionCountO2.name(),
+        )),
+    ];
+    Ok(rewards)
+}
+
+fn int64s(value: &Value) -> Result<&[i64]> {
+    match value.as_array().map(Array::data) {
+        Some(ArrayData::I64(v)) => Ok(v),
+        _ => Err(Error::type_error(format!("expected an int64 array, got a {}", value.kind_name()))),
+    }
+}
+
+/// A dict of named non-negative integer scalars, in feature order.
+fn named_counts(name: &str, names: &[&str]) -> Result<Space> {
+    let entries = names
+        .iter()
+        .map(|n| Ok((n.to_string(), Scalar::new(n, Some(0.0), None, DType::I64)?.into())))
+        .collect::<Result<_>>()?;
+    Ok(DictSpace::new(name, entries, false)?.into())
+}
+
+fn as_dict(names: &'static [&'static str]) -> impl Fn(Value) -> Result<Value> {
+    move |value| {
+        let counts = int64s(&value)?;
+        Ok(Value::Dict(names.iter().zip(counts).map(|(n, &c)| (n.to_string(), Value::Int(c))).collect()))
+    }
+}
+
+/// InstCountDict, InstCountNorm and AutophaseDict, derived from InstCount and Autophase.
+pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {
+    let norm_space =
+        BoxSpace::uniform("InstCountNorm", 0.0, 1.0, Some(vec![inst_count::LEN - 1]), DType::F64)?;
+    let normalize: Rc<dyn Fn(Value) -> Result<Value>> = Rc::new(|value| {
+        let counts: &[i64; inst_count::LEN] =
+            int64s(&value)?.try_into().map_err(|_| Error::value("InstCount has the wrong length"))?;
+        Ok(Value::Array(Array::vector(ArrayData::F64(inst_count::normalize(counts)))))
+    });
+    Ok(vec![
+        DerivedSpace {
+            id: "InstCountDict".into(),
+            base_id: "InstCount".into(),
+            translate: Rc::new(as_dict(&inst_count::NAMES)),
+            options: DerivedSpaceOptions {
+                space: Some(named_counts("InstCountDict", &inst_count::NAMES)?),
+                ..Default::default()
+            },
+        },
+        DerivedSpace {
+            id: "InstCountNorm".into(),
+            base_id: "InstCount".into(),
+            translate: normalize,
+            options: DerivedSpaceOptions { space: Some(norm_space.into()), ..Default::default() },
+        },
+        DerivedSpace {
+            id: "AutophaseDict".into(),
+            base_id: "Autophase".into(),
+            translate: Rc::new(as_dict(&autophase::NAMES)),
+            options: DerivedSpaceOptions {
+                space: Some(named_counts("AutophaseDict", &autophase::NAMES)?),
+                ..Default::default()
+            },
+        },
+    ])
+}
+
+/// A Bril environment with `options` (no defaults beyond the backend's).
+pub fn make_bril(options: EnvOptions) -> Result<CompilerEnv> {
+    let extras = EnvExtras { rewards: rewards()?, derived_spaces: derived_spaces()? };
+    CompilerEnv::new(Box::new(BrilBackend::new()), extras, options)
+}
+
+fn spec(id: &str, observation: Option<&str>, reward: Option<&str>) -> EnvSpec {
+    EnvSpec {
+        id: id.into(),
+        entry_point: make_bril,
+        defaults: EnvOptions {
+            observation_space: Some(observation.map(String::from)),
+            reward_space: Some(reward.map(String::from)),
+            ..EnvOptions::default()
+        },
+    }
+}
+
+/// The registered Bril environments, after CompilerGym's LLVM ones.
+pub fn specs() -> Vec<EnvSpec> {
+    vec![
+        spec("bril-v0", None, None),
+        spec("bril-ic-v0", None, Some(Obs::IrInstructionCountOz.name())),
+        spec("bril-runtime-v0", Some(Obs::Autophase.name()), Some(Obs::DynamicInstructionCountO2.name())),
+        spec("bril-autophase-ic-v0", Some(Obs::Autophase.name()), Some(Obs::IrInstructionCountOz.name())),
+        spec("bril-ir-ic-v0", Some(Obs::Ir.name()), Some(Obs::IrInstructionCountOz.name())),
+    ]
+}

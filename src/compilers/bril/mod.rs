@@ -1,0 +1,369 @@
+//! The Bril compiler as a compilation session: the one place where the
+//! compiler meets the service protocol. Actions are the passes of
+//! [`passes::registry`]; observations are listed in [`observations`].
+
+pub mod envs;
+pub mod observations;
+mod states;
+
+use crate::bril::interp::{run, Limits};
+use crate::bril::passes;
+use crate::bril::{generator, parse_any, suite, verify, Program};
+use crate::error::{Error, Result};
+use crate::service::{
+    ActionOutcome, ActionSpace, Benchmark, BenchmarkUri, CompilationSession, CompilerBackend, Dataset,
+    DatasetBenchmarks, ObservationSpace,
+};
+use crate::spaces::{Commandline, CommandlineFlag, Space};
+use crate::value::Value;
+use observations::{static_observation, Obs};
+use states::{ProgramState, StateBudget, STATES_PER_BENCHMARK};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub const SUITE_DATASET: &str = "benchmark://suite-v0";
+pub const LARGE_DATASET: &str = "benchmark://large-v0";
+pub const RANDOM_DATASET: &str = "generator://random-v0";
+
+/// The name of the action space: one flag per pass.
+pub const ACTION_SPACE: &str = "passes";
+
+/// The compiler backend. It keeps what it learnt about recent benchmarks
+/// (the parsed program, baselines, the states passes led to) so a reset
+/// parses nothing and later episodes reuse earlier ones' work.
+#[derive(Default)]
+pub struct BrilBackend {
+    recent: RefCell<HashMap<String, Recent>>,
+}
+
+/// A benchmark seen recently: its contents, to notice a replaced benchmark.
+struct Recent {
+    contents: Vec<u8>,
+    shared: Rc<Shared>,
+}
+
+/// How many benchmarks the backend remembers; past it, it forgets them all
+/// (cheap to relearn, and it bounds memory without bookkeeping).
+const RECENT_BENCHMARKS: usize = 32;
+
+impl BrilBackend {
+    pub fn new() -> BrilBackend {
+        BrilBackend::default()
+    }
+
+    /// What every session on `benchmark` shares, parsed at most once while recent.
+    fn shared(&self, benchmark: &Benchmark) -> Result<Rc<Shared>> {
+        if let Some(recent) = self.recent.borrow().get(&benchmark.uri) {
+            if recent.contents == benchmark.contents() {
+                return Ok(recent.shared.clone());
+            }
+        }
+        let shared = Rc::new(Shared::new(parse_benchmark(benchmark)?));
+        let mut recent = self.recent.borrow_mut();
+        if recent.len() >= RECENT_BENCHMARKS {
+            recent.clear();
+        }
+        let entry = Recent { contents: benchmark.contents().to_vec(), shared: shared.clone() };
+        recent.insert(benchmark.uri.clone(), entry);
+        Ok(shared)
+    }
+}
+
+/// The pass flags as a Commandline space, in registry order.
+pub fn action_space() -> Result<Space> {
+    let flags =
+        passes::registry().iter().map(|p| CommandlineFlag::new(p.flag, p.flag, p.description)).collect();
+    Ok(Commandline::new(ACTION_SPACE, flags)?.into())
+}
+
+fn parse_benchmark(benchmark: &Benchmark) -> Result<Program> {
+    let text = std::str::from_utf8(benchmark.contents())
+        .map_err(|_| Error::benchmark_init(format!("{}: the program is not UTF-8 text", benchmark.uri)))?;
+    let program = parse_any(text).and_then(|p| verify(&p).map(|()| p));
+    program.map_err(|e| Error::benchmark_init(format!("{}: {}: {}", benchmark.uri, e.name(), e.message())))
+}
+
+impl CompilerBackend for BrilBackend {
+    fn compiler_version(&self) -> String {
+        format!("bril-compgym {}", crate::VERSION)
+    }
+
+    fn action_spaces(&self) -> Vec<ActionSpace> {
+        action_space().map(ActionSpace::new).into_iter().collect()
+    }
+
+    fn observation_spaces(&self) -> Vec<ObservationSpace> {
+        observations::observation_spaces().unwrap_or_default()
+    }
+
+    fn start_session(
+        &self,
+        benchmark: &Benchmark,
+        _action_space: usize,
+    ) -> Result<Box<dyn CompilationSession>> {
+        Ok(Box::new(BrilSession::on(self.shared(benchmark)?)))
+    }
+
+    fn resolve_benchmark(&self, uri: &BenchmarkUri) -> Result<Option<Benchmark>> {
+        let name = uri.to_string();
+        let dataset = uri.dataset_uri();
+        if dataset == SUITE_DATASET {
+            let program =
+                suite::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            Ok(Some(Benchmark::from_contents(&name, program.source)))
+        } else if dataset == LARGE_DATASET {
+            let program =
+                suite::large::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            Ok(Some(Benchmark::from_contents(&name, program.source)))
+        } else if dataset == RANDOM_DATASET {
+            let program =
+                generator::from_uri(&name).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
+            Ok(Some(Benchmark::from_contents(&name, crate::bril::to_text(&program))))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn datasets(&self) -> Vec<Dataset> {
+        vec![
+            Dataset {
+                name: SUITE_DATASET.into(),
+                description:
+                    "programs written for compgym: sorting, number theory, matrices, strings, floats, memory"
+                        .into(),
+                benchmarks: DatasetBenchmarks::Listed(suite::all().iter().map(|b| b.uri()).collect()),
+            },
+            Dataset {
+                name: LARGE_DATASET.into(),
+                description: "larger programs written for compgym (300+ instructions, several functions): graphs, matrices, numerics, interpreters, simulations"
+                    .into(),
+                benchmarks: DatasetBenchmarks::Listed(suite::large::all().iter().map(|b| b.uri()).collect()),
+            },
+            Dataset {
+                name: RANDOM_DATASET.into(),
+                description: "random well-formed, terminating programs: SEED, optionally ?size=N".into(),
+                benchmarks: DatasetBenchmarks::Seeded,
+            },
+        ]
+    }
+}
+
+/// What one run of a program gave.
+#[derive(Clone, Debug, PartialEq)]
+struct RunSummary {
+    dyn_inst: u64,
+    stdout: String,
+    error: Option<Error>,
+}
+
+impl RunSummary {
+    fn of(program: &Program, args: &[String], limits: &Limits) -> RunSummary {
+        let outcome = run(program, args, limits);
+        RunSummary { dyn_inst: outcome.dyn_inst, stdout: outcome.stdout, error: outcome.result.err() }
+    }
+
+    fn dyn_inst(&self) -> Result<i64> {
+        match &self.error {
+            None => Ok(self.dyn_inst as i64),
+            Some(e) => Err(Error::service(format!("the program does not run: {e}"))),
+        }
+    }
+}
+
+/// A baseline: a fixed pipeline applied to the unoptimised program.
+struct Baseline {
+    program: Program,
+    run: Option<RunSummary>,
+}
+
+/// What a session and all its forks share: the unoptimised program (the
+/// root of the states passes lead to), its arguments, and baselines
+/// computed at most once.
+struct Shared {
+    root: Rc<ProgramState>,
+    args: Vec<String>,
+    /// Whether `args` are the benchmark's own (runs are then remembered per state).
+    own_args: bool,
+    /// What the tree of states from `root` may still grow by.
+    budget: Rc<StateBudget>,
+    baselines: RefCell<HashMap<&'static str, Baseline>>,
+}
+
+impl Shared {
+    fn new(program: Program) -> Shared {
+        let args = program.args.clone().unwrap_or_default();
+        let budget = Rc::new(StateBudget::new(STATES_PER_BENCHMARK));
+        Shared {
+            root: Rc::new(ProgramState::new(program)),
+            args,
+            own_args: true,
+            budget,
+            baselines: RefCell::default(),
+        }
+    }
+
+    /// The same states with other arguments (and so baselines of their own).
+    fn with_args(&self, args: Vec<String>) -> Shared {
+        Shared {
+            root: self.root.clone(),
+            args,
+            own_args: false,
+            budget: self.budget.clone(),
+            baselines: RefCell::default(),
+        }
+    }
+
+    fn original(&self) -> &Program {
+        self.root.program()
+    }
+}
+
+pub struct BrilSession {
+    /// The current program and what is known of it, shared with forks and
+    /// with every session that reached the same state.
+    state: Rc<ProgramState>,
+    shared: Rc<Shared>,
+    limits: Limits,
+    /// The run of the current program when it cannot be the state's own
+    /// (other arguments or limits), until an action changes the program.
+    own_run: Option<Rc<RunSummary>>,
+}
+
+impl BrilSession {
+    pub fn new(program: Program) -> BrilSession {
+        BrilSession::on(Rc::new(Shared::new(program)))
+    }
+
+    fn on(shared: Rc<Shared>) -> BrilSession {
+        BrilSession { state: shared.root.clone(), shared, limits: default_limits(), own_run: None }
+    }
+
+    /// The current program.
+    pub fn program(&self) -> &Program {
+        self.state.program()
+    }
+
+    fn current_run(&mut self) -> Rc<RunSummary> {
+        let (args, limits) = (&self.shared.args, &self.limits);
+        if self.shared.own_args && *limits == default_limits() {
+            return self.state.run(|program| RunSummary::of(program, args, limits));
+        }
+        let state = &self.state;
+        self.own_run.get_or_insert_with(|| Rc::new(RunSummary::of(state.program(), args, limits))).clone()
+    }
+
+    /// The static count, or with `dynamic` the dynamic count, of the
+    /// original program after `pipeline`; each pipeline runs at most once
+    /// per benchmark and is shared with forks.
+    fn baseline_count(&self, pipeline: &'static str, dynamic: bool) -> Result<i64> {
+        let mut baselines = self
+            .shared
+            .baselines
+            .try_borrow_mut()
+            .map_err(|_| Error::service("baselines are being computed already"))?;
+        if !baselines.contains_key(pipeline) {
+            let mut program = self.shared.original().clone();
+            passes::run_pipeline(&mut program, pipeline)?;
+            baselines.insert(pipeline, Baseline { program, run: None });
+        }
+        let baseline = baselines.get_mut(pipeline).ok_or_else(|| Error::service("baseline vanished"))?;
+        if !dynamic {
+            return Ok(crate::bril::features::ir_instruction_count(&baseline.program));
+        }
+        let (program, args, limits) = (&baseline.program, &self.shared.args, &self.limits);
+        baseline.run.get_or_insert_with(|| RunSummary::of(program, args, limits)).dyn_inst()
+    }
+}
+
+/// Interpreter limits for observations: generous, but a runaway program is an error, not a hang.
+fn default_limits() -> Limits {
+    Limits { fuel: 200_000_000, ..Limits::default() }
+}
+
+impl CompilationSession for BrilSession {
+    fn apply_action(&mut self, action: &Value) -> Result<ActionOutcome> {
+        let index = action.as_int().ok_or_else(|| Error::type_error("a Bril action is a pass index"))?;
+        let (index, pass) =
+            usize::try_from(index).ok().and_then(|i| passes::registry().get(i).map(|p| (i, p))).ok_or_else(
+                || Error::value(format!("no pass {index}: there are {}", passes::registry().len())),
+            )?;
+        let changed = ProgramState::apply(&mut self.state, index, pass, &self.shared.budget)?;
+        if changed {
+            self.own_run = None;
+        }
+        Ok(ActionOutcome { action_had_no_effect: !changed, ..ActionOutcome::default() })
+    }
+
+    fn get_observation(&mut self, index: usize, space: &ObservationSpace) -> Result<Value> {
+        let obs =
+            Obs::from_index(index).ok_or_else(|| Error::value(format!("no observation {:?}", space.name)))?;
+        if let Some(value) = static_observation(obs, self.state.program()) {
+            return Ok(value);
+        }
+        if let Some(pipeline) = obs.baseline() {
+            return self.baseline_count(pipeline, obs.runs_program()).map(Value::Int);
+        }
+        let run = self.current_run();
+        Ok(match obs {
+            Obs::DynamicInstructionCount => Value::Int(run.dyn_inst()?),
+            Obs::Output => Value::Str(run.stdout.clone()),
+            Obs::IsRunnable => Value::Bool(run.error.is_none()),
+            _ => return Err(Error::value(format!("no observation {:?}", space.name))),
+        })
+    }
+
+    fn fork(&self) -> Result<Box<dyn CompilationSession>> {
+        Ok(Box::new(BrilSession {
+            state: self.state.clone(),
+            shared: self.shared.clone(),
+            limits: self.limits,
+            own_run: self.own_run.clone(),
+        }))
+    }
+
+    fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {
+        Ok(Some(match key {
+            "bril.fuel" => {
+                self.limits.fuel = value
+                    .parse()
+                    .map_err(|_| Error::value(format!("bril.fuel must be an integer, got {value:?}")))?;
+                self.own_run = None;
+                self.limits.fuel.to_string()
+            }
+            "bril.args" => {
+                let args: Vec<String> = value.split_whitespace().map(String::from).collect();
+                self.shared = Rc::new(self.shared.with_args(args));
+                self.own_run = None;
+                self.shared.args.join(" ")
+            }
+            "bril.num_passes" => passes::registry().len().to_string(),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Runs the program and the unoptimised one on the benchmark's arguments
+    /// and compares what they print and whether they succeed.
+    fn validate(&mut self) -> Result<Option<Vec<String>>> {
+        let mut errors = Vec::new();
+        if let Err(e) = verify(self.state.program()) {
+            errors.push(format!("the optimised program is not well formed: {e}"));
+        }
+        let expected = RunSummary::of(self.shared.original(), &self.shared.args, &self.limits);
+        let got = self.current_run();
+        if got.stdout != expected.stdout {
+            errors.push(format!("output differs: expected {:?}, got {:?}", expected.stdout, got.stdout));
+        }
+        match (&expected.error, &got.error) {
+            (None, Some(e)) => errors.push(format!("the optimised program fails: {e}")),
+            (Some(e), None) => {
+                errors.push(format!("the unoptimised program fails ({e}) but the optimised one does not"))
+            }
+            _ => {}
+        }
+        Ok(Some(errors))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,150 @@
+//! The observation spaces of the Bril environment: their order (the
+//! protocol's indices), their spaces, and how each is computed.
+
+use crate::bril::features::{autophase, cfg, inst_count, ir_instruction_count, ir_sha1_hex, programl};
+use crate::bril::{to_json, to_text, Program};
+use crate::error::Result;
+use crate::service::ObservationSpace;
+use crate::spaces::{BoxSpace, GraphSpace, Scalar, Sequence, SequenceDType, Space};
+use crate::value::{Array, ArrayData, DType, Value};
+
+/// Declares the observations once: the enum, [`Obs::ALL`] in the order of
+/// the protocol's observation space list, and each one's name.
+macro_rules! declare_observations {
+    ($($obs:ident),+ $(,)?) => {
+        /// Every observation, in the order of the protocol's observation space list.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Obs {
+            $($obs,)+
+        }
+
+        impl Obs {
+            pub const ALL: &'static [Obs] = &[$(Obs::$obs,)+];
+
+            /// The observation space's name: the variant's.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Obs::$obs => stringify!($obs),)+
+                }
+            }
+        }
+    };
+}
+
+declare_observations!(
+    Ir,
+    BrilJson,
+    IrSha1,
+    InstCount,
+    Autophase,
+    Programl,
+    ProgramlJson,
+    Cfg,
+    CfgDot,
+    IrInstructionCount,
+    IrInstructionCountO0,
+    IrInstructionCountO1,
+    IrInstructionCountO2,
+    IrInstructionCountOz,
+    DynamicInstructionCount,
+    DynamicInstructionCountO0,
+    DynamicInstructionCountO1,
+    DynamicInstructionCountO2,
+    DynamicInstructionCountOz,
+    Output,
+    IsRunnable,
+);
+
+impl Obs {
+    pub fn from_index(index: usize) -> Option<Obs> {
+        Obs::ALL.get(index).copied()
+    }
+
+    /// The pipeline whose result a baseline observation measures
+    /// (`-O0` for the unoptimised program), or None for the current program.
+    pub fn baseline(self) -> Option<&'static str> {
+        match self {
+            Obs::IrInstructionCountO0 | Obs::DynamicInstructionCountO0 => Some("-O0"),
+            Obs::IrInstructionCountO1 | Obs::DynamicInstructionCountO1 => Some("-O1"),
+            Obs::IrInstructionCountO2 | Obs::DynamicInstructionCountO2 => Some("-O2"),
+            Obs::IrInstructionCountOz | Obs::DynamicInstructionCountOz => Some("-Oz"),
+            _ => None,
+        }
+    }
+
+    /// Whether the observation runs the program (the dynamic counts, output).
+    pub fn runs_program(self) -> bool {
+        matches!(
+            self,
+            Obs::DynamicInstructionCount
+                | Obs::DynamicInstructionCountO0
+                | Obs::DynamicInstructionCountO1
+                | Obs::DynamicInstructionCountO2
+                | Obs::DynamicInstructionCountOz
+                | Obs::Output
+                | Obs::IsRunnable
+        )
+    }
+
+    fn space(self) -> Result<Space> {
+        let name = self.name();
+        let text = |format: Option<&str>| -> Result<Space> {
+            Ok(Sequence::new(name, (0, None), SequenceDType::Str, format.map(String::from), None)?.into())
+        };
+        let counts = |len: usize| -> Result<Space> {
+            Ok(BoxSpace::new_int(name, vec![0], vec![i64::MAX as i128], vec![len], DType::I64)?.into())
+        };
+        let count = || -> Result<Space> { Ok(Scalar::new(name, Some(0.0), None, DType::I64)?.into()) };
+        match self {
+            Obs::Ir | Obs::Output | Obs::CfgDot => text(None),
+            Obs::BrilJson | Obs::ProgramlJson | Obs::Cfg => text(Some("json://")),
+            Obs::IrSha1 => Ok(Sequence::new(name, (40, Some(40)), SequenceDType::Str, None, None)?.into()),
+            Obs::InstCount => counts(inst_count::LEN),
+            Obs::Autophase => counts(autophase::LEN),
+            Obs::Programl => {
+                let features = vec![programl::NODE_FEATURES.len()];
+                let node = BoxSpace::new_int("node", vec![-1], vec![i64::MAX as i128], features, DType::I64)?;
+                let edge = BoxSpace::new_int("edge", vec![0], vec![i64::MAX as i128], vec![2], DType::I64)?;
+                Ok(GraphSpace::new(name, node, Some(edge), (1, None), (0, None), vec![])?.into())
+            }
+            Obs::IsRunnable => Ok(Scalar::new(name, None, None, DType::Bool)?.into()),
+            _ => count(),
+        }
+    }
+
+    /// The protocol's description of this observation space.
+    pub fn observation_space(self) -> Result<ObservationSpace> {
+        let space = self.space()?;
+        let default = space.create_empty();
+        Ok(ObservationSpace::new(space)
+            .with_default(default)
+            .with_deterministic(true)
+            .with_platform_dependent(false))
+    }
+}
+
+/// Every observation space, in order.
+pub fn observation_spaces() -> Result<Vec<ObservationSpace>> {
+    Obs::ALL.iter().map(|o| o.observation_space()).collect()
+}
+
+fn int64s(values: &[i64]) -> Value {
+    Value::Array(Array::vector(ArrayData::I64(values.to_vec())))
+}
+
+/// The observations that only look at the program's text and structure.
+pub fn static_observation(obs: Obs, program: &Program) -> Option<Value> {
+    Some(match obs {
+        Obs::Ir => Value::Str(to_text(program)),
+        Obs::BrilJson => Value::Str(to_json(program)),
+        Obs::IrSha1 => Value::Str(ir_sha1_hex(program)),
+        Obs::InstCount => int64s(&inst_count::counts(program)),
+        Obs::Autophase => int64s(&autophase::features(program)),
+        Obs::Programl => Value::Graph(Box::new(programl::graph(program))),
+        Obs::ProgramlJson => Value::Str(programl::build(program).to_json(program).to_string()),
+        Obs::Cfg => Value::Str(cfg::to_json(program).to_string()),
+        Obs::CfgDot => Value::Str(cfg::to_dot(program)),
+        Obs::IrInstructionCount => Value::Int(ir_instruction_count(program)),
+        _ => return None,
+    })
+}
