@@ -60,6 +60,7 @@ impl Search for BeamSearch {
     fn step_once(&mut self, context: &mut SearchContext) -> Result<bool> {
         if !self.started {
             self.started = true;
+            context.begin_episode();
             let start = context.fork_start()?;
             self.keys.insert(context, &start)?;
             self.beam.push((start, context.start_cost()));
@@ -84,6 +85,10 @@ impl Search for BeamSearch {
         children.truncate(self.options.width.max(1));
         self.beam = children;
         self.next = (0, 0);
-        Ok(!self.beam.is_empty() && self.level < self.options.depth && context.num_actions() > 0)
+        let more = !self.beam.is_empty() && self.level < self.options.depth && context.num_actions() > 0;
+        if more {
+            context.begin_episode();
+        }
+        Ok(more)
     }
 }

@@ -50,6 +50,7 @@ pub struct SearchContext {
     actions: Vec<Value>,
     steps: u64,
     step_limit: Option<u64>,
+    episodes: u64,
     best: Best,
     keep_best: bool,
 }
@@ -89,6 +90,7 @@ impl SearchContext {
             actions,
             steps: 0,
             step_limit,
+            episodes: 0,
             best: Best { actions: Vec::new(), cost: initial_cost },
             keep_best,
         };
@@ -144,6 +146,16 @@ impl SearchContext {
 
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Trajectories the search has started (see [`Progress::episodes`](super::Progress::episodes)).
+    pub fn episodes(&self) -> u64 {
+        self.episodes
+    }
+
+    /// Counts the start of a trajectory.
+    pub fn begin_episode(&mut self) {
+        self.episodes += 1;
     }
 
     /// True when the step budget is spent.

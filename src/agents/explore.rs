@@ -197,7 +197,10 @@ impl Search for Explore {
         let mut walk = match self.walk.take() {
             Some(w) => w,
             None => match self.start_walk()? {
-                Some(w) => w,
+                Some(w) => {
+                    context.begin_episode();
+                    w
+                }
                 // Every archived state is a fixpoint of every action.
                 None => return Ok(false),
             },

@@ -37,6 +37,7 @@ impl Search for Greedy {
         let (current, cost) = match &mut self.current {
             Some((env, cost)) => (env, *cost),
             None => {
+                context.begin_episode();
                 let start = (context.fork_start()?, context.start_cost());
                 let (env, cost) = self.current.insert(start);
                 (env, *cost)
@@ -59,6 +60,7 @@ impl Search for Greedy {
         self.next = 0;
         match self.best_move.take() {
             Some(best) => {
+                context.begin_episode();
                 self.current = Some(best);
                 Ok(true)
             }

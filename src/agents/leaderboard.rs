@@ -54,6 +54,11 @@ impl Task {
         }
     }
 
+    /// The task that lowers `cost`, if any.
+    pub fn for_cost(cost: &str) -> Option<Task> {
+        [Task::CodeSize, Task::Runtime].into_iter().find(|t| t.cost() == cost)
+    }
+
     /// The observation lowered.
     pub fn cost(self) -> &'static str {
         match self {

@@ -34,10 +34,12 @@
 //! * [`beam`]: beam search over distinct states;
 //! * [`explore`]: an archive of distinct states explored by short walks (after Go-Explore);
 //! * [`policy`]: a network trained with REINFORCE ([`policy::train`]), played
-//!   zero-shot by [`policy::PolicyRollout`];
+//!   step by step by [`policy::play::Player`] and zero-shot by [`policy::PolicyRollout`];
 //! * [`baseline`]: a baseline pipeline as a start state;
 //! * [`kinds`]: the agents by name;
 //! * [`leaderboard`]: every agent on code size and runtime, one table;
+//! * [`request`]: agents and leaderboards started from plain data (names,
+//!   counts, a budget), with their defaults and checks;
 //! * [`context`], [`state_keys`]: what searches share.
 
 pub mod baseline;
@@ -49,6 +51,7 @@ pub mod kinds;
 pub mod leaderboard;
 pub mod policy;
 pub mod random;
+pub mod request;
 pub mod search;
 pub mod state_keys;
 #[cfg(test)]

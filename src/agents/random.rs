@@ -60,6 +60,7 @@ impl Search for RandomSearch {
             Some(e) => e,
             None => {
                 self.episodes += 1;
+                context.begin_episode();
                 let (env, best) = if self.episodes % 2 == 1 {
                     (context.fork_start()?, context.start_cost())
                 } else {

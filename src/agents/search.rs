@@ -77,10 +77,18 @@ impl Status {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Progress {
     pub best_cost: f64,
+    /// The best state's actions, as indices into the action space.
+    pub best_actions: Vec<usize>,
     pub initial_cost: f64,
     pub steps: u64,
+    /// Trajectories started: random search's episodes, explore's walks,
+    /// greedy's moves, beam search's levels, the policy's one episode.
+    pub episodes: u64,
     /// Seconds spent in the run (not counting the time between chunks).
     pub elapsed: f64,
+    /// How much of the budget is spent, from 0 to 1: the larger of the
+    /// shares of steps and seconds (0 without a budget), 1 once the run is over.
+    pub fraction: f64,
     pub status: Status,
 }
 
@@ -95,6 +103,7 @@ pub struct SearchResult {
     pub cost: f64,
     pub initial_cost: f64,
     pub steps: u64,
+    pub episodes: u64,
     pub walltime: f64,
     pub status: Status,
 }
@@ -218,13 +227,31 @@ impl SearchRun {
     }
 
     pub fn progress(&self) -> Progress {
+        let best = self.context.best();
         Progress {
-            best_cost: self.context.best().cost,
+            best_cost: best.cost,
+            best_actions: best.actions.clone(),
             initial_cost: self.context.initial_cost(),
             steps: self.context.steps(),
+            episodes: self.context.episodes(),
             elapsed: self.elapsed,
+            fraction: self.fraction(),
             status: self.status,
         }
+    }
+
+    fn fraction(&self) -> f64 {
+        if !self.status.is_running() {
+            return 1.0;
+        }
+        let steps = self.budget.steps.map_or(0.0, |s| self.context.steps() as f64 / s.max(1) as f64);
+        let seconds = self.budget.seconds.map_or(0.0, |s| if s > 0.0 { self.elapsed / s } else { 1.0 });
+        steps.max(seconds).clamp(0.0, 1.0)
+    }
+
+    /// The budget the run was given.
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     pub fn result(&self) -> Result<SearchResult> {
@@ -237,6 +264,7 @@ impl SearchRun {
             cost: best.cost,
             initial_cost: self.context.initial_cost(),
             steps: self.context.steps(),
+            episodes: self.context.episodes(),
             walltime: self.elapsed,
             status: self.status,
         })

@@ -570,71 +570,45 @@ fn read_policy(path: &str) -> Result<compgym::agents::policy::Policy, Failure> {
 }
 
 fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
-    use compgym::agents::kinds::{AgentKind, SEARCHES};
-    use compgym::agents::leaderboard::{table, to_json, Dataset, Leaderboard, LeaderboardOptions, Task};
-    use compgym::agents::Budget;
-    let (mut steps, mut seconds) = (Some(5000u64), Some(10.0f64));
-    let (mut suite, mut large, mut generated, mut size) =
-        (None, None, 100usize, compgym::bril::generator::DEFAULT_SIZE);
-    let (mut agents, mut tasks) = (SEARCHES.join(",") + ",policy", "size,runtime".to_string());
-    let (mut from_baseline, mut policy, mut seed, mut json) = (true, None, 0u64, false);
+    use compgym::agents::leaderboard::{table, to_json, Leaderboard};
+    use compgym::agents::request::LeaderboardRequest;
+    let mut request = LeaderboardRequest::default();
+    let (mut policy, mut json) = (None, false);
+    let list = |text: String| text.split(',').filter(|n| !n.is_empty()).map(String::from).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => {
-                (steps, seconds, suite, large, generated) = (Some(200), None, Some(4), Some(2), 4);
+                request = LeaderboardRequest {
+                    tasks: request.tasks,
+                    agents: request.agents,
+                    from_baseline: request.from_baseline,
+                    seed: request.seed,
+                    ..LeaderboardRequest::quick()
+                }
             }
-            "--steps" => steps = Some(flag_value(&mut it, a)?),
-            "--seconds" => seconds = Some(flag_value(&mut it, a)?),
-            "--no-step-limit" => steps = None,
-            "--no-time-limit" => seconds = None,
-            "--agents" => agents = flag_value(&mut it, a)?,
-            "--tasks" => tasks = flag_value(&mut it, a)?,
-            "--suite" => suite = Some(flag_value(&mut it, a)?),
-            "--large" => large = Some(flag_value(&mut it, a)?),
-            "--generated" => generated = flag_value(&mut it, a)?,
-            "--size" => size = flag_value(&mut it, a)?,
-            "--from-scratch" => from_baseline = false,
+            "--steps" => request.steps = Some(Some(flag_value(&mut it, a)?)),
+            "--seconds" => request.seconds = Some(Some(flag_value(&mut it, a)?)),
+            "--no-step-limit" => request.steps = Some(None),
+            "--no-time-limit" => request.seconds = Some(None),
+            "--agents" => request.agents = list(flag_value(&mut it, a)?),
+            "--tasks" => request.tasks = list(flag_value(&mut it, a)?),
+            "--suite" => request.suite = Some(flag_value(&mut it, a)?),
+            "--large" => request.large = Some(flag_value(&mut it, a)?),
+            "--generated" => request.generated = flag_value(&mut it, a)?,
+            "--size" => request.size = flag_value(&mut it, a)?,
+            "--from-scratch" => request.from_baseline = false,
             "--policy" => policy = Some(flag_value::<String>(&mut it, a)?),
-            "--seed" => seed = flag_value(&mut it, a)?,
+            "--seed" => request.seed = flag_value(&mut it, a)?,
             "--json" => json = true,
             other => return Err(usage_error(format!("leaderboard: unknown argument {other:?}"))),
         }
     }
     let fail = agent_failure("leaderboard");
-    let mut kinds: Vec<AgentKind> = agents
-        .split(',')
-        .filter(|n| !n.is_empty() && *n != "policy")
-        .map(AgentKind::by_name)
-        .collect::<Result<_, _>>()
-        .map_err(&fail)?;
-    if policy.is_some() || agents.split(',').any(|n| n == "policy") {
-        let policy = match &policy {
-            Some(path) => read_policy(path)?,
-            None => compgym::agents::policy::Policy::pretrained().map_err(&fail)?,
-        };
-        kinds.push(AgentKind::Policy(std::rc::Rc::new(policy)));
+    if let Some(path) = &policy {
+        request.policy = Some(std::rc::Rc::new(read_policy(path)?));
     }
-    let tasks = tasks.split(',').map(Task::by_name).collect::<Result<Vec<_>, _>>().map_err(&fail)?;
-    let mut datasets = Vec::new();
-    if suite != Some(0) {
-        datasets.push(Dataset::suite(suite));
-    }
-    if large != Some(0) {
-        datasets.extend(Dataset::listed("benchmark://large-v0", large).map_err(&fail)?);
-    }
-    if generated > 0 {
-        datasets.push(Dataset::generated(generated, size));
-    }
-    let options = LeaderboardOptions {
-        tasks,
-        datasets,
-        agents: kinds,
-        budget: Budget { steps, seconds },
-        from_baseline,
-        seed,
-        clock: None,
-    };
+    let options = request.options().map_err(&fail)?;
     let mut board = Leaderboard::new(options);
     let total = board.progress().1;
     let mut done = 0;

@@ -17,6 +17,7 @@
 //! needs that is missing.
 
 pub mod mlp;
+pub mod play;
 #[cfg(test)]
 mod tests;
 pub mod train;
@@ -26,7 +27,8 @@ use super::search::Search;
 use crate::env::CompilerEnv;
 use crate::error::{Error, Result};
 use crate::value::Value;
-use mlp::{Mlp, Trace};
+use mlp::Mlp;
+use play::Player;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
@@ -168,6 +170,11 @@ impl History {
         self.step += 1;
     }
 
+    /// Steps recorded.
+    pub fn steps(&self) -> usize {
+        self.step
+    }
+
     /// The episode is over: its length is reached.
     pub fn done(&self) -> bool {
         self.step >= self.episode_length
@@ -247,19 +254,7 @@ pub fn match_actions(policy: &Policy, env_names: &[String]) -> Vec<Option<usize>
 /// result is the final state, not the best one met on the way.
 pub struct PolicyRollout {
     policy: Rc<Policy>,
-    state: Option<RolloutState>,
-}
-
-struct RolloutState {
-    env: CompilerEnv,
-    history: History,
-    /// Policy action → environment action.
-    to_env: Vec<Option<usize>>,
-    /// Policy actions the environment has.
-    available: Vec<bool>,
-    allowed: Vec<bool>,
-    input: Vec<f64>,
-    trace: Trace,
+    state: Option<(CompilerEnv, Player)>,
 }
 
 impl PolicyRollout {
@@ -278,42 +273,26 @@ impl Search for PolicyRollout {
     }
 
     fn step_once(&mut self, context: &mut SearchContext) -> Result<bool> {
-        let state = match &mut self.state {
-            Some(s) => s,
+        let (env, player) = match &mut self.state {
+            Some((env, player)) => (env, player),
             None => {
-                self.policy.check()?;
-                let to_env = match_actions(&self.policy, &context.action_names());
-                let available: Vec<bool> = to_env.iter().map(Option::is_some).collect();
-                if !available.iter().any(|&a| a) {
-                    return Err(Error::value("the policy knows none of the environment's actions"));
-                }
                 let env = context.fork_root()?;
+                let player = Player::new(self.policy.clone(), &env)?;
                 context.set_result(&env, context.initial_cost());
-                let history = History::new(self.policy.actions.len(), self.policy.episode_length);
-                let (input, trace, allowed) = (Vec::new(), Trace::default(), Vec::new());
-                self.state.insert(RolloutState { env, history, to_env, available, allowed, input, trace })
+                context.begin_episode();
+                let (env, player) = self.state.insert((env, player));
+                (env, player)
             }
         };
-        if state.history.done() {
-            return Ok(false);
-        }
-        let observation =
-            observe_vector(&state.env, &self.policy.observation, self.policy.observation_length)?;
-        state.history.input(&observation, &mut state.input);
-        self.policy.network.forward(&state.input, &mut state.trace);
-        let logits = &state.trace.output()[..self.policy.actions.len()];
-        state.history.allowed(&state.available, &mut state.allowed);
-        // None: every action is known to do nothing here; the episode is over.
-        let Some(action) = argmax(logits, &state.allowed) else { return Ok(false) };
-        let Some(env_action) = state.to_env[action] else { return Ok(false) };
-        let Some(stepped) = context.step(&mut state.env, env_action)? else {
+        let Some(choice) = player.choose(env)? else { return Ok(false) };
+        let Some(stepped) = context.step(env, choice.env_action)? else {
             return Ok(true);
         };
-        state.history.record(action, stepped.changed);
+        player.record(&choice, stepped.changed, false);
         if stepped.failed() {
             return Err(Error::service("the compiler failed during the policy's episode"));
         }
-        context.set_result(&state.env, stepped.cost);
-        Ok(!state.history.done())
+        context.set_result(env, stepped.cost);
+        Ok(!player.done())
     }
 }

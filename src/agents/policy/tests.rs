@@ -148,3 +148,24 @@ fn history_masks_what_is_known_to_do_nothing() {
     h.record(2, false);
     assert!(h.done());
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_player_stepping_an_environment_plays_the_rollout() {
+    let policy = Rc::new(Policy::pretrained().unwrap());
+    let benchmark = generated_uri(1_000_002, 40);
+    let rolled = rollout((*policy).clone(), &benchmark);
+    let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+    env.reset(ResetOptions { benchmark: Some(benchmark), ..Default::default() }).unwrap();
+    let mut player = play::Player::new(policy.clone(), &env).unwrap();
+    let mut names = Vec::new();
+    while let Some(played) = player.step(&mut env).unwrap() {
+        assert!(played.choice.probability > 0.0 && played.choice.probability <= 1.0);
+        assert_eq!(policy.actions[played.choice.action], played.choice.name);
+        assert_eq!(played.error, None);
+        names.push(played.choice.name);
+    }
+    assert!(player.done() && player.choose(&env).unwrap().is_none());
+    assert_eq!(names.join(" "), rolled.commandline);
+    assert_eq!(player.steps(), names.len());
+    assert_eq!(env.observation().get("IrInstructionCount").unwrap().as_f64(), Some(rolled.cost));
+}
