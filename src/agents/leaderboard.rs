@@ -23,7 +23,7 @@ use super::policy::train::generated_uri;
 use super::search::{Budget, SearchOptions, SearchRun};
 use crate::bril::{passes, suite};
 use crate::compilers::make;
-use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
+use crate::env::{default_clock, Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
 use std::fmt::Write;
 use std::ops::Range;
@@ -303,6 +303,21 @@ impl Leaderboard {
             });
         }
         Ok(())
+    }
+
+    /// Works for about `seconds` (at least one piece) on the leaderboard's
+    /// clock; false once the leaderboard is complete.
+    pub fn run_chunk(&mut self, seconds: f64) -> Result<bool> {
+        let clock = self.options.clock.unwrap_or_else(default_clock);
+        let until = clock() + seconds;
+        loop {
+            if !self.step_once()? {
+                return Ok(false);
+            }
+            if clock() >= until {
+                return Ok(true);
+            }
+        }
     }
 
     /// Runs to the end, calling `on_program` after each program.

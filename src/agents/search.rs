@@ -249,6 +249,16 @@ impl SearchRun {
         steps.max(seconds).clamp(0.0, 1.0)
     }
 
+    /// The agent's name.
+    pub fn name(&self) -> &str {
+        self.search.name()
+    }
+
+    /// The names of the actions, by index (what result actions index).
+    pub fn action_names(&self) -> Vec<String> {
+        self.context.action_names()
+    }
+
     /// The budget the run was given.
     pub fn budget(&self) -> Budget {
         self.budget

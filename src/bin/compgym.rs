@@ -43,6 +43,25 @@ const USAGE: &str = "usage:
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
                                         JSON; --dot prints the CFG as Graphviz DOT
+  compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
+                      [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
+                      [--from-scratch] [--policy FILE] [--seed N] [--json]
+                                        every agent (random, greedy, beam, explore, policy)
+                                        on code size (vs -Oz) and runtime (vs -O2) over
+                                        the suite, large-v0 (when the compiler has it)
+                                        and 100 generated programs the policy never
+                                        saw; per program a budget of steps and/or
+                                        seconds (default 5000 steps, 10 s; --no-step-limit,
+                                        --no-time-limit); searches start from the
+                                        baseline's passes unless --from-scratch; the
+                                        policy is the bundled one unless --policy FILE;
+                                        --quick: 4 suite, 2 large and 4 generated
+                                        programs, 200 steps
+  compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
+                [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
+                                        train a policy (REINFORCE) on generated programs,
+                                        print its curve, save it as JSON (default
+                                        policy.json)
   compgym bench-interp [--seconds S] [--json] [PATH...]
                                         interpreter throughput on the 8 largest .bril
                                         files given or in folders given (default: the
@@ -61,25 +80,7 @@ const USAGE: &str = "usage:
                                         environment steps per second (IrInstructionCount
                                         reward, random actions), fork and observation
                                         latency on the median suite program (the native
-                                        side of bench/env.mjs)
-  compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
-                      [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
-                      [--from-scratch] [--policy FILE] [--seed N] [--json]
-                                        every agent (random, greedy, beam, explore, policy)
-                                        on code size (vs -Oz) and runtime (vs -O2) over
-                                        the suite, large-v0 (when the compiler has it)
-                                        and 100 generated programs the policy never
-                                        saw; per program a budget of steps and/or
-                                        seconds (default 5000 steps, 10 s; --no-step-limit,
-                                        --no-time-limit); searches start from the
-                                        baseline's passes unless --from-scratch; the
-                                        policy is the bundled one unless --policy FILE;
-                                        --quick: 4 + 4 programs, 200 steps
-  compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
-                [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
-                                        train a policy (REINFORCE) on generated programs,
-                                        print its curve, save it as JSON (default
-                                        policy.json)";
+                                        side of bench/env.mjs)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {

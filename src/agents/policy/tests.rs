@@ -169,3 +169,22 @@ fn a_player_stepping_an_environment_plays_the_rollout() {
     assert_eq!(player.steps(), names.len());
     assert_eq!(env.observation().get("IrInstructionCount").unwrap().as_f64(), Some(rolled.cost));
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn training_options_that_cannot_train_are_value_errors() {
+    assert!(TrainOptions::default().check().is_ok());
+    let bad = [
+        TrainOptions { episode_length: 0, ..Default::default() },
+        TrainOptions { batch: 0, ..Default::default() },
+        TrainOptions { hidden: vec![0], ..Default::default() },
+        TrainOptions { hidden: vec![1 << 20], ..Default::default() },
+        TrainOptions { learning_rate: f64::NAN, ..Default::default() },
+        TrainOptions { entropy: -1.0, ..Default::default() },
+        TrainOptions { sizes: 30..30, ..Default::default() },
+        TrainOptions { sizes: 10..50_000, ..Default::default() },
+    ];
+    for options in bad {
+        let e = Trainer::new(options.clone()).err().unwrap();
+        assert_eq!(e.name(), "ValueError", "{options:?}");
+    }
+}

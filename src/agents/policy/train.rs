@@ -89,6 +89,46 @@ impl Default for TrainOptions {
     }
 }
 
+impl TrainOptions {
+    /// Checks that training can run with these options: a ValueError
+    /// naming the first that cannot.
+    pub fn check(&self) -> Result<()> {
+        let fail = |what: String| Err(Error::value(what));
+        if !(1..=10_000).contains(&self.episode_length) {
+            return fail(format!("episodeLength must be from 1 to 10000, got {}", self.episode_length));
+        }
+        if !(1..=10_000).contains(&self.batch) {
+            return fail(format!("batch must be from 1 to 10000, got {}", self.batch));
+        }
+        if self.hidden.len() > 8 || self.hidden.iter().any(|&h| !(1..=4096).contains(&h)) {
+            return fail(format!(
+                "hidden must be at most 8 layer sizes from 1 to 4096, got {:?}",
+                self.hidden
+            ));
+        }
+        let positive = [("learningRate", self.learning_rate), ("maxGradNorm", self.max_grad_norm)];
+        let non_negative = [("entropy", self.entropy), ("valueWeight", self.value_weight)];
+        for (name, x) in positive {
+            if !(x.is_finite() && x > 0.0) {
+                return fail(format!("{name} must be positive and finite, got {x}"));
+            }
+        }
+        for (name, x) in non_negative {
+            if !(x.is_finite() && x >= 0.0) {
+                return fail(format!("{name} must be finite and not negative, got {x}"));
+            }
+        }
+        let (lo, hi) = (self.sizes.start, self.sizes.end);
+        if lo < 1 || hi <= lo || hi > generator::MAX_SIZE + 1 {
+            return fail(format!(
+                "sizes must be a range from 1 to {} with min < max, got {lo}..{hi}",
+                generator::MAX_SIZE + 1
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// One point of the training curve (after an update).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CurvePoint {
@@ -147,6 +187,7 @@ fn log_cost(cost: f64) -> f64 {
 impl Trainer {
     /// A trainer with a new random policy over the actions of `bril-v0`.
     pub fn new(options: TrainOptions) -> Result<Trainer> {
+        options.check()?;
         let env_options = EnvOptions {
             observation_space: Some(Some(options.cost.clone())),
             reward_space: Some(None),
