@@ -97,7 +97,7 @@ impl JsSearchAgent {
     /// and `seconds` (defaults 5000 and 10; null for no limit).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "AgentName")] name: &str,
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> JsResult<JsSearchAgent> {
         agent_request(name, &options).and_then(JsSearchAgent::new_from).map_err(to_js_error)
