@@ -38,11 +38,19 @@ if ! command -v wasm-pack >/dev/null; then
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
 fi
 
-# The playground's libraries and its bundler (esbuild), pinned in www/package-lock.json.
-if [ ! -d www/node_modules/esbuild ] || [ www/package-lock.json -nt www/node_modules/.package-lock.json ]; then
-  say "installing the playground's libraries"
-  npm ci --prefix www --no-audit --no-fund --loglevel=error
-fi
+# Installs the npm packages pinned in DIR/package-lock.json unless the very
+# same lock file was installed last time (a copy is kept beside them).
+npm_install_locked() {
+  local dir=$1 what=$2
+  if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-lock.json"; then
+    say "installing $what"
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    cp "$dir/package-lock.json" "$dir/node_modules/.installed-lock.json"
+  fi
+}
+
+# The playground's libraries and its bundler (esbuild).
+npm_install_locked www "the playground's libraries"
 
 if [ "$purpose" = size ]; then
   # twiggy, which attributes the wasm's bytes to the functions and data they belong to.
@@ -78,7 +86,4 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
 fi
 
 # The JS test tools (playwright-core drives the system Chromium; it downloads nothing).
-if [ ! -d tests/js/node_modules/playwright-core ] || [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
-  say "installing the JS test tools"
-  npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
-fi
+npm_install_locked tests/js "the JS test tools"

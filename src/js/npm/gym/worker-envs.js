@@ -18,7 +18,8 @@ let envs = [];
 async function build(spec, i) {
   if (typeof spec?.id === 'string') return make(spec.id, spec.options);
   if (typeof spec?.module === 'string') {
-    const module = await import(spec.module);
+    // A module the user names at run time: bundlers must leave this import alone.
+    const module = await import(/* webpackIgnore: true */ /* @vite-ignore */ spec.module);
     const factory = module[spec.export ?? 'default'];
     if (typeof factory !== 'function') {
       throw typeError(`${spec.module} has no function export ${JSON.stringify(spec.export ?? 'default')} to make an environment`);
