@@ -219,8 +219,11 @@ impl Leaderboard {
         &self.rows
     }
 
+    /// Every program of every row is done. (The last row exists before its
+    /// programs have run, so its being there is not enough.)
     pub fn done(&self) -> bool {
-        self.rows.len() == self.plan.len() && self.run.is_none()
+        let (done, total) = self.progress();
+        self.rows.len() == self.plan.len() && self.run.is_none() && done == total
     }
 
     /// (programs done, programs in all).
@@ -464,6 +467,27 @@ mod tests {
         assert_eq!(text.lines().count(), 2 + rows.len());
         assert!(text.contains("| runtime | random-v0, size 20 | policy | -O2 |"), "{text}");
         assert_eq!(to_json(rows)[0]["programs"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn it_is_done_only_once_every_program_is() {
+        let options = LeaderboardOptions {
+            tasks: vec![Task::CodeSize],
+            datasets: vec![Dataset::suite(Some(1)), Dataset::suite(Some(0)), Dataset::suite(Some(2))],
+            agents: vec![AgentKind::Greedy],
+            budget: Budget::steps(5),
+            from_baseline: false,
+            seed: 0,
+            clock: None,
+        };
+        let mut board = Leaderboard::new(options);
+        // Piece by piece, as chunks may end anywhere: work remains until done.
+        while !board.done() {
+            assert!(board.step_once().unwrap(), "not done at {:?}, yet nothing left to do", board.progress());
+        }
+        assert_eq!(board.progress(), (3, 3));
+        assert_eq!(board.rows().iter().map(|r| r.entries.len()).collect::<Vec<_>>(), [1, 0, 2]);
+        assert!(!board.step_once().unwrap());
     }
 
     #[test]
