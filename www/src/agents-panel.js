@@ -82,6 +82,8 @@ export function mountAgents(app, $) {
     $('agent-adopt').disabled = true;
     $('agent-progress').value = 0;
     $('agent-status').textContent = 'Starting…';
+    // Nothing of the last run's report stays: not its state, steps or sizes.
+    Object.assign($('agent-status').dataset, { state: 'starting', steps: '0', best: '', start: '' });
     const curve = [];
     const record = (report) => {
       if (!curve.length || report.bestCost < curve.at(-1)[1]) curve.push([report.elapsed, report.bestCost]);
