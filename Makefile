@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-env bench-vector bench-page clean
+.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -41,6 +41,9 @@ bench-interp: ## interpreter throughput, natively and in wasm under Node, in one
 
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
 	@cargo run --quiet --release --bin compgym -- bench-passes ../shared/bril-bench
+
+bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
+	@cargo run --quiet --release --bin compgym -- bench-scaling
 
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build

@@ -50,10 +50,12 @@ pub fn run_bril(
     Ok(object.into())
 }
 
-/// A program (text or JSON) as Bril JSON on one line, as `bril2json` prints it.
+/// A program (text or JSON) as Bril JSON, as `bril2json` prints it;
+/// `positions` 1 adds where each function, label and instruction starts
+/// (`-p`), 2 where it ends too (`-pp`).
 #[wasm_bindgen(js_name = brilToJson)]
-pub fn bril_to_json(source: &str) -> Result<String, JsValue> {
-    Ok(crate::bril::to_json(&parse(source)?))
+pub fn bril_to_json(source: &str, positions: Option<u32>) -> Result<String, JsValue> {
+    crate::bril::source_to_json(source, positions.unwrap_or(0)).map_err(to_js_error)
 }
 
 /// A program (text or JSON) as Bril text, as `bril2txt` prints it.

@@ -105,6 +105,9 @@ test('every community benchmark: json, text, run -p, opt and features agree with
     if (i % 8 === 0) {
       await same(['run', '--passes', '-lvn -dce -Oz', '-p', file]);
       await same(['verify', file]);
+      // Source positions, as `bril2json -p` and `-pp` give them.
+      await same(['json', '-p', file]);
+      await same(['json', '-pp', '-'], source);
       await same(['opt', '--passes', '-to-ssa -gvn', '--json', file]);
       await same(['features', '--dot', '-'], source);
     }
@@ -131,6 +134,8 @@ test('the same usage, errors and exit statuses as the native command', async () 
     [['text'], Buffer.from([0x40, 0xff, 0xfe])], // not UTF-8
     [['opt', '--passes', '-lvn -dce', '--json'], program],
     [['opt', '--list'], ''],
+    [['json', '-p', '-p'], program], // twice -p is -pp
+    [['json', '-p'], '{"functions": [{"name": "main", "instrs": [{"op": "print", "args": []}]}]}'],
     [['features', '--dot'], program],
     [['help'], ''],
     [['--help'], ''],

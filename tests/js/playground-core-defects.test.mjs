@@ -1,6 +1,6 @@
-// The playground's defects whose cause is in the core, checked against the
-// package itself. The page guards against each (see the playground tests);
-// these stay skipped until the core is fixed. Run them with
+// The playground's defects whose cause was in the core, checked against the
+// package itself (the page also guards against each; see the playground
+// tests). One still pending in the core is skipped, saying so; run it with
 // COMPGYM_CORE_DEFECTS=1 to see where the core stands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ test('defect 1: a program added under a URI used before gets its own baselines',
   assert.equal(reused, fresh);
 });
 
-test('defect 3: validate reports a program that never ends, divides by zero or lacks arguments', { skip: pending('validate() says okay') }, () => {
+test('defect 3: validate reports a program that never ends, divides by zero or lacks arguments', () => {
   const cases = [
     '@main {\n.l:\n  jmp .l;\n}',
     '@main {\n  a: int = const 1;\n  z: int = const 0;\n  c: int = div a z;\n  print c;\n}',
@@ -48,7 +48,7 @@ test('defect 6: a missing ";" is named by the parser', { skip: pending('the mess
   assert.throws(() => env.addBenchmark('benchmark://user-v0/semi', '@main {\n  a: int = const 1\n  print a;\n}'), /;/);
 });
 
-test('defect 7: an empty program and one without @main are refused', { skip: pending('both are accepted') }, () => {
+test('defect 7: an empty program and one without @main are refused', () => {
   const env = make('bril-v0');
   assert.throws(() => env.addBenchmark('benchmark://user-v0/empty', ''));
   env.addBenchmark('benchmark://user-v0/nomain', '@f {\n  x: int = const 1;\n  print x;\n}');
@@ -56,11 +56,11 @@ test('defect 7: an empty program and one without @main are refused', { skip: pen
   assert.equal(env.validate().okay, false);
 });
 
-test('defect 10: a Box of shape [50000000] is a typed error and the module keeps working', { skip: pending('the module aborts (issue "Hardening")') }, () => {
+test('defect 10: a Box of shape [50000000] is a typed error and the module keeps working', () => {
   assert.throws(() => Space.fromJSON({ type: 'Box', name: 'b', low: 0, high: 1, shape: [50000000] }), { name: /ValueError|LimitError/ });
   assert.ok(version());
 });
 
-test('defect 10: an unknown space type is named as such', { skip: pending('the message says "missing field name"') }, () => {
+test('defect 10: an unknown space type is named as such', () => {
   assert.throws(() => Space.fromJSON({ type: 'Nope' }), /Nope|unknown/i);
 });

@@ -12,7 +12,9 @@ const USAGE = `usage:
   compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
                                         ARGS, the program's \`# ARGS:\` line is used;
                                         -p prints total_dyn_inst on stderr
-  compgym json [FILE|-]                 print a program as Bril JSON
+  compgym json [-p|-pp] [FILE|-]        print a program as Bril JSON; -p adds each
+                                        function's, label's and instruction's start
+                                        (pos), -pp its end too (pos_end), as bril2json
   compgym text [FILE|-]                 print a program as Bril text
   compgym verify [FILE|-]               check that a program is well formed
   compgym opt --passes FLAGS [--json] [FILE|-]
@@ -145,6 +147,13 @@ function takePasses(args) {
 function convert(args, print, out) {
   const source = readSource(singleFile(args));
   out.stdout += core(() => print(source));
+}
+
+function json(args, out) {
+  // `-p` once for starts, twice (`-pp` or `-p -p`) for ends too, as bril2json counts it.
+  const level = args.reduce((n, a) => n + (a === '-p' ? 1 : a === '-pp' ? 2 : 0), 0);
+  const rest = args.filter((a) => a !== '-p' && a !== '-pp');
+  convert(rest, (source) => brilToJson(source, level) + '\n', out);
 }
 
 function verify(args, out) {
@@ -319,7 +328,7 @@ function train(args, out) {
 
 const COMMANDS = {
   run,
-  json: (args, out) => convert(args, (source) => brilToJson(source) + '\n', out),
+  json,
   text: (args, out) => convert(args, brilToText, out),
   verify,
   opt,
