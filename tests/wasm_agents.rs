@@ -161,7 +161,7 @@ fn a_program_of_ones_own_is_searched_and_replays() {
     assert_eq!(cost, 4.0);
     assert_eq!(get(&validation, "okay"), JsValue::TRUE);
     // Bril JSON as an object, under a URI of one's choosing.
-    let json = js_sys::JSON::parse(&compgym::js::bril::bril_to_json(source).unwrap()).unwrap();
+    let json = js_sys::JSON::parse(&compgym::js::bril::bril_to_json(source, None).unwrap()).unwrap();
     let options = obj(&[("source", json), ("benchmark", s("benchmark://user-v0/mine")), ("steps", n(50.0))]);
     let result = JsSearchAgent::new("beam", options).unwrap().run(JsValue::UNDEFINED, None).unwrap();
     assert_eq!(get(&result, "benchmark").as_string().unwrap(), "benchmark://user-v0/mine");
