@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, strictPage } from './browser.mjs';
+import { withBlankPage } from './browser.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url);
 
@@ -245,18 +244,7 @@ test('RemoteAgents over a Node worker thread', async () => {
 });
 
 test('RemoteAgents over a module Web Worker in Chromium, with and without the page\'s compiled module', async () => {
-  const server = await serve(pkgDir.pathname, 0);
-  const browser = await launch();
-  try {
-    const page = await strictPage(browser);
-    const origin = `http://127.0.0.1:${server.address().port}`;
-    await page.route(`${origin}/test.html`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>agents</title>',
-      }),
-    );
-    await page.goto(`${origin}/test.html`);
+  await withBlankPage(pkgDir.pathname, 'agents', async (page) => {
     for (const shareModule of [false, true]) {
       const out = await page.evaluate(
         async ({ source, shareModule }) => {
@@ -271,9 +259,5 @@ test('RemoteAgents over a module Web Worker in Chromium, with and without the pa
       );
       check(out);
     }
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 });
