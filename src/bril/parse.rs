@@ -179,6 +179,11 @@ impl<'a> Parser<'a, '_> {
             instr.dest = Some((first, ty));
             if instr.op == Op::Const {
                 instr.value = Some(self.literal()?);
+                // A constant takes nothing after its literal: name the missing
+                // ';' here rather than read the next line as arguments.
+                if !self.is_punct(';') {
+                    return self.unexpected("';' after the constant");
+                }
             }
             instr
         } else {
@@ -275,6 +280,7 @@ mod tests {
         let cases = [
             ("@main {\n  x: int = frob y;\n}", "2:12", ErrorKind::Parse),
             ("@main {\n  x: int = const 1\n}", "3:1", ErrorKind::Parse),
+            ("@main {\n  a: int = const 1\n  print a;\n}", "3:3", ErrorKind::Parse),
             ("@main {\n  jmp .nowhere;\n}", "2:3", ErrorKind::Verify),
             ("@main {\n  x: ptr<int = const 1;\n}", "2:14", ErrorKind::Parse),
             ("@main {\n  x: int = const 99999999999999999999;\n}", "2:18", ErrorKind::Parse),
@@ -286,6 +292,12 @@ mod tests {
             assert_eq!(e.kind(), kind, "{src}: {e}");
             assert!(e.message().contains(pos), "{src}: {e}");
         }
+    }
+
+    #[test]
+    fn a_constant_without_its_semicolon_names_the_semicolon() {
+        let e = parse_text("@main {\n  a: int = const 1\n  print a;\n}").unwrap_err();
+        assert!(e.message().contains("expected ';' after the constant, found"), "{e}");
     }
 
     #[test]

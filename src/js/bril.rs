@@ -24,8 +24,9 @@ fn apply_passes(program: &mut Program, flags: &[String]) -> Result<(), JsValue> 
 /// after the pass flags and pipelines in `passes` if any: `{stdout, dynInst}`.
 /// Parse and verify errors are `ParseError`/`VerifyError`; a failing program
 /// is a `RuntimeError`, `LimitError` or `ValueError` (bad arguments) that also
-/// carries the `stdout` printed and the `dynInst` executed before it failed.
-#[wasm_bindgen(js_name = runBril)]
+/// carries the `stdout` printed and the `dynInst` executed before it failed
+/// (a `BrilRunError`).
+#[wasm_bindgen(js_name = runBril, unchecked_return_type = "BrilRun")]
 pub fn run_bril(
     source: &str,
     args: Option<Vec<String>>,
@@ -94,7 +95,7 @@ pub fn bril_features(source: &str, dot: bool) -> Result<String, JsValue> {
 
 /// The optimisation passes and pipelines: `{passes: [{flag, description}],
 /// pipelines: ['-O0', ...]}`.
-#[wasm_bindgen(js_name = brilPasses)]
+#[wasm_bindgen(js_name = brilPasses, unchecked_return_type = "BrilPasses")]
 pub fn bril_passes() -> JsValue {
     let list = Array::new();
     for pass in passes::registry() {

@@ -33,7 +33,10 @@ impl JsCompilerTimeStep {
     /// `benchmark`, `observationSpace` and `rewardSpace` (a name, or `null`
     /// for none), `maxEpisodeSteps`, `dataset` (what seeded resets draw from).
     #[wasm_bindgen(constructor)]
-    pub fn new(id: &str, options: JsValue) -> Result<JsCompilerTimeStep, JsValue> {
+    pub fn new(
+        id: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompilerTimeStepOptions")] options: JsValue,
+    ) -> Result<JsCompilerTimeStep, JsValue> {
         build(id, &options).map(|env| JsCompilerTimeStep { env }).map_err(to_js_error)
     }
 
@@ -63,4 +66,10 @@ impl JsCompilerTimeStep {
     }
 }
 
-time_step_methods!(JsCompilerTimeStep, "CompilerTimeStepEnvironment");
+time_step_methods!(JsCompilerTimeStep, "CompilerTimeStepEnvironment", {
+    time_step: "TimeStep",
+    current_time_step: "TimeStep | null",
+    time_step_spec: "TimeStepSpec",
+    observation_spec: "Spec",
+    info: "CompilerTimeStepInfo",
+});

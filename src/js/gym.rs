@@ -168,7 +168,7 @@ impl JsGymFace {
 
     /// `[observation, info]`. `seed`: a non-negative integer or BigInt, or
     /// null; `options`: `benchmark`, `actionSpace`, `observationSpace`, `rewardSpace`.
-    #[wasm_bindgen(unchecked_return_type = "[unknown, Record<string, unknown>]")]
+    #[wasm_bindgen(unchecked_return_type = "[SpaceValue, Record<string, unknown>]")]
     pub fn reset(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number | bigint | null | void")] seed: JsValue,
@@ -187,8 +187,11 @@ impl JsGymFace {
 
     /// `[observation, reward, terminated, truncated, info]`; the action is an
     /// integer or a pass name (`"-dce"`).
-    #[wasm_bindgen(unchecked_return_type = "[unknown, number, boolean, boolean, Record<string, unknown>]")]
-    pub fn step(&self, action: JsValue) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "[SpaceValue, number, boolean, boolean, Record<string, unknown>]")]
+    pub fn step(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SpaceValue")] action: JsValue,
+    ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let mut env = borrow_mut(&self.env)?;
             let mut face = self.face()?;
@@ -322,7 +325,7 @@ impl JsGymFace {
     /// A copy in the same state on its own session, with copies of the
     /// generators: the environment's, and that of `actionSpace` (the JS
     /// object samples were drawn from, normally `this.actionSpace`).
-    pub fn fork(&self, action_space: &JsSpace) -> JsResult<JsGymFace> {
+    pub fn fork(&self, #[wasm_bindgen(js_name = actionSpace)] action_space: &JsSpace) -> JsResult<JsGymFace> {
         let run = || -> Result<JsGymFace> {
             let env = borrow_mut(&self.env)?.fork()?;
             let mut face = self.face()?.clone();

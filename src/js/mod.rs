@@ -3,6 +3,7 @@
 //! `Error` with a `name` from [`crate::ErrorKind::name`]; nothing here may
 //! panic, because a panic under wasm kills the whole instance.
 
+pub mod agents;
 pub mod bandit;
 #[cfg(feature = "bench")]
 pub mod bench;
@@ -18,6 +19,7 @@ pub mod service;
 pub mod spaces;
 pub mod specs;
 pub mod timestep;
+mod typescript;
 pub mod validate;
 
 use wasm_bindgen::prelude::*;
@@ -33,13 +35,13 @@ pub fn version() -> String {
 /// Parses a dtype name (`"float32"`, `"int64"`...) and returns its canonical
 /// name. Unknown names raise a `TypeError`: the smallest entry point that
 /// shows the typed-error convention every other entry point follows.
-#[wasm_bindgen(js_name = canonicalDtype)]
+#[wasm_bindgen(js_name = canonicalDtype, unchecked_return_type = "DType")]
 pub fn canonical_dtype(name: &str) -> Result<String, JsValue> {
     crate::value::DType::parse(name).map(|d| d.name().to_string()).map_err(to_js_error)
 }
 
 /// The `name` of every error kind this package raises.
-#[wasm_bindgen(js_name = errorNames)]
+#[wasm_bindgen(js_name = errorNames, unchecked_return_type = "ErrorName[]")]
 pub fn error_names() -> Vec<String> {
     crate::ErrorKind::ALL.iter().map(|k| k.name().to_string()).collect()
 }

@@ -29,12 +29,21 @@ pub fn time_step_to_js(time_step: &TimeStep) -> JsValue {
 }
 
 /// Writes the TimeStep API on `$class`, whose `env` field implements
-/// `TimeStepEnvironment`. Actions are read guided by the action spec.
+/// `TimeStepEnvironment`. Actions are read guided by the action spec. The
+/// TypeScript types of what differs between environments (shapes of
+/// `js/typescript/timestep.rs`) are given as string literals.
 macro_rules! time_step_methods {
-    ($class:ident, $js_class:literal) => {
+    ($class:ident, $js_class:literal, {
+        time_step: $time_step:tt,
+        current_time_step: $current_time_step:tt,
+        time_step_spec: $time_step_spec:tt,
+        observation_spec: $observation_spec:tt,
+        info: $info:tt $(,)?
+    }) => {
         #[wasm_bindgen::prelude::wasm_bindgen(js_class = $js_class)]
         impl $class {
             /// Starts a new episode and returns its FIRST time step.
+            #[wasm_bindgen(unchecked_return_type = $time_step)]
             pub fn reset(&mut self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 self.env
@@ -45,9 +54,10 @@ macro_rules! time_step_methods {
 
             /// Applies `action` (a number, an array or a typed array shaped like the
             /// action spec, with the batch dimension first when batched).
+            #[wasm_bindgen(unchecked_return_type = $time_step)]
             pub fn step(
                 &mut self,
-                action: wasm_bindgen::JsValue,
+                #[wasm_bindgen(unchecked_param_type = "NumbersInput")] action: wasm_bindgen::JsValue,
             ) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let outer: Vec<usize> = self.env.batch_size().into_iter().collect();
@@ -61,7 +71,7 @@ macro_rules! time_step_methods {
             }
 
             /// The last time step returned, or `null` before the first reset.
-            #[wasm_bindgen(js_name = currentTimeStep)]
+            #[wasm_bindgen(js_name = currentTimeStep, unchecked_return_type = $current_time_step)]
             pub fn current_time_step(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 self.env
@@ -69,34 +79,34 @@ macro_rules! time_step_methods {
                     .map_or(wasm_bindgen::JsValue::NULL, $crate::js::timestep::time_step_to_js)
             }
 
-            #[wasm_bindgen(js_name = timeStepSpec)]
+            #[wasm_bindgen(js_name = timeStepSpec, unchecked_return_type = $time_step_spec)]
             pub fn time_step_spec(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 $crate::js::specs::time_step_spec_to_js(&self.env.time_step_spec())
             }
-            #[wasm_bindgen(js_name = actionSpec)]
+            #[wasm_bindgen(js_name = actionSpec, unchecked_return_type = "BoundedArraySpec")]
             pub fn action_spec(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 $crate::js::specs::spec_to_js(&self.env.action_spec())
             }
-            #[wasm_bindgen(js_name = observationSpec)]
+            #[wasm_bindgen(js_name = observationSpec, unchecked_return_type = $observation_spec)]
             pub fn observation_spec(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 $crate::js::specs::spec_to_js(&self.env.observation_spec())
             }
-            #[wasm_bindgen(js_name = rewardSpec)]
+            #[wasm_bindgen(js_name = rewardSpec, unchecked_return_type = "ArraySpec")]
             pub fn reward_spec(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 $crate::js::specs::spec_to_js(&self.env.reward_spec())
             }
-            #[wasm_bindgen(js_name = discountSpec)]
+            #[wasm_bindgen(js_name = discountSpec, unchecked_return_type = "BoundedArraySpec")]
             pub fn discount_spec(&self) -> wasm_bindgen::JsValue {
                 use crate::env::TimeStepEnvironment;
                 $crate::js::specs::spec_to_js(&self.env.discount_spec())
             }
 
             /// Info of the last step; a TypeError (`NotImplemented: ...`) if the environment has none.
-            #[wasm_bindgen(js_name = getInfo)]
+            #[wasm_bindgen(js_name = getInfo, unchecked_return_type = $info)]
             pub fn get_info(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 self.env
@@ -106,7 +116,7 @@ macro_rules! time_step_methods {
             }
 
             /// An opaque, JSON-serialisable token that `setState` restores.
-            #[wasm_bindgen(js_name = getState)]
+            #[wasm_bindgen(js_name = getState, unchecked_return_type = "EnvStateToken")]
             pub fn get_state(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 self.env
@@ -115,7 +125,10 @@ macro_rules! time_step_methods {
                     .map_err($crate::js::to_js_error)
             }
             #[wasm_bindgen(js_name = setState)]
-            pub fn set_state(&mut self, state: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+            pub fn set_state(
+                &mut self,
+                #[wasm_bindgen(unchecked_param_type = "EnvStateToken")] state: wasm_bindgen::JsValue,
+            ) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let state = $crate::js::interop::json::js_to_json(&state, "state")
                     .map_err($crate::js::to_js_error)?;
@@ -123,7 +136,10 @@ macro_rules! time_step_methods {
             }
 
             /// Reseeds the environment (a non-negative integer or BigInt).
-            pub fn seed(&mut self, seed: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+            pub fn seed(
+                &mut self,
+                #[wasm_bindgen(unchecked_param_type = "Seed")] seed: wasm_bindgen::JsValue,
+            ) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let seed = $crate::js::interop::numbers::js_to_u64(&seed, "seed")
                     .map_err($crate::js::to_js_error)?;
@@ -159,7 +175,9 @@ macro_rules! time_step_methods {
                 self.env.current_time_step().is_some_and(|t| self.env.should_reset(t))
             }
 
-            /// Renders the environment; a TypeError (`NotImplemented: ...`) where unsupported.
+            /// Renders the environment; a TypeError (`NotImplemented: ...`) where
+            /// unsupported, which is every environment of this package so far.
+            #[wasm_bindgen(unchecked_return_type = "never")]
             pub fn render(
                 &mut self,
                 mode: Option<String>,

@@ -13,7 +13,10 @@ use wasm_bindgen::JsCast;
 /// `env` is a `StationaryStochasticPerArmEnvironment`, a `CompilerBandit`
 /// or a `CompilerTimeStepEnvironment` (anything with `validate(episodes)`).
 #[wasm_bindgen(js_name = validateEnvironment)]
-pub fn validate_environment(env: &JsValue, episodes: Option<u32>) -> Result<(), JsValue> {
+pub fn validate_environment(
+    #[wasm_bindgen(unchecked_param_type = "ValidatableEnvironment")] env: &JsValue,
+    episodes: Option<u32>,
+) -> Result<(), JsValue> {
     let method = Reflect::get(env, &JsValue::from_str("validate")).unwrap_or(JsValue::UNDEFINED);
     let Some(method) = method.dyn_ref::<Function>() else {
         return Err(to_js_error(Error::type_error(format!(

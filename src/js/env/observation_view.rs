@@ -95,7 +95,7 @@ impl JsObservationView {
     }
 
     /// Computes observation `id` now: LookupError if unknown, SessionNotFound before reset.
-    #[wasm_bindgen(unchecked_return_type = "any")]
+    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
     pub fn get(&self, id: &str) -> JsResult<JsValue> {
         self.with(|v| {
             let spec = v.spec(id)?;
@@ -112,7 +112,7 @@ impl JsObservationView {
         &self,
         id: &str,
         #[wasm_bindgen(js_name = baseId)] base_id: &str,
-        #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<()> {
         let run = || -> Result<()> {
@@ -223,7 +223,7 @@ impl JsObservationSpaceSpec {
         self.spec.platform_dependent
     }
     /// The observation a failed step returns.
-    #[wasm_bindgen(getter, js_name = defaultValue, unchecked_return_type = "any")]
+    #[wasm_bindgen(getter, js_name = defaultValue, unchecked_return_type = "SpaceValue")]
     pub fn default_value(&self) -> JsValue {
         value_to_js(&self.spec.default_value, &self.spec.space)
     }
@@ -245,7 +245,7 @@ impl JsObservationSpaceSpec {
     pub fn make_derived_space(
         &self,
         id: &str,
-        #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsObservationSpaceSpec> {
         derive(&self.spec, id, translate, options)

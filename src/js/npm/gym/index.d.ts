@@ -9,32 +9,12 @@ import type {
   ResetOptions as CompilerResetOptions,
   Rng,
   Space,
+  SpaceValue,
+  TypedArray,
   ValidationResult,
 } from '../compgym.js';
 
-export type TypedArray =
-  | Int8Array
-  | Uint8Array
-  | Uint8ClampedArray
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
-
-/** A value of a compgym Space as JS holds it (see the package README's table). */
-export type SpaceValue =
-  | number
-  | bigint
-  | boolean
-  | string
-  | null
-  | TypedArray
-  | SpaceValue[]
-  | { [key: string]: SpaceValue };
+export type { SpaceValue, TypedArray };
 
 /** What reset and step say besides the observation and reward. */
 export type Info = { [key: string]: unknown };
@@ -219,7 +199,20 @@ export function spec(id: string): EnvSpec;
 /** make's options: the environment's own (for a compiler environment GymFaceOptions), and `maxEpisodeSteps`. */
 export type MakeOptions = { maxEpisodeSteps?: number | null; [key: string]: unknown };
 
+/**
+ * What make returns for a compiler environment (`bril-...`): a
+ * CompilerGymEnv, or a wrapper around one (a TimeLimit with
+ * `maxEpisodeSteps`), which forwards the compiler's members. Its actions
+ * are pass indices or flags, or any value of its action space.
+ */
+export type CompilerEnvLike = Env<SpaceValue, SpaceValue> &
+  Pick<
+    Wrapper<SpaceValue, SpaceValue>,
+    'compilerEnv' | 'benchmark' | 'actions' | 'episodeReward' | 'state' | 'commandline' | 'validate'
+  >;
+
 /** Gymnasium's make; `Obs` and `Act` name what the environment observes and takes. */
+export function make(id: `bril-${string}`, options?: GymFaceOptions & MakeOptions): CompilerEnvLike;
 export function make<Obs = SpaceValue, Act = SpaceValue>(id: string | EnvSpec, options?: MakeOptions): Env<Obs, Act>;
 
 // ---- Gymnasium's wrappers ----------------------------------------------------
