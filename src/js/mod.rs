@@ -9,6 +9,7 @@ pub mod bench;
 pub mod bril;
 pub mod compiler_bandit;
 pub mod compiler_timestep;
+pub mod entropy;
 pub mod env;
 mod error;
 pub mod interop;
