@@ -25,7 +25,7 @@ rm -rf pkg
 wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" \
   --target web --out-dir pkg --out-name compgym
 cp pkg.json pkg/package.json
-cp src/js/npm/{index,node,worker,remote}.js src/js/npm/{worker,remote}.d.ts README.md LICENSE pkg/
+cp src/js/npm/{index,node,guard,worker,remote}.js src/js/npm/{worker,remote}.d.ts README.md LICENSE pkg/
 
 # Every file the manifest lists must exist, or `npm publish` ships a broken package.
 node -e '
