@@ -37,8 +37,22 @@ function typedError(name, message) {
   return error;
 }
 
-/** The names compgym gives its errors. */
+/** The bindings module, for its `errorNames()`. */
+let bindings;
+
+/** The names compgym gives its errors: asked of the module on first need, since
+ * in a browser it is guarded before `init()` has loaded the wasm. */
 let errorNames;
+function compgymNames() {
+  if (!errorNames) {
+    try {
+      errorNames = new Set(bindings.errorNames());
+    } catch {
+      return new Set(); // not initialised yet: no error of the package can have been thrown
+    }
+  }
+  return errorNames;
+}
 
 /** How the glue starts the message of a call refused because its object is busy. */
 const BUSY = 'recursive use of an object detected';
@@ -49,7 +63,7 @@ const STILL_BORROWED = 'attempted to take ownership of Rust value while it was b
 /** `error`, thrown by member `what`, with a compgym name if the glue threw it. */
 function retyped(error, what, checksClass) {
   // compgym's own errors pass, and so does a trap of the wasm code (a crash stays visible).
-  if (!(error instanceof Error) || error instanceof WebAssembly.RuntimeError || errorNames.has(error.name)) {
+  if (!(error instanceof Error) || error instanceof WebAssembly.RuntimeError || compgymNames().has(error.name)) {
     return error;
   }
   if (error.message.startsWith(BUSY)) {
@@ -95,7 +109,7 @@ function typeGlueErrors(holder, prefix) {
 
 /** Guards every class of the bindings module `api` (once). */
 export function guardClasses(api) {
-  errorNames = new Set(api.errorNames());
+  bindings = api;
   const made = new WeakSet();
   const freed = new WeakSet();
   for (const klass of Object.values(api)) {
