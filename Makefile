@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build fuzz fuzz-js bench-spaces bench-interp bench-passes bench-env clean
+.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -22,8 +22,14 @@ build: ## build pkg/ and www/pkg/ (release)
 	@scripts/setup.sh build
 	@scripts/build.sh
 
+size: ## build, then print the package's sizes (raw, gzip, brotli, tarball) and what takes the wasm's bytes
+	@scripts/setup.sh build
+	@scripts/setup.sh size
+	@scripts/build.sh
+	@node scripts/size-report.mjs
+
 clean:
-	rm -rf pkg www/pkg .tmp target
+	rm -rf pkg www/pkg www/dist .tmp target
 
 bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
 	@scripts/setup.sh build
@@ -41,9 +47,22 @@ bench-interp: ## interpreter throughput, natively and in wasm under Node, in one
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
 	@cargo run --quiet --release --bin compgym -- bench-passes ../shared/bril-bench
 
+bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
+	@cargo run --quiet --release --bin compgym -- bench-scaling
+
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build
 	@scripts/build.sh --bench
 	@cargo build --quiet --release --bin compgym
 	@scripts/setup.sh test
 	@node bench/env.mjs
+
+bench-vector: ## vector environments in Node: steps/s of one environment, SyncVectorEnv, AsyncVectorEnv on 1, 2 and 4 workers
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@node bench/vector.mjs
+
+bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded
+	@scripts/setup.sh test
+	@scripts/build.sh
+	@node bench/page-load.mjs

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Builds the publishable npm package into pkg/ (from pkg.json and the wasm
-# build) and copies it into www/pkg/ for the playground.
+# build), copies it into www/pkg/, and bundles the playground into www/dist/
+# (esbuild, from www/'s pinned dependencies; see www/build.mjs).
 # Usage: scripts/build.sh [--dev] [--bench]
 #   --dev    unoptimised, faster to build
 #   --bench  with the benchmark drivers (benchEnv, benchInterpreter) that the
 #            shipped package leaves out; the `make bench-*` targets use it
+#
+# A release build ships the module without its function names and producers
+# section (debugging aids: a tenth of the bytes), keeps a copy with names in
+# .tmp/size/named/ for `make size`, and smoke-tests the module it ships.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,11 +26,24 @@ done
 
 cargo build --quiet --lib --target wasm32-unknown-unknown "${optimise[@]}" "${features[@]}"
 
+bindgen() {
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name compgym "$@"
+}
 rm -rf pkg
-wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" \
-  --target web --out-dir pkg --out-name compgym
+if [ "$profile" = release ]; then
+  bindgen --out-dir pkg --remove-name-section --remove-producers-section
+  rm -rf .tmp/size/named
+  bindgen --out-dir .tmp/size/named
+else
+  bindgen --out-dir pkg
+fi
+
 cp pkg.json pkg/package.json
-cp src/js/npm/{index,node,guard,worker,remote}.js src/js/npm/{worker,remote}.d.ts README.md LICENSE pkg/
+rm pkg/compgym_bg.wasm.d.ts  # the raw module's exports: nothing a user imports
+cp src/js/npm/{index,node,guard,cli,worker,worker-node,worker-host,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
+cp -r src/js/npm/gym pkg/gym
+cp src/js/npm/README.md LICENSE pkg/
+chmod +x pkg/cli.js
 
 # Every file the manifest lists must exist, or `npm publish` ships a broken package.
 node -e '
@@ -34,7 +52,11 @@ node -e '
   const missing = m.files.filter((f) => !fs.existsSync("pkg/" + f));
   if (missing.length) { console.error("pkg/ lacks " + missing.join(", ")); process.exit(1); }
 '
+# The module as shipped loads, steps an environment and runs a program.
+node scripts/smoke.mjs pkg
 
 rm -rf www/pkg
 cp -r pkg www/pkg
 echo "built pkg/ ($(du -h pkg/compgym_bg.wasm | cut -f1) of wasm, $profile) and www/pkg/"
+
+node www/build.mjs

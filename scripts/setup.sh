@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing for building (`setup.sh build`), for running every
-# test layer (`setup.sh test`) or for the benchmarks (`setup.sh bench`). Idempotent: a second run only checks.
+# test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`) or for the
+# size report (`setup.sh size`). Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 purpose=${1:-build}
@@ -9,9 +10,10 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 die() { printf '\033[31msetup: %s\033[0m\n' "$*" >&2; exit 1; }
 
 command -v cargo >/dev/null || die "cargo is missing: install Rust with rustup (https://rustup.rs), then run this again."
-command -v node >/dev/null || die "node is missing: install Node.js 18 or newer (Debian: apt-get install nodejs npm)."
-node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' \
-  || die "node $(node --version) is too old: install Node.js 18 or newer."
+command -v node >/dev/null || die "node is missing: install Node.js 20.19 or newer (Debian: apt-get install nodejs npm)."
+# 20.19 is the first Node that can require() an ES module (the package's CommonJS face).
+node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
+  || die "node $(node --version) is too old: install Node.js 20.19 or newer."
 
 # The wasm target.
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -34,6 +36,29 @@ fi
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (a few minutes, once)"
   cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
+fi
+
+# Installs the npm packages pinned in DIR/package-lock.json unless the very
+# same lock file was installed last time (a copy is kept beside them).
+npm_install_locked() {
+  local dir=$1 what=$2
+  if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-lock.json"; then
+    say "installing $what"
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    cp "$dir/package-lock.json" "$dir/node_modules/.installed-lock.json"
+  fi
+}
+
+# The playground's libraries and its bundler (esbuild).
+npm_install_locked www "the playground's libraries"
+
+if [ "$purpose" = size ]; then
+  # twiggy, which attributes the wasm's bytes to the functions and data they belong to.
+  if [ "$(twiggy --version 2>/dev/null)" != "twiggy-opt 0.8.0" ]; then
+    say "installing twiggy 0.8.0 (a few minutes, once)"
+    cargo install twiggy --version =0.8.0 --locked --quiet
+  fi
+  exit 0
 fi
 
 if [ "$purpose" = bench ]; then
@@ -61,7 +86,4 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
 fi
 
 # The JS test tools (playwright-core drives the system Chromium; it downloads nothing).
-if [ ! -d tests/js/node_modules/playwright-core ] || [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
-  say "installing the JS test tools"
-  npm ci --prefix tests/js --no-audit --no-fund --loglevel=error
-fi
+npm_install_locked tests/js "the JS test tools"

@@ -1,34 +1,17 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Every community benchmark under `../shared/bril-bench`: our JSON equals
+//! Every community benchmark (see `common::community`): our JSON equals
 //! `bril2json`'s, text round-trips, and (below) our interpreter reproduces
 //! brili's output and dynamic instruction count.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
 use compgym::bril::{self, Program};
 
-const BENCH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench");
-
-/// Every `.bril` file of the benchmark folder; fails loudly when it is missing.
+/// Every `.bril` file of the benchmark folder.
 fn bench_programs() -> Vec<PathBuf> {
-    let root = Path::new(BENCH_DIR);
-    assert!(root.is_dir(), "benchmark folder {BENCH_DIR} is missing");
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let f = f.unwrap().path();
-            if f.extension().is_some_and(|e| e == "bril") {
-                files.push(f);
-            }
-        }
-    }
-    files.sort();
-    assert!(files.len() >= 80, "expected the whole benchmark set, found {}", files.len());
-    files
+    common::community::bench_files().into_iter().map(|f| f.path).collect()
 }
 
 fn read(path: &Path) -> String {

@@ -38,21 +38,27 @@ fn every_error_kind_has_a_distinct_name() {
 fn bril_programs_run_and_fail_with_typed_errors() {
     let program =
         "# ARGS: 20\n@main(n: int) {\n  two: int = const 2;\n  m: int = mul n two;\n  print m;\n}\n";
-    let out = compgym::js::bril::run_bril(JsValue::from(program), JsValue::UNDEFINED).unwrap();
+    let run = |source: &str, args: JsValue, passes: JsValue| {
+        compgym::js::bril::run_bril(JsValue::from(source), args, passes)
+    };
+    let none = || JsValue::UNDEFINED;
+    let out = run(program, none(), none()).unwrap();
     let get = |key: &str| js_sys::Reflect::get(&out, &key.into()).unwrap();
     assert_eq!(get("stdout").as_string().unwrap(), "40\n");
     assert_eq!(get("dynInst").as_f64(), Some(3.0));
-    let out =
-        compgym::js::bril::run_bril(JsValue::from(program), js_sys::Array::of1(&"1".into()).into()).unwrap();
+    let out = run(program, js_sys::Array::of1(&"1".into()).into(), none()).unwrap();
     assert_eq!(js_sys::Reflect::get(&out, &"stdout".into()).unwrap().as_string().unwrap(), "2\n");
-    let parse = compgym::js::bril::run_bril(JsValue::from("@main {\n  x: int = ;\n}"), JsValue::UNDEFINED)
-        .unwrap_err();
+    let parse = run("@main {\n  x: int = ;\n}", none(), none()).unwrap_err();
     assert_eq!(error_name(&parse), "ParseError");
-    let crash = "@main {\n  z: int = const 0;\n  one: int = const 1;\n  q: int = div one z;\n}\n";
-    assert_eq!(
-        error_name(&compgym::js::bril::run_bril(JsValue::from(crash), JsValue::UNDEFINED).unwrap_err()),
-        "RuntimeError"
-    );
+    let crash =
+        "@main {\n  z: int = const 0;\n  one: int = const 1;\n  print one;\n  q: int = div one z;\n}\n";
+    let failure = run(crash, none(), none()).unwrap_err();
+    assert_eq!(error_name(&failure), "RuntimeError");
+    // What the program printed and executed before it failed comes with the error.
+    assert_eq!(js_sys::Reflect::get(&failure, &"stdout".into()).unwrap().as_string().unwrap(), "1\n");
+    assert_eq!(js_sys::Reflect::get(&failure, &"dynInst".into()).unwrap().as_f64(), Some(4.0));
+    let optimised = run(program, none(), js_sys::Array::of1(&"-O2".into()).into()).unwrap();
+    assert_eq!(js_sys::Reflect::get(&optimised, &"stdout".into()).unwrap().as_string().unwrap(), "40\n");
     let rate = compgym::js::bench::bench_interpreter(program, 0.01).unwrap();
     assert!(js_sys::Reflect::get(&rate, &"perSecond".into()).unwrap().as_f64().unwrap() > 0.0);
 }

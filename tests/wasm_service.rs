@@ -204,11 +204,14 @@ fn added_benchmarks_start_sessions_and_a_uri_conflict_replaces() {
     });
     call(&mut s, "StartSession", &inline.to_string()).unwrap();
     assert_eq!(s.session_count().unwrap(), 4);
+    // A program that cannot load is refused when added, and when given inline.
     let broken = r#"{"benchmark": [{"uri": "benchmark://user-v0/bad", "program": {"contents": "QG1h"}}]}"#;
-    call(&mut s, "AddBenchmark", broken).unwrap();
-    let start_broken = r#"{"benchmark": {"uri": "benchmark://user-v0/bad"}}"#;
-    let r = call(&mut s, "StartSession", start_broken);
+    let r = call(&mut s, "AddBenchmark", broken);
     assert_error(&mut s, r, "BenchmarkInitError", "user-v0/bad");
+    let start_broken =
+        r#"{"benchmark": {"uri": "benchmark://user-v0/bad2", "program": {"contents": "QG1h"}}}"#;
+    let r = call(&mut s, "StartSession", start_broken);
+    assert_error(&mut s, r, "BenchmarkInitError", "user-v0/bad2");
 }
 
 #[wasm_bindgen_test]

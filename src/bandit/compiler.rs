@@ -10,7 +10,7 @@
 //!   (dg = [`autophase::LEN`]);
 //! - `per_arm` `[B, K, da]`: the same for every sample, K = the number of
 //!   passes; a one-hot of the pass followed by [`PROPERTY_NAMES`], 0/1
-//!   properties read off each pass's own documentation (see [`properties`]).
+//!   properties the pass registry states for each pass ([`PassProperties`]).
 //!
 //! The reward of arm `a` is the relative reduction of the static
 //! instruction count from running pass `a` once on the sample's program:
@@ -34,7 +34,7 @@ use super::actions::{arm_action_spec, check_actions, parse_arm_actions};
 use super::observation::{per_arm_observation_spec, PerArmObservation};
 use super::state::TimeStepState;
 use crate::bril::features::{autophase, ir_instruction_count};
-use crate::bril::passes::{registry, PassInfo};
+use crate::bril::passes::{registry, PassInfo, PassProperties};
 use crate::bril::{suite, Program};
 use crate::env::specs::Spec;
 use crate::env::timestep::float32_rewards;
@@ -45,40 +45,9 @@ use crate::value::Value;
 use crate::{bail, ensure};
 use serde::{Deserialize, Serialize};
 
-/// The descriptive properties after each pass's one-hot, in order.
-pub const PROPERTY_NAMES: [&str; 6] = [
-    // Rewrites single instructions or one basic block at a time.
-    "local",
-    // Reasons about calls between functions (inlining, recursion, reachability).
-    "interprocedural",
-    // Produces, consumes or relies on SSA form (single-definition values).
-    "ssa",
-    // May add, remove or rewire basic blocks.
-    "touches_cfg",
-    // Reasons about allocations, loads and stores.
-    "touches_memory",
-    // Works on natural loops.
-    "loops",
-];
-
-/// The properties of the pass `flag` in [`PROPERTY_NAMES`] order, from what
-/// each pass's module documents (an unknown pass has none).
-pub fn properties(flag: &str) -> [bool; 6] {
-    let [l, i, s, c, m, p] = match flag {
-        "-lvn" | "-peephole" => [1, 0, 0, 0, 0, 0],
-        "-dead-functions" => [0, 1, 0, 0, 0, 0],
-        "-inline" | "-tail-call" => [0, 1, 0, 1, 0, 0],
-        "-dead-store" | "-mem2reg" => [0, 0, 0, 0, 1, 0],
-        // -to-ssa removes unreachable blocks before renaming.
-        "-to-ssa" => [0, 0, 1, 1, 0, 0],
-        "-from-ssa" | "-gvn" => [0, 0, 1, 0, 0, 0],
-        "-sccp" | "-simplify-cfg" => [0, 0, 0, 1, 0, 0],
-        // Each makes a preheader when a loop has none.
-        "-licm" | "-loop-unroll" | "-strength-reduce" => [0, 0, 0, 1, 0, 1],
-        _ => [0; 6],
-    };
-    [l, i, s, c, m, p].map(|x| x == 1)
-}
+/// The descriptive properties after each pass's one-hot, in order: the
+/// registry's [`PassProperties`].
+pub const PROPERTY_NAMES: [&str; 6] = PassProperties::NAMES;
 
 /// The options of [`CompilerBandit`].
 #[derive(Clone, Debug)]
@@ -164,7 +133,7 @@ impl CompilerBandit {
         let mut arm_features = Vec::with_capacity(k * (k + PROPERTY_NAMES.len()));
         for (a, pass) in passes.iter().enumerate() {
             arm_features.extend((0..k).map(|j| if j == a { 1.0 } else { 0.0 }));
-            arm_features.extend(properties(pass.flag).map(|p| if p { 1.0 } else { 0.0 }));
+            arm_features.extend(pass.properties.to_array().map(|p| if p { 1.0 } else { 0.0 }));
         }
         Ok(CompilerBandit {
             base: TimeStepEnvBase::new(false),

@@ -65,11 +65,15 @@ fn rewards_are_relative_instruction_count_reductions() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn every_pass_but_the_plain_dead_code_and_copy_passes_has_a_property() {
-    // Catches a renamed pass whose properties would silently become zeros.
-    let without: Vec<&str> =
-        registry().iter().map(|p| p.flag).filter(|f| !properties(f).contains(&true)).collect();
-    assert_eq!(without, ["-dce", "-copy-prop", "-adce"]);
+fn arm_features_are_the_registry_properties() {
+    let e = bandit(0, 1);
+    let k = registry().len();
+    let features = &e.arm_features;
+    for (a, pass) in registry().iter().enumerate() {
+        let row = &features[a * (k + 6)..(a + 1) * (k + 6)];
+        let expected: Vec<f64> = pass.properties.to_array().iter().map(|&p| f64::from(u8::from(p))).collect();
+        assert_eq!(&row[k..], &expected[..], "{}", pass.flag);
+    }
 }
 
 fn trajectory(seed: u64, batch: usize, steps: usize) -> Vec<TimeStep> {

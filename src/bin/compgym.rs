@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON)
-//! compgym json [FILE|-]                 Bril text to JSON
+//! compgym json [-p|-pp] [FILE|-]        Bril text to JSON (with source positions)
 //! compgym text [FILE|-]                 Bril JSON to text
 //! compgym verify [FILE|-]               check a program is well formed
 //! compgym opt --passes "FLAGS" [--json] [FILE|-] | --list
@@ -16,6 +16,9 @@
 //! compgym bench-pass-speed [--seconds S] [--only FLAG]
 //!                                       time per pass and for all features
 //! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
+//! compgym shape NAME SIZE [SEED]          a generated program of a shape and size
+//! compgym bench-scaling [--sizes N,N..] [--only NAME] [--seconds S] [--markdown]
+//!                                       time against program size and growth exponents
 //! ```
 
 use std::io::{Read, Write};
@@ -29,7 +32,9 @@ const USAGE: &str = "usage:
   compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
                                         ARGS, the program's `# ARGS:` line is used;
                                         -p prints total_dyn_inst on stderr
-  compgym json [FILE|-]                 print a program as Bril JSON
+  compgym json [-p|-pp] [FILE|-]        print a program as Bril JSON; -p adds each
+                                        function's, label's and instruction's start
+                                        (pos), -pp its end too (pos_end), as bril2json
   compgym text [FILE|-]                 print a program as Bril text
   compgym verify [FILE|-]               check that a program is well formed
   compgym opt --passes FLAGS [--json] [FILE|-]
@@ -59,7 +64,18 @@ const USAGE: &str = "usage:
                                         environment steps per second (IrInstructionCount
                                         reward, random actions), fork and observation
                                         latency on the median suite program (the native
-                                        side of bench/env.mjs)";
+                                        side of bench/env.mjs)
+  compgym shape NAME SIZE [SEED]        print a generated program of a shape
+                                        (straight-line, loop-heavy, call-heavy,
+                                        block-chain, call-chain) with about SIZE
+                                        static instructions
+  compgym bench-scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
+                                        milliseconds per pass, pipeline, feature, reader,
+                                        writer and the verifier on generated programs of
+                                        each shape (straight-line, loop-heavy, call-heavy,
+                                        block-chain, call-chain) at each size (default
+                                        1000,10000,100000 instructions), and the growth
+                                        exponent (slope of log time against log size)";
 
 /// Writes to stdout, ignoring a closed pipe (`compgym ... | head` is fine).
 macro_rules! say {
@@ -79,7 +95,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => cmd_run(&args[1..]),
-        Some("json") => cmd_convert(&args[1..], |p| bril::to_json(p) + "\n"),
+        Some("json") => cmd_json(&args[1..]),
         Some("text") => cmd_convert(&args[1..], bril::to_text),
         Some("verify") => cmd_verify(&args[1..]),
         Some("opt") => cmd_opt(&args[1..]),
@@ -89,6 +105,8 @@ fn main() -> ExitCode {
         Some("bench-passes") => cmd_bench_passes(&args[1..]),
         Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
         Some("bench-env") => cmd_bench_env(&args[1..]),
+        Some("bench-scaling") => cmd_bench_scaling(&args[1..]),
+        Some("shape") => cmd_shape(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
@@ -136,6 +154,24 @@ fn cmd_convert(args: &[String], print: impl Fn(&Program) -> String) -> Result<()
     Ok(())
 }
 
+fn cmd_json(args: &[String]) -> Result<(), Failure> {
+    // `-p` once for starts, twice (`-pp` or `-p -p`) for ends too, as bril2json counts it.
+    let mut level = 0;
+    let mut rest = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "-p" => level += 1,
+            "-pp" => level += 2,
+            _ => rest.push(a.clone()),
+        }
+    }
+    let src = read_source(single_file(&rest)?)?;
+    let out = bril::source_to_json(&src, level).map_err(|e| Failure(e.to_string(), 1))?;
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    say!("");
+    Ok(())
+}
+
 fn cmd_verify(args: &[String]) -> Result<(), Failure> {
     let program = load(single_file(args)?)?;
     bril::verify(&program).map_err(|e| Failure(e.to_string(), 1))?;
@@ -175,15 +211,7 @@ fn take_passes(args: &[String]) -> Result<(Option<Vec<String>>, Vec<String>), Fa
 
 /// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order.
 fn optimise(program: &mut Program, flags: &[String]) -> Result<(), Failure> {
-    for flag in flags {
-        let result = if flag.starts_with("-O") {
-            compgym::bril::passes::run_pipeline(program, flag)
-        } else {
-            compgym::bril::passes::run_flags(program, &[flag.as_str()])
-        };
-        result.map_err(|e| Failure(e.to_string(), 1))?;
-    }
-    Ok(())
+    compgym::bril::passes::run_command_line(program, flags).map(drop).map_err(|e| Failure(e.to_string(), 1))
 }
 
 fn cmd_opt(args: &[String]) -> Result<(), Failure> {
@@ -537,4 +565,126 @@ fn cmd_bench_env(args: &[String]) -> Result<(), Failure> {
         say!("{:>12.2} us per Ir observation", r.ir_us);
     }
     Ok(())
+}
+
+fn cmd_shape(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::shapes::{generate_text, Shape};
+    let (name, size, seed) = match args {
+        [name, size] => (name, size, "1"),
+        [name, size, seed] => (name, size, seed.as_str()),
+        _ => return Err(usage_error("shape needs a NAME and a SIZE")),
+    };
+    let shape = Shape::ALL
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| usage_error(format!("unknown shape {name:?}")))?;
+    let size: usize = size.parse().map_err(|_| usage_error(format!("bad size {size:?}")))?;
+    let seed: u64 = seed.parse().map_err(|_| usage_error(format!("bad seed {seed:?}")))?;
+    let _ = std::io::stdout().write_all(generate_text(shape, size, seed).as_bytes());
+    Ok(())
+}
+
+/// Splits `a,b,c` into parsed items.
+fn comma_list<T: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<T>, Failure> {
+    s.split(',').map(|x| x.trim().parse().map_err(|_| usage_error(format!("bad {what} {x:?}")))).collect()
+}
+
+fn cmd_bench_scaling(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::scaling::{workloads, Input};
+    use compgym::bril::shapes::{self, Shape};
+    let mut sizes: Vec<usize> = vec![1_000, 10_000, 100_000];
+    let mut shape_list: Vec<Shape> = Shape::ALL.to_vec();
+    let mut only: Option<String> = None;
+    let mut seconds = 0.05;
+    let mut markdown = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| usage_error(format!("{name} needs a value")));
+        match arg.as_str() {
+            "--sizes" => sizes = comma_list(value("--sizes")?, "size")?,
+            "--shapes" => {
+                let names: Vec<String> = comma_list(value("--shapes")?, "shape")?;
+                shape_list = Shape::ALL.into_iter().filter(|s| names.iter().any(|n| n == s.name())).collect();
+            }
+            "--only" => only = Some(value("--only")?.clone()),
+            "--seconds" => seconds = comma_list::<f64>(value("--seconds")?, "number")?[0],
+            "--markdown" => markdown = true,
+            other => return Err(usage_error(format!("bench-scaling: unknown argument {other:?}"))),
+        }
+    }
+    let chosen: Vec<_> =
+        workloads().into_iter().filter(|w| only.as_deref().is_none_or(|o| o == w.name)).collect();
+    if chosen.is_empty() || sizes.is_empty() || shape_list.is_empty() {
+        return Err(usage_error("bench-scaling: nothing to measure"));
+    }
+    let mut now = cpu_seconds;
+    let fail = |e: compgym::Error| Failure(format!("bench-scaling: {e}"), 2);
+    // times[shape][workload][size], in seconds
+    let mut times = vec![vec![vec![0.0; sizes.len()]; chosen.len()]; shape_list.len()];
+    for (si, &shape) in shape_list.iter().enumerate() {
+        if !markdown {
+            let header: Vec<String> = sizes.iter().map(|n| format!("{:>10}", format!("{n} ms"))).collect();
+            say!("\n{:<20}{}  exponent", shape.name(), header.join(""));
+        }
+        let inputs: Vec<Input> = sizes
+            .iter()
+            .map(|&n| shapes::generate(shape, n, 1).map(Input::new))
+            .collect::<Result<_, _>>()
+            .map_err(fail)?;
+        for (wi, w) in chosen.iter().enumerate() {
+            for (ni, input) in inputs.iter().enumerate() {
+                times[si][wi][ni] = w.best_time(input, 3, seconds, &mut now).map_err(fail)?;
+            }
+            if !markdown {
+                let cells: Vec<String> = times[si][wi].iter().map(|t| format!("{:>10.3}", t * 1e3)).collect();
+                say!("{:<20}{}  {}", w.name, cells.join(""), exponent_cell(&sizes, &times[si][wi]));
+            }
+        }
+    }
+    let Some(largest) = sizes.iter().max() else { return Ok(()) };
+    let last = sizes.iter().position(|n| n == largest).unwrap_or(0);
+    if markdown {
+        let heads: Vec<String> =
+            shape_list.iter().map(|s| format!("{} ms @ {largest} (exp.)", s.name())).collect();
+        say!("| work | {} |", heads.join(" | "));
+        say!("|---|{}", "---:|".repeat(shape_list.len()));
+        for (wi, w) in chosen.iter().enumerate() {
+            let cells: Vec<String> = (0..shape_list.len())
+                .map(|si| {
+                    let t = &times[si][wi];
+                    format!("{:.2} ({})", t[last] * 1e3, exponent_cell(&sizes, t).trim())
+                })
+                .collect();
+            say!("| `{}` | {} |", w.name, cells.join(" | "));
+        }
+    }
+    say!("\nms of CPU time (the thread's; wall time where the platform has no thread clock); sizes in static instructions;");
+    say!("best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size");
+    let slowest = (0..shape_list.len())
+        .flat_map(|si| (0..chosen.len()).map(move |wi| (si, wi)))
+        .filter(|&(_, wi)| matches!(chosen[wi].work, compgym::bril::scaling::Work::Pass(_)))
+        .max_by(|a, b| times[a.0][a.1][last].total_cmp(&times[b.0][b.1][last]));
+    if let Some((si, wi)) = slowest {
+        say!(
+            "slowest pass at {largest}: {} on {} ({:.1} ms)",
+            chosen[wi].name,
+            shape_list[si].name(),
+            times[si][wi][last] * 1e3
+        );
+    }
+    Ok(())
+}
+
+/// The thread's CPU seconds where the platform has a thread clock, else
+/// wall-clock seconds.
+fn cpu_seconds() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    compgym::bril::scaling::thread_cpu_seconds()
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed().as_secs_f64())
+}
+
+/// The fitted growth exponent of one row, or `-` when it cannot be fitted.
+fn exponent_cell(sizes: &[usize], times: &[f64]) -> String {
+    let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
+    compgym::bril::scaling::growth_exponent(&points).map_or("-".into(), |e| format!("{e:>8.2}"))
 }

@@ -241,7 +241,8 @@ impl Function {
         self.vars.get(var.index()).map_or("?", |n| n)
     }
 
-    /// The variable named `name` (a linear scan: for tools and tests).
+    /// The variable named `name` (a linear scan: for tools and tests; passes
+    /// make new names with [`crate::bril::names::FreshNames`]).
     pub fn var_named(&self, name: &str) -> Option<VarId> {
         self.vars.iter().position(|n| &**n == name).map(VarId::new)
     }
@@ -257,23 +258,7 @@ impl Function {
         }
     }
 
-    /// A new variable whose name starts with `hint` and is used nowhere else.
-    pub fn fresh_var(&mut self, hint: &str) -> VarId {
-        // The hint itself is the usual case: one allocation, not two.
-        let name: Name = match self.var_named(hint) {
-            None => hint.into(),
-            Some(_) => fresh_name(hint, |n| self.var_named(n).is_some()).into(),
-        };
-        self.vars.push(name);
-        VarId::new(self.vars.len() - 1)
-    }
-
-    /// A label name starting with `hint` that no block of this function has.
-    pub fn fresh_label(&self, hint: &str) -> Name {
-        fresh_name(hint, |n| self.block_labeled(n).is_some()).into()
-    }
-
-    /// The block labeled `label`.
+    /// The block labeled `label` (a linear scan: for tools and tests).
     pub fn block_labeled(&self, label: &str) -> Option<BlockId> {
         self.blocks.iter().position(|b| b.label.as_deref() == Some(label)).map(BlockId::new)
     }
@@ -327,14 +312,6 @@ impl Function {
     pub fn instr_count(&self) -> usize {
         self.blocks.iter().map(|b| b.instrs.len()).sum()
     }
-}
-
-/// `hint`, or `hint.1`, `hint.2`... : the first that `taken` rejects not.
-fn fresh_name(hint: &str, taken: impl Fn(&str) -> bool) -> String {
-    if !taken(hint) {
-        return hint.to_string();
-    }
-    (1u64..).map(|i| format!("{hint}.{i}")).find(|n| !taken(n)).unwrap_or_default()
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -418,15 +395,6 @@ mod tests {
         let preds = f.predecessors();
         assert_eq!(preds[3], vec![BlockId(1), BlockId(2)]);
         assert!(preds[0].is_empty());
-    }
-
-    #[test]
-    fn fresh_names_avoid_existing_ones() {
-        let mut f = diamond();
-        let v = f.fresh_var("x");
-        assert_eq!(f.var_name(v), "x.1");
-        assert_eq!(&*f.fresh_label("left"), "left.1");
-        assert_eq!(&*f.fresh_label("new"), "new");
     }
 
     #[test]

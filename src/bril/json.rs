@@ -2,12 +2,14 @@
 //!
 //! The writer produces exactly the shape `bril2json` does: optional keys
 //! (`args`, `funcs`, `labels`, function `args` and `type`) appear only when
-//! non-empty. The reader also accepts the `pos` objects `bril2json -p` adds.
+//! non-empty, and source positions only when asked for ([`Positions`]). The
+//! reader also accepts the `pos` objects `bril2json -p` adds.
 
 use serde_json::{json, Map, Value};
 
 use super::assemble::{assemble, RawFunction, RawInstr, RawItem, RawProgram};
 use super::ir::*;
+use super::parse::SourceEnds;
 use super::types::MAX_PTR_DEPTH;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -171,8 +173,55 @@ fn read_literal(v: &Value) -> Result<Literal> {
 
 /// The program as a Bril JSON value.
 pub fn to_json_value(program: &Program) -> Value {
-    let functions: Vec<Value> = program.functions.iter().map(|f| function_json(program, f)).collect();
+    to_json_value_with(program, Positions::None)
+}
+
+/// Which source positions the JSON carries, as `bril2json` does: none by
+/// default, `pos` with `-p`, `pos` and `pos_end` with `-pp` (on functions,
+/// labels and instructions, as `{"row", "col"}` objects, 1-based).
+#[derive(Clone, Copy, Debug)]
+pub enum Positions<'a> {
+    None,
+    Starts,
+    /// With where each object ends, from [`super::parse::parse_text_with_ends`].
+    StartsAndEnds(&'a SourceEnds),
+}
+
+/// [`to_json_value`] with source positions.
+pub fn to_json_value_with(program: &Program, positions: Positions) -> Value {
+    let mut marks = Marks { positions, next_end: 0 };
+    let functions: Vec<Value> =
+        program.functions.iter().map(|f| function_json(program, f, &mut marks)).collect();
     json!({ "functions": functions })
+}
+
+/// [`to_json`] with source positions.
+pub fn to_json_with(program: &Program, positions: Positions) -> String {
+    serde_json::to_string_pretty(&to_json_value_with(program, positions)).unwrap_or_default()
+}
+
+/// Adds positions to objects as they are written, in source order.
+struct Marks<'a> {
+    positions: Positions<'a>,
+    next_end: usize,
+}
+
+impl Marks<'_> {
+    fn mark(&mut self, obj: &mut Map<String, Value>, start: Pos) {
+        let at = |p: Pos| json!({ "row": p.line, "col": p.col });
+        if matches!(self.positions, Positions::None) {
+            return;
+        }
+        if start.is_known() {
+            obj.insert("pos".into(), at(start));
+        }
+        if let Positions::StartsAndEnds(ends) = self.positions {
+            if let Some(&end) = ends.0.get(self.next_end).filter(|e| e.is_known()) {
+                obj.insert("pos_end".into(), at(end));
+            }
+            self.next_end += 1;
+        }
+    }
 }
 
 /// The program as pretty-printed Bril JSON.
@@ -204,8 +253,9 @@ pub fn literal_json(value: Literal) -> Value {
     }
 }
 
-fn function_json(program: &Program, f: &Function) -> Value {
+fn function_json(program: &Program, f: &Function, marks: &mut Marks) -> Value {
     let mut obj = Map::new();
+    marks.mark(&mut obj, f.pos);
     obj.insert("name".into(), Value::from(&*f.name));
     if !f.params.is_empty() {
         let params: Vec<Value> =
@@ -218,10 +268,17 @@ fn function_json(program: &Program, f: &Function) -> Value {
     let mut instrs = Vec::with_capacity(f.instr_count() + f.blocks.len());
     for block in &f.blocks {
         if let Some(label) = &block.label {
-            instrs.push(json!({ "label": &**label }));
+            let mut obj = Map::new();
+            obj.insert("label".into(), Value::from(&**label));
+            marks.mark(&mut obj, block.label_pos);
+            instrs.push(Value::Object(obj));
         }
         for instr in &block.instrs {
-            instrs.push(instr_json(program, f, instr));
+            let mut value = instr_json(program, f, instr);
+            if let Value::Object(obj) = &mut value {
+                marks.mark(obj, instr.pos);
+            }
+            instrs.push(value);
         }
     }
     obj.insert("instrs".into(), Value::from(instrs));
@@ -264,6 +321,36 @@ fn instr_json(program: &Program, f: &Function, instr: &Instr) -> Value {
 mod tests {
     use super::*;
     use crate::bril::parse::parse_text;
+
+    #[test]
+    fn positions_as_bril2json_gives_them() {
+        let src = "@main {\n  v: int = const 1;\n.l:\n  print v;\n}\n";
+        let (p, ends) = crate::bril::parse::parse_text_with_ends(src).unwrap();
+        let at = |row: u32, col: u32| json!({ "row": row, "col": col });
+        let none = to_json_value_with(&p, Positions::None);
+        assert!(!none.to_string().contains("pos"));
+        let starts = to_json_value_with(&p, Positions::Starts);
+        let f = &starts["functions"][0];
+        assert_eq!((&f["pos"], f.get("pos_end")), (&at(1, 1), None));
+        let both = to_json_value_with(&p, Positions::StartsAndEnds(&ends));
+        let f = &both["functions"][0];
+        assert_eq!((&f["pos"], &f["pos_end"]), (&at(1, 1), &at(1, 6)), "the signature: @main");
+        let items = &f["instrs"];
+        assert_eq!((&items[0]["pos"], &items[0]["pos_end"]), (&at(2, 3), &at(2, 20)), "through the ';'");
+        assert_eq!(
+            (&items[1]["pos"], &items[1]["pos_end"]),
+            (&at(3, 1), &at(3, 4)),
+            "the label with its ':'"
+        );
+        assert_eq!((&items[2]["pos"], &items[2]["pos_end"]), (&at(4, 3), &at(4, 11)));
+        // Positions are extra keys: reading the JSON back gives the same program.
+        let mut again = parse_json(&both.to_string()).unwrap();
+        let mut original = p.clone();
+        again.clear_positions();
+        original.clear_positions();
+        original.args = None;
+        assert_eq!(again, original);
+    }
 
     #[test]
     fn writes_the_bril2json_shape() {

@@ -39,6 +39,8 @@ impl Tok<'_> {
 pub(crate) struct Token<'a> {
     pub tok: Tok<'a>,
     pub pos: Pos,
+    /// Where the token ends: the position just after its last character.
+    pub end: Pos,
 }
 
 pub(crate) struct Lexer<'a> {
@@ -153,7 +155,7 @@ impl<'a> Lexer<'a> {
         self.skip_trivia();
         let pos = self.pos();
         let Some(b) = self.peek_byte(0) else {
-            return Ok(Token { tok: Tok::Eof, pos });
+            return Ok(Token { tok: Tok::Eof, pos, end: pos });
         };
         let tok = match b {
             b':' | b'=' | b';' | b'{' | b'}' | b'(' | b')' | b',' | b'<' | b'>' => {
@@ -176,7 +178,7 @@ impl<'a> Lexer<'a> {
                 return Err(error_at(pos, format!("unexpected character {c:?}")));
             }
         };
-        Ok(Token { tok, pos })
+        Ok(Token { tok, pos, end: self.pos() })
     }
 
     fn char_literal(&mut self, pos: Pos) -> Result<Tok<'a>> {

@@ -14,8 +14,11 @@
 //! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
 //! - [`suite`]: `benchmark://suite-v0/NAME` and [`suite::large`]:
-//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`.
-//! - [`mod@bench`]: interpreter throughput with the caller's clock.
+//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`;
+//!   [`shapes`]: large programs of a given size and shape (straight-line,
+//!   loop-heavy, call-heavy, block-chain, call-chain).
+//! - [`mod@bench`]: interpreter throughput with the caller's clock;
+//!   [`scaling`]: the cost of every pass, feature and reader against size.
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
 
@@ -31,10 +34,14 @@ pub mod ir;
 pub mod json;
 mod lex;
 mod list;
+pub mod names;
 pub mod ops;
 pub mod parse;
 pub mod passes;
 pub mod print;
+#[cfg(feature = "bench")]
+pub mod scaling;
+pub mod shapes;
 pub mod suite;
 pub mod types;
 pub mod verify;
@@ -53,4 +60,23 @@ pub fn parse_any(src: &str) -> crate::Result<Program> {
     } else {
         parse_text(src)
     }
+}
+
+/// A program (text or JSON) as Bril JSON, as `bril2json` prints it, with
+/// `positions` marks: 0 none, 1 each function's, label's and instruction's
+/// start (`-p`), 2 or more its end too (`-pp`; a JSON source has no ends to
+/// give, so it gets starts).
+pub fn source_to_json(src: &str, positions: u32) -> crate::Result<String> {
+    use json::{to_json_with, Positions};
+    if src.trim_start().starts_with('{') {
+        let program = parse_json(src)?;
+        return Ok(to_json_with(&program, if positions > 0 { Positions::Starts } else { Positions::None }));
+    }
+    let (program, ends) = parse::parse_text_with_ends(src)?;
+    let marks = match positions {
+        0 => Positions::None,
+        1 => Positions::Starts,
+        _ => Positions::StartsAndEnds(&ends),
+    };
+    Ok(to_json_with(&program, marks))
 }

@@ -18,7 +18,26 @@ use crate::error::Result;
 
 /// Parses Bril text into the IR.
 pub fn parse_text(src: &str) -> Result<Program> {
+    parse(src, None)
+}
+
+/// Where each syntax object of a program's text ends, as `bril2json -pp`
+/// reports it (the position just after its last character): for each
+/// function in order, its signature, then each of its labels and
+/// instructions in order. The IR keeps only where things start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceEnds(pub Vec<Pos>);
+
+/// [`parse_text`], also giving where each function, label and instruction ends.
+pub fn parse_text_with_ends(src: &str) -> Result<(Program, SourceEnds)> {
+    let mut ends = Vec::new();
+    let program = parse(src, Some(&mut ends))?;
+    Ok((program, SourceEnds(ends)))
+}
+
+fn parse(src: &str, ends: Option<&mut Vec<Pos>>) -> Result<Program> {
     let mut p = Parser::new(src)?;
+    p.ends = ends;
     let mut functions = Vec::new();
     while p.peek.tok != Tok::Eof {
         functions.push(p.function()?);
@@ -26,21 +45,33 @@ pub fn parse_text(src: &str) -> Result<Program> {
     assemble(RawProgram { functions, args: p.lexer.args.take() })
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'e> {
     lexer: Lexer<'a>,
     peek: Token<'a>,
+    /// Where the last token taken ends.
+    last_end: Pos,
+    ends: Option<&'e mut Vec<Pos>>,
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Parser<'a, '_> {
     fn new(src: &'a str) -> Result<Self> {
         let mut lexer = Lexer::new(src);
         let peek = lexer.next_token()?;
-        Ok(Parser { lexer, peek })
+        Ok(Parser { lexer, peek, last_end: Pos::UNKNOWN, ends: None })
     }
 
     fn advance(&mut self) -> Result<Token<'a>> {
         let next = self.lexer.next_token()?;
-        Ok(std::mem::replace(&mut self.peek, next))
+        let taken = std::mem::replace(&mut self.peek, next);
+        self.last_end = taken.end;
+        Ok(taken)
+    }
+
+    /// Notes that a function signature, label or instruction ends here.
+    fn ended(&mut self) {
+        if let Some(ends) = self.ends.as_mut() {
+            ends.push(self.last_end);
+        }
     }
 
     fn unexpected<T>(&self, wanted: &str) -> Result<T> {
@@ -96,6 +127,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
+        self.ended();
         self.expect_punct('{')?;
         let mut items = Vec::new();
         while !self.is_punct('}') {
@@ -131,6 +163,7 @@ impl<'a> Parser<'a> {
         if let Tok::Label(name) = self.peek.tok {
             let pos = self.advance()?.pos;
             self.expect_punct(':')?;
+            self.ended();
             return Ok(RawItem::Label(name, pos));
         }
         let (first, pos) = self.ident("an instruction or label")?;
@@ -146,6 +179,11 @@ impl<'a> Parser<'a> {
             instr.dest = Some((first, ty));
             if instr.op == Op::Const {
                 instr.value = Some(self.literal()?);
+                // A constant takes nothing after its literal: name the missing
+                // ';' here rather than read the next line as arguments.
+                if !self.is_punct(';') {
+                    return self.unexpected("';' after the constant");
+                }
             }
             instr
         } else {
@@ -162,6 +200,7 @@ impl<'a> Parser<'a> {
             self.advance()?;
         }
         self.advance()?;
+        self.ended();
         Ok(RawItem::Instr(instr))
     }
 
@@ -241,6 +280,7 @@ mod tests {
         let cases = [
             ("@main {\n  x: int = frob y;\n}", "2:12", ErrorKind::Parse),
             ("@main {\n  x: int = const 1\n}", "3:1", ErrorKind::Parse),
+            ("@main {\n  a: int = const 1\n  print a;\n}", "3:3", ErrorKind::Parse),
             ("@main {\n  jmp .nowhere;\n}", "2:3", ErrorKind::Verify),
             ("@main {\n  x: ptr<int = const 1;\n}", "2:14", ErrorKind::Parse),
             ("@main {\n  x: int = const 99999999999999999999;\n}", "2:18", ErrorKind::Parse),
@@ -252,6 +292,12 @@ mod tests {
             assert_eq!(e.kind(), kind, "{src}: {e}");
             assert!(e.message().contains(pos), "{src}: {e}");
         }
+    }
+
+    #[test]
+    fn a_constant_without_its_semicolon_names_the_semicolon() {
+        let e = parse_text("@main {\n  a: int = const 1\n  print a;\n}").unwrap_err();
+        assert!(e.message().contains("expected ';' after the constant, found"), "{e}");
     }
 
     #[test]

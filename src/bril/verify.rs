@@ -14,6 +14,9 @@
 //! program came from text.
 
 use super::analysis::cfg::Cfg;
+use super::analysis::dom::Dominators;
+use super::analysis::liveness::Liveness;
+use super::analysis::sets::Marks;
 use super::ir::*;
 use super::print::instr_to_text;
 use crate::error::{Error, ErrorKind, Result};
@@ -27,6 +30,7 @@ pub fn verify(program: &Program) -> Result<()> {
 }
 
 pub fn verify_function(program: &Program, f: &Function) -> Result<()> {
+    check_signature(f)?;
     let types = variable_types(program, f)?;
     let cx = Cx { program, f, types };
     cx.check_ssa()?;
@@ -46,6 +50,24 @@ pub fn verify_function(program: &Program, f: &Function) -> Result<()> {
     }
     cx.check_defined_before_use()?;
     Ok(())
+}
+
+/// `@main` returns nothing (brilck's rule), and a function declaring a
+/// return type has a `ret` somewhere (one that has none could only fall off
+/// its end, which is an error for a value call).
+fn check_signature(f: &Function) -> Result<()> {
+    let at = if f.pos.is_known() { format!("{}: ", f.pos) } else { String::new() };
+    match f.ret {
+        Some(t) if &*f.name == "main" => Err(Error::new(
+            ErrorKind::Verify,
+            format!("@main: {at}@main must have no return type; found {t}"),
+        )),
+        Some(t) if !f.instrs().any(|i| i.op == Op::Ret) => Err(Error::new(
+            ErrorKind::Verify,
+            format!("@{}: {at}the function returns {t} but has no ret", f.name),
+        )),
+        _ => Ok(()),
+    }
 }
 
 struct Cx<'a> {
@@ -116,7 +138,7 @@ impl<'a> Cx<'a> {
             .ok_or_else(|| self.error(instr, &format!("undefined variable {}", self.f.var_name(v))))
     }
 
-    fn expect(&self, instr: &Instr, what: &str, got: Type, want: Want) -> Result<()> {
+    fn expect(&self, instr: &Instr, what: impl std::fmt::Display, got: Type, want: Want) -> Result<()> {
         let ok = match want {
             Want::Exactly(t) => got == t,
             Want::AnyPtr => got.is_ptr(),
@@ -157,7 +179,7 @@ impl<'a> Cx<'a> {
         self.counts(instr, args.len(), 0, dest.is_some())?;
         for (i, (&a, &want)) in instr.args.iter().zip(args).enumerate() {
             let t = self.type_of(instr, a)?;
-            self.expect(instr, &format!("argument {}", i + 1), t, want)?;
+            self.expect(instr, format_args!("argument {}", i + 1), t, want)?;
         }
         if let (Some(d), Some(want)) = (instr.dest, dest) {
             self.expect(instr, "the destination", d.ty, want)?;
@@ -284,7 +306,7 @@ impl<'a> Cx<'a> {
         }
         for (i, (&a, p)) in instr.args.iter().zip(&callee.params).enumerate() {
             let t = self.type_of(instr, a)?;
-            self.expect(instr, &format!("argument {}", i + 1), t, Want::Exactly(p.ty))?;
+            self.expect(instr, format_args!("argument {}", i + 1), t, Want::Exactly(p.ty))?;
         }
         match (callee.ret, instr.dest) {
             (None, None) => Ok(()),
@@ -331,70 +353,139 @@ impl<'a> Cx<'a> {
     }
 
     /// Every read must be of a variable defined on some path from the entry.
+    ///
+    /// Most reads are of a variable a dominating block (or the block itself,
+    /// earlier) writes: one walk down the dominator tree, counting the
+    /// variables its blocks write, clears them in O(1) each. The few left
+    /// (a variable written on both arms of a branch, say) get the exact test
+    /// below, for their variables only.
     fn check_defined_before_use(&self) -> Result<()> {
         let f = self.f;
-        let n = f.blocks.len();
-        if n == 0 {
+        if f.blocks.is_empty() {
             return Ok(());
         }
-        let words = f.vars.len().div_ceil(64);
-        let mut entry = vec![0u64; words];
+        let cfg = Cfg::new(f);
+        let dom = Dominators::new(&cfg);
+        // Writes seen in the blocks dominating the current one (parameters too).
+        let mut above = vec![0u32; f.vars.len()];
         for p in &f.params {
-            entry[p.var.index() / 64] |= 1 << (p.var.index() % 64);
+            above[p.var.index()] += 1;
         }
-        // may_in[b]: variables defined on some path reaching b; None if b is unreachable.
-        let mut may_in: Vec<Option<Vec<u64>>> = vec![None; n];
-        may_in[0] = Some(entry);
-        // Sweeps in reverse postorder until nothing changes: each sweep is
-        // linear and loops bound their number. (A LIFO worklist would walk
-        // the rest of a long function again after every branch: quadratic.)
-        let order = Cfg::new(f).rpo;
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in &order {
-                let Some(mut output) = may_in[b.index()].clone() else {
-                    continue;
-                };
-                for v in f.blocks[b.index()].instrs.iter().filter_map(Instr::def) {
-                    output[v.index() / 64] |= 1 << (v.index() % 64);
-                }
-                for &s in f.successors(b).iter() {
-                    match &mut may_in[s.index()] {
-                        Some(cur) => {
-                            for (c, o) in cur.iter_mut().zip(&output) {
-                                if *c | o != *c {
-                                    *c |= o;
-                                    changed = true;
-                                }
+        let mut here = Marks::new(f.vars.len());
+        let mut doubtful: Vec<(u32, u32)> = Vec::new();
+        enum Step {
+            Enter(BlockId),
+            Leave(BlockId),
+        }
+        let mut steps = vec![Step::Enter(BlockId(0))];
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Enter(b) => {
+                    here.clear();
+                    for instr in &f.block(b).instrs {
+                        for &u in instr.uses() {
+                            if !here.contains(u.index()) && above[u.index()] == 0 {
+                                doubtful.push((b.0, u.0));
                             }
                         }
-                        slot @ None => {
-                            *slot = Some(output.clone());
-                            changed = true;
+                        if let Some(d) = instr.def() {
+                            here.insert(d.index());
                         }
+                    }
+                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                        above[d.index()] += 1;
+                    }
+                    steps.push(Step::Leave(b));
+                    steps.extend(dom.children[b.index()].iter().rev().map(|&c| Step::Enter(c)));
+                }
+                Step::Leave(b) => {
+                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                        above[d.index()] -= 1;
                     }
                 }
             }
         }
+        if doubtful.is_empty() {
+            return Ok(());
+        }
+        let mut tracked = vec![false; f.vars.len()];
+        for &(_, v) in &doubtful {
+            tracked[v as usize] = true;
+        }
+        let undefined = undefined_reads(f, &cfg, &tracked, &doubtful);
+        if undefined.is_empty() {
+            return Ok(());
+        }
+        // Report the first such read in layout order.
         for (b, block) in f.blocks.iter().enumerate() {
-            let Some(mut defined) = may_in[b].clone() else {
-                continue;
-            };
+            let mut written: Vec<VarId> = Vec::new();
             for instr in &block.instrs {
                 for &u in instr.uses() {
-                    if defined[u.index() / 64] >> (u.index() % 64) & 1 == 0 {
+                    if !written.contains(&u) && undefined.contains(&(b as u32, u.0)) {
                         return Err(self
                             .error(instr, &format!("{} is not defined on any path to here", f.var_name(u))));
                     }
                 }
-                if let Some(v) = instr.def() {
-                    defined[v.index() / 64] |= 1 << (v.index() % 64);
-                }
+                written.extend(instr.def());
             }
         }
         Ok(())
     }
+}
+
+/// Of the `doubtful` reads (block, variable), those of a variable no path
+/// from the entry defines before the block. One `tracked` variable at a
+/// time, within its live range: if some path from the entry writes `v` and
+/// then reaches a read of `v`, take the last write on it: from there to the
+/// read `v` is live throughout. So "defined" spreads forward from each
+/// reachable write (and from the entry for a parameter) through the blocks
+/// where `v` is live on entry, at the cost of the live sets.
+fn undefined_reads(f: &Function, cfg: &Cfg, tracked: &[bool], doubtful: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let live = Liveness::of(f, cfg, tracked);
+    let n = f.blocks.len();
+    let mut is_param = vec![false; f.vars.len()];
+    for p in &f.params {
+        is_param[p.var.index()] = true;
+    }
+    let mut defined = vec![u32::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut undefined = Vec::new();
+    let mut by_var: Vec<(u32, u32)> = doubtful.iter().map(|&(b, v)| (v, b)).collect();
+    by_var.sort_unstable();
+    by_var.dedup();
+    let mut k = 0;
+    while k < by_var.len() {
+        let v32 = by_var[k].0;
+        let v = v32 as usize;
+        let spread = |b: usize, defined: &mut [u32], stack: &mut Vec<usize>| {
+            for &s in &cfg.succs[b] {
+                let s = s.index();
+                if defined[s] != v32 && live.live_in.get(s).contains(v) {
+                    defined[s] = v32;
+                    stack.push(s);
+                }
+            }
+        };
+        for d in live.writers_of(v) {
+            if cfg.is_reachable(BlockId(d)) {
+                spread(d as usize, &mut defined, &mut stack);
+            }
+        }
+        if is_param[v] && live.live_in.get(0).contains(v) {
+            defined[0] = v32;
+            stack.push(0);
+        }
+        while let Some(b) = stack.pop() {
+            spread(b, &mut defined, &mut stack);
+        }
+        while let Some(&(w, b)) = by_var.get(k).filter(|&&(w, _)| w == v32) {
+            if defined[b as usize] != v32 {
+                undefined.push((b, w));
+            }
+            k += 1;
+        }
+    }
+    undefined
 }
 
 #[cfg(test)]
@@ -414,6 +505,9 @@ mod tests {
         .unwrap();
         // A read before the definition in layout order, on a loop path.
         check("@main {\n  jmp .b;\n.a:\n  print x;\n  ret;\n.b:\n  x: int = const 1;\n  jmp .a;\n}").unwrap();
+        // Written on both arms of a branch: no single write dominates the read.
+        check("@main(c: bool) {\n  br c .l .r;\n.l:\n  x: int = const 1;\n  jmp .j;\n.r:\n  x: int = const 2;\n.j:\n  print x;\n}")
+            .unwrap();
         // SSA with set/get.
         check("@main {\n  a: int = const 1;\n  set x a;\n  x: int = get;\n  print x;\n}").unwrap();
     }
@@ -433,6 +527,12 @@ mod tests {
                 "needs a destination",
             ),
             ("@f: int {\n  ret;\n}", "2:3", "must return one int"),
+            (
+                "@main: int {\n  x: int = const 1;\n  ret x;\n}",
+                "1:1",
+                "@main must have no return type; found int",
+            ),
+            ("@f: bool {\n  print;\n}", "1:1", "returns bool but has no ret"),
             ("@main {\n  a: int = const 1;\n  x: int = add a;\n}", "3:3", "takes 2 argument"),
             ("@main {\n  p: ptr<int> = alloc n;\n}", "2:3", "undefined variable n"),
             ("@main {\n  a: int = const 1;\n  set x a;\n}", "3:3", "no get reads"),

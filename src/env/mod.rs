@@ -10,6 +10,8 @@
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules), [`validate`] (the environment checker) and
 //! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
+//! Gymnasium's face: [`gym`] (`GymEnv`, seeded resets, and its
+//! implementation for `CompilerEnv`).
 
 pub mod clock;
 pub mod compiler_env;
@@ -17,6 +19,7 @@ pub mod compiler_env;
 mod compiler_env_tests;
 pub mod compiler_timestep;
 pub mod datasets;
+pub mod gym;
 pub mod specs;
 pub mod state;
 pub mod step_plan;

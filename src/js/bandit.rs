@@ -181,7 +181,9 @@ impl JsPerArmBandit {
     /// Options: `globalContextSamplingFn`, `armContextSamplingFn`, `maxNumActions`,
     /// `rewardFn`, and optionally `numActionsFn`, `batchSize`, `name`, `seed`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<JsPerArmBandit, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "PerArmBanditOptions")] options: JsValue,
+    ) -> Result<JsPerArmBandit, JsValue> {
         build(&options).map(|env| JsPerArmBandit { env: RefCell::new(env) }).map_err(to_js_error)
     }
 
@@ -230,7 +232,10 @@ macro_rules! per_arm_bandit_methods {
 
             /// The expected reward of `actions` (one per batch element) for the current observation.
             #[wasm_bindgen(js_name = expectedRewards)]
-            pub fn expected_rewards(&self, actions: JsValue) -> Result<js_sys::Float64Array, JsValue> {
+            pub fn expected_rewards(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "number | number[] | TypedArray")] actions: JsValue,
+            ) -> Result<js_sys::Float64Array, JsValue> {
                 let actions = $crate::js::bandit::read_actions(&actions).map_err($crate::js::to_js_error)?;
                 $crate::js::timestep::held(&self.env)?
                     .expected_rewards(&actions)
@@ -256,7 +261,13 @@ macro_rules! per_arm_bandit_methods {
 pub(crate) use per_arm_bandit_methods;
 
 per_arm_bandit_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
-time_step_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment");
+time_step_methods!(JsPerArmBandit, "StationaryStochasticPerArmEnvironment", {
+    time_step: "PerArmTimeStep",
+    current_time_step: "PerArmTimeStep | null",
+    time_step_spec: "TimeStepSpec<PerArmObservationSpec>",
+    observation_spec: "PerArmObservationSpec",
+    info: "never",
+});
 
 pub(crate) fn read_actions(actions: &JsValue) -> Result<Vec<usize>> {
     let values = to_f64_vec(actions, "actions").or_else(|_| actions.as_f64().map(|x| vec![x]).ok_or(()));
@@ -313,7 +324,10 @@ impl JsLinUcb {
     }
 
     /// Updates the model with the rewards of the arms `act` chose last.
-    pub fn learn(&mut self, rewards: JsValue) -> Result<(), JsValue> {
+    pub fn learn(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number[] | TypedArray")] rewards: JsValue,
+    ) -> Result<(), JsValue> {
         let rewards = to_f64_vec(&rewards, "rewards").map_err(to_js_error)?;
         let (obs, actions) =
             self.pending.take().ok_or_else(|| to_js_error(Error::value("learn() needs a prior act()")))?;

@@ -11,10 +11,36 @@ use crate::js::to_js_error;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_BENCH: &'static str = r#"
+/** `benchEnv`'s measures: steps per second, and microseconds per reset, fork and observation. */
+export interface EnvBenchResult {
+  benchmark: string;
+  episodeLength: number;
+  stepsPerSecond: number;
+  firstVisitStepsPerSecond: number;
+  resetUs: number;
+  forkUs: number;
+  autophaseUs: number;
+  irUs: number;
+}
+/** `benchInterpreter`'s measures: one run's instructions, the runs made, their seconds, instructions per second. */
+export interface InterpreterBenchResult {
+  dynInst: number;
+  runs: number;
+  seconds: number;
+  perSecond: number;
+}
+"#;
+
 /// `{benchmark, episodeLength, stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs, autophaseUs,
 /// irUs}` measured in wasm, `seconds` per measure.
-#[wasm_bindgen(js_name = benchEnv)]
-pub fn bench_env(benchmark: &str, episode_length: u32, seconds: f64) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = benchEnv, unchecked_return_type = "EnvBenchResult")]
+pub fn bench_env(
+    benchmark: &str,
+    #[wasm_bindgen(js_name = episodeLength)] episode_length: u32,
+    seconds: f64,
+) -> Result<JsValue, JsValue> {
     let config =
         EnvBenchConfig { benchmark: benchmark.into(), episode_length: episode_length as usize, seconds };
     let mut clock = || js_sys::Date::now() / 1000.0;
@@ -23,7 +49,7 @@ pub fn bench_env(benchmark: &str, episode_length: u32, seconds: f64) -> Result<J
 
 /// Runs a program repeatedly for at least `seconds` and returns
 /// `{dynInst, runs, seconds, perSecond}`.
-#[wasm_bindgen(js_name = benchInterpreter)]
+#[wasm_bindgen(js_name = benchInterpreter, unchecked_return_type = "InterpreterBenchResult")]
 pub fn bench_interpreter(source: &str, seconds: f64) -> Result<JsValue, JsValue> {
     let program = parse_any(source).map_err(to_js_error)?;
     let mut clock = || js_sys::Date::now() / 1000.0;

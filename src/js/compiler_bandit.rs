@@ -50,7 +50,9 @@ impl JsCompilerBandit {
     /// Options (all optional): `seed`, `batchSize` (default 1), `programs`
     /// (suite program names or URIs; default the whole suite).
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<JsCompilerBandit, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "CompilerBanditOptions")] options: JsValue,
+    ) -> Result<JsCompilerBandit, JsValue> {
         read_options(&options)
             .and_then(CompilerBandit::new)
             .map(|env| JsCompilerBandit { env: RefCell::new(env) })
@@ -85,4 +87,10 @@ impl JsCompilerBandit {
 }
 
 per_arm_bandit_methods!(JsCompilerBandit, "CompilerBandit");
-time_step_methods!(JsCompilerBandit, "CompilerBandit");
+time_step_methods!(JsCompilerBandit, "CompilerBandit", {
+    time_step: "PerArmTimeStep",
+    current_time_step: "PerArmTimeStep | null",
+    time_step_spec: "TimeStepSpec<PerArmObservationSpec>",
+    observation_spec: "PerArmObservationSpec",
+    info: "never",
+});

@@ -37,7 +37,7 @@ impl JsCompilerTimeStep {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CompilerTimeStepOptions")] options: JsValue,
     ) -> Result<JsCompilerTimeStep, JsValue> {
         args::string(&id, "id")
             .and_then(|id| build(&id, &options))
@@ -82,4 +82,10 @@ impl JsCompilerTimeStep {
     }
 }
 
-time_step_methods!(JsCompilerTimeStep, "CompilerTimeStepEnvironment");
+time_step_methods!(JsCompilerTimeStep, "CompilerTimeStepEnvironment", {
+    time_step: "TimeStep",
+    current_time_step: "TimeStep | null",
+    time_step_spec: "TimeStepSpec",
+    observation_spec: "Spec",
+    info: "CompilerTimeStepInfo",
+});

@@ -12,12 +12,14 @@ pub mod compiler_timestep;
 pub mod entropy;
 pub mod env;
 mod error;
+pub mod gym;
 pub mod interop;
 pub mod rng;
 pub mod service;
 pub mod spaces;
 pub mod specs;
 pub mod timestep;
+mod typescript;
 pub mod validate;
 
 use wasm_bindgen::prelude::*;
@@ -33,7 +35,7 @@ pub fn version() -> String {
 /// Parses a dtype name (`"float32"`, `"int64"`...) and returns its canonical
 /// name. Unknown names raise a `TypeError`: the smallest entry point that
 /// shows the typed-error convention every other entry point follows.
-#[wasm_bindgen(js_name = canonicalDtype)]
+#[wasm_bindgen(js_name = canonicalDtype, unchecked_return_type = "DType")]
 pub fn canonical_dtype(
     #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
 ) -> Result<String, JsValue> {
@@ -42,7 +44,7 @@ pub fn canonical_dtype(
 }
 
 /// The `name` of every error kind this package raises.
-#[wasm_bindgen(js_name = errorNames)]
+#[wasm_bindgen(js_name = errorNames, unchecked_return_type = "ErrorName[]")]
 pub fn error_names() -> Vec<String> {
     crate::ErrorKind::ALL.iter().map(|k| k.name().to_string()).collect()
 }

@@ -64,7 +64,9 @@ pub fn state_from_hex(hex: &str) -> Result<Rng, Error> {
 impl JsRng {
     /// A generator seeded with `seed` (a non-negative integer or BigInt; default 0).
     #[wasm_bindgen(constructor)]
-    pub fn new(seed: JsValue) -> Result<JsRng, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Seed")] seed: JsValue,
+    ) -> Result<JsRng, JsValue> {
         let seed = if seed.is_undefined() { 0 } else { js_to_u64(&seed, "seed").map_err(to_js_error)? };
         Ok(JsRng::from_rng(Rng::seed_from_u64(seed)))
     }
@@ -122,7 +124,12 @@ impl JsRng {
     }
 
     /// A uniform integer in [low, high) (numpy's `integers`); BigInt where it does not fit a number.
-    pub fn integers(&self, low: JsValue, high: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "number | bigint")]
+    pub fn integers(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint")] low: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint")] high: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let lo = js_to_i64(&low, "low").map_err(to_js_error)?;
         let hi = js_to_i64(&high, "high").map_err(to_js_error)?;
         if lo >= hi {

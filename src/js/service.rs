@@ -74,6 +74,7 @@ impl JsService {
     }
 
     /// The RPC names `call` accepts.
+    #[wasm_bindgen(unchecked_return_type = "ServiceMethod[]")]
     pub fn methods() -> Vec<String> {
         METHODS.iter().map(|m| m.to_string()).collect()
     }
@@ -92,7 +93,9 @@ impl JsService {
 
     /// Answers the RPC `method` (`"GetVersion"`, `"Step"`...) with `request`
     /// shaped like the protocol's request message; the reply is shaped like
-    /// its reply message. An unknown method is a LookupError.
+    /// its reply message. An unknown method is a LookupError. (Typed per
+    /// method by the `Service` interface in `js/typescript/protocol.rs`.)
+    #[wasm_bindgen(skip_typescript)]
     pub fn call(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
@@ -104,65 +107,74 @@ impl JsService {
         self.rpc(&method, &request)
     }
 
-    #[wasm_bindgen(js_name = getVersion)]
+    /// `call("GetVersion", request)`.
+    #[wasm_bindgen(js_name = getVersion, unchecked_return_type = "GetVersionReply")]
     pub fn get_version(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "GetVersionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetVersion", &request)
     }
 
-    #[wasm_bindgen(js_name = getSpaces)]
+    /// `call("GetSpaces", request)`.
+    #[wasm_bindgen(js_name = getSpaces, unchecked_return_type = "GetSpacesReply")]
     pub fn get_spaces(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "GetSpacesRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetSpaces", &request)
     }
 
-    #[wasm_bindgen(js_name = startSession)]
+    /// `call("StartSession", request)`.
+    #[wasm_bindgen(js_name = startSession, unchecked_return_type = "StartSessionReply")]
     pub fn start_session(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StartSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("StartSession", &request)
     }
 
-    #[wasm_bindgen(js_name = forkSession)]
+    /// `call("ForkSession", request)`.
+    #[wasm_bindgen(js_name = forkSession, unchecked_return_type = "ForkSessionReply")]
     pub fn fork_session(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ForkSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("ForkSession", &request)
     }
 
-    #[wasm_bindgen(js_name = endSession)]
+    /// `call("EndSession", request)`.
+    #[wasm_bindgen(js_name = endSession, unchecked_return_type = "EndSessionReply")]
     pub fn end_session(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EndSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("EndSession", &request)
     }
 
+    /// `call("Step", request)`.
+    #[wasm_bindgen(unchecked_return_type = "StepReply")]
     pub fn step(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StepRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("Step", &request)
     }
 
-    #[wasm_bindgen(js_name = addBenchmark)]
+    /// `call("AddBenchmark", request)`.
+    #[wasm_bindgen(js_name = addBenchmark, unchecked_return_type = "AddBenchmarkReply")]
     pub fn add_benchmark(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AddBenchmarkRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("AddBenchmark", &request)
     }
 
-    #[wasm_bindgen(js_name = sendSessionParameter)]
+    /// `call("SendSessionParameter", request)`.
+    #[wasm_bindgen(js_name = sendSessionParameter, unchecked_return_type = "SendSessionParameterReply")]
     pub fn send_session_parameter(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SendSessionParameterRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("SendSessionParameter", &request)
     }

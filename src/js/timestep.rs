@@ -56,12 +56,21 @@ fn busy() -> JsValue {
 }
 
 /// Writes the TimeStep API on `$class`, whose `env` field is a `RefCell` of
-/// a `TimeStepEnvironment`. Actions are read guided by the action spec.
+/// a `TimeStepEnvironment`. Actions are read guided by the action spec. The
+/// TypeScript types of what differs between environments (shapes of
+/// `js/typescript/timestep.rs`) are given as string literals.
 macro_rules! time_step_methods {
-    ($class:ident, $js_class:literal) => {
+    ($class:ident, $js_class:literal, {
+        time_step: $time_step:tt,
+        current_time_step: $current_time_step:tt,
+        time_step_spec: $time_step_spec:tt,
+        observation_spec: $observation_spec:tt,
+        info: $info:tt $(,)?
+    }) => {
         #[wasm_bindgen::prelude::wasm_bindgen(js_class = $js_class)]
         impl $class {
             /// Starts a new episode and returns its FIRST time step.
+            #[wasm_bindgen(unchecked_return_type = $time_step)]
             pub fn reset(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let mut env = $crate::js::timestep::held_mut(&self.env)?;
@@ -72,9 +81,10 @@ macro_rules! time_step_methods {
 
             /// Applies `action` (a number, an array or a typed array shaped like the
             /// action spec, with the batch dimension first when batched).
+            #[wasm_bindgen(unchecked_return_type = $time_step)]
             pub fn step(
                 &self,
-                action: wasm_bindgen::JsValue,
+                #[wasm_bindgen(unchecked_param_type = "NumbersInput")] action: wasm_bindgen::JsValue,
             ) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let mut env = $crate::js::timestep::held_mut(&self.env)?;
@@ -88,7 +98,7 @@ macro_rules! time_step_methods {
             }
 
             /// The last time step returned, or `null` before the first reset.
-            #[wasm_bindgen(js_name = currentTimeStep)]
+            #[wasm_bindgen(js_name = currentTimeStep, unchecked_return_type = $current_time_step)]
             pub fn current_time_step(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
@@ -98,31 +108,31 @@ macro_rules! time_step_methods {
                 })
             }
 
-            #[wasm_bindgen(js_name = timeStepSpec)]
+            #[wasm_bindgen(js_name = timeStepSpec, unchecked_return_type = $time_step_spec)]
             pub fn time_step_spec(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
                 Ok({ $crate::js::specs::time_step_spec_to_js(&env.time_step_spec()) })
             }
-            #[wasm_bindgen(js_name = actionSpec)]
+            #[wasm_bindgen(js_name = actionSpec, unchecked_return_type = "BoundedArraySpec")]
             pub fn action_spec(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
                 Ok({ $crate::js::specs::spec_to_js(&env.action_spec()) })
             }
-            #[wasm_bindgen(js_name = observationSpec)]
+            #[wasm_bindgen(js_name = observationSpec, unchecked_return_type = $observation_spec)]
             pub fn observation_spec(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
                 Ok({ $crate::js::specs::spec_to_js(&env.observation_spec()) })
             }
-            #[wasm_bindgen(js_name = rewardSpec)]
+            #[wasm_bindgen(js_name = rewardSpec, unchecked_return_type = "ArraySpec")]
             pub fn reward_spec(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
                 Ok({ $crate::js::specs::spec_to_js(&env.reward_spec()) })
             }
-            #[wasm_bindgen(js_name = discountSpec)]
+            #[wasm_bindgen(js_name = discountSpec, unchecked_return_type = "BoundedArraySpec")]
             pub fn discount_spec(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
@@ -130,7 +140,7 @@ macro_rules! time_step_methods {
             }
 
             /// Info of the last step; a TypeError (`NotImplemented: ...`) if the environment has none.
-            #[wasm_bindgen(js_name = getInfo)]
+            #[wasm_bindgen(js_name = getInfo, unchecked_return_type = $info)]
             pub fn get_info(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
@@ -138,7 +148,7 @@ macro_rules! time_step_methods {
             }
 
             /// An opaque, JSON-serialisable token that `setState` restores.
-            #[wasm_bindgen(js_name = getState)]
+            #[wasm_bindgen(js_name = getState, unchecked_return_type = "EnvStateToken")]
             pub fn get_state(&self) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let env = $crate::js::timestep::held(&self.env)?;
@@ -147,7 +157,10 @@ macro_rules! time_step_methods {
                     .map_err($crate::js::to_js_error)
             }
             #[wasm_bindgen(js_name = setState)]
-            pub fn set_state(&self, state: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+            pub fn set_state(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "EnvStateToken")] state: wasm_bindgen::JsValue,
+            ) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let mut env = $crate::js::timestep::held_mut(&self.env)?;
                 let state = $crate::js::interop::json::js_to_json(&state, "state")
@@ -156,7 +169,10 @@ macro_rules! time_step_methods {
             }
 
             /// Reseeds the environment (a non-negative integer or BigInt).
-            pub fn seed(&self, seed: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+            pub fn seed(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "Seed")] seed: wasm_bindgen::JsValue,
+            ) -> Result<(), wasm_bindgen::JsValue> {
                 use crate::env::TimeStepEnvironment;
                 let mut env = $crate::js::timestep::held_mut(&self.env)?;
                 let seed = $crate::js::interop::numbers::js_to_u64(&seed, "seed")
@@ -198,7 +214,9 @@ macro_rules! time_step_methods {
                 Ok({ env.current_time_step().is_some_and(|t| env.should_reset(t)) })
             }
 
-            /// Renders the environment; a TypeError (`NotImplemented: ...`) where unsupported.
+            /// Renders the environment; a TypeError (`NotImplemented: ...`) where
+            /// unsupported, which is every environment of this package so far.
+            #[wasm_bindgen(unchecked_return_type = "never")]
             pub fn render(
                 &self,
                 #[wasm_bindgen(unchecked_optional_param_type = "string | null")] mode: wasm_bindgen::JsValue,

@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 /// or a `CompilerTimeStepEnvironment` (anything with `validate(episodes)`).
 #[wasm_bindgen(js_name = validateEnvironment)]
 pub fn validate_environment(
-    env: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidatableEnvironment")] env: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "number | null")] episodes: JsValue,
 ) -> Result<(), JsValue> {
     let episodes = crate::js::interop::args::optional_count(&episodes, "episodes").map_err(to_js_error)?;

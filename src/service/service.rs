@@ -242,8 +242,10 @@ impl Service {
     /// Adds benchmarks; one with the URI of an earlier one replaces it.
     /// Either all are added or, if a URI is malformed, none.
     pub fn add_benchmark(&mut self, request: AddBenchmarkRequest) -> Result<AddBenchmarkReply> {
+        // All are checked before any is added: a refused request changes nothing.
         for b in &request.benchmark {
             BenchmarkUri::parse(&b.uri)?;
+            self.backend.check_benchmark(b)?;
         }
         for b in request.benchmark {
             self.benchmarks.add(b)?;

@@ -89,4 +89,12 @@ pub trait CompilerBackend {
     fn datasets(&self) -> Vec<Dataset> {
         Vec::new()
     }
+
+    /// Checks a benchmark given to AddBenchmark, so a program that can never
+    /// be loaded is refused when it is added (a BenchmarkInitError saying
+    /// why) rather than at the next reset. The default accepts everything.
+    fn check_benchmark(&self, benchmark: &Benchmark) -> Result<()> {
+        let _ = benchmark;
+        Ok(())
+    }
 }

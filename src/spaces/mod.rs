@@ -223,10 +223,10 @@ macro_rules! declare_space_kinds {
         }
 
         /// The space a description of type `ty` describes; None for an unknown type.
-        fn parse_description(ty: &str, name: &str, fields: &JsonMap) -> Option<Result<Space>> {
+        fn parse_description(ty: &str, fields: &JsonMap) -> Option<Result<Space>> {
             Some(match ty {
-                $($leaf_ty::TYPE => parse_kind::<$leaf_ty>(name, fields),)+
-                $($comp_ty::TYPE => parse_kind::<$comp_ty>(name, fields),)+
+                $($leaf_ty::TYPE => parse_kind::<$leaf_ty>(fields),)+
+                $($comp_ty::TYPE => parse_kind::<$comp_ty>(fields),)+
                 _ => return None,
             })
         }
@@ -477,7 +477,10 @@ impl fmt::Display for Space {
     }
 }
 
-fn parse_kind<K: Kind + Into<SpaceKind>>(name: &str, fields: &JsonMap) -> Result<Space> {
+/// A space of kind `K` from its description (the type is known: a missing
+/// name is then the description's fault, not an unknown type's).
+fn parse_kind<K: Kind + Into<SpaceKind>>(fields: &JsonMap) -> Result<Space> {
+    let name = json_util::get_str(fields, "name")?;
     K::from_description(name, fields).map(|k| Space::new(k.into())).map_err(|e| e.context(K::TYPE))
 }
 
@@ -485,9 +488,7 @@ fn parse_kind<K: Kind + Into<SpaceKind>>(name: &str, fields: &JsonMap) -> Result
 pub fn space_from_json(description: &Json) -> Result<Space> {
     let m = json_util::as_object(description, "space description")?;
     let ty = json_util::get_str(m, "type")?;
-    let name = json_util::get_str(m, "name")?;
-    parse_description(ty, name, m)
-        .unwrap_or_else(|| Err(Error::type_error(format!("unknown space type {ty:?}"))))
+    parse_description(ty, m).unwrap_or_else(|| Err(Error::type_error(format!("unknown space type {ty:?}"))))
 }
 
 /// The number of elements of `shape`, checked against [`limits::MAX_DIMS`]
@@ -617,6 +618,8 @@ mod tests {
     fn unknown_description_type_is_a_type_error() {
         let e = space_from_json(&serde_json::json!({"type": "Blob", "name": "x"})).unwrap_err();
         assert_eq!(e.name(), "TypeError");
+        let e = space_from_json(&serde_json::json!({"type": "Nope"})).unwrap_err();
+        assert!(e.message().contains("unknown space type \"Nope\""), "the type is checked first: {e}");
         let e = space_from_json(&serde_json::json!({"type": "Discrete", "name": "x"})).unwrap_err();
         assert!(e.message().contains("\"n\""), "{e}");
     }

@@ -32,6 +32,16 @@ test('the tarball holds exactly the files the manifest lists, plus package.json'
   assert.deepEqual(files, [...manifest.files, 'package.json'].sort());
 });
 
+test('the package page\'s ES module examples run against the installed package', () => {
+  const page = readFileSync(join(scratch, 'node_modules/compgym/README.md'), 'utf8');
+  const examples = [...page.matchAll(/```js\n([^]*?)```/g)].map((m) => m[1]).filter((code) => !code.includes('require('));
+  assert.ok(examples.length >= 2, `${examples.length} runnable examples`);
+  for (const code of examples) {
+    // Each example runs to its end without an error (a failure exits non-zero and throws here).
+    execFileSync('node', ['--input-type=module', '-e', code], { cwd: scratch, encoding: 'utf8' });
+  }
+});
+
 test('Node imports the installed package as ESM, ready without init()', () => {
   const script = `
     import init, { version, canonicalDtype } from 'compgym';
@@ -60,13 +70,35 @@ test('Node runs the installed package\'s service in a worker through compgym/rem
   assert.deepEqual(JSON.parse(out), { same: true, name: 'SessionNotFound' });
 });
 
-test('the worker entry points resolve through the manifest\'s exports', () => {
+test('the worker entry points resolve through the manifest\'s exports, to their Node forms under Node', () => {
   const script = `
     const resolve = (p) => import.meta.resolve(p).replace(/^.*node_modules\\/compgym\\//, '');
     console.log(JSON.stringify([resolve('compgym/worker.js'), resolve('compgym/remote.js')]));
   `;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), ['worker.js', 'remote.js']);
+  assert.deepEqual(JSON.parse(out), ['worker-node.js', 'remote-node.js']);
+});
+
+test('Node CommonJS requires the installed package: the same module as import, an environment and the remote service', () => {
+  const script = `
+    const compgym = require('compgym');
+    const { connectService } = require('compgym/remote.js');
+    const env = compgym.make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/dead-code' });
+    env.reset();
+    const { reward } = env.step('-dce');
+    env.free();
+    const remote = connectService();
+    remote.getVersion().then(async (version) => {
+      await remote.terminate();
+      const esm = await import('compgym');
+      console.log(JSON.stringify({ reward, same: esm.make === compgym.make, compiler: version.compilerVersion }));
+    });
+  `;
+  writeFileSync(join(scratch, 'common.cjs'), script);
+  const out = JSON.parse(execFileSync('node', ['common.cjs'], { cwd: scratch, encoding: 'utf8' }));
+  assert.ok(out.reward > 0, JSON.stringify(out));
+  assert.equal(out.same, true, 'require and import share one module instance');
+  assert.match(out.compiler, /^bril-compgym /);
 });
 
 test('a page with no bundler imports the installed package, its classes guarded', async () => {

@@ -133,8 +133,8 @@ test('the in-process Service keeps working after a request whose reading throws'
   service.free();
 });
 
-test('worker.js answers raw {id, method, request} messages in a Node worker thread', async () => {
-  const worker = new Worker(new URL('worker.js', pkgDir));
+test('worker.js (worker-node.js under Node) answers raw {id, method, request} messages in a Node worker thread', async () => {
+  const worker = new Worker(new URL('worker-node.js', pkgDir));
   const replies = new Map();
   const done = new Promise((resolve) =>
     worker.on('message', (m) => {
@@ -153,7 +153,7 @@ test('worker.js answers raw {id, method, request} messages in a Node worker thre
 });
 
 test('RemoteService over a Node worker thread', async () => {
-  const { connectService } = await import(new URL('remote.js', pkgDir));
+  const { connectService } = await import(new URL('remote-node.js', pkgDir));
   check(await scenario(connectService));
 });
 

@@ -1,65 +1,184 @@
-//! Definitely-assigned variables: a forward must-analysis. A variable is
-//! definitely assigned at a point when every path from the entry writes it
-//! (parameters count). Passes that drop or move a read use it: reading an
-//! unassigned variable is an error in `brili`, and must stay one.
+//! Definitely-assigned variables. A variable is definitely assigned at a
+//! point when every path from the entry writes it (parameters count).
+//! Passes that drop or move a read use it: reading an unassigned variable is
+//! an error in `brili`, and must stay one.
+//!
+//! Only the variables live at a point are ever asked about (a pass asks
+//! about what an instruction reads), so the analysis computes the opposite,
+//! sparse fact: the live variables that some path from the entry reaches
+//! unassigned. That is a forward may-analysis whose sets stay within the
+//! live sets; a variable that is live on entry to a block is maybe
+//! unassigned there exactly when some path from the entry to that block
+//! writes it nowhere (every block on such a path has it live on entry too).
 
-use super::bitset::BitSet;
 use super::cfg::Cfg;
-use super::dataflow::{solve, Dataflow, Direction};
-use crate::bril::ir::{BlockId, Function};
+use super::liveness::Liveness;
+use super::sets::{BlockSets, Marks, SparseSet};
+use crate::bril::ir::{BlockId, Function, Instr, VarId};
 
 #[derive(Clone, Debug)]
 pub struct Definite {
-    pub before: Vec<BitSet>,
-    pub after: Vec<BitSet>,
-}
-
-struct Problem;
-
-impl Dataflow for Problem {
-    type Fact = BitSet;
-    const DIRECTION: Direction = Direction::Forward;
-    fn boundary(&self, f: &Function) -> BitSet {
-        let mut s = BitSet::new(f.vars.len());
-        for p in &f.params {
-            s.insert(p.var.index());
-        }
-        s
-    }
-    fn top(&self, f: &Function) -> BitSet {
-        BitSet::full(f.vars.len())
-    }
-    fn meet(&self, acc: &mut BitSet, other: &BitSet) {
-        acc.intersect_with(other);
-    }
-    fn transfer(&self, f: &Function, block: BlockId, input: &BitSet) -> BitSet {
-        let mut s = input.clone();
-        for d in f.block(block).instrs.iter().filter_map(|i| i.def()) {
-            s.insert(d.index());
-        }
-        s
-    }
+    /// The variables live on entry to each block that some path from the
+    /// function's entry reaches unassigned.
+    pub maybe_unassigned: Vec<SparseSet>,
+    /// The variables each block writes.
+    writes: BlockSets,
 }
 
 impl Definite {
-    pub fn new(f: &Function, cfg: &Cfg) -> Definite {
-        let s = solve(&Problem, f, cfg);
-        Definite { before: s.before, after: s.after }
-    }
-
-    /// Definitely-assigned variables just before each instruction of `block`.
-    pub fn before_each(&self, f: &Function, block: BlockId) -> Vec<BitSet> {
-        let mut s = self.before[block.index()].clone();
-        let instrs = &f.block(block).instrs;
-        let mut out = Vec::with_capacity(instrs.len());
-        for instr in instrs {
-            out.push(s.clone());
-            if let Some(d) = instr.def() {
-                s.insert(d.index());
+    /// One variable at a time: a variable live on entry to the function (and
+    /// not a parameter) is maybe unassigned on entry to every block reached
+    /// from there within its live range without passing a write. Few
+    /// variables are live on entry, so this costs little more than the
+    /// liveness it starts from.
+    pub fn new(f: &Function, cfg: &Cfg, live: &Liveness) -> Definite {
+        let blocks = f.blocks.len();
+        let mut maybe: Vec<Vec<u32>> = vec![Vec::new(); blocks];
+        let mut is_param = vec![false; f.vars.len()];
+        for p in &f.params {
+            is_param[p.var.index()] = true;
+        }
+        let mut mark = vec![u32::MAX; blocks];
+        let mut writes_it = vec![u32::MAX; blocks];
+        let mut stack = Vec::new();
+        if blocks > 0 {
+            for v in live.live_in.get(0).iter().filter(|&v| !is_param.get(v).copied().unwrap_or(true)) {
+                let v32 = v as u32;
+                for b in live.writers_of(v) {
+                    writes_it[b as usize] = v32;
+                }
+                mark[0] = v32;
+                maybe[0].push(v32);
+                stack.push(0usize);
+                while let Some(b) = stack.pop() {
+                    if writes_it[b] == v32 {
+                        continue;
+                    }
+                    for &s in &cfg.succs[b] {
+                        let s = s.index();
+                        if mark[s] != v32 && live.live_in.get(s).contains(v) {
+                            mark[s] = v32;
+                            maybe[s].push(v32);
+                            stack.push(s);
+                        }
+                    }
+                }
             }
         }
-        out
+        Definite {
+            maybe_unassigned: maybe.into_iter().map(SparseSet::from_sorted).collect(),
+            writes: live.writes.clone(),
+        }
     }
+
+    /// Whether `v`, live on entry to `block`, is definitely assigned there.
+    pub fn at_entry(&self, block: BlockId, v: VarId) -> bool {
+        !self.maybe_unassigned[block.index()].contains(v.index())
+    }
+
+    /// Whether `v`, live at the end of `block`, is definitely assigned there.
+    pub fn at_exit(&self, block: BlockId, v: VarId) -> bool {
+        self.writes.get(block.index()).contains(v.index()) || self.at_entry(block, v)
+    }
+
+    /// Walks `block` from its start, calling `visit(i, instr, assigned)` where
+    /// `assigned` answers, for any variable live just before instruction `i`
+    /// (in particular every variable it reads), whether it is definitely
+    /// assigned there. `scratch` is reused from block to block.
+    pub fn walk(
+        &self,
+        f: &Function,
+        block: BlockId,
+        scratch: &mut Marks,
+        mut visit: impl FnMut(usize, &Instr, &Assigned),
+    ) {
+        scratch.clear();
+        let maybe = &self.maybe_unassigned[block.index()];
+        for (i, instr) in f.block(block).instrs.iter().enumerate() {
+            visit(i, instr, &Assigned { here: scratch, maybe });
+            if let Some(d) = instr.def() {
+                scratch.insert(d.index());
+            }
+        }
+    }
+}
+
+/// Definite assignment at one point of a block walk.
+pub struct Assigned<'a> {
+    /// Variables the block has written so far.
+    here: &'a Marks,
+    maybe: &'a SparseSet,
+}
+
+impl Assigned<'_> {
+    /// Whether `v` is definitely assigned (`v` must be live here).
+    pub fn contains(&self, v: VarId) -> bool {
+        self.here.contains(v.index()) || !self.maybe.contains(v.index())
+    }
+}
+
+/// A read of a variable that may not be assigned yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnassignedRead {
+    pub block: BlockId,
+    /// The reading instruction's index in its block.
+    pub index: usize,
+    pub var: VarId,
+}
+
+/// Every read of a `candidates` variable (indexed by variable) that some
+/// path from the entry reaches with the variable unassigned, in blocks the
+/// entry reaches, in layout order. Reads plainly preceded by a definition
+/// (earlier in the block, anywhere in the entry block, or as a parameter)
+/// are cleared first; the dataflow analysis runs only for the variables
+/// left, and most functions have none.
+pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead> {
+    let n = f.vars.len();
+    let mut sure = vec![false; n];
+    for p in &f.params {
+        sure[p.var.index()] = true;
+    }
+    if let Some(entry) = f.blocks.first() {
+        for d in entry.instrs.iter().filter_map(|i| i.def()) {
+            sure[d.index()] = true;
+        }
+    }
+    let mut doubtful = vec![false; n];
+    let mut any = false;
+    let mut here = Marks::new(n);
+    for (b, block) in f.blocks.iter().enumerate() {
+        here.clear();
+        for instr in &block.instrs {
+            for &u in instr.uses() {
+                let plain = here.contains(u.index()) || (b != 0 && sure[u.index()]);
+                if !plain && candidates.get(u.index()).copied().unwrap_or(false) {
+                    doubtful[u.index()] = true;
+                    any = true;
+                }
+            }
+            if let Some(d) = instr.def() {
+                here.insert(d.index());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    if !any {
+        return found;
+    }
+    let cfg = Cfg::new(f);
+    let live = Liveness::of(f, &cfg, &doubtful);
+    let definite = Definite::new(f, &cfg, &live);
+    let mut scratch = Marks::new(n);
+    for b in f.block_ids().filter(|&b| cfg.is_reachable(b)) {
+        definite.walk(f, b, &mut scratch, |index, instr, assigned| {
+            for &var in instr.uses() {
+                if doubtful[var.index()] && !assigned.contains(var) {
+                    found.push(UnassignedRead { block: b, index, var });
+                }
+            }
+        });
+    }
+    found
 }
 
 #[cfg(test)]
@@ -70,17 +189,50 @@ mod tests {
     #[test]
     fn assigned_on_every_path_only() {
         let p = parse_text(
-            "@main(n: int) {\n  c: bool = const true;\n  br c .then .join;\n.then:\n  x: int = const 1;\n  y: int = const 1;\n  jmp .join;\n.join:\n  y: int = const 2;\n  print n y;\n}",
+            "@main(n: int) {\n  c: bool = const true;\n  br c .then .join;\n.then:\n  x: int = const 1;\n  y: int = const 1;\n  jmp .join;\n.join:\n  print x;\n  y: int = const 2;\n  print n y;\n}",
         )
         .unwrap();
         let f = &p.functions[0];
-        let d = Definite::new(f, &Cfg::new(f));
-        let join = f.block_labeled("join").unwrap().index();
-        let v = |name: &str| f.var_named(name).unwrap().index();
-        assert!(d.before[join].contains(v("n")) && d.before[join].contains(v("c")));
-        assert!(!d.before[join].contains(v("x")), "only one path assigns x");
-        assert!(!d.before[join].contains(v("y")) && d.after[join].contains(v("y")));
-        let each = d.before_each(f, BlockId(join as u32));
-        assert!(!each[0].contains(v("y")) && each[1].contains(v("y")));
+        let cfg = Cfg::new(f);
+        let d = Definite::new(f, &cfg, &Liveness::new(f, &cfg));
+        let join = f.block_labeled("join").unwrap();
+        let v = |name: &str| f.var_named(name).unwrap();
+        assert!(d.at_entry(join, v("n")));
+        assert!(!d.at_entry(join, v("x")), "only one path assigns x");
+        assert!(d.at_exit(BlockId(1), v("x")));
+        let mut scratch = Marks::new(f.vars.len());
+        // Asked about what each instruction reads.
+        let mut seen = Vec::new();
+        d.walk(f, join, &mut scratch, |_, instr, assigned| {
+            seen.extend(instr.uses().iter().map(|&u| (f.var_name(u).to_string(), assigned.contains(u))));
+        });
+        let expected = [("x", false), ("n", true), ("y", true)];
+        assert_eq!(seen, expected.map(|(n, b)| (n.to_string(), b)), "y is written in the block first");
+    }
+
+    #[test]
+    fn unassigned_reads_are_found_where_a_path_skips_the_write() {
+        let p = parse_text(
+            "@main(c: bool) {\n  k: int = const 1;\n  br c .a .b;\n.a:\n  x: int = const 2;\n.b:\n  y: int = add x k;\n  print y x;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let reads = unassigned_reads(f, &vec![true; f.vars.len()]);
+        let x = f.var_named("x").unwrap();
+        let b = f.block_labeled("b").unwrap();
+        assert_eq!(reads, [0, 1].map(|index| UnassignedRead { block: b, index, var: x }));
+        assert!(unassigned_reads(f, &vec![false; f.vars.len()]).is_empty(), "no candidates");
+    }
+
+    #[test]
+    fn loops_keep_what_was_assigned_before_them() {
+        let p = parse_text(
+            "@main {\n  i: int = const 0;\n.loop:\n  one: int = const 1;\n  i: int = add i one;\n  jmp .loop;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let cfg = Cfg::new(f);
+        let d = Definite::new(f, &cfg, &Liveness::new(f, &cfg));
+        assert!(d.maybe_unassigned.iter().all(SparseSet::is_empty));
     }
 }

@@ -14,8 +14,11 @@ pub struct Dominators {
     pub idom: Vec<Option<BlockId>>,
     /// Children of each block in the dominator tree, in reverse postorder.
     pub children: Vec<Vec<BlockId>>,
-    /// Depth in the dominator tree (entry 0), for reachable blocks.
-    depth: Vec<u32>,
+    /// Position of each reachable block in a preorder of the dominator
+    /// tree, and the number of blocks in its subtree: `a` dominates `b`
+    /// exactly when `b`'s position falls in `a`'s subtree (an O(1) test).
+    pre: Vec<u32>,
+    size: Vec<u32>,
 }
 
 impl Dominators {
@@ -46,14 +49,26 @@ impl Dominators {
             }
         }
         let mut children = vec![Vec::new(); n];
-        let mut depth = vec![0u32; n];
         for &b in cfg.rpo.iter().skip(1) {
             if let Some(d) = idom[b.index()] {
                 children[d.index()].push(b);
-                depth[b.index()] = depth[d.index()] + 1;
             }
         }
-        Dominators { idom, children, depth }
+        let mut dom = Dominators { idom, children, pre: vec![0; n], size: vec![0; n] };
+        if let Some(&entry) = cfg.rpo.first() {
+            let order = dom.preorder(entry);
+            for (i, &b) in order.iter().enumerate() {
+                dom.pre[b.index()] = i as u32;
+            }
+            // Children come after their parent in preorder: sum sizes backwards.
+            for &b in order.iter().rev() {
+                dom.size[b.index()] += 1;
+                if let Some(d) = dom.immediate(b) {
+                    dom.size[d.index()] += dom.size[b.index()];
+                }
+            }
+        }
+        dom
     }
 
     /// The immediate dominator of `b`, `None` for the entry and unreachable blocks.
@@ -70,14 +85,8 @@ impl Dominators {
         if !self.is_reachable(a) || !self.is_reachable(b) {
             return false;
         }
-        let mut x = b;
-        while self.depth[x.index()] > self.depth[a.index()] {
-            match self.immediate(x) {
-                Some(d) => x = d,
-                None => return false,
-            }
-        }
-        x == a
+        let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
+        pa <= pb && pb < pa + self.size[a.index()]
     }
 
     /// Reachable blocks in dominator-tree preorder (parents before children).

@@ -5,6 +5,7 @@
 //! without a terminator flows into whatever block follows it in layout).
 
 use crate::bril::ir::{Block, BlockId, Function, Instr, Name, Op, Program};
+use crate::bril::names::FreshNames;
 use crate::bril::print::function_prints_same;
 use crate::bril::verify::verify_function;
 use crate::error::{Error, Result};
@@ -61,11 +62,11 @@ pub fn remove_blocks(f: &mut Function, keep: &[bool]) -> Result<()> {
 
 /// Gives `b` a fresh label (starting with `hint`) if it has none, so it can
 /// be a jump target; returns the label.
-pub fn ensure_label(f: &mut Function, b: BlockId, hint: &str) -> Name {
+pub fn ensure_label(f: &mut Function, b: BlockId, labels: &mut FreshNames, hint: &str) -> Name {
     if let Some(l) = &f.block(b).label {
         return l.clone();
     }
-    let label = f.fresh_label(hint);
+    let label = labels.fresh(hint);
     f.block_mut(b).label = Some(label.clone());
     label
 }
@@ -90,7 +91,7 @@ pub fn retarget(f: &mut Function, from: BlockId, old: BlockId, new: BlockId) {
 /// Makes the fallthrough out of `b`, if any, an explicit `jmp` to the next
 /// block (labeling it). Returns false when `b` is the last block and falls
 /// off the function's end (nothing to jump to).
-pub fn make_fallthrough_explicit(f: &mut Function, b: BlockId) -> bool {
+pub fn make_fallthrough_explicit(f: &mut Function, b: BlockId, labels: &mut FreshNames) -> bool {
     if !falls_through(f, b) {
         return true;
     }
@@ -98,7 +99,7 @@ pub fn make_fallthrough_explicit(f: &mut Function, b: BlockId) -> bool {
     if next >= f.blocks.len() {
         return false;
     }
-    ensure_label(f, BlockId::new(next), "b");
+    ensure_label(f, BlockId::new(next), labels, "b");
     f.block_mut(b).instrs.push(Instr::jmp(BlockId::new(next)));
     true
 }
@@ -184,9 +185,10 @@ mod tests {
         let mut p = parse_text("@main {\n  x: int = const 1;\n  jmp .end;\n  print x;\n.end:\n}").unwrap();
         let f = &mut p.functions[0];
         assert_eq!(f.blocks.len(), 3);
-        assert!(make_fallthrough_explicit(f, BlockId(1)));
+        let mut labels = FreshNames::labels(f);
+        assert!(make_fallthrough_explicit(f, BlockId(1), &mut labels));
         assert!(is_jump_to_next(f, BlockId(1)));
-        assert!(!make_fallthrough_explicit(f, BlockId(2)));
+        assert!(!make_fallthrough_explicit(f, BlockId(2), &mut labels));
         let f = &mut p.functions[0];
         assert!(falls_through(f, BlockId(2)));
         verify(&p).unwrap();

@@ -6,8 +6,10 @@
 
 use super::cfg::Cfg;
 use super::dom::Dominators;
-use super::edit::{ensure_label, falls_through, insert_block, retarget};
+use super::edit::{ensure_label, falls_through, retarget};
+use super::sets::Marks;
 use crate::bril::ir::{Block, BlockId, Function, Instr};
+use crate::bril::names::FreshNames;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loop {
@@ -45,114 +47,187 @@ impl Loop {
 /// every loop that encloses it).
 pub fn find_loops(cfg: &Cfg, dom: &Dominators) -> Vec<Loop> {
     let mut by_header: Vec<(BlockId, Vec<BlockId>)> = Vec::new();
+    let mut slot: Vec<Option<usize>> = vec![None; cfg.len()];
     for &t in &cfg.rpo {
         for &h in &cfg.succs[t.index()] {
             if dom.dominates(h, t) {
-                match by_header.iter_mut().find(|(hh, _)| *hh == h) {
-                    Some((_, latches)) => latches.push(t),
-                    None => by_header.push((h, vec![t])),
+                match slot[h.index()] {
+                    Some(k) => by_header[k].1.push(t),
+                    None => {
+                        slot[h.index()] = Some(by_header.len());
+                        by_header.push((h, vec![t]));
+                    }
                 }
             }
         }
     }
+    let mut in_body = Marks::new(cfg.len());
     let mut loops: Vec<Loop> = by_header
         .into_iter()
         .map(|(header, latches)| {
-            let body = loop_body(cfg, header, &latches);
+            let body = loop_body(cfg, header, &latches, &mut in_body);
             Loop { header, latches, body, parent: None, depth: 1 }
         })
         .collect();
     loops.sort_by_key(|l| (l.body.len(), l.header));
-    for i in 0..loops.len() {
-        let header = loops[i].header;
-        loops[i].parent = (i + 1..loops.len()).find(|&j| loops[j].contains(header));
+    // The parent is the next loop (in this order) holding the header: visit
+    // bodies smallest first and give each header met its first taker.
+    let mut loop_at: Vec<Option<usize>> = vec![None; cfg.len()];
+    for (i, l) in loops.iter().enumerate() {
+        loop_at[l.header.index()] = Some(i);
     }
-    for i in 0..loops.len() {
-        let mut depth = 1;
-        let mut p = loops[i].parent;
-        while let Some(j) = p {
-            depth += 1;
-            p = loops[j].parent;
+    for j in 0..loops.len() {
+        for k in 0..loops[j].body.len() {
+            let b = loops[j].body[k];
+            if let Some(i) = loop_at[b.index()].filter(|&i| i < j && loops[i].parent.is_none()) {
+                loops[i].parent = Some(j);
+            }
         }
-        loops[i].depth = depth;
+    }
+    // Parents come later in the order: fill depths from the outside in.
+    for i in (0..loops.len()).rev() {
+        loops[i].depth = loops[i].parent.map_or(1, |p| loops[p].depth + 1);
     }
     loops
 }
 
-/// The header plus every block that reaches a latch without passing the header.
-fn loop_body(cfg: &Cfg, header: BlockId, latches: &[BlockId]) -> Vec<BlockId> {
-    let mut in_body = vec![false; cfg.len()];
-    in_body[header.index()] = true;
+/// The blocks of the natural loop of `header` with back edges from
+/// `latches`, sorted: what reaches a latch backwards without passing the header.
+fn loop_body(cfg: &Cfg, header: BlockId, latches: &[BlockId], in_body: &mut Marks) -> Vec<BlockId> {
+    in_body.clear();
+    in_body.insert(header.index());
+    let mut body = vec![header];
     let mut stack: Vec<BlockId> = Vec::new();
     for &l in latches {
-        if !in_body[l.index()] {
-            in_body[l.index()] = true;
+        if in_body.insert(l.index()) {
+            body.push(l);
             stack.push(l);
         }
     }
     while let Some(b) = stack.pop() {
         for p in cfg.reachable_preds(b) {
-            if !in_body[p.index()] {
-                in_body[p.index()] = true;
+            if in_body.insert(p.index()) {
+                body.push(p);
                 stack.push(p);
             }
         }
     }
-    (0..cfg.len()).filter(|&i| in_body[i]).map(BlockId::new).collect()
+    body.sort_unstable();
+    body
 }
 
-/// The loop's preheader: a block outside the loop whose only successor is
-/// the header and through which every entry into the loop passes. An
-/// existing one is reused; otherwise an empty block is inserted and every
-/// edge into the header from outside the loop is moved to it.
-///
-/// Returns the preheader and whether the function changed. Inserting a block
-/// renumbers blocks: the loop and any analysis of `f` are stale afterwards.
-/// `None` when no place for it exists (never for functions the readers make).
-pub fn ensure_preheader(f: &mut Function, cfg: &Cfg, lp: &Loop) -> Option<(BlockId, bool)> {
-    let header = lp.header;
-    let outside: Vec<BlockId> =
-        cfg.preds[header.index()].iter().copied().filter(|&p| !lp.contains(p)).collect();
-    if header.index() != 0 {
-        if let [p] = outside[..] {
+/// Preheaders given to loops by [`ensure_preheaders`].
+#[derive(Clone, Debug)]
+pub struct Preheaders {
+    /// The preheader of each loop asked about, in the new numbering; `None`
+    /// where no place for one exists (never for functions the readers make).
+    pub of_loop: Vec<Option<BlockId>>,
+    /// The new number of each block of the function before the call.
+    pub renumbered: Vec<BlockId>,
+    /// Whether any block was inserted.
+    pub changed: bool,
+}
+
+/// Gives each of `loops` a preheader: a block outside the loop whose only
+/// successor is the header and through which every entry into the loop
+/// passes. An existing one is reused; otherwise an empty block is inserted
+/// and every edge into the header from outside the loop is moved to it. All
+/// insertions are made at once, so blocks are renumbered (and jump targets
+/// rewritten) once, whatever the number of loops: the loops and any
+/// analysis of `f` are stale afterwards.
+pub fn ensure_preheaders(f: &mut Function, cfg: &Cfg, loops: &[&Loop]) -> Preheaders {
+    let n = f.blocks.len();
+    // What to insert before each old block: (loop, jumps to its header).
+    let mut inserts: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
+    let mut of_loop: Vec<Option<BlockId>> = vec![None; loops.len()];
+    let mut existing: Vec<Option<BlockId>> = vec![None; loops.len()];
+    let mut outside: Vec<Vec<BlockId>> = Vec::with_capacity(loops.len());
+    // The first block after one that ends in a terminator: where a block
+    // with an explicit jump can go without catching anyone's fallthrough.
+    let after_terminator = (1..n).find(|&i| !falls_through(f, BlockId::new(i - 1)));
+    for (k, lp) in loops.iter().enumerate() {
+        let header = lp.header;
+        let out: Vec<BlockId> =
+            cfg.preds[header.index()].iter().copied().filter(|&p| !lp.contains(p)).collect();
+        if let ([p], true) = (&out[..], header.index() != 0) {
             if cfg.succs[p.index()] == [header] {
-                return Some((p, false));
+                existing[k] = Some(*p);
+                outside.push(out);
+                continue;
             }
         }
+        let before = header.index().checked_sub(1).map(BlockId::new);
+        let fallthrough_from_loop = before.is_some_and(|b| lp.contains(b) && falls_through(f, b));
+        // Right before the header (so it falls into it), unless a loop
+        // block falls into the header there; then after a terminator, jumping.
+        let at = if fallthrough_from_loop { after_terminator } else { Some(header.index()) };
+        if let Some(at) = at {
+            inserts[at].push((k, at != header.index()));
+        }
+        outside.push(out);
     }
-    let before = header.index().checked_sub(1).map(BlockId::new);
-    let fallthrough_from_loop = before.is_some_and(|b| lp.contains(b) && falls_through(f, b));
-    // Position: right before the header (so it falls into it), unless a loop
-    // block falls into the header there; then after any block that ends in a
-    // terminator, with an explicit jump.
-    let at = if !fallthrough_from_loop {
-        header.index()
-    } else {
-        (1..f.blocks.len()).find(|&i| !falls_through(f, BlockId::new(i - 1)))?
-    };
-    let mut block = Block::new(None);
-    if at != header.index() {
-        block.instrs.push(Instr::jmp(header));
+    // The new layout: inserted blocks before their position, jumping ones
+    // first so a falling-through preheader stays right before its header.
+    let mut renumbered = Vec::with_capacity(n);
+    let mut placed: Vec<(usize, usize, bool)> = Vec::new(); // (new index, loop, jumps)
+    let mut next = 0usize;
+    for here in inserts.iter_mut() {
+        here.sort_by_key(|&(_, jumps)| !jumps);
+        for &(k, jumps) in here.iter() {
+            placed.push((next, k, jumps));
+            next += 1;
+        }
+        renumbered.push(BlockId::new(next));
+        next += 1;
     }
-    insert_block(f, at, block);
-    let pre = BlockId::new(at);
-    let shift = |b: BlockId| if b.index() >= at { BlockId::new(b.index() + 1) } else { b };
-    let header = shift(header);
-    let labelled: Vec<BlockId> =
-        outside.iter().map(|&p| shift(p)).filter(|&p| !falls_through(f, p)).collect();
-    if !labelled.is_empty() {
-        ensure_label(f, pre, "preheader");
-        for p in labelled {
-            retarget(f, p, header, pre);
+    let changed = !placed.is_empty();
+    for (k, e) in existing.iter().enumerate() {
+        of_loop[k] = e.map(|p| renumbered[p.index()]);
+    }
+    if !changed {
+        return Preheaders { of_loop, renumbered, changed };
+    }
+    for instr in f.instrs_mut() {
+        for l in instr.labels.iter_mut() {
+            *l = renumbered[l.index()];
         }
     }
-    if let Some(t) = f.block_mut(pre).instrs.last_mut() {
-        if let Some(l) = t.labels.first_mut() {
-            *l = header;
-        }
-        ensure_label(f, header, "header");
+    let old_blocks = std::mem::take(&mut f.blocks);
+    let mut slots: Vec<Option<Block>> = (0..next).map(|_| None).collect();
+    for (old, block) in old_blocks.into_iter().enumerate() {
+        slots[renumbered[old].index()] = Some(block);
     }
-    Some((pre, true))
+    for &(at, k, jumps) in &placed {
+        let mut block = Block::new(None);
+        if jumps {
+            block.instrs.push(Instr::jmp(renumbered[loops[k].header.index()]));
+        }
+        slots[at] = Some(block);
+        of_loop[k] = Some(BlockId::new(at));
+    }
+    f.blocks = slots.into_iter().flatten().collect();
+    let mut labels = FreshNames::labels(f);
+    for &(at, k, jumps) in &placed {
+        let (pre, header) = (BlockId::new(at), renumbered[loops[k].header.index()]);
+        let labelled: Vec<BlockId> =
+            outside[k].iter().map(|p| renumbered[p.index()]).filter(|&p| !falls_through(f, p)).collect();
+        if !labelled.is_empty() {
+            ensure_label(f, pre, &mut labels, "preheader");
+            for p in labelled {
+                retarget(f, p, header, pre);
+            }
+        }
+        if jumps {
+            ensure_label(f, header, &mut labels, "header");
+        }
+    }
+    Preheaders { of_loop, renumbered, changed }
+}
+
+/// [`ensure_preheaders`] for one loop: its preheader and whether `f` changed.
+pub fn ensure_preheader(f: &mut Function, cfg: &Cfg, lp: &Loop) -> Option<(BlockId, bool)> {
+    let made = ensure_preheaders(f, cfg, &[lp]);
+    made.of_loop[0].map(|pre| (pre, made.changed))
 }
 
 #[cfg(test)]

@@ -12,12 +12,13 @@
 //!   right, unreachable-block removal, and [`edit::rewrite_functions`], the
 //!   driver the global passes share (a rewrite that fails verification is dropped).
 //! - [`consts`]: constant bits and folding, bit-exact with the interpreter.
-//! - [`bitset::BitSet`]: the sets these analyses compute.
+//! - [`sets`]: sparse sets for facts at block boundaries ([`sets::SparseSet`])
+//!   and scratch sets reused while walking a block ([`sets::Marks`],
+//!   [`sets::ListedSet`]): no analysis costs blocks × variables.
 //!
 //! Analyses are plain values computed from a [`Function`](crate::bril::Function);
 //! any edit of the function makes them stale.
 
-pub mod bitset;
 pub mod cfg;
 pub mod consts;
 pub mod dataflow;
@@ -27,8 +28,8 @@ pub mod edit;
 pub mod liveness;
 pub mod loops;
 pub mod reaching;
+pub mod sets;
 
-pub use bitset::BitSet;
 pub use cfg::Cfg;
 pub use dom::Dominators;
 pub use loops::Loop;

@@ -4,7 +4,8 @@
 //! opcode is specialised by type here, once: operands become register slots,
 //! jump targets code offsets, callees function indices. Every code word is 16
 //! bytes. Char comparisons become int comparisons on code points and
-//! `id`/`set`/`get`/`char2int` become plain copies.
+//! `id`/`set`/`get`/`char2int` become plain copies. Reads that may find a
+//! variable unassigned, or holding `undef`, get checks (see `Checks`).
 
 use crate::bril::ir::*;
 use crate::error::{Error, ErrorKind, Result};
@@ -178,7 +179,36 @@ pub(crate) enum Code {
         p: Slot,
         k: Slot,
     },
+    // The codes below keep track of variables that may be read unassigned
+    // or while holding `undef`; they are bookkeeping, not Bril instructions,
+    // and are not counted. Flag slot `f` holds [`UNASSIGNED`], [`ASSIGNED`]
+    // or [`UNDEF`]; `var` indexes [`LoweredFunction::names`].
+    /// Fails unless the variable has been assigned (`undef` counts).
+    Assigned {
+        f: Slot,
+        var: u32,
+    },
+    /// Fails unless the variable holds a defined value.
+    Defined {
+        f: Slot,
+        var: u32,
+    },
+    /// Sets a flag.
+    Flag {
+        f: Slot,
+        state: u64,
+    },
+    /// Copies a flag (a copy of an `undef` value is `undef`).
+    CopyFlag {
+        f: Slot,
+        from: Slot,
+    },
 }
+
+/// Flag states: never written, written with a value, written by `undef`.
+pub(crate) const UNASSIGNED: u64 = 0;
+pub(crate) const ASSIGNED: u64 = 1;
+pub(crate) const UNDEF: u64 = 2;
 
 /// How to print a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,6 +245,8 @@ pub(crate) struct LoweredFunction {
     pub code: Vec<Code>,
     pub slots: u32,
     pub params: Vec<(Slot, Type)>,
+    /// Names of the variables (and shadows) the checks above name.
+    pub names: Vec<Name>,
 }
 
 pub(crate) struct Lowered {
@@ -294,16 +326,25 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         }
     }
 
+    let checks = Checks::new(f, &shadow, &mut slots)?;
+    // Jumps name blocks while code is emitted; block starts are patched in after.
+    let target = |b: BlockId| (b.index() < f.blocks.len()).then_some(b.0);
     let mut starts = Vec::with_capacity(f.blocks.len());
-    let mut pc = 0usize;
-    for b in &f.blocks {
-        starts.push(to_u32(pc, "instructions")?);
-        pc += b.instrs.len();
-    }
-    let target = |b: BlockId| starts.get(b.index()).copied();
-
-    let mut code = Vec::with_capacity(pc + 1);
-    for instr in f.instrs() {
+    let mut code = Vec::with_capacity(f.instr_count() + 1);
+    checks.prologue(f, &mut code);
+    let located = f
+        .blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(b, block)| block.instrs.iter().enumerate().map(move |(i, instr)| ((b, i), instr)));
+    for ((b, i), instr) in located {
+        if i == 0 {
+            // Blocks without instructions start where the next one does.
+            while starts.len() <= b {
+                starts.push(to_u32(code.len(), "instructions")?);
+            }
+        }
+        checks.before(instr, (b, i), &mut code);
         let arg = |i: usize| -> Result<Slot> {
             instr.args.get(i).map(|v| v.0).ok_or_else(|| fail(f, instr, "missing argument"))
         };
@@ -399,13 +440,182 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             }
         };
         code.push(c);
+        checks.after(instr, &mut code);
+    }
+    while starts.len() < f.blocks.len() {
+        starts.push(to_u32(code.len(), "instructions")?);
     }
     code.push(Code::End);
+    for c in &mut code {
+        let patch = |b: u32| starts.get(b as usize).copied().unwrap_or(0);
+        match c {
+            Code::Jmp { to } => *to = patch(*to),
+            Code::Br { then, otherwise, .. } => {
+                *then = patch(*then);
+                *otherwise = patch(*otherwise);
+            }
+            _ => {}
+        }
+    }
 
     Ok(LoweredFunction {
         name: f.name.clone(),
         code,
         slots,
         params: f.params.iter().map(|p| (p.var.0, p.ty)).collect(),
+        names: checks.names,
     })
+}
+
+/// Where reads may find a variable unassigned or holding `undef`, and the
+/// flags that catch them at run time, as `brili` does: reading a variable
+/// never assigned is an error, and `undef` values may only be copied (by
+/// `id`, `set` and `get`). Well-formed programs usually need none, and then
+/// cost nothing.
+struct Checks {
+    /// Flag slot of each variable that needs one.
+    var_flag: Vec<Option<Slot>>,
+    /// Flag slot of each shadow (all of them when the function has a `get`).
+    shadow_flag: Vec<Option<Slot>>,
+    /// Reads that may find their variable unassigned, by (block, index).
+    risky: crate::bril::hash::FxHashMap<(usize, usize), Vec<VarId>>,
+    /// Variables that may hold `undef`.
+    undef: Vec<bool>,
+    params: Vec<Slot>,
+    names: Vec<Name>,
+    /// Index in `names` of each variable, then of each shadow.
+    name_of: Vec<u32>,
+}
+
+impl Checks {
+    fn new(f: &Function, shadow: &[Option<Slot>], slots: &mut u32) -> Result<Checks> {
+        let n = f.vars.len();
+        let mut risky: crate::bril::hash::FxHashMap<(usize, usize), Vec<VarId>> = Default::default();
+        for read in crate::bril::analysis::definite::unassigned_reads(f, &vec![true; n]) {
+            risky.entry((read.block.index(), read.index)).or_default().push(read.var);
+        }
+        // What may hold `undef`: what `undef` writes, and copies of it
+        // (variable `v` is node `v`, the shadow of `x` node `n + x`).
+        let mut undef = vec![false; 2 * n];
+        let mut edges: Vec<(usize, usize)> = Vec::new();
+        let mut work = Vec::new();
+        let mut has_get = false;
+        for i in f.instrs() {
+            match (i.op, i.def(), i.args.first(), i.args.get(1)) {
+                (Op::Undef, Some(d), _, _) => work.push(d.index()),
+                (Op::Id, Some(d), Some(&a), _) => edges.push((a.index(), d.index())),
+                (Op::Set, None, Some(&t), Some(&v)) => edges.push((v.index(), n + t.index())),
+                (Op::Get, Some(d), _, _) => {
+                    has_get = true;
+                    edges.push((n + d.index(), d.index()));
+                }
+                _ => {}
+            }
+        }
+        edges.sort_unstable();
+        while let Some(x) = work.pop() {
+            if std::mem::replace(&mut undef[x], true) {
+                continue;
+            }
+            let from = edges.partition_point(|&(a, _)| a < x);
+            work.extend(edges[from..].iter().take_while(|&&(a, _)| a == x).map(|&(_, d)| d));
+        }
+        let mut checks = Checks {
+            var_flag: vec![None; n],
+            shadow_flag: vec![None; n],
+            risky,
+            undef: undef[..n].to_vec(),
+            params: Vec::new(),
+            names: Vec::new(),
+            name_of: vec![0; 2 * n],
+        };
+        let flag = |slots: &mut u32| -> Result<Slot> {
+            let s = *slots;
+            *slots =
+                slots.checked_add(1).ok_or_else(|| Error::new(ErrorKind::Limit, "too many variables"))?;
+            Ok(s)
+        };
+        let mut wanted: Vec<VarId> = checks.risky.values().flatten().copied().collect();
+        wanted.extend((0..n).filter(|&v| checks.undef[v]).map(VarId::new));
+        wanted.sort_unstable();
+        wanted.dedup();
+        for v in wanted {
+            checks.var_flag[v.index()] = Some(flag(slots)?);
+            checks.name_of[v.index()] = checks.names.len() as u32;
+            checks.names.push(f.vars[v.index()].clone());
+        }
+        if has_get {
+            for x in 0..n {
+                if shadow[x].is_some() {
+                    checks.shadow_flag[x] = Some(flag(slots)?);
+                    checks.name_of[n + x] = checks.names.len() as u32;
+                    checks.names.push(f.vars[x].clone());
+                }
+            }
+        }
+        checks.params = f.params.iter().filter_map(|p| checks.var_flag[p.var.index()]).collect();
+        Ok(checks)
+    }
+
+    /// Parameters are assigned on entry (before block 0, which a loop may
+    /// jump back to).
+    fn prologue(&self, _: &Function, code: &mut Vec<Code>) {
+        code.extend(self.params.iter().map(|&f| Code::Flag { f, state: ASSIGNED }));
+    }
+
+    /// Checks before `instr` reads.
+    fn before(&self, instr: &Instr, at: (usize, usize), code: &mut Vec<Code>) {
+        let copies = matches!(instr.op, Op::Id | Op::Set);
+        let risky = self.risky.get(&at);
+        for &u in instr.uses() {
+            let Some(f) = self.var_flag[u.index()] else { continue };
+            let var = self.name_of[u.index()];
+            let maybe_unassigned = risky.is_some_and(|r| r.contains(&u));
+            if copies {
+                if maybe_unassigned {
+                    code.push(Code::Assigned { f, var });
+                }
+            } else if maybe_unassigned || self.undef[u.index()] {
+                code.push(Code::Defined { f, var });
+            }
+        }
+        if let (Op::Get, Some(d)) = (instr.op, instr.def()) {
+            if let Some(f) = self.shadow_flag[d.index()] {
+                code.push(Code::Assigned { f, var: self.name_of[self.var_flag.len() + d.index()] });
+            }
+        }
+    }
+
+    /// Flag updates after `instr` writes.
+    fn after(&self, instr: &Instr, code: &mut Vec<Code>) {
+        let flag_of = |v: VarId| self.var_flag[v.index()];
+        match (instr.op, instr.def()) {
+            (Op::Set, _) => {
+                if let (Some(t), Some(&v)) = (instr.shadow_target(), instr.args.get(1)) {
+                    if let Some(f) = self.shadow_flag[t.index()] {
+                        code.push(match flag_of(v) {
+                            Some(from) => Code::CopyFlag { f, from },
+                            None => Code::Flag { f, state: ASSIGNED },
+                        });
+                    }
+                }
+            }
+            (_, None) => {}
+            (op, Some(d)) => {
+                let Some(f) = flag_of(d) else { return };
+                code.push(match op {
+                    Op::Undef => Code::Flag { f, state: UNDEF },
+                    Op::Id => match instr.args.first().and_then(|&a| flag_of(a)) {
+                        Some(from) => Code::CopyFlag { f, from },
+                        None => Code::Flag { f, state: ASSIGNED },
+                    },
+                    Op::Get => match self.shadow_flag[d.index()] {
+                        Some(from) => Code::CopyFlag { f, from },
+                        None => Code::Flag { f, state: ASSIGNED },
+                    },
+                    _ => Code::Flag { f, state: ASSIGNED },
+                });
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@
 
 use super::format::write_float;
 use super::heap::{ptr_add, unpack, Heap};
-use super::lower::{Code, Kind, Lowered, Slot, NO_DEST};
+use super::lower::{Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNASSIGNED};
 use super::Limits;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -188,6 +188,31 @@ impl Run<'_, '_> {
                         Err(e) => fail!(e),
                     },
                     Code::PtrAdd { d, p, k } => r[d as usize] = ptr_add(r[p as usize], r[k as usize] as i64),
+                    Code::Assigned { f, var } => {
+                        count -= 1;
+                        if r[f as usize] == UNASSIGNED {
+                            fail!(undefined(lf, var));
+                        }
+                    }
+                    Code::Defined { f, var } => {
+                        count -= 1;
+                        match r[f as usize] {
+                            ASSIGNED => {}
+                            UNASSIGNED => fail!(undefined(lf, var)),
+                            _ => fail!(runtime(format!(
+                                "{} holds undef, which only id, set and get may read",
+                                name(lf, var)
+                            ))),
+                        }
+                    }
+                    Code::Flag { f, state } => {
+                        count -= 1;
+                        r[f as usize] = state;
+                    }
+                    Code::CopyFlag { f, from } => {
+                        count -= 1;
+                        r[f as usize] = r[from as usize];
+                    }
                 }
             };
 
@@ -245,6 +270,15 @@ impl Run<'_, '_> {
 enum Exit {
     Call { d: Slot, site: u32 },
     Return(Option<u64>),
+}
+
+fn name(lf: &LoweredFunction, var: u32) -> &str {
+    lf.names.get(var as usize).map_or("?", |n| n)
+}
+
+/// `brili`'s error for reading a variable never assigned.
+fn undefined(lf: &LoweredFunction, var: u32) -> Error {
+    runtime(format!("undefined variable {}", name(lf, var)))
 }
 
 fn out_of_fuel(fuel: u64) -> Error {

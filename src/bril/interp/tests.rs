@@ -173,3 +173,32 @@ fn unverified_nonsense_never_panics() {
     let o = exe.run(&[], &Limits::default());
     assert_eq!(error_of(&o).0, ErrorKind::Runtime);
 }
+
+#[test]
+fn reading_an_unassigned_variable_is_brilis_error() {
+    // Only the path through .skip leaves x unassigned.
+    let src = "@main(c: bool) {\n  br c .set .skip;\n.set:\n  x: int = const 3;\n.skip:\n  y: int = add x x;\n  print y;\n}";
+    let assigned = run_src(src, &["true"]);
+    assert_eq!((assigned.stdout.as_str(), assigned.dyn_inst), ("6\n", 4), "the checks are not counted");
+    let unassigned = run_src(src, &["false"]);
+    assert_eq!(error_of(&unassigned), (ErrorKind::Runtime, "undefined variable x".to_string()));
+    // A copy of an unassigned variable fails too, as in brili.
+    let copy = run_src(
+        "@main(c: bool) {\n  br c .a .b;\n.a:\n  x: int = const 1;\n.b:\n  y: int = id x;\n}",
+        &["false"],
+    );
+    assert_eq!(error_of(&copy).1, "undefined variable x");
+}
+
+#[test]
+fn undef_values_may_only_be_copied() {
+    let copied = "@main {\n  u: int = undef;\n  v: int = id u;\n  set x v;\n  x: int = get;\n  print u;\n}";
+    let o = run_src(&copied.replace("  print u;\n", ""), &[]);
+    assert!(o.is_ok(), "{:?}", o.result);
+    let o = run_src(copied, &[]);
+    assert_eq!(error_of(&o).0, ErrorKind::Runtime);
+    assert!(error_of(&o).1.contains("u holds undef"), "{:?}", o.result);
+    let used =
+        run_src("@main {\n  u: int = undef;\n  set x u;\n  x: int = get;\n  y: int = add x x;\n}", &[]);
+    assert!(error_of(&used).1.contains("x holds undef"), "{:?}", used.result);
+}

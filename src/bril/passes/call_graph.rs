@@ -10,7 +10,7 @@ pub(super) struct CallGraph {
 
 impl CallGraph {
     pub fn new(program: &Program) -> CallGraph {
-        let callees = program
+        let callees: Vec<Vec<FuncId>> = program
             .functions
             .iter()
             .map(|f| {
@@ -28,6 +28,11 @@ impl CallGraph {
         CallGraph { callees }
     }
 
+    /// Whether each function may, through some chain of calls, call itself.
+    pub fn recursive(&self) -> Vec<bool> {
+        in_cycles(&self.callees)
+    }
+
     /// Functions reachable from `roots` through calls, roots included.
     pub fn reachable(&self, roots: &[FuncId]) -> Vec<bool> {
         let mut seen = vec![false; self.callees.len()];
@@ -39,11 +44,6 @@ impl CallGraph {
             stack.extend(self.callees[f.index()].iter().copied().filter(|g| !seen[g.index()]));
         }
         seen
-    }
-
-    /// Whether `f` may, through some chain of calls, call itself.
-    pub fn is_recursive(&self, f: FuncId) -> bool {
-        self.reachable(&self.callees[f.index()])[f.index()]
     }
 
     /// Functions ordered callees first (a post-order from every function);
@@ -74,4 +74,70 @@ impl CallGraph {
         }
         order
     }
+}
+
+/// Which functions lie on a cycle of calls: those calling themselves, and
+/// those in a strongly connected component of more than one (Tarjan's
+/// algorithm, iterative, linear in the size of the graph).
+fn in_cycles(callees: &[Vec<FuncId>]) -> Vec<bool> {
+    let n = callees.len();
+    let mut index: Vec<Option<usize>> = vec![None; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut cyclic = vec![false; n];
+    let mut next_index = 0;
+    for root in 0..n {
+        if index[root].is_some() {
+            continue;
+        }
+        // (function, next callee to look at) frames of the depth-first search.
+        let mut frames = vec![(root, 0usize)];
+        index[root] = Some(next_index);
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut next)) = frames.last_mut() {
+            if let Some(w) = callees[v].get(*next).map(|g| g.index()) {
+                *next += 1;
+                if w == v {
+                    cyclic[v] = true;
+                }
+                match index[w] {
+                    None => {
+                        index[w] = Some(next_index);
+                        low[w] = next_index;
+                        next_index += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        frames.push((w, 0));
+                    }
+                    Some(iw) if on_stack[w] => low[v] = low[v].min(iw),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if Some(low[v]) == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    for w in component {
+                        cyclic[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    cyclic
 }

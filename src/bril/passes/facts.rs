@@ -3,7 +3,8 @@
 //! and which variables hold one constant everywhere they are read.
 
 use super::fold::Value;
-use crate::bril::ir::{Function, Op, VarId};
+use crate::bril::analysis::definite::unassigned_reads;
+use crate::bril::ir::{Function, Op};
 
 /// How many times each variable is read, indexed by [`VarId`].
 pub(super) fn use_counts(f: &Function) -> Vec<u32> {
@@ -29,85 +30,11 @@ pub(super) fn def_counts(f: &Function) -> Vec<u32> {
     counts
 }
 
-/// A fixed-size set of variables.
-#[derive(Clone, PartialEq)]
-pub(super) struct VarSet(Vec<u64>);
-
-impl VarSet {
-    pub fn empty(n: usize) -> VarSet {
-        VarSet(vec![0; n.div_ceil(64)])
-    }
-    pub fn full(n: usize) -> VarSet {
-        VarSet(vec![u64::MAX; n.div_ceil(64)])
-    }
-    pub fn insert(&mut self, v: VarId) {
-        if let Some(w) = self.0.get_mut(v.index() / 64) {
-            *w |= 1 << (v.index() % 64);
-        }
-    }
-    pub fn contains(&self, v: VarId) -> bool {
-        self.0.get(v.index() / 64).is_some_and(|w| w >> (v.index() % 64) & 1 == 1)
-    }
-    /// Keeps only what `other` holds too; true if that removed something.
-    fn intersect(&mut self, other: &VarSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            if *a & b != *a {
-                *a &= b;
-                changed = true;
-            }
-        }
-        changed
-    }
-}
-
-/// For each block, the variables defined on every path from the entry to
-/// its start. Unreachable blocks get every variable (their reads never run).
-pub(super) fn must_defined_at_entry(f: &Function) -> Vec<VarSet> {
-    let n = f.vars.len();
-    let mut ins = vec![VarSet::full(n); f.blocks.len()];
-    if f.blocks.is_empty() {
-        return ins;
-    }
-    let mut entry = VarSet::empty(n);
-    for p in &f.params {
-        entry.insert(p.var);
-    }
-    ins[0] = entry;
-    // From the optimistic start, sets only shrink until a fixed point.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in f.block_ids() {
-            let mut out = ins[b.index()].clone();
-            for instr in &f.block(b).instrs {
-                if let Some(d) = instr.def() {
-                    out.insert(d);
-                }
-            }
-            for &s in f.successors(b).iter() {
-                changed |= ins[s.index()].intersect(&out);
-            }
-        }
-    }
-    ins
-}
-
 /// True when every read in `f` is preceded by a definition on every path:
 /// then no read sees a frame's zeroed register, and code may be moved into
 /// another frame or loop without changing what it reads.
 pub(super) fn all_reads_defined(f: &Function) -> bool {
-    let ins = must_defined_at_entry(f);
-    f.block_ids().all(|b| {
-        let mut defined = ins[b.index()].clone();
-        f.block(b).instrs.iter().all(|instr| {
-            let ok = instr.uses().iter().all(|&u| defined.contains(u));
-            if let Some(d) = instr.def() {
-                defined.insert(d);
-            }
-            ok
-        })
-    })
+    unassigned_reads(f, &vec![true; f.vars.len()]).is_empty()
 }
 
 /// Variables written once, by a `const`, that are not parameters and are
@@ -128,19 +55,9 @@ pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
     if consts.iter().all(Option::is_none) {
         return consts;
     }
-    let ins = must_defined_at_entry(f);
-    for b in f.block_ids() {
-        let mut defined = ins[b.index()].clone();
-        for instr in &f.block(b).instrs {
-            for &u in instr.uses() {
-                if !defined.contains(u) {
-                    consts[u.index()] = None;
-                }
-            }
-            if let Some(d) = instr.def() {
-                defined.insert(d);
-            }
-        }
+    let candidates: Vec<bool> = consts.iter().map(Option::is_some).collect();
+    for read in unassigned_reads(f, &candidates) {
+        consts[read.var.index()] = None;
     }
     consts
 }
@@ -182,7 +99,7 @@ mod tests {
 
     #[test]
     fn passes_keep_reads_of_variables_undefined_on_some_path() {
-        use crate::bril::passes::testing::{check_pass_on, Case};
+        use crate::bril::passes::testing::{check_pass_on, Case, Rerun};
         // Reads that see an undefined variable on some inputs: a pass must not
         // replace them with a constant, move them into a loop or another frame.
         let sources = [
@@ -198,7 +115,7 @@ mod tests {
                     program: parse_text(src).unwrap(),
                     args: vec![arg.into()],
                 };
-                check_pass_on(&case, &|p| crate::bril::passes::run_flags(p, &flags));
+                check_pass_on(&case, &|p| crate::bril::passes::run_flags(p, &flags), Rerun::MayChange);
             }
         }
     }

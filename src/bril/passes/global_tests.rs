@@ -1,26 +1,12 @@
 //! Measures the global passes: total dynamic instructions over the bundled
 //! suite after each pass and a few pipelines. Run with
-//! `cargo test --lib global_tests -- --ignored --nocapture`; and the
-//! semantic check the global passes' tests share.
+//! `cargo test --lib global_tests -- --ignored --nocapture`.
 
 use crate::bril::interp::{run, Limits};
 use crate::bril::ir::Program;
 use crate::bril::passes::run_flags;
-use crate::bril::passes::testing::{check_pass, check_pass_on, Case};
+use crate::bril::passes::testing::{check_pass_on, Rerun};
 use crate::bril::suite;
-use crate::error::Result;
-
-/// [`check_pass`], plus generated programs run with their own `# ARGS:`
-/// (the shared corpus runs them without arguments, so they stop at once).
-pub(crate) fn check_global_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
-    check_pass(pass);
-    for seed in 0..300 {
-        let program = crate::bril::generator::generate(seed, 40).unwrap();
-        let args = program.main_args();
-        let case = Case { name: format!("generator://random-v0/{seed} with its arguments"), program, args };
-        check_pass_on(&case, pass);
-    }
-}
 
 fn total(flags: &[&str]) -> (u64, usize, u64) {
     let mut dyn_inst = 0;
@@ -118,49 +104,19 @@ fn no_rewrite_is_dropped_on_the_corpus() {
     }
 }
 
-/// Passes in arbitrary orders (as an agent applies them), SSA form included:
-/// each sequence keeps every corpus program's behaviour.
-#[test]
-fn random_pass_sequences_keep_semantics() {
-    let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
-    let mut rng = crate::rng::Rng::seed_from_u64(7);
-    for _ in 0..12 {
-        let seq: Vec<&str> = (0..6).map(|_| flags[rng.index(flags.len())]).collect();
-        let pass = |p: &mut Program| run_flags(p, &seq);
-        for case in crate::bril::passes::testing::corpus(0) {
-            check_pass_on(&case, &pass);
-        }
-        for seed in 0..60 {
-            let program = crate::bril::generator::generate(seed, 60).unwrap();
-            let args = program.main_args();
-            check_pass_on(&Case { name: format!("generated {seed} after {seq:?}"), program, args }, &pass);
-        }
-    }
-}
-
 /// Every community benchmark, however long it runs, under the full
 /// pipeline; prints how long each pass took on the largest programs.
 #[test]
 #[ignore]
 fn all_community_benchmarks() {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
-    let mut files: Vec<_> = std::fs::read_dir(root)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "bril"))
-        .collect();
-    files.sort();
     let flags: Vec<&str> = crate::bril::passes::registry().iter().map(|p| p.flag).collect();
-    for path in files {
-        let program = crate::bril::parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let args = program.main_args();
+    for case in crate::bril::passes::testing::all_community_benchmarks() {
         let start = std::time::Instant::now();
         let pass = |p: &mut Program| run_flags(p, &flags);
-        check_pass_on(&Case { name: path.display().to_string(), program, args }, &pass);
+        check_pass_on(&case, &pass, Rerun::MayChange);
         let took = start.elapsed();
         if took.as_millis() > 500 {
-            println!("{}: {took:?}", path.display());
+            println!("{}: {took:?}", case.name);
         }
     }
 }

@@ -192,7 +192,7 @@ fn gvn_function(f: &mut Function) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     #[test]
@@ -226,7 +226,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| gvn(p));
         check_pass(&|p| {
             let a = crate::bril::passes::ssa::to_ssa(p)?;

@@ -17,6 +17,7 @@
 use super::call_graph::CallGraph;
 use super::facts::{all_reads_defined, def_counts, use_counts, uses_ssa_ops};
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Name, Op, Pos, Program, VarId};
+use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Largest callee (static instructions) worth copying.
@@ -26,20 +27,24 @@ const MAX_CALLER_INSTRS: usize = 1000;
 
 pub fn inline(program: &mut Program) -> Result<bool> {
     let graph = CallGraph::new(program);
+    let recursive = graph.recursive();
+    let mut eligible: Vec<Option<bool>> = vec![None; program.functions.len()];
     let mut changed = false;
     for fid in graph.bottom_up() {
-        changed |= inline_into(program, fid, &graph)?;
+        changed |= inline_into(program, fid, &recursive, &mut eligible)?;
+        // Callers come later and see the function as it is now.
+        eligible[fid.index()] = None;
     }
     Ok(changed)
 }
 
 /// Whether calls to `g` may be replaced by its body.
-fn inlinable(g: &Function, gid: FuncId, graph: &CallGraph) -> bool {
+fn inlinable(g: &Function, gid: FuncId, recursive: &[bool]) -> bool {
     let cannot_fall_off = g.ret.is_none() || g.blocks.last().is_none_or(|b| b.terminator().is_some());
     g.instr_count() <= MAX_CALLEE_INSTRS
         && cannot_fall_off
         && exit_overhead(g) <= CALL_COST
-        && !graph.is_recursive(gid)
+        && !recursive[gid.index()]
         && !uses_ssa_ops(g)
         && all_reads_defined(g)
 }
@@ -83,36 +88,46 @@ fn computed_directly(g: &Function, code: &[Instr], v: VarId) -> bool {
     code[j + 1..].iter().all(|i| !i.uses().iter().any(|u| g.params.iter().any(|p| p.var == *u)))
 }
 
-fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph) -> Result<bool> {
-    let eligible: Vec<bool> = program
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, g)| i != fid.index() && inlinable(g, FuncId::new(i), graph))
-        .collect();
-    if !eligible.iter().any(|&e| e) {
-        return Ok(false);
-    }
+/// Inlines the eligible calls of `fid`. Callees come first (bottom-up), so
+/// a callee is final when asked about: whether it may be inlined is
+/// decided once, in `eligible`.
+fn inline_into(
+    program: &mut Program,
+    fid: FuncId,
+    recursive: &[bool],
+    eligible: &mut [Option<bool>],
+) -> Result<bool> {
     let mut f = std::mem::replace(&mut program.functions[fid.index()], Function::new(""));
+    let mut size = f.instr_count();
+    let mut names: Option<(FreshNames, FreshNames)> = None;
     let mut changed = false;
     let (mut b, mut i) = (0, 0);
     let result = loop {
+        if size > MAX_CALLER_INSTRS {
+            break Ok(());
+        }
         let Some(block) = f.blocks.get(b) else { break Ok(()) };
         let Some(instr) = block.instrs.get(i) else {
             (b, i) = (b + 1, 0);
             continue;
         };
-        let callee = instr.func.filter(|g| instr.op == Op::Call && eligible.get(g.index()) == Some(&true));
-        let Some(g) = callee.map(|g| &program.functions[g.index()]) else {
+        let Some(gid) = instr.func.filter(|g| instr.op == Op::Call && g.index() != fid.index()) else {
             i += 1;
             continue;
         };
-        if f.instr_count() + g.instr_count() > MAX_CALLER_INSTRS {
+        let Some(g) = program.functions.get(gid.index()) else {
+            i += 1;
+            continue;
+        };
+        let ok = *eligible[gid.index()].get_or_insert_with(|| inlinable(g, gid, recursive));
+        if !ok || size + g.instr_count() > MAX_CALLER_INSTRS {
             i += 1;
             continue;
         }
-        if let Err(e) = inline_call(&mut f, BlockId::new(b), i, g) {
-            break Err(e);
+        let (vars, labels) = names.get_or_insert_with(|| (FreshNames::vars(&f), FreshNames::labels(&f)));
+        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels) {
+            Ok(added) => size = size + added - 1,
+            Err(e) => break Err(e),
         }
         changed = true;
         // Continue after the copied body, in the continuation block.
@@ -122,8 +137,16 @@ fn inline_into(program: &mut Program, fid: FuncId, graph: &CallGraph) -> Result<
     result.map(|()| changed)
 }
 
-/// Replaces the call at `f.blocks[b].instrs[i]` by the body of `g`.
-fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<()> {
+/// Replaces the call at `f.blocks[b].instrs[i]` by the body of `g`; returns
+/// how many instructions that added (the call itself not subtracted).
+fn inline_call(
+    f: &mut Function,
+    b: BlockId,
+    i: usize,
+    g: &Function,
+    names: &mut FreshNames,
+    labels: &mut FreshNames,
+) -> Result<usize> {
     let internal = |m: &str| Error::new(ErrorKind::Service, format!("inline: {m}"));
     let block = &mut f.blocks[b.index()];
     let tail = block.instrs.split_off(i + 1);
@@ -147,7 +170,8 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
         instr.labels.iter_mut().for_each(shift);
     }
 
-    let mut vars = VarMap { map: vec![None; g.vars.len()], prefix: g.name.clone() };
+    let mut vars = VarMap { map: vec![None; g.vars.len()], prefix: g.name.clone(), names };
+    let mut added = 0;
     let (assigned, reads) = (def_counts(g), use_counts(g));
     for (p, &arg) in g.params.iter().zip(call.args.iter()) {
         if assigned[p.var.index()] == 0 {
@@ -155,14 +179,14 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
         } else {
             let copy = vars.get(f, g, p.var);
             f.blocks[b.index()].instrs.push(Instr::value(Op::Id, copy, p.ty, &[arg]));
+            added += 1;
         }
     }
 
     let cont = BlockId::new(b.index() + 1 + n);
-    let mut taken: Vec<Name> = Vec::new();
     let mut body = Vec::with_capacity(n + 1);
     for (j, gb) in g.blocks.iter().enumerate() {
-        let label = gb.label.as_ref().map(|l| fresh_label(f, &mut taken, &format!("{}.{l}", g.name)));
+        let label = gb.label.as_ref().map(|l| labels.fresh(&format!("{}.{l}", g.name)));
         let mut copy = Block::new(label);
         for (k, instr) in gb.instrs.iter().enumerate() {
             if instr.op == Op::Ret {
@@ -193,12 +217,13 @@ fn inline_call(f: &mut Function, b: BlockId, i: usize, g: &Function) -> Result<(
         }
         body.push(copy);
     }
-    let mut rest = Block::new(Some(fresh_label(f, &mut taken, &format!("{}.done", g.name))));
+    added += body.iter().map(|block: &Block| block.instrs.len()).sum::<usize>();
+    let mut rest = Block::new(Some(labels.fresh(&format!("{}.done", g.name))));
     rest.instrs = tail;
     body.push(rest);
     let at = b.index() + 1;
     f.blocks.splice(at..at, body);
-    Ok(())
+    Ok(added)
 }
 
 /// Makes the definition of `v` in `code` write `dest` directly (the returned
@@ -219,17 +244,18 @@ fn compute_into(code: &mut [Instr], v: VarId, dest: VarId) -> bool {
 }
 
 /// The caller's variable standing for each callee variable, made on demand.
-struct VarMap {
+struct VarMap<'a> {
     map: Vec<Option<VarId>>,
     prefix: Name,
+    names: &'a mut FreshNames,
 }
 
-impl VarMap {
+impl VarMap<'_> {
     fn get(&mut self, f: &mut Function, g: &Function, v: VarId) -> VarId {
         if let Some(Some(mapped)) = self.map.get(v.index()) {
             return *mapped;
         }
-        let fresh = f.fresh_var(&format!("{}.{}", self.prefix, g.var_name(v)));
+        let fresh = self.names.fresh_var(f, &format!("{}.{}", self.prefix, g.var_name(v)));
         if let Some(slot) = self.map.get_mut(v.index()) {
             *slot = Some(fresh);
         }
@@ -237,24 +263,11 @@ impl VarMap {
     }
 }
 
-/// A label starting with `hint` used neither by `f` nor by labels handed out
-/// for blocks not yet inserted.
-fn fresh_label(f: &Function, taken: &mut Vec<Name>, hint: &str) -> Name {
-    let free = |name: &str| f.block_labeled(name).is_none() && !taken.iter().any(|t| &**t == name);
-    let name: Name = if free(hint) {
-        hint.into()
-    } else {
-        (1u64..).map(|k| format!("{hint}.{k}")).find(|n| free(n)).unwrap_or_default().into()
-    };
-    taken.push(name.clone());
-    name
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::testing::check_pass;
+    use crate::bril::passes::testing::{check_corpus, check_pass, Rerun};
     use crate::bril::{parse_text, to_text};
 
     fn inlined(src: &str) -> (Program, String) {
@@ -322,6 +335,7 @@ mod tests {
             "-dce",
             "-dead-functions",
         ];
-        check_pass(&|p| crate::bril::passes::run_flags(p, &flags));
+        // Each pass may expose more work to those before it.
+        check_corpus(&|p| crate::bril::passes::run_flags(p, &flags), Rerun::MayChange);
     }
 }

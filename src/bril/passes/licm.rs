@@ -21,7 +21,8 @@ use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::rewrite_functions;
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::loops::{ensure_preheader, find_loops, Loop};
+use crate::bril::analysis::loops::{ensure_preheaders, find_loops, Loop};
+use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
@@ -33,102 +34,197 @@ pub fn licm(program: &mut Program) -> Result<bool> {
     })
 }
 
-/// Whether every definition of `v` is a `const` of one nonzero value (so a
-/// division by it cannot fail).
-fn nonzero_constant(f: &Function, v: VarId) -> bool {
-    if f.params.iter().any(|p| p.var == v) {
-        return false;
-    }
-    let mut value = None;
-    for i in f.instrs().filter(|i| i.def() == Some(v)) {
-        match const_bits(i) {
-            Some(b) if b != 0 && value.is_none_or(|x| x == b) => value = Some(b),
-            _ => return false,
+/// Sweeps at most: each one hoists everything invariant in every loop; a
+/// second finds what the first made invariant (almost never needed).
+const MAX_SWEEPS: usize = 8;
+
+fn licm_function(f: &mut Function) {
+    for _ in 0..MAX_SWEEPS {
+        if !sweep(f) {
+            return;
         }
     }
-    value.is_some()
 }
 
-/// The instructions of `lp` that may move to its preheader, in an order
-/// that keeps each after the invariants it reads.
-fn hoistable(f: &Function, lp: &Loop, live: &Liveness, definite: &Definite) -> Vec<(BlockId, usize)> {
-    let mut defs_in_loop = vec![0u32; f.vars.len()];
-    for &b in &lp.body {
-        for d in f.block(b).instrs.iter().filter_map(|i| i.def()) {
-            defs_in_loop[d.index()] += 1;
+/// The variables whose every definition is a `const` of one nonzero value
+/// (so a division by them cannot fail); parameters never are.
+fn nonzero_constants(f: &Function) -> Vec<bool> {
+    let mut value: Vec<Option<Option<u64>>> = vec![None; f.vars.len()];
+    for p in &f.params {
+        value[p.var.index()] = Some(None);
+    }
+    for i in f.instrs() {
+        let Some(d) = i.def() else { continue };
+        let bits = const_bits(i).filter(|&b| b != 0);
+        let slot = &mut value[d.index()];
+        *slot = match (*slot, bits) {
+            (None, b) => Some(b),
+            (Some(Some(x)), Some(b)) if x == b => Some(Some(x)),
+            _ => Some(None),
+        };
+    }
+    value.into_iter().map(|v| matches!(v, Some(Some(_)))).collect()
+}
+
+/// What every loop of one sweep shares: the analyses, and scratch space
+/// reused from loop to loop (so no loop costs more than its own size).
+struct Sweep<'a> {
+    live: &'a Liveness,
+    definite: &'a Definite,
+    nonzero: Vec<bool>,
+    /// Instructions claimed by an enclosing loop, by block.
+    claimed: Vec<Vec<bool>>,
+    defs_in_loop: Vec<u32>,
+    counted: Vec<VarId>,
+    hoisted_var: Marks,
+    scratch: Marks,
+}
+
+/// One sweep: loops outermost first, each claiming the instructions
+/// invariant in it, then every claimed instruction moves to its loop's
+/// preheader (made where missing, all in one renumbering). True if anything moved.
+fn sweep(f: &mut Function) -> bool {
+    if f.blocks.is_empty() {
+        return false;
+    }
+    let cfg = Cfg::new(f);
+    let dom = Dominators::new(&cfg);
+    let loops = find_loops(&cfg, &dom);
+    if loops.is_empty() {
+        return false;
+    }
+    let live = Liveness::new(f, &cfg);
+    let definite = Definite::new(f, &cfg, &live);
+    let n = f.vars.len();
+    let mut sweep = Sweep {
+        live: &live,
+        definite: &definite,
+        nonzero: nonzero_constants(f),
+        claimed: f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect(),
+        defs_in_loop: vec![0; n],
+        counted: Vec::new(),
+        hoisted_var: Marks::new(n),
+        scratch: Marks::new(n),
+    };
+    let mut plans: Vec<(usize, Vec<(BlockId, usize)>)> = Vec::new();
+    // `find_loops` lists inner loops before the loops enclosing them.
+    for k in (0..loops.len()).rev() {
+        let moves = sweep.hoistable(f, &loops[k]);
+        for &(b, i) in &moves {
+            sweep.claimed[b.index()][i] = true;
+        }
+        if !moves.is_empty() {
+            plans.push((k, moves));
         }
     }
-    let defined: Vec<_> = lp.body.iter().map(|&b| definite.before_each(f, b)).collect();
-    let mut hoisted_var = vec![false; f.vars.len()];
-    let mut order = Vec::new();
-    let mut taken: Vec<Vec<bool>> = lp.body.iter().map(|&b| vec![false; f.block(b).instrs.len()]).collect();
-    // Moving one instruction can make those reading its result invariant: repeat.
-    loop {
-        let mut progress = false;
-        for (k, &b) in lp.body.iter().enumerate() {
+    if plans.is_empty() {
+        return false;
+    }
+    let wanted: Vec<&Loop> = plans.iter().map(|(k, _)| &loops[*k]).collect();
+    let made = ensure_preheaders(f, &cfg, &wanted);
+    let mut remove: Vec<Vec<bool>> = f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect();
+    let mut hoisted: Vec<(BlockId, Vec<Instr>)> = Vec::new();
+    for ((_, moves), pre) in plans.iter().zip(&made.of_loop) {
+        let Some(pre) = *pre else { continue };
+        let mut code = Vec::with_capacity(moves.len());
+        for &(b, i) in moves {
+            let b = made.renumbered[b.index()];
+            code.push(f.block(b).instrs[i].clone());
+            remove[b.index()][i] = true;
+        }
+        hoisted.push((pre, code));
+    }
+    for (block, flags) in f.blocks.iter_mut().zip(&remove) {
+        let mut i = 0;
+        block.instrs.retain(|_| {
+            i += 1;
+            !flags[i - 1]
+        });
+    }
+    let moved = !hoisted.is_empty();
+    for (pre, code) in hoisted {
+        let block = f.block_mut(pre);
+        let at = block.instrs.len() - usize::from(block.terminator().is_some());
+        block.instrs.splice(at..at, code);
+    }
+    moved || made.changed
+}
+
+impl Sweep<'_> {
+    /// The instructions of `lp` (not claimed by an enclosing loop) that may
+    /// move to its preheader, in an order that keeps each after the
+    /// invariants it reads.
+    fn hoistable(&mut self, f: &Function, lp: &Loop) -> Vec<(BlockId, usize)> {
+        for v in self.counted.drain(..) {
+            self.defs_in_loop[v.index()] = 0;
+        }
+        for &b in &lp.body {
+            let claimed = &self.claimed[b.index()];
             for (i, instr) in f.block(b).instrs.iter().enumerate() {
-                let Some(d) = instr.def() else { continue };
-                if taken[k][i] {
-                    continue;
-                }
-                let movable = match instr.op {
-                    Op::Div => instr.args.get(1).is_some_and(|&v| nonzero_constant(f, v)),
-                    op => op.is_pure(),
-                };
-                let invariant_arg = |a: &VarId| {
-                    hoisted_var[a.index()]
-                        || (defs_in_loop[a.index()] == 0 && defined[k][i].contains(a.index()))
-                };
-                if movable
-                    && defs_in_loop[d.index()] == 1
-                    && !live.live_in[lp.header.index()].contains(d.index())
-                    && instr.args.iter().all(invariant_arg)
-                {
-                    taken[k][i] = true;
-                    hoisted_var[d.index()] = true;
-                    order.push((b, i));
-                    progress = true;
+                if let (Some(d), false) = (instr.def(), claimed[i]) {
+                    if self.defs_in_loop[d.index()] == 0 {
+                        self.counted.push(d);
+                    }
+                    self.defs_in_loop[d.index()] += 1;
                 }
             }
         }
-        if !progress {
-            return order;
+        // Which arguments of each candidate are certainly assigned where it is
+        // (bit k for argument k).
+        let mut assigned_args: Vec<Vec<u64>> = Vec::with_capacity(lp.body.len());
+        for &b in &lp.body {
+            let mut row = vec![0u64; f.block(b).instrs.len()];
+            self.definite.walk(f, b, &mut self.scratch, |i, instr, assigned| {
+                if instr.def().is_some() {
+                    for (k, &a) in instr.args.iter().enumerate().take(64) {
+                        if assigned.contains(a) {
+                            row[i] |= 1 << k;
+                        }
+                    }
+                }
+            });
+            assigned_args.push(row);
         }
-    }
-}
-
-fn licm_function(f: &mut Function) {
-    // Each round makes one preheader or empties one loop of its invariants,
-    // so the number of rounds is bounded by twice the number of loops.
-    let rounds = 2 * f.blocks.len() + 4;
-    for _ in 0..rounds {
-        let cfg = Cfg::new(f);
-        let dom = Dominators::new(&cfg);
-        let loops = find_loops(&cfg, &dom);
-        let live = Liveness::new(f, &cfg);
-        let definite = Definite::new(f, &cfg);
-        let Some((lp, moves)) = loops.iter().find_map(|lp| {
-            let moves = hoistable(f, lp, &live, &definite);
-            (!moves.is_empty()).then_some((lp, moves))
-        }) else {
-            return;
-        };
-        let Some((pre, inserted)) = ensure_preheader(f, &cfg, lp) else { return };
-        if inserted {
-            continue; // block numbers moved: analyse again
+        self.hoisted_var.clear();
+        let live_in_header = self.live.live_in.get(lp.header.index());
+        let mut order = Vec::new();
+        let mut taken: Vec<Vec<bool>> =
+            lp.body.iter().map(|&b| vec![false; f.block(b).instrs.len()]).collect();
+        // Moving one instruction can make those reading its result invariant: repeat.
+        loop {
+            let mut progress = false;
+            for (k, &b) in lp.body.iter().enumerate() {
+                for (i, instr) in f.block(b).instrs.iter().enumerate() {
+                    let Some(d) = instr.def() else { continue };
+                    if taken[k][i] || self.claimed[b.index()][i] {
+                        continue;
+                    }
+                    let movable = match instr.op {
+                        Op::Div => instr.args.get(1).is_some_and(|&v| self.nonzero[v.index()]),
+                        op => op.is_pure(),
+                    };
+                    let invariant_arg = |(j, a): (usize, &VarId)| {
+                        self.hoisted_var.contains(a.index())
+                            || (self.defs_in_loop[a.index()] == 0
+                                && j < 64
+                                && assigned_args[k][i] >> j & 1 == 1)
+                    };
+                    if movable
+                        && self.defs_in_loop[d.index()] == 1
+                        && !live_in_header.contains(d.index())
+                        && instr.args.iter().enumerate().all(invariant_arg)
+                    {
+                        taken[k][i] = true;
+                        self.hoisted_var.insert(d.index());
+                        order.push((b, i));
+                        progress = true;
+                    }
+                }
+            }
+            if !progress {
+                return order;
+            }
         }
-        let mut moved = Vec::with_capacity(moves.len());
-        for &(b, i) in &moves {
-            moved.push(std::mem::replace(&mut f.block_mut(b).instrs[i], Instr::new(Op::Nop)));
-        }
-        let mut gone: Vec<(BlockId, usize)> = moves;
-        gone.sort();
-        for &(b, i) in gone.iter().rev() {
-            f.block_mut(b).instrs.remove(i);
-        }
-        let block = f.block_mut(pre);
-        let at = block.instrs.len() - usize::from(block.terminator().is_some());
-        block.instrs.splice(at..at, moved);
     }
 }
 
@@ -136,7 +232,7 @@ fn licm_function(f: &mut Function) {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::global_tests::check_global_pass as check_pass;
+    use crate::bril::passes::testing::check_pass;
     use crate::bril::{parse_text, to_text};
 
     const LOOP: &str = "@main(n: int, m: int) {\n  i: int = const 0;\n.loop:\n  c: bool = lt i n;\n  br c .body .done;\n.body:\n  one: int = const 1;\n  k: int = mul m m;\n  t: int = add k one;\n  ten: int = const 10;\n  q: int = div t ten;\n  r: int = div t m;\n  i: int = add i one;\n  print q r;\n  jmp .loop;\n.done:\n  print i;\n}";
@@ -166,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn semantics() {
+    fn keeps_behaviour_on_the_corpus() {
         check_pass(&|p| licm(p));
     }
 }

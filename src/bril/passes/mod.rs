@@ -60,7 +60,49 @@ pub struct PassInfo {
     pub flag: &'static str,
     /// A one-line description for `compgym opt --list` and the action space.
     pub description: &'static str,
+    /// What the pass does, as its module documents it.
+    pub properties: PassProperties,
     pub run: PassFn,
+}
+
+/// Coarse 0/1 descriptions of a pass, read off its module's documentation:
+/// what a learner may use to tell passes apart (the compiler bandit's arm
+/// features). Each pass states all of them in the registry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassProperties {
+    /// Rewrites single instructions or one basic block at a time.
+    pub local: bool,
+    /// Reasons about calls between functions (inlining, recursion, reachability).
+    pub interprocedural: bool,
+    /// Produces, consumes or relies on SSA form (single-definition values).
+    pub ssa: bool,
+    /// May add, remove or rewire basic blocks.
+    pub touches_cfg: bool,
+    /// Reasons about allocations, loads and stores.
+    pub touches_memory: bool,
+    /// Works on natural loops.
+    pub loops: bool,
+}
+
+impl PassProperties {
+    /// No property.
+    pub const NONE: PassProperties = PassProperties {
+        local: false,
+        interprocedural: false,
+        ssa: false,
+        touches_cfg: false,
+        touches_memory: false,
+        loops: false,
+    };
+
+    /// The properties' names, in the order of [`PassProperties::to_array`].
+    pub const NAMES: [&'static str; 6] =
+        ["local", "interprocedural", "ssa", "touches_cfg", "touches_memory", "loops"];
+
+    /// The properties in [`PassProperties::NAMES`] order.
+    pub fn to_array(self) -> [bool; 6] {
+        [self.local, self.interprocedural, self.ssa, self.touches_cfg, self.touches_memory, self.loops]
+    }
 }
 
 impl std::fmt::Debug for PassInfo {
@@ -79,93 +121,118 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-dce",
         description:
             "Trivial dead code elimination: unused pure definitions and definitions overwritten before use",
+        // Function-wide (reads anywhere keep a definition); the CFG stays.
+        properties: PassProperties::NONE,
         run: dce,
     },
     PassInfo {
         flag: "-lvn",
         description: "Local value numbering with constant folding, copy propagation and commutativity",
+        properties: PassProperties { local: true, ..PassProperties::NONE },
         run: lvn,
     },
     PassInfo {
         flag: "-peephole",
         description: "Algebraic simplification: x+0, x*1, x*0, x-x, x*2 to x+x, and/or with constants, not not x, id chains",
+        properties: PassProperties { local: true, ..PassProperties::NONE },
         run: peephole,
     },
     PassInfo {
         flag: "-dead-functions",
         description: "Dead function elimination: functions @main cannot reach through calls",
+        properties: PassProperties { interprocedural: true, ..PassProperties::NONE },
         run: dead_functions,
     },
     PassInfo {
         flag: "-inline",
         description: "Inline calls to small non-recursive functions (callee at most 40 instructions)",
+        properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: inline,
     },
     PassInfo {
         flag: "-tail-call",
         description: "Tail-call elimination: self-recursive calls in tail position become a loop",
+        properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: tail_call,
     },
     PassInfo {
         flag: "-dead-store",
         description: "Dead store elimination on non-escaping allocations, removing ones never loaded",
+        properties: PassProperties { touches_memory: true, ..PassProperties::NONE },
         run: dead_store,
     },
     PassInfo {
         flag: "-mem2reg",
         description: "Promote non-escaping constant-size allocations with constant offsets to variables",
+        properties: PassProperties { touches_memory: true, ..PassProperties::NONE },
         run: mem2reg,
     },
     PassInfo {
         flag: "-to-ssa",
         description: "Convert to SSA form with set/get (pruned, one definition per variable)",
+        // Removes unreachable blocks before renaming.
+        properties: PassProperties { ssa: true, touches_cfg: true, ..PassProperties::NONE },
         run: ssa::to_ssa,
     },
     PassInfo {
         flag: "-from-ssa",
         description: "Leave SSA form: set/get become copies, coalesced where no value is overwritten",
+        properties: PassProperties { ssa: true, ..PassProperties::NONE },
         run: ssa::from_ssa,
     },
     PassInfo {
         flag: "-sccp",
         description:
             "Conditional constant propagation: fold constants, branches on them and the code they rule out",
+        properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: sccp::sccp,
     },
     PassInfo {
         flag: "-copy-prop",
         description: "Global copy propagation: read the source of an available copy, then drop dead copies",
+        // A global dataflow over copies; the CFG stays.
+        properties: PassProperties::NONE,
         run: copy_prop::copy_prop,
     },
     PassInfo {
         flag: "-adce",
         description: "Aggressive dead code elimination: keep only what effects need, across blocks and loops",
+        // Keeps every branch (no control dependence), so the CFG stays.
+        properties: PassProperties::NONE,
         run: adce::adce,
     },
     PassInfo {
         flag: "-gvn",
         description: "Global value numbering over SSA values: reuse a dominating equal computation",
+        properties: PassProperties { ssa: true, ..PassProperties::NONE },
         run: gvn::gvn,
     },
     PassInfo {
         flag: "-simplify-cfg",
         description:
             "Simplify the CFG: drop unreachable blocks, fold constant branches, thread and merge jumps",
+        properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: simplify_cfg::simplify_cfg,
     },
     PassInfo {
         flag: "-licm",
         description: "Loop-invariant code motion: move pure invariant computations into loop preheaders",
+        // Makes a preheader when a loop has none.
+        properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: licm::licm,
     },
     PassInfo {
         flag: "-loop-unroll",
         description: "Fully unroll small loops whose counter runs from a constant by a constant step to a constant bound",
+        // Makes a preheader when a loop has none.
+        properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll::loop_unroll,
     },
     PassInfo {
         flag: "-strength-reduce",
         description: "Strength-reduce products of induction variables into additive recurrences",
+        // Makes a preheader when a loop has none.
+        properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: strength::strength_reduce,
     },
 ];
@@ -203,6 +270,17 @@ pub fn run_pipeline(program: &mut Program, name: &str) -> Result<bool> {
     run_flags(program, pipeline(name)?)
 }
 
+/// Runs pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as a
+/// command line's `--passes` names them; true if any changed the program.
+pub fn run_command_line<S: AsRef<str>>(program: &mut Program, flags: &[S]) -> Result<bool> {
+    let mut changed = false;
+    for flag in flags.iter().map(AsRef::as_ref) {
+        changed |=
+            if flag.starts_with("-O") { run_pipeline(program, flag)? } else { run_flags(program, &[flag])? };
+    }
+    Ok(changed)
+}
+
 /// `-Oz`: groups of passes, each kept only if the program comes out no
 /// larger, so a group may grow code on the way (inlining, unrolling) as long
 /// as its clean-up more than pays for it.
@@ -223,6 +301,7 @@ const OZ_GROUPS: &[&[&str]] = &[
     ],
     &[
         "-inline",
+        "-dead-functions",
         "-sccp",
         "-lvn",
         "-peephole",
@@ -251,11 +330,12 @@ const OZ_GROUPS: &[&[&str]] = &[
 
 fn run_size_groups(program: &mut Program) -> Result<bool> {
     let mut changed = false;
-    let mut size = crate::bril::features::ir_instruction_count(program);
+    // Static instruction count (what the IrInstructionCount feature reports).
+    let mut size = program.instr_count();
     for group in OZ_GROUPS {
         let mut candidate = program.clone();
         run_flags(&mut candidate, group)?;
-        let candidate_size = crate::bril::features::ir_instruction_count(&candidate);
+        let candidate_size = candidate.instr_count();
         if candidate_size <= size && candidate != *program {
             *program = candidate;
             size = candidate_size;
@@ -266,8 +346,9 @@ fn run_size_groups(program: &mut Program) -> Result<bool> {
 }
 
 /// `-O1`: cheap local clean-up. `-O2`: speed — inline first so the global
-/// passes see through calls, then constants, loops and redundancy, then
-/// clean-up. `-Oz`: size — everything that removes code, nothing that copies it.
+/// passes see through calls (and drop the functions inlining left uncalled,
+/// so the passes after it, all within one function, do not work on them),
+/// then constants, loops and redundancy, then clean-up. `-Oz`: size — everything that removes code, nothing that copies it.
 static PIPELINES: &[(&str, &[&str])] = &[
     ("-O0", &[]),
     ("-O1", &["-lvn", "-peephole", "-dce", "-simplify-cfg", "-dce"]),
@@ -275,6 +356,7 @@ static PIPELINES: &[(&str, &[&str])] = &[
         "-O2",
         &[
             "-inline",
+            "-dead-functions",
             "-tail-call",
             "-mem2reg",
             "-dead-store",

@@ -3,7 +3,6 @@
 //! numbers behind `compgym bench-passes`.
 
 use super::{pipelines, run_pipeline};
-use crate::bril::features::ir_instruction_count;
 use crate::bril::interp::{run, Limits};
 use crate::bril::Program;
 use crate::error::Result;
@@ -35,7 +34,7 @@ pub fn measure(name: &str, program: &Program, args: &[String], limits: &Limits) 
         measures.push((
             pipeline,
             Measure {
-                static_count: ir_instruction_count(&optimised),
+                static_count: optimised.instr_count() as i64,
                 dyn_count: outcome.dyn_inst,
                 same_output: outcome.stdout == baseline.stdout && outcome.is_ok() == baseline.is_ok(),
             },

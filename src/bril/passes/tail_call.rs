@@ -16,6 +16,7 @@
 
 use super::facts::{all_reads_defined, def_counts, use_counts, uses_ssa_ops};
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Op, Program, Type, VarId};
+use crate::bril::names::FreshNames;
 use crate::error::Result;
 
 pub fn tail_call(program: &mut Program) -> Result<bool> {
@@ -101,13 +102,14 @@ fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
     }
     f.blocks.insert(0, Block::new(None));
     if f.blocks[1].label.is_none() {
-        f.blocks[1].label = Some(f.fresh_label("tail.loop"));
+        f.blocks[1].label = Some(FreshNames::labels(f).fresh("tail.loop"));
     }
     let header = BlockId::new(1);
+    let mut names = FreshNames::vars(f);
     for plan in plans {
         let copies = sequence_parallel_copy(plan.moves, |d, _| {
             let name = format!("{}.prev", f.var_name(d));
-            f.fresh_var(&name)
+            names.fresh_var(f, &name)
         });
         let block = &mut f.blocks[plan.block + 1];
         block.instrs = plan.code;

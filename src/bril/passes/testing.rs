@@ -1,6 +1,7 @@
-//! Test support for passes: a corpus of programs with their arguments, and a
-//! check that a pass keeps every program well formed, keeps its output, and
-//! reports change truthfully.
+//! Test support for passes: a corpus of programs with their arguments, and
+//! the check every pass's tests share: a pass keeps every program well
+//! formed, keeps its output, reports change truthfully and, once run,
+//! finds nothing more to do.
 
 use crate::bril::interp::{run, Limits};
 use crate::bril::ir::Program;
@@ -18,8 +19,8 @@ pub(crate) struct Case {
 /// per-pass unit tests (the integration tests run them all).
 const QUICK_FUEL: u64 = 3_000_000;
 
-/// The bundled suite, the community benchmarks under `../shared/bril-bench`
-/// that run in under [`QUICK_FUEL`] instructions, and `generated` random programs.
+/// The bundled suite, the community benchmarks that run in under
+/// [`QUICK_FUEL`] instructions, and `generated` random programs.
 pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     let mut cases: Vec<Case> = suite::all()
         .iter()
@@ -34,29 +35,32 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     cases
 }
 
+/// The community benchmark walker the integration tests use too.
+#[path = "../../../tests/common/community.rs"]
+mod community;
+
 fn community_benchmarks() -> Vec<Case> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
-    assert!(root.is_dir(), "benchmark folder {} is missing", root.display());
-    let mut cases = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let prof = std::fs::read_to_string(path.with_extension("prof")).unwrap_or_default();
-            let count: u64 =
-                prof.trim().trim_start_matches("total_dyn_inst:").trim().parse().unwrap_or(u64::MAX);
-            if path.extension().is_some_and(|e| e == "bril") && count <= QUICK_FUEL {
-                let program = parse_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
-                let args = program.args.clone().unwrap_or_default();
-                cases.push(Case { name: path.display().to_string(), program, args });
-            }
-        }
-    }
-    cases.sort_by(|a, b| a.name.cmp(&b.name));
-    cases
+    community::bench_files()
+        .into_iter()
+        .filter(|f| f.reference_dyn.unwrap_or(u64::MAX) <= QUICK_FUEL)
+        .map(|f| {
+            let program = parse_text(&f.source).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            let args = program.args.clone().unwrap_or_default();
+            Case { name: f.path.display().to_string(), program, args }
+        })
+        .collect()
+}
+
+/// Every community benchmark, however long it runs.
+pub(crate) fn all_community_benchmarks() -> Vec<Case> {
+    community::bench_files()
+        .into_iter()
+        .map(|f| {
+            let program = parse_text(&f.source).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            let args = program.main_args();
+            Case { name: f.path.display().to_string(), program, args }
+        })
+        .collect()
 }
 
 /// Runs `program` and returns its output, or the error text.
@@ -65,9 +69,19 @@ pub(crate) fn output(program: &Program, args: &[String]) -> std::result::Result<
     outcome.result.map(|()| outcome.stdout).map_err(|e| e.to_string())
 }
 
+/// Whether a second run of the pass checked must change nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Rerun {
+    /// One run reaches the pass's fixed point: a second reports no change.
+    ChangesNothing,
+    /// A second run may find more to do (it is not checked).
+    MayChange,
+}
+
 /// Applies `pass` to a copy of `case` and checks the contract: the result
-/// verifies, prints the same output, and `changed` is true iff the text changed.
-pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<bool>) {
+/// verifies, prints the same output, and `changed` is true iff the text
+/// changed; with [`Rerun::ChangesNothing`], a second run changes nothing.
+pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<bool>, rerun: Rerun) {
     let before = to_text(&case.program);
     let mut program = case.program.clone();
     let changed = pass(&mut program).unwrap_or_else(|e| panic!("{}: pass failed: {e}", case.name));
@@ -83,12 +97,29 @@ pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<b
     );
     let (expected, got) = (output(&case.program, &case.args), output(&program, &case.args));
     assert_eq!(got, expected, "{}: the output changed\n--- before\n{before}\n--- after\n{after}", case.name);
+    if rerun == Rerun::ChangesNothing {
+        let again = pass(&mut program).unwrap_or_else(|e| panic!("{}: second run failed: {e}", case.name));
+        assert!(
+            !again,
+            "{}: a second run changed\n--- once\n{after}\n--- twice\n{}",
+            case.name,
+            to_text(&program)
+        );
+    }
 }
 
-/// [`check_pass_on`] over the whole corpus.
+/// What every pass's tests check: [`check_pass_on`] over the whole corpus
+/// (the suite, the quick community benchmarks, 300 generated programs run
+/// with their own arguments), a second run changing nothing.
 pub(crate) fn check_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
+    check_corpus(pass, Rerun::ChangesNothing);
+}
+
+/// [`check_pass_on`] over the whole corpus, for passes and compositions of
+/// passes that do not settle in one run (`-to-ssa` then `-from-ssa`).
+pub(crate) fn check_corpus(pass: &dyn Fn(&mut Program) -> Result<bool>, rerun: Rerun) {
     for case in corpus(300) {
-        check_pass_on(&case, pass);
+        check_pass_on(&case, pass, rerun);
     }
 }
 
@@ -108,7 +139,7 @@ mod tests {
     #[test]
     fn an_identity_pass_passes() {
         for case in corpus(5) {
-            check_pass_on(&case, &|_| Ok(false));
+            check_pass_on(&case, &|_| Ok(false), Rerun::ChangesNothing);
         }
     }
 
@@ -123,8 +154,19 @@ mod tests {
             }
             Ok(true)
         };
-        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &drop_prints)).is_err());
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &drop_prints, Rerun::MayChange)).is_err());
         let lies = |_: &mut Program| Ok(true);
-        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &lies)).is_err());
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &lies, Rerun::MayChange)).is_err());
+    }
+
+    #[test]
+    fn the_checker_catches_a_pass_that_never_settles() {
+        let case = corpus(0).into_iter().next().unwrap();
+        let add_nop = |p: &mut Program| {
+            p.functions[0].blocks[0].instrs.insert(0, crate::bril::ir::Instr::new(Op::Nop));
+            Ok(true)
+        };
+        check_pass_on(&case, &add_nop, Rerun::MayChange);
+        assert!(std::panic::catch_unwind(|| check_pass_on(&case, &add_nop, Rerun::ChangesNothing)).is_err());
     }
 }

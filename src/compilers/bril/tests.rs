@@ -143,14 +143,8 @@ fn user_programs_and_generated_programs() {
         .unwrap();
     assert_eq!(env.observation().get("Output").unwrap(), Value::Str("1\n".into()));
 
-    env.add_benchmark(Benchmark::from_contents(
-        "benchmark://user-v0/bad",
-        "@main {\n  x: int = const ;\n}\n",
-    ))
-    .unwrap();
-    let error = env
-        .reset(ResetOptions { benchmark: Some("benchmark://user-v0/bad".into()), ..Default::default() })
-        .unwrap_err();
+    let bad = Benchmark::from_contents("benchmark://user-v0/bad", "@main {\n  x: int = const ;\n}\n");
+    let error = env.add_benchmark(bad).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::BenchmarkInit);
     assert!(error.message().contains("2:"), "says where: {}", error.message());
 
@@ -243,4 +237,52 @@ fn the_large_programs_are_a_dataset() {
     let missing =
         env.reset(ResetOptions { benchmark: Some("benchmark://large-v0/nope".into()), ..Default::default() });
     assert_eq!(missing.err().unwrap().kind(), ErrorKind::BenchmarkInit);
+}
+
+/// Validation of a user program on `bril-v0`, after one `-dce`.
+fn validate_user_program(uri: &str, text: &str) -> Vec<String> {
+    let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+    env.add_benchmark(Benchmark::from_contents(uri, text)).unwrap();
+    env.reset(ResetOptions { benchmark: Some(uri.into()), ..Default::default() }).unwrap();
+    env.step(Value::Int(0)).unwrap();
+    env.validate(None).unwrap().errors.into_iter().map(|e| e.details).collect()
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn validation_fails_where_the_program_cannot_show_its_output_is_kept() {
+    let never_ends = "@main {\n.top:\n  jmp .top;\n}\n";
+    let divides_by_zero =
+        "@main {\n  z: int = const 0;\n  one: int = const 1;\n  q: int = div one z;\n  print q;\n}\n";
+    let needs_an_argument = "@main(n: int) {\n  print n;\n}\n";
+    for (name, text, why) in [
+        ("loop", never_ends, "fuel"),
+        ("div", divides_by_zero, "division by zero"),
+        ("args", needs_an_argument, "argument"),
+    ] {
+        let errors = validate_user_program(&format!("benchmark://user-v0/{name}"), text);
+        assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+        assert!(
+            errors[0].contains("does not run to the end") && errors[0].to_lowercase().contains(why),
+            "{name}: {errors:?}"
+        );
+    }
+    let fine = "@main {\n  a: int = const 1;\n  print a;\n}\n";
+    assert!(validate_user_program("benchmark://user-v0/fine", fine).is_empty());
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn programs_that_cannot_load_are_refused_when_added_and_main_is_needed_to_validate() {
+    let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+    for (name, text, why) in
+        [("empty", "", "empty"), ("semicolon", "@main {\n  a: int = const 1\n  print a;\n}\n", "")]
+    {
+        let e = env
+            .add_benchmark(Benchmark::from_contents(&format!("benchmark://user-v0/{name}"), text))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BenchmarkInit, "{name}: {e}");
+        assert!(e.message().contains(why), "{name}: {e}");
+    }
+    let library = "@helper(x: int): int {\n  ret x;\n}\n";
+    let errors = validate_user_program("benchmark://user-v0/library", library);
+    assert!(errors.len() == 1 && errors[0].contains("no @main"), "{errors:?}");
 }

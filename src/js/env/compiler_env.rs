@@ -133,7 +133,7 @@ fn option_f64(x: Option<f64>) -> JsValue {
 #[wasm_bindgen(js_class = CompilerEnv)]
 impl JsCompilerEnv {
     /// Starts an episode; returns the observation of the observation space, or null.
-    #[wasm_bindgen(unchecked_return_type = "any")]
+    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
     pub fn reset(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ResetOptions | void")] options: Option<JsValue>,
@@ -153,7 +153,10 @@ impl JsCompilerEnv {
 
     /// One action: an integer, or a pass name like `"-dce"`.
     #[wasm_bindgen(unchecked_return_type = "StepResult")]
-    pub fn step(&self, action: JsValue) -> JsResult<JsValue> {
+    pub fn step(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SpaceValue")] action: JsValue,
+    ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
             let mut env = borrow_mut(&self.env)?;
             let action = read_action(&env, &action)?;
@@ -168,7 +171,7 @@ impl JsCompilerEnv {
     #[wasm_bindgen(unchecked_return_type = "StepResult")]
     pub fn multistep(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Array<number | string>")] actions: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SpaceValue[]")] actions: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StepOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
@@ -280,7 +283,10 @@ impl JsCompilerEnv {
         borrow(&self.env).map(|e| option_f64(e.max_episode_steps().map(|n| n as f64))).map_err(to_js_error)
     }
     #[wasm_bindgen(setter, js_name = maxEpisodeSteps)]
-    pub fn set_max_episode_steps(&self, n: JsValue) -> JsResult<()> {
+    pub fn set_max_episode_steps(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | null")] n: JsValue,
+    ) -> JsResult<()> {
         let n = max_episode_steps(&n).map_err(to_js_error)?;
         borrow_mut(&self.env).map(|mut e| e.set_max_episode_steps(n)).map_err(to_js_error)
     }

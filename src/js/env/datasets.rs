@@ -72,7 +72,8 @@ impl JsCompilerEnv {
     #[wasm_bindgen(js_name = randomBenchmark)]
     pub fn random_benchmark(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number | bigint | Rng")] seed_or_rng: JsValue,
+        #[wasm_bindgen(js_name = seedOrRng, unchecked_param_type = "number | bigint | Rng")]
+        seed_or_rng: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] dataset: JsValue,
     ) -> JsResult<String> {
         let run = || -> Result<String> {
@@ -94,7 +95,7 @@ impl JsCompilerEnv {
     pub fn add_benchmark(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | object")] program: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | BrilProgram")] program: JsValue,
     ) -> JsResult<()> {
         let run = || -> Result<()> {
             let uri = &crate::js::interop::args::string(&uri, "uri")?;

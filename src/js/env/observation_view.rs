@@ -100,7 +100,7 @@ impl JsObservationView {
     }
 
     /// Computes observation `id` now: LookupError if unknown, SessionNotFound before reset.
-    #[wasm_bindgen(unchecked_return_type = "any")]
+    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
     pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> JsResult<JsValue> {
         let id = &args::string(&id, "id").map_err(to_js_error)?;
         self.with(|v| {
@@ -118,7 +118,7 @@ impl JsObservationView {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(js_name = baseId, unchecked_param_type = "string")] base_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<()> {
         let run = || -> Result<()> {
@@ -231,7 +231,7 @@ impl JsObservationSpaceSpec {
         self.spec.platform_dependent
     }
     /// The observation a failed step returns.
-    #[wasm_bindgen(getter, js_name = defaultValue, unchecked_return_type = "any")]
+    #[wasm_bindgen(getter, js_name = defaultValue, unchecked_return_type = "SpaceValue")]
     pub fn default_value(&self) -> JsValue {
         value_to_js(&self.spec.default_value, &self.spec.space)
     }
@@ -253,7 +253,7 @@ impl JsObservationSpaceSpec {
     pub fn make_derived_space(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(value: any) => any")] translate: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsObservationSpaceSpec> {
         args::string(&id, "id")

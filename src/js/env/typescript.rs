@@ -37,12 +37,13 @@ export interface StepInfo {
   actionHadNoEffect: boolean;
   newActionSpace: boolean;
   /** Set when the compiler failed and the episode ended. */
-  error?: Error;
+  error?: CompgymError;
 }
 
 /** Gymnasium's step results. */
 export interface StepResult {
-  observation: any;
+  /** The observation of the observation space (null without one); with `observationSpaces`, one per space. */
+  observation: SpaceValue;
   reward: number | number[] | null;
   terminated: boolean;
   truncated: boolean;
@@ -58,8 +59,7 @@ export interface CompilerEnvState {
 }
 
 export interface ValidationError {
-  /** "Action replay failed", "Reward mismatch" or "Semantics". */
-  kind: string;
+  kind: "Action replay failed" | "Reward mismatch" | "Semantics";
   details: string;
 }
 
@@ -96,11 +96,18 @@ export interface RewardSpaceInfo {
 
 /** Options of `env.observation.addDerivedSpace`; unset ones come from the base space. */
 export interface DerivedSpaceOptions {
-  space?: Space | object;
+  space?: Space | SpaceDescription;
   deterministic?: boolean;
   platformDependent?: boolean;
-  defaultValue?: any;
+  defaultValue?: SpaceValue;
 }
+
+/**
+ * A derived space's translate function: the base space's observation in,
+ * the derived space's out. (Declared as a method so a TypeScript caller
+ * may narrow the parameter: `(n: number) => 2 * n`.)
+ */
+export type TranslateFn = { translate(value: SpaceValue): SpaceValue }["translate"];
 
 /**
  * A reward written in JavaScript, for `env.reward.addSpace`. On fork it is
@@ -116,7 +123,7 @@ export interface JsRewardObject {
   deterministic?: boolean;
   platformDependent?: boolean;
   reset?(benchmark: string, observationView: ObservationView): void;
-  update(actions: number[], observations: any[], observationView: ObservationView): number;
+  update(actions: number[], observations: SpaceValue[], observationView: ObservationView): number;
   clone?(): JsRewardObject;
 }
 "#;

@@ -24,6 +24,16 @@ pub fn optional_string(value: &JsValue, what: &str) -> Result<Option<String>> {
     string(value, what).map(Some)
 }
 
+/// A boolean argument; left out (`undefined` or `null`) it is false.
+pub fn flag(value: &JsValue, what: &str) -> Result<bool> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(false);
+    }
+    value
+        .as_bool()
+        .ok_or_else(|| Error::type_error(format!("{what} must be a boolean, got {}", type_of(value))))
+}
+
 /// A number argument (a TypeError for anything else, BigInts included).
 pub fn number(value: &JsValue, what: &str) -> Result<f64> {
     value

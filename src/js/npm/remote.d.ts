@@ -1,21 +1,33 @@
 // Types of remote.js: a compgym Service in a worker, called with promises.
 // Requests and replies are the protocol's messages in their proto3 JSON
-// form (camelCase fields; int64 values as numbers, or as decimal strings
-// beyond 2^53; a BigInt is accepted wherever an integer is).
-
-/** A plain object shaped like one of the protocol's messages. */
-export type Message = { [field: string]: unknown };
+// form, typed per method in compgym.d.ts (ServiceMethods): camelCase
+// fields; int64 values as numbers, or as decimal strings beyond 2^53; a
+// BigInt is accepted wherever an integer is.
+import type {
+  AddBenchmarkReply,
+  AddBenchmarkRequest,
+  EndSessionReply,
+  EndSessionRequest,
+  ForkSessionReply,
+  ForkSessionRequest,
+  GetSpacesReply,
+  GetSpacesRequest,
+  GetVersionReply,
+  GetVersionRequest,
+  SendSessionParameterReply,
+  SendSessionParameterRequest,
+  ServiceMethod,
+  ServiceReply,
+  ServiceRequest,
+  StartSessionReply,
+  StartSessionRequest,
+  StepReply,
+  StepRequest,
+} from './compgym.js';
+import type { EnvMethod } from './worker.js';
 
 /** The protocol's RPC names. */
-export type Method =
-  | 'GetVersion'
-  | 'GetSpaces'
-  | 'StartSession'
-  | 'ForkSession'
-  | 'EndSession'
-  | 'Step'
-  | 'AddBenchmark'
-  | 'SendSessionParameter';
+export type Method = ServiceMethod;
 
 export interface ConnectOptions {
   /** The compiler of a worker that connectService starts: "bril" (default) or "toy". */
@@ -31,20 +43,18 @@ export interface ConnectOptions {
 export class RemoteService {
   /** `worker`: a Worker (browser or `node:worker_threads`) running worker.js, or a promise of one. */
   constructor(worker: unknown);
-  call(method: Method | string, request?: Message): Promise<Message>;
-  getVersion(request?: Message): Promise<{ serviceVersion: string; compilerVersion: string }>;
-  getSpaces(request?: Message): Promise<{ actionSpaceList: Message[]; observationSpaceList: Message[] }>;
-  startSession(request: Message): Promise<{ sessionId: number | string; observation: Message[] } & Message>;
-  forkSession(request: { sessionId: number | string | bigint }): Promise<{ sessionId: number | string }>;
-  endSession(request: { sessionId: number | string | bigint }): Promise<{ remainingSessions: number }>;
-  step(request: Message): Promise<
-    { endOfSession: boolean; actionHadNoEffect: boolean; observation: Message[] } & Message
-  >;
-  addBenchmark(request: { benchmark: Message[] }): Promise<{}>;
-  sendSessionParameter(request: {
-    sessionId: number | string | bigint;
-    parameter: { key: string; value: string }[];
-  }): Promise<{ reply: string[] }>;
+  /** Answers the RPC `method` with `request` (omitted: the empty message). */
+  call<M extends ServiceMethod>(method: M, request?: ServiceRequest<M>): Promise<ServiceReply<M>>;
+  /** compgym/gym's environment methods, which AsyncVectorEnv sends (see worker.d.ts). */
+  call(method: EnvMethod, request?: { [field: string]: unknown }): Promise<{ [field: string]: unknown }>;
+  getVersion(request?: GetVersionRequest): Promise<GetVersionReply>;
+  getSpaces(request?: GetSpacesRequest): Promise<GetSpacesReply>;
+  startSession(request?: StartSessionRequest): Promise<StartSessionReply>;
+  forkSession(request?: ForkSessionRequest): Promise<ForkSessionReply>;
+  endSession(request?: EndSessionRequest): Promise<EndSessionReply>;
+  step(request?: StepRequest): Promise<StepReply>;
+  addBenchmark(request?: AddBenchmarkRequest): Promise<AddBenchmarkReply>;
+  sendSessionParameter(request?: SendSessionParameterRequest): Promise<SendSessionParameterReply>;
   /** Stops the worker; calls still pending reject with a ServiceError. */
   terminate(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // A compgym Service in a worker, called with promises: `connectService()`
-// starts `worker.js` (a module Web Worker in browsers, a worker thread in
-// Node) and returns a RemoteService whose methods mirror Service's.
+// starts `worker.js` in a module Web Worker and returns a RemoteService whose
+// methods mirror Service's. Under Node, the package's `node` export condition
+// picks remote-node.js instead, which starts a worker thread.
 // Calls may overlap; each resolves with its own reply, and a failed call
 // rejects with an Error whose `name` is the service's typed error name
 // (ValueError, SessionNotFound...).
@@ -47,21 +48,6 @@ function listen(worker, onReply, onFailure) {
     worker.off('error', error);
     worker.off('exit', exit);
   };
-}
-
-/** Starts worker.js (or `url`) in this platform's kind of worker. */
-async function startWorker(url, compiler) {
-  if (typeof globalThis.Worker === 'function') {
-    // Relative URLs are relative to the page, as for `new Worker(url)`.
-    const u = new URL(url, globalThis.location?.href);
-    if (compiler !== undefined) u.searchParams.set('compiler', compiler);
-    return new globalThis.Worker(u, { type: 'module' });
-  }
-  const { Worker } = await import('node:worker_threads');
-  // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  // Node takes a file: URL or a path (relative ones from the working directory).
-  return new Worker(url, { workerData: { compiler }, execArgv });
 }
 
 export class RemoteService {
@@ -139,6 +125,20 @@ for (const [name, method] of Object.entries(METHODS)) {
   });
 }
 
+/** Starts a module Web Worker; the compiler travels in its name (see worker.js). */
+function startWorker(url, compiler) {
+  if (typeof Worker !== 'function') {
+    throw namedError('TypeError', 'this environment has no Web Worker; in Node, import compgym/remote.js by package name');
+  }
+  const name = `compgym:${compiler ?? 'bril'}`;
+  if (url === undefined) {
+    // Written out in full, options too, so bundlers (webpack, Vite) find worker.js and bundle it.
+    return new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name });
+  }
+  // Relative URLs are relative to the page, as for `new Worker(url)`.
+  return new Worker(new URL(url, globalThis.location?.href), { type: 'module', name });
+}
+
 /**
  * A RemoteService over `workerOrUrl`: a Worker already running worker.js,
  * or the URL of worker.js (default: the one beside this file). `compiler`
@@ -146,6 +146,10 @@ for (const [name, method] of Object.entries(METHODS)) {
  */
 export function connectService(workerOrUrl, { compiler } = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;
-  const url = workerOrUrl ?? new URL('./worker.js', import.meta.url);
-  return new RemoteService(isUrl ? startWorker(url, compiler) : workerOrUrl);
+  if (!isUrl) return new RemoteService(workerOrUrl);
+  try {
+    return new RemoteService(startWorker(workerOrUrl, compiler));
+  } catch (error) {
+    return new RemoteService(Promise.reject(error));
+  }
 }

@@ -2,19 +2,19 @@
 // The module itself exports nothing; start it as a worker
 // (`new Worker(new URL('compgym/worker.js', import.meta.url), { type: 'module' })`,
 // or `new Worker(url, { workerData: { compiler } })` from node:worker_threads).
+import type { ErrorName, ServiceMethod, ServiceRequest } from './compgym.js';
 
-/** Sent to the worker: one RPC of the protocol. */
-export interface WorkerRequest {
-  id: number | string;
-  /** "GetVersion", "GetSpaces", "StartSession", "ForkSession", "EndSession", "Step", "AddBenchmark" or "SendSessionParameter". */
-  method: string;
-  /** The request message in proto3 JSON form (camelCase fields). */
-  request?: { [field: string]: unknown };
-}
+/** compgym/gym's environment methods (gym/worker-envs.js answers them), which AsyncVectorEnv sends. */
+export type EnvMethod = 'Env.make' | 'Env.run' | 'Env.call' | 'Env.set' | 'Env.close';
 
-/** Sent back by the worker, with the id of the request it answers. */
+/** Sent to the worker: one RPC of the protocol, its request in proto3 JSON form (camelCase fields). */
+export type WorkerRequest =
+  | { [M in ServiceMethod]: { id: number | string; method: M; request?: ServiceRequest<M> } }[ServiceMethod]
+  | { id: number | string; method: EnvMethod; request?: { [field: string]: unknown } };
+
+/** Sent back by the worker, with the id of the request it answers: the method's reply message (ServiceReply<M>), or the error. */
 export type WorkerReply =
   | { id: number | string; reply: { [field: string]: unknown } }
-  | { id: number | string; error: { name: string; message: string } };
+  | { id: number | string; error: { name: ErrorName; message: string } };
 
 export {};

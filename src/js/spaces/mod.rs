@@ -110,7 +110,9 @@ impl JsSpace {
 
     /// A space from its description (`toJSON()`'s output, an object or JSON text).
     #[wasm_bindgen(js_name = fromJSON)]
-    pub fn from_json(description: JsValue) -> JsResult<JsSpace> {
+    pub fn from_json(
+        #[wasm_bindgen(unchecked_param_type = "SpaceDescription | string")] description: JsValue,
+    ) -> JsResult<JsSpace> {
         let description = match reflect::string(&description, "description") {
             Ok(Some(text)) => {
                 serde_json::from_str(&text).map_err(|e| Error::value(format!("description: {e}")))
@@ -123,7 +125,9 @@ impl JsSpace {
 
     /// A space from a Gymnasium-style description (`{type: "Box", low, high, shape, dtype}` ...).
     #[wasm_bindgen(js_name = fromGym)]
-    pub fn from_gym(description: JsValue) -> JsResult<JsSpace> {
+    pub fn from_gym(
+        #[wasm_bindgen(unchecked_param_type = "GymSpaceDescription")] description: JsValue,
+    ) -> JsResult<JsSpace> {
         js_to_description(&description, "description")
             .and_then(|d| core::from_gym_space(&d))
             .map(JsSpace::new)
@@ -132,16 +136,24 @@ impl JsSpace {
 
     /// `Box({low, high, shape?, dtype = "float32", name?})`: bounds inclusive, one number or one per element.
     #[wasm_bindgen(js_name = box)]
-    pub fn box_space(options: JsValue) -> JsResult<JsSpace> {
+    pub fn box_space(
+        #[wasm_bindgen(unchecked_param_type = "BoxOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Box", &options))
     }
     /// `Discrete(n, {start = 0, name?})`: the integers `[start, start + n)`.
-    pub fn discrete(n: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn discrete(
+        #[wasm_bindgen(unchecked_param_type = "number | bigint")] n: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "DiscreteOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Discrete", &options).and_then(|d| Ok(with(d, "n", js_to_description(&n, "n")?))))
     }
     /// `NamedDiscrete(names, {name?})`.
     #[wasm_bindgen(js_name = namedDiscrete)]
-    pub fn named_discrete(names: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn named_discrete(
+        #[wasm_bindgen(unchecked_param_type = "string[]")] names: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("NamedDiscrete", &options)
                 .and_then(|d| Ok(with(d, "names", js_to_description(&names, "names")?))),
@@ -149,33 +161,49 @@ impl JsSpace {
     }
     /// `Commandline([{name, flag, description}], {name?})`: the names are the flags.
     #[wasm_bindgen(js_name = commandlineSpace)]
-    pub fn commandline_space(flags: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn commandline_space(
+        #[wasm_bindgen(unchecked_param_type = "CommandlineFlag[]")] flags: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("Commandline", &options)
                 .and_then(|d| Ok(with(d, "flags", js_to_description(&flags, "flags")?))),
         )
     }
     /// `Scalar({min?, max?, dtype = "float64", name?})`.
-    pub fn scalar(options: JsValue) -> JsResult<JsSpace> {
+    pub fn scalar(
+        #[wasm_bindgen(unchecked_optional_param_type = "ScalarOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Scalar", &options))
     }
     /// `Sequence({sizeRange: [lo, hi|null], dtype = "bytes", opaqueDataFormat?, scalarRange?: Space, name?})`.
-    pub fn sequence(options: JsValue) -> JsResult<JsSpace> {
+    pub fn sequence(
+        #[wasm_bindgen(unchecked_optional_param_type = "SequenceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Sequence", &options))
     }
     /// `SpaceSequence(space, {sizeRange?, name?})`.
     #[wasm_bindgen(js_name = spaceSequence)]
-    pub fn space_sequence(space: &JsSpace, options: JsValue) -> JsResult<JsSpace> {
+    pub fn space_sequence(
+        space: &JsSpace,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceSequenceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("SpaceSequence", &options).map(|d| with(d, "space", space.space.to_json())))
     }
     /// `Permutation(scalarRange: Space, {name?})`: every ordering of the range's integers.
-    pub fn permutation(scalar_range: &JsSpace, options: JsValue) -> JsResult<JsSpace> {
+    pub fn permutation(
+        #[wasm_bindgen(js_name = scalarRange)] scalar_range: &JsSpace,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("Permutation", &options).map(|d| with(d, "scalar_range", scalar_range.space.to_json())),
         )
     }
     /// `Dict({key: Space}, {sortKeys = true, name?})`.
-    pub fn dict(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn dict(
+        #[wasm_bindgen(unchecked_param_type = "{ [key: string]: SpaceInput }")] spaces: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "DictOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         let sort_keys =
             js_sys::Reflect::get(&options, &"sortKeys".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
         let description = (|| {
@@ -204,26 +232,37 @@ impl JsSpace {
         build(description)
     }
     /// `Tuple([Space], {name?})`.
-    pub fn tuple(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn tuple(
+        #[wasm_bindgen(unchecked_param_type = "SpaceInput[]")] spaces: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("Tuple", &options)
                 .and_then(|d| Ok(with(d, "spaces", js_to_description(&spaces, "spaces")?))),
         )
     }
     /// `Union([Space], {name?})`: values are `[index, value]`.
-    pub fn union(spaces: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn union(
+        #[wasm_bindgen(unchecked_param_type = "SpaceInput[]")] spaces: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("Union", &options)
                 .and_then(|d| Ok(with(d, "spaces", js_to_description(&spaces, "spaces")?))),
         )
     }
     /// `Reward({name, observationSpaces?, defaultValue?, min?, max?, defaultNegatesReturns?, successThreshold?, deterministic?, platformDependent?})`.
-    pub fn reward(options: JsValue) -> JsResult<JsSpace> {
+    pub fn reward(
+        #[wasm_bindgen(unchecked_optional_param_type = "RewardOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Reward", &options))
     }
     /// `MultiDiscrete(nvec, {start?, dtype = "int64", name?})`.
     #[wasm_bindgen(js_name = multiDiscrete)]
-    pub fn multi_discrete(nvec: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn multi_discrete(
+        #[wasm_bindgen(unchecked_param_type = "BoundsInput")] nvec: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "MultiDiscreteOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(
             describe("MultiDiscrete", &options)
                 .and_then(|d| Ok(with(d, "nvec", js_to_description(&nvec, "nvec")?))),
@@ -231,28 +270,42 @@ impl JsSpace {
     }
     /// `MultiBinary(n | shape, {name?})`: int8 zeros and ones.
     #[wasm_bindgen(js_name = multiBinary)]
-    pub fn multi_binary(shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn multi_binary(
+        #[wasm_bindgen(unchecked_param_type = "ShapeInput")] shape: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("MultiBinary", &options).and_then(|d| Ok(with(d, "shape", shape_json(&shape)?))))
     }
     /// `Binary(shape, {name?})`: boolean arrays (UniEnv's BinarySpace).
-    pub fn binary(shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn binary(
+        #[wasm_bindgen(unchecked_param_type = "ShapeInput")] shape: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Binary", &options).and_then(|d| Ok(with(d, "shape", shape_json(&shape)?))))
     }
     /// `DynamicBox({low, high, shapeLow, shapeHigh, dtype?, fillValue?, name?})`: values are `{data, shape}`.
     #[wasm_bindgen(js_name = dynamicBox)]
-    pub fn dynamic_box(options: JsValue) -> JsResult<JsSpace> {
+    pub fn dynamic_box(
+        #[wasm_bindgen(unchecked_param_type = "DynamicBoxOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("DynamicBox", &options))
     }
     /// `Graph({nodeSpace: Space, edgeSpace?: Space, minNodes?, maxNodes?, minEdges?, maxEdges?, batchShape?, name?})`.
-    pub fn graph(options: JsValue) -> JsResult<JsSpace> {
+    pub fn graph(
+        #[wasm_bindgen(unchecked_param_type = "GraphOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Graph", &options))
     }
     /// `Text({maxLength, minLength = 0, charset?, name?})`.
-    pub fn text(options: JsValue) -> JsResult<JsSpace> {
+    pub fn text(#[wasm_bindgen(unchecked_param_type = "TextOptions")] options: JsValue) -> JsResult<JsSpace> {
         build(describe("Text", &options))
     }
     /// `Batched(space, batchShape, {name?})`.
-    pub fn batched(space: &JsSpace, batch_shape: JsValue, options: JsValue) -> JsResult<JsSpace> {
+    pub fn batched(
+        space: &JsSpace,
+        #[wasm_bindgen(js_name = batchShape, unchecked_param_type = "ShapeInput")] batch_shape: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SpaceOptions")] options: JsValue,
+    ) -> JsResult<JsSpace> {
         build(describe("Batched", &options).and_then(|d| {
             Ok(with(with(d, "space", space.space.to_json()), "batch_shape", shape_json(&batch_shape)?))
         }))
@@ -265,25 +318,30 @@ impl JsSpace {
         self.space.name().to_string()
     }
     /// The kind: `"Box"`, `"Discrete"`, ...
-    #[wasm_bindgen(getter, js_name = type)]
+    #[wasm_bindgen(getter, js_name = type, unchecked_return_type = "SpaceType")]
     pub fn type_name(&self) -> String {
         self.space.type_name().to_string()
     }
 
     /// Whether `value` (in its natural JS form) is in the space. Never throws.
-    pub fn contains(&self, value: JsValue) -> bool {
+    pub fn contains(&self, #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> bool {
         values::js_contains(&value, &self.space)
     }
 
     /// Seeds the space's own generator (a composite seeds its children from it);
     /// returns the seeds used, the space's first. No seed: a random one.
-    pub fn seed(&mut self, seed: JsValue) -> JsResult<js_sys::Array> {
+    #[wasm_bindgen(unchecked_return_type = "Array<number | bigint>")]
+    pub fn seed(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "Seed | null")] seed: JsValue,
+    ) -> JsResult<js_sys::Array> {
         let seed = seed_value(&seed).map_err(to_js_error)?;
         let seeds = self.with_generator(|space| space.seed(seed));
         Ok(seeds.into_iter().map(|s| int_to_js(s as i64)).collect())
     }
 
     /// A sample from the space's own generator.
+    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
     pub fn sample(&mut self) -> JsValue {
         let drawn = self.with_generator(|space| {
             if let SpaceKind::Box(_) = space.kind() {
@@ -300,14 +358,14 @@ impl JsSpace {
     }
 
     /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
-    #[wasm_bindgen(js_name = sampleWith)]
+    #[wasm_bindgen(js_name = sampleWith, unchecked_return_type = "[Rng, SpaceValue]")]
     pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
         let (next, value) = self.space.sample_with(rng.get());
         js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
     }
 
     /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).
-    #[wasm_bindgen(js_name = sampleBatch)]
+    #[wasm_bindgen(js_name = sampleBatch, unchecked_return_type = "TypedArray")]
     pub fn sample_batch(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
@@ -319,7 +377,7 @@ impl JsSpace {
     }
 
     /// A zero-filled value of the right structure (not necessarily in the space).
-    #[wasm_bindgen(js_name = createEmpty)]
+    #[wasm_bindgen(js_name = createEmpty, unchecked_return_type = "SpaceValue")]
     pub fn create_empty(&self) -> JsValue {
         value_to_js(&self.space.create_empty(), &self.space)
     }
@@ -328,7 +386,8 @@ impl JsSpace {
     #[wasm_bindgen(js_name = isBounded)]
     pub fn is_bounded(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "string")] manner: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "\"both\" | \"below\" | \"above\" | null")]
+        manner: JsValue,
     ) -> JsResult<bool> {
         let manner = args::optional_string(&manner, "manner").map_err(to_js_error)?;
         self.space.is_bounded(manner.as_deref().unwrap_or("both")).map_err(to_js_error)
@@ -340,13 +399,13 @@ impl JsSpace {
     }
 
     /// The description: a plain object that `Space.fromJSON` turns back into this space.
-    #[wasm_bindgen(js_name = toJSON)]
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "SpaceDescription")]
     pub fn to_json(&self) -> JsValue {
         json_to_js(&self.space.to_json())
     }
 
     /// A Gymnasium-style description (`{type: "Box", low, high, shape, dtype}` ...).
-    #[wasm_bindgen(js_name = toGym)]
+    #[wasm_bindgen(js_name = toGym, unchecked_return_type = "GymSpaceDescription")]
     pub fn to_gym(&self) -> JsResult<JsValue> {
         core::to_gym_space(&self.space).map(|j| json_to_js(&j)).map_err(to_js_error)
     }
@@ -358,7 +417,10 @@ impl JsSpace {
 
     /// UniEnv's representation: `{abbreviate = false, includeDtype = true}`.
     #[wasm_bindgen(js_name = getRepr)]
-    pub fn get_repr(&self, options: JsValue) -> String {
+    pub fn get_repr(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReprOptions")] options: JsValue,
+    ) -> String {
         let flag = |key: &str, default: bool| {
             js_sys::Reflect::get(&options, &key.into()).ok().and_then(|v| v.as_bool()).unwrap_or(default)
         };
@@ -376,7 +438,11 @@ impl JsSpace {
         core::flatdim(&self.space).map(|n| n as u32).map_err(to_js_error)
     }
     /// Gymnasium's `flatten`: a value as one 1-d typed array.
-    pub fn flatten(&self, value: JsValue) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "TypedArray")]
+    pub fn flatten(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SpaceValue")] value: JsValue,
+    ) -> JsResult<JsValue> {
         js_to_value(&value, &self.space)
             .and_then(|v| self.ensure_contains(v))
             .and_then(|v| core::flatten(&self.space, &v))
@@ -384,7 +450,11 @@ impl JsSpace {
             .map_err(to_js_error)
     }
     /// Gymnasium's `unflatten`: the inverse of `flatten`.
-    pub fn unflatten(&self, flat: JsValue) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
+    pub fn unflatten(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TypedArray | number[]")] flat: JsValue,
+    ) -> JsResult<JsValue> {
         let space = core::flatten_space(&self.space).map_err(to_js_error)?;
         js_to_value(&flat, &space)
             .and_then(|v| match v {
@@ -401,7 +471,11 @@ impl JsSpace {
     }
 
     /// Clips a Box or DynamicBox value into the bounds.
-    pub fn clip(&self, value: JsValue) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "TypedArray | DynamicBoxValue")]
+    pub fn clip(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NumbersInput | DynamicBoxValue")] value: JsValue,
+    ) -> JsResult<JsValue> {
         let array = match js_to_value(&value, &self.space).map_err(to_js_error)? {
             Value::Array(a) => a,
             _ => return Err(wrong_kind(&self.space, "clip", "Box and DynamicBox")),
@@ -476,7 +550,10 @@ impl JsSpace {
     }
     /// The commandline of a value or list of values: `"-a -b"`.
     #[wasm_bindgen(js_name = commandline)]
-    pub fn to_commandline(&self, values: JsValue) -> JsResult<String> {
+    pub fn to_commandline(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | bigint | Array<number | bigint>")] values: JsValue,
+    ) -> JsResult<String> {
         let SpaceKind::Commandline(c) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "commandline", "Commandline"));
         };
@@ -520,7 +597,11 @@ impl JsSpace {
         Ok(d.shape_contains(&shape.iter().map(|&d| d as usize).collect::<Vec<_>>()))
     }
     /// Pads a DynamicBox value (`{data, shape}`) to the largest shape with the fill value.
-    pub fn pad(&self, value: JsValue) -> JsResult<JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "DynamicBoxValue")]
+    pub fn pad(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "DynamicBoxValue")] value: JsValue,
+    ) -> JsResult<JsValue> {
         let SpaceKind::DynamicBox(d) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "pad", "DynamicBox"));
         };
@@ -532,9 +613,10 @@ impl JsSpace {
         }
     }
     /// Cuts a padded DynamicBox value (`{data, shape}`) back to the explicit `shape`.
+    #[wasm_bindgen(unchecked_return_type = "DynamicBoxValue")]
     pub fn unpad(
         &self,
-        padded: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "DynamicBoxValue")] padded: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ArrayLike<number>")] shape: JsValue,
     ) -> JsResult<JsValue> {
         let SpaceKind::DynamicBox(d) = self.space.kind() else {
@@ -563,6 +645,8 @@ impl JsSpace {
 
 /// `Space.fromJSON` as a function.
 #[wasm_bindgen(js_name = spaceFromJSON)]
-pub fn space_from_json(description: JsValue) -> JsResult<JsSpace> {
+pub fn space_from_json(
+    #[wasm_bindgen(unchecked_param_type = "SpaceDescription | string")] description: JsValue,
+) -> JsResult<JsSpace> {
     JsSpace::from_json(description)
 }

@@ -1,0 +1,109 @@
+// Page load of the playground in Chromium on loopback: the time from
+// navigation to the first possible step (`<html data-ready>`, marked
+// `compgym:ready`), cold (a fresh browser context: nothing cached) and warm
+// (a reload: every file revalidated with its ETag). Optionally the same for
+// the page of an older commit, served the same way, side by side.
+//
+// Usage: node bench/page-load.mjs [--runs N] [--against GIT-REV]
+// (after scripts/build.sh; --against needs a git checkout)
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { serve } from '../scripts/serve.mjs';
+import { launch } from '../tests/js/browser.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const runs = Number(arg('--runs', 15));
+const against = arg('--against', null);
+const repo = new URL('..', import.meta.url).pathname;
+
+/** The old page's www/ at `rev`, with today's package in it. */
+function checkout(rev) {
+  const dir = `${repo}.tmp/bench-page-${rev}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const tar = execFileSync('git', ['-C', repo, 'archive', rev, 'www'], { maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  cpSync(`${repo}www/pkg`, `${dir}/www/pkg`, { recursive: true });
+  return `${dir}/www`;
+}
+
+// Pages that predate `data-ready` set `window.__ready`; record when either happens.
+const RECORD_READY = () => {
+  let value;
+  Object.defineProperty(window, '__ready', {
+    get: () => value,
+    set: (v) => {
+      value = v;
+      performance.mark('compgym:ready');
+    },
+  });
+};
+
+async function measure(browser, url) {
+  const ready = async (page) => {
+    await page.waitForFunction(() => performance.getEntriesByName('compgym:ready').length > 0, null, { timeout: 30_000, polling: 50 });
+    return page.evaluate(() => {
+      const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+      const ready = at('compgym:ready');
+      // Bytes on the wire up to the first possible step (later loads do not count).
+      const transferred = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .filter((e) => e.responseEnd <= ready)
+        .reduce((n, e) => n + e.transferSize, 0);
+      return { ready, compiled: at('compgym:wasm-compiled'), transferred };
+    });
+  };
+  const cold = [];
+  const warm = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext();
+    await context.addInitScript(RECORD_READY);
+    const page = await context.newPage();
+    await page.goto(url);
+    cold.push(await ready(page));
+    await page.reload();
+    warm.push(await ready(page));
+    await context.close();
+  }
+  return { cold, warm };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const best = (xs) => Math.min(...xs);
+const ms = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(0)} ms`);
+
+const pages = [['this page', `${repo}www/dist`]];
+if (against) pages.push([`page at ${against}`, checkout(against)]);
+
+const browser = await launch();
+const rows = [];
+for (const [name, root] of pages) {
+  const server = await serve(root, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  await measure(browser, url); // warm-up: the OS file cache, Chromium's first-launch work
+  const { cold, warm } = await measure(browser, url);
+  server.close();
+  for (const [kind, samples] of [
+    ['cold', cold],
+    ['reload', warm],
+  ]) {
+    const readies = samples.map((s) => s.ready);
+    const compiled = samples.map((s) => s.compiled).filter((x) => x !== null);
+    rows.push({
+      page: name,
+      load: kind,
+      best: ms(best(readies)),
+      median: ms(median(readies)),
+      wasm: compiled.length ? ms(median(compiled)) : '–',
+      kib: `${(median(samples.map((s) => s.transferred)) / 1024).toFixed(0)} KiB`,
+    });
+  }
+}
+await browser.close();
+
+console.log(`navigation → first possible step, Chromium, loopback, ${runs} runs each (best and median)\n`);
+console.log('| page | load | best | median | wasm compiled (median) | bytes on the wire by then |');
+console.log('|---|---|---:|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.page} | ${r.load} | ${r.best} | ${r.median} | ${r.wasm} | ${r.kib} |`);

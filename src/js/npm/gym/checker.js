@@ -1,0 +1,244 @@
+// checkEnv: Gymnasium's utils/env_checker.check_env and its passive
+// checker for compgym/gym environments. It reports every problem it finds
+// instead of stopping at the first, each as {check, severity, message}
+// where the message says what to change. It returns the list (empty when
+// the environment passes) and throws only when its argument is not an
+// environment at all (a TypeError). Errors break Gymnasium's API; warnings
+// are Gymnasium's warnings (advice, not breakage).
+//
+// It resets and steps the environment and, at the end, closes it twice
+// (an environment must allow that); pass {skipCloseCheck: true} to keep it open.
+import { dataEqual, describe, isPlainObject, isSpace, typeError } from './core.js';
+import { make } from './envs.js';
+
+const SEED = 123;
+
+function errorText(error) {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Why `value` is not in `space`, as advice. */
+function outsideAdvice(space, value) {
+  const description = space.toJSON();
+  const dtype = description.dtype ?? description.space?.dtype;
+  const parts = [`${describe(value)} is not in ${space}`];
+  if (dtype && ArrayBuffer.isView(value)) parts.push(`return a typed array of the space's dtype (${dtype}), of length ${space.flatdim}`);
+  else if (dtype) parts.push(`return values of the space's dtype (${dtype}) within its bounds`);
+  else parts.push('return values the space contains (space.contains(x) must be true)');
+  return parts.join(': ');
+}
+
+function hasNonFinite(value) {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value instanceof Float32Array || value instanceof Float64Array) return value.some((x) => !Number.isFinite(x));
+  if (Array.isArray(value)) return value.some(hasNonFinite);
+  if (isPlainObject(value)) return Object.values(value).some(hasNonFinite);
+  return false;
+}
+
+/** The Box descriptions inside a space description, with their paths. */
+function boxes(description, path, out) {
+  if (description.type === 'Box') out.push([path, description]);
+  if (description.type === 'Dict') for (const [k, d] of description.spaces) boxes(d, `${path}.${k}`, out);
+  if (description.type === 'Tuple') description.spaces.forEach((d, i) => boxes(d, `${path}[${i}]`, out));
+  return out;
+}
+
+const infinite = (bound) => (Array.isArray(bound) ? bound : [bound]).some((x) => x === null || !Number.isFinite(Number(x)));
+
+/**
+ * Checks `env` against Gymnasium's API; returns every problem found (an
+ * empty array when there is none). Options: `skipRenderCheck`,
+ * `skipCloseCheck`.
+ */
+export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false } = {}) {
+  if (env === null || typeof env !== 'object') throw typeError(`checkEnv checks an environment object, got ${describe(env)}`);
+  const problems = [];
+  const error = (check, message) => problems.push({ check, severity: 'error', message });
+  const warning = (check, message) => problems.push({ check, severity: 'warning', message });
+
+  if (typeof env.reset !== 'function' || typeof env.step !== 'function') {
+    error('api', `the environment needs reset({seed, options}) and step(action) methods (got reset: ${typeof env.reset}, step: ${typeof env.step}); extend compgym/gym's Env`);
+    return problems;
+  }
+  if (env.unwrapped !== undefined && env.unwrapped !== env) {
+    warning('wrapped', `${env} is wrapped: the checks see the wrappers too; check env.unwrapped to check the environment alone`);
+  }
+
+  // ---- spaces ----------------------------------------------------------------
+  const spaces = {};
+  for (const [name, kind] of [
+    ['actionSpace', 'action'],
+    ['observationSpace', 'observation'],
+  ]) {
+    let space;
+    try {
+      space = env[name];
+    } catch (e) {
+      error(`${kind}-space`, `reading env.${name} threw ${errorText(e)}; make it a plain property`);
+      continue;
+    }
+    if (!isSpace(space)) {
+      error(`${kind}-space`, `env.${name} is ${describe(space)}; set it to a compgym Space (Space.discrete(n), Space.box({low, high, shape, dtype}), ...) in the constructor`);
+      continue;
+    }
+    spaces[kind] = space;
+    for (const [path, box] of boxes(space.toJSON(), name, [])) {
+      if (infinite(box.low) || infinite(box.high)) warning(`${kind}-space-bounds`, `${path} is a Box with infinite bounds; give it finite ones if the values have them`);
+    }
+  }
+  if (spaces.action) {
+    const sample = spaces.action.sample();
+    if (!spaces.action.contains(sample)) error('action-space', `env.actionSpace.sample() gave ${describe(sample)}, which it does not contain; the space is inconsistent`);
+  }
+
+  const range = env.rewardRange;
+  if (!(Array.isArray(range) && range.length === 2 && range.every((x) => typeof x === 'number' && !Number.isNaN(x)) && range[0] <= range[1])) {
+    error('reward-range', `env.rewardRange is ${describe(range)}; make it [min, max], two numbers with min <= max ([-Infinity, Infinity] if unbounded)`);
+  }
+  const metadata = env.metadata;
+  const modes = metadata?.renderModes;
+  if (!isPlainObject(metadata) || !Array.isArray(modes) || !modes.every((m) => typeof m === 'string')) {
+    error('metadata', `env.metadata.renderModes is ${describe(modes)}; set metadata = {renderModes: [...mode names], renderFps: null | number}`);
+  } else if (metadata.renderFps !== undefined && metadata.renderFps !== null && !(typeof metadata.renderFps === 'number' && metadata.renderFps > 0)) {
+    error('metadata', `env.metadata.renderFps is ${describe(metadata.renderFps)}; make it a positive number or null`);
+  }
+  const modesValid = Array.isArray(modes) && modes.every((m) => typeof m === 'string');
+  const renderMode = env.renderMode ?? null;
+  const renderModeValid = renderMode === null || (modesValid && modes.includes(renderMode));
+  if (modesValid && !renderModeValid) {
+    error('render-mode', `env.renderMode is ${JSON.stringify(renderMode)}, not one of metadata.renderModes (${JSON.stringify(modes)}); add it there or use another`);
+  }
+  if (!spaces.observation) return problems; // nothing below can be judged without it
+
+  // ---- reset -----------------------------------------------------------------
+  const observe = (check, what, observation) => {
+    if (!spaces.observation.contains(observation)) {
+      error(check, `the observation of ${what}: ${outsideAdvice(spaces.observation, observation)}`);
+      return false;
+    }
+    if (hasNonFinite(observation)) warning(`${check}-finite`, `the observation of ${what} holds NaN or infinity; agents rarely cope with them`);
+    return true;
+  };
+  const reset = (args, what) => {
+    let result;
+    try {
+      result = env.reset(args);
+    } catch (e) {
+      error('reset-raises', `${what} threw ${errorText(e)}; reset must accept {seed, options}`);
+      return null;
+    }
+    if (!Array.isArray(result) || result.length !== 2) {
+      error('reset-return', `${what} returned ${describe(result)}; return [observation, info]`);
+      return null;
+    }
+    const [observation, info] = result;
+    observe('reset-observation', what, observation);
+    if (!isPlainObject(info)) error('reset-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
+    return result;
+  };
+  const first = reset(undefined, 'reset()');
+  if (!first) return problems;
+
+  const seeded = reset({ seed: SEED }, `reset({seed: ${SEED}})`);
+  const unwrapped = env.unwrapped ?? env;
+  if (seeded && 'npRandomSeed' in unwrapped && unwrapped.npRandomSeed !== SEED) {
+    error('reset-seed-rng', `after reset({seed: ${SEED}}), env.unwrapped.npRandomSeed is ${describe(unwrapped.npRandomSeed)}; call super.reset({seed}) at the start of reset`);
+  }
+  const afterSeed = seeded && reset(undefined, `reset() after reset({seed: ${SEED}})`);
+  const reseeded = seeded && reset({ seed: SEED }, `reset({seed: ${SEED}}) again`);
+  const afterReseed = reseeded && reset(undefined, `reset() after reset({seed: ${SEED}}) again`);
+  const deterministic = !(env.spec?.nondeterministic ?? false);
+  let resetsReplay = true;
+  if (deterministic && seeded && reseeded) {
+    if (!dataEqual(seeded[0], reseeded[0])) {
+      resetsReplay = false;
+      error('reset-seed', `reset({seed: ${SEED}}) twice gave different observations; draw every random choice of reset from this.npRandom (seeded by super.reset({seed}))`);
+    } else if (afterSeed && afterReseed && !dataEqual(afterSeed[0], afterReseed[0])) {
+      resetsReplay = false;
+      error('reset-seed', `reset() after reset({seed: ${SEED}}) gave different observations each time; unseeded resets must keep drawing from this.npRandom`);
+    }
+  }
+  try {
+    env.reset({ options: {} });
+  } catch (e) {
+    error('reset-options', `reset({options: {}}) threw ${errorText(e)}; reset must accept an options object`);
+  }
+
+  // ---- step ------------------------------------------------------------------
+  const step = (action, what) => {
+    let result;
+    try {
+      result = env.step(action);
+    } catch (e) {
+      error('step-raises', `${what} threw ${errorText(e)}; every action of the action space must be accepted`);
+      return null;
+    }
+    if (!Array.isArray(result) || result.length !== 5) {
+      error('step-return', `${what} returned ${describe(result)}; return [observation, reward, terminated, truncated, info]`);
+      return null;
+    }
+    const [observation, reward, terminated, truncated, info] = result;
+    observe('step-observation', what, observation);
+    if (typeof reward !== 'number') error('step-reward', `the reward of ${what} is ${describe(reward)}; return a number`);
+    else if (!Number.isFinite(reward)) error('step-reward', `the reward of ${what} is ${reward}; return a finite number`);
+    if (typeof terminated !== 'boolean') error('step-terminated', `terminated of ${what} is ${describe(terminated)}; return true or false`);
+    if (typeof truncated !== 'boolean') error('step-truncated', `truncated of ${what} is ${describe(truncated)}; return true or false`);
+    if (!isPlainObject(info)) error('step-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
+    return result;
+  };
+  if (spaces.action && reset({ seed: SEED }, `reset({seed: ${SEED}})`)) {
+    spaces.action.seed(SEED);
+    const action = spaces.action.sample();
+    const once = step(action, `step(${describe(action)}) after reset({seed: ${SEED}})`);
+    // Step determinism assumes seeded resets replay (reported above when they do not).
+    if (once && deterministic && resetsReplay && reset({ seed: SEED }, `reset({seed: ${SEED}})`)) {
+      const twice = step(action, `step(${describe(action)}) after reset({seed: ${SEED}}) again`);
+      if (twice) {
+        const names = ['observation', 'reward', 'terminated', 'truncated', 'info'];
+        const differing = names.filter((_, i) => !dataEqual(once[i], twice[i]));
+        if (differing.length) {
+          error('step-determinism', `the same seed and action gave a different ${differing.join(', ')}; draw randomness only from this.npRandom, or set spec.nondeterministic`);
+        }
+      }
+    }
+  }
+
+  // ---- render and close ------------------------------------------------------
+  if (!skipRenderCheck && renderMode !== null && renderModeValid) {
+    let frame;
+    try {
+      frame = env.render();
+      const expected = { ansi: 'string', human: 'undefined or null' }[renderMode];
+      if (renderMode === 'ansi' && typeof frame !== 'string') error('render', `render() in mode "ansi" returned ${describe(frame)}; return the text`);
+      if (renderMode === 'human' && frame !== undefined && frame !== null) error('render', `render() in mode "human" returned ${describe(frame)}; draw and return ${expected}`);
+      if (renderMode === 'rgb_array' && !(frame instanceof Uint8Array || frame instanceof Uint8ClampedArray)) {
+        error('render', `render() in mode "rgb_array" returned ${describe(frame)}; return a Uint8Array of height x width x 3 values`);
+      }
+    } catch (e) {
+      error('render', `render() in mode ${JSON.stringify(renderMode)} threw ${errorText(e)}`);
+    }
+  }
+  if (!skipRenderCheck && env.spec?.id && modesValid) {
+    for (const mode of modes.filter((m) => m !== renderMode)) {
+      try {
+        const other = make(env.spec.id, { ...env.spec.kwargs, renderMode: mode });
+        other.reset();
+        const frame = other.render();
+        if (mode === 'ansi' && typeof frame !== 'string') error('render', `render() in mode "ansi" (made with make(${JSON.stringify(env.spec.id)}, {renderMode: "ansi"})) returned ${describe(frame)}; return the text`);
+        other.close();
+      } catch (e) {
+        error('render', `make(${JSON.stringify(env.spec.id)}, {renderMode: ${JSON.stringify(mode)}}) then render() threw ${errorText(e)}; support every mode of metadata.renderModes`);
+      }
+    }
+  }
+  if (!skipCloseCheck) {
+    try {
+      env.close();
+      env.close();
+    } catch (e) {
+      error('close', `close() on a closed environment threw ${errorText(e)}; closing twice must be allowed`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,546 @@
+// Types of compgym/gym: Gymnasium's API for compgym. Every entry point
+// throws an Error whose `name` says what kind it is (ValueError,
+// TypeError, LookupError, and the core's own kinds).
+import type {
+  CompilerEnv,
+  CompilerEnvState,
+  GymFaceOptions,
+  GymFaceSpec,
+  ResetOptions as CompilerResetOptions,
+  Rng,
+  Space,
+  SpaceValue,
+  TypedArray,
+  ValidationResult,
+} from '../compgym.js';
+
+export type { SpaceValue, TypedArray };
+
+/** What reset and step say besides the observation and reward. */
+export type Info = { [key: string]: unknown };
+
+/** reset's one argument. */
+export interface ResetArgs<Options extends object = { [key: string]: unknown }> {
+  /** A non-negative safe integer or a BigInt below 2^64; null or absent for none. */
+  seed?: number | bigint | null;
+  options?: Options | null;
+}
+
+export type ResetResult<Obs> = [observation: Obs, info: Info];
+export type StepResult<Obs> = [observation: Obs, reward: number, terminated: boolean, truncated: boolean, info: Info];
+/** What render returns: the text in mode "ansi", an RGB frame in mode "rgb_array", null without a mode. */
+export type RenderFrame = string | Uint8Array | null;
+
+export interface Metadata {
+  renderModes: string[];
+  renderFps: number | null;
+  [key: string]: unknown;
+}
+
+/** A registered environment (Gymnasium's EnvSpec). */
+export interface EnvSpec {
+  readonly id: string;
+  readonly entryPoint: (options: { [key: string]: unknown }) => Env<unknown, unknown>;
+  readonly maxEpisodeSteps: number | null;
+  readonly rewardThreshold: number | null;
+  readonly nondeterministic: boolean;
+  readonly kwargs: Readonly<{ [key: string]: unknown }>;
+}
+
+/**
+ * Gymnasium's Env. Subclasses set `actionSpace` and `observationSpace` and
+ * define `step`; their `reset` calls `super.reset(args)` first, which seeds
+ * `npRandom` and then the action space from its first draw.
+ */
+export class Env<Obs = SpaceValue, Act = SpaceValue> {
+  actionSpace: Space;
+  observationSpace: Space;
+  rewardRange: [number, number];
+  metadata: Metadata;
+  renderMode: string | null;
+  spec: EnvSpec | GymFaceSpec | null;
+  /** The environment's generator: seeded by reset({seed}), from entropy if never seeded. */
+  npRandom: Rng;
+  /** The seed of npRandom; -1 if it was set directly, null before it exists. */
+  readonly npRandomSeed: number | bigint | null;
+  readonly unwrapped: Env<unknown, unknown>;
+  reset(args?: ResetArgs): ResetResult<Obs>;
+  step(action: Act): StepResult<Obs>;
+  render(): RenderFrame;
+  close(): void;
+  /** The attribute `name` of this environment or, for a wrapper, of the first in its stack that has it (LookupError if none). */
+  getWrapperAttr(name: string): unknown;
+  setWrapperAttr(name: string, value: unknown): void;
+  /** A copy in the same state (a TypeError "NotImplemented: ..." where the environment cannot copy itself). */
+  fork(): Env<Obs, Act>;
+  toString(): string;
+}
+
+/**
+ * Gymnasium's Wrapper with CompilerGym's extensions: forwards what it does
+ * not change (spaces, reward range, metadata, spec, npRandom, render, close
+ * and a compiler environment's members); `fork()` forks the wrapped
+ * environment and copies the wrapper's own fields (shallowly).
+ */
+export class Wrapper<WrapperObs = SpaceValue, WrapperAct = SpaceValue, Obs = WrapperObs, Act = WrapperAct> extends Env<
+  WrapperObs,
+  WrapperAct
+> {
+  constructor(env: Env<Obs, Act>);
+  env: Env<Obs, Act>;
+  /** The wrapped compiler environment's CompilerEnv (undefined over other environments). */
+  readonly compilerEnv: CompilerEnv | undefined;
+  readonly benchmark: string | undefined;
+  readonly actions: number[] | undefined;
+  readonly episodeReward: number | null | undefined;
+  readonly state: CompilerEnvState | undefined;
+  /** The episode as a commandline (a compiler environment's). */
+  commandline(): string;
+  /** Replays the episode and checks the program (a compiler environment's). */
+  validate(): ValidationResult;
+}
+
+/** Changes observations: define `observation`. */
+export class ObservationWrapper<WrapperObs = SpaceValue, Act = SpaceValue, Obs = SpaceValue> extends Wrapper<
+  WrapperObs,
+  Act,
+  Obs,
+  Act
+> {
+  observation(observation: Obs): WrapperObs;
+}
+
+/** Changes rewards: define `reward`. */
+export class RewardWrapper<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act, Obs, Act> {
+  reward(reward: number): number;
+}
+
+/** Changes actions: define `action` (and `reverseAction` if it can be undone). */
+export class ActionWrapper<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends Wrapper<
+  Obs,
+  WrapperAct,
+  Obs,
+  Act
+> {
+  action(action: WrapperAct): Act;
+  reverseAction(action: Act): WrapperAct;
+}
+
+/** Deep equality of environment data (typed arrays by type and contents; NaN equals NaN). */
+export function dataEqual(a: unknown, b: unknown): boolean;
+/** An Error with `name` set, as every compgym error. */
+export function namedError(name: string, message: string): Error;
+
+// ---- environments ----------------------------------------------------------
+
+/** A compiler environment's action: a pass index or a pass flag ("-dce"). */
+export type CompilerAction = number | string;
+
+/** A registered compiler environment; seeding happens in the core, so a seed replays everywhere. */
+export class CompilerGymEnv extends Env<SpaceValue, CompilerAction> {
+  constructor(id: string, options?: GymFaceOptions);
+  reset(args?: ResetArgs<CompilerResetOptions>): ResetResult<SpaceValue>;
+  render(): string | null;
+  readonly spec: EnvSpec | GymFaceSpec;
+  /** The dataset resets draw their benchmark from, or null. */
+  readonly dataset: string | null;
+  /** The same environment as a CompilerEnv: observation and reward views, state, validate... */
+  readonly compilerEnv: CompilerEnv;
+  readonly benchmark: string | undefined;
+  readonly actions: number[];
+  readonly episodeReward: number | null;
+  readonly state: CompilerEnvState;
+  commandline(): string;
+  validate(): ValidationResult;
+  fork(): CompilerGymEnv;
+}
+
+/** What TimeStepEnv needs of a TimeStep environment (the bandits, CompilerTimeStepEnvironment). */
+export interface TimeStepEnvironment {
+  reset(): { stepType: unknown; reward: unknown; discount: unknown; observation: unknown };
+  step(action: unknown): { stepType: unknown; reward: unknown; discount: unknown; observation: unknown };
+  actionSpec(): unknown;
+  observationSpec(): unknown;
+  rewardSpec?(): unknown;
+  seed?(seed: number | bigint): void;
+  getInfo?(): unknown;
+  close?(): void;
+  readonly batched?: boolean;
+  readonly batchSize?: number | null;
+  readonly name?: string;
+}
+
+/** A TimeStep environment with Gymnasium's API (LAST with discount 0: terminated; otherwise truncated). */
+export class TimeStepEnv extends Env<SpaceValue, number> {
+  constructor(timeStepEnv: TimeStepEnvironment);
+  readonly timeStepEnv: TimeStepEnvironment;
+}
+
+/** A tf_agents-style spec as a compgym Space. */
+export function specToSpace(spec: unknown, what?: string): Space;
+
+export interface RegisterOptions {
+  /** Makes the environment from make's options merged over `kwargs`. */
+  entryPoint: (options: { [key: string]: unknown }) => Env<unknown, unknown>;
+  /** make wraps the environment in a TimeLimit of this many steps. */
+  maxEpisodeSteps?: number | null;
+  rewardThreshold?: number | null;
+  nondeterministic?: boolean;
+  kwargs?: { [key: string]: unknown };
+}
+
+/** Registers `id` for make (ValueError if taken). */
+export function register(id: string, options: RegisterOptions): void;
+/** Every id make knows, sorted. */
+export function registeredIds(): string[];
+/** The spec of `id` (LookupError if unknown). */
+export function spec(id: string): EnvSpec;
+
+/** make's options: the environment's own (for a compiler environment GymFaceOptions), and `maxEpisodeSteps`. */
+export type MakeOptions = { maxEpisodeSteps?: number | null; [key: string]: unknown };
+
+/**
+ * What make returns for a compiler environment (`bril-...`): a
+ * CompilerGymEnv, or a wrapper around one (a TimeLimit with
+ * `maxEpisodeSteps`), which forwards the compiler's members. Its actions
+ * are pass indices or flags, or any value of its action space.
+ */
+export type CompilerEnvLike = Env<SpaceValue, SpaceValue> &
+  Pick<
+    Wrapper<SpaceValue, SpaceValue>,
+    'compilerEnv' | 'benchmark' | 'actions' | 'episodeReward' | 'state' | 'commandline' | 'validate'
+  >;
+
+/** Gymnasium's make; `Obs` and `Act` name what the environment observes and takes. */
+export function make(id: `bril-${string}`, options?: GymFaceOptions & MakeOptions): CompilerEnvLike;
+export function make<Obs = SpaceValue, Act = SpaceValue>(id: string | EnvSpec, options?: MakeOptions): Env<Obs, Act>;
+
+// ---- Gymnasium's wrappers ----------------------------------------------------
+
+/** Truncates episodes after `maxEpisodeSteps` steps. */
+export class TimeLimit<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, maxEpisodeSteps: number);
+  readonly maxEpisodeSteps: number;
+  /** Steps since the last reset (null before the first). */
+  readonly elapsedSteps: number | null;
+  fork(): this;
+}
+
+/** One finished episode: return, length, seconds. */
+export interface EpisodeStatistics {
+  r: number;
+  l: number;
+  t: number;
+}
+
+/** Adds `info[statsKey] = {r, l, t}` to the step that ends an episode; keeps the last `bufferLength` of each. */
+export class RecordEpisodeStatistics<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, options?: { bufferLength?: number; statsKey?: string });
+  readonly bufferLength: number;
+  readonly statsKey: string;
+  readonly episodeCount: number;
+  readonly episodeReturns: number;
+  readonly episodeLengths: number;
+  readonly returnQueue: number[];
+  readonly lengthQueue: number[];
+  readonly timeQueue: number[];
+  fork(): this;
+}
+
+/** Observations flattened by the space's flatten into its flattenSpace. */
+export class FlattenObservation<Act = SpaceValue> extends ObservationWrapper<TypedArray, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>);
+  fork(): this;
+}
+
+/** Observations mapped by `f` (into `observationSpace` if given). */
+export class TransformObservation<WrapperObs = SpaceValue, Act = SpaceValue, Obs = SpaceValue> extends ObservationWrapper<
+  WrapperObs,
+  Act,
+  Obs
+> {
+  constructor(env: Env<Obs, Act>, f: (observation: Obs) => WrapperObs, observationSpace?: Space | null);
+  readonly f: (observation: Obs) => WrapperObs;
+  fork(): this;
+}
+
+/** Rewards mapped by `f`. */
+export class TransformReward<Obs = SpaceValue, Act = SpaceValue> extends RewardWrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, f: (reward: number) => number);
+  readonly f: (reward: number) => number;
+  fork(): this;
+}
+
+/** Actions mapped by `f` before the environment sees them (agents act in `actionSpace` if given). */
+export class TransformAction<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends ActionWrapper<
+  Obs,
+  WrapperAct,
+  Act
+> {
+  constructor(env: Env<Obs, Act>, f: (action: WrapperAct) => Act, actionSpace?: Space | null);
+  readonly f: (action: WrapperAct) => Act;
+  fork(): this;
+}
+
+// ---- CompilerGym's wrappers ----------------------------------------------------
+
+export interface CommandlineFlag {
+  name: string;
+  flag: string;
+  description: string;
+}
+
+/** Adds a terminal action (by default "-end-of-episode") that ends the episode and runs nothing. */
+export class CommandlineWithTerminalAction<Obs = SpaceValue> extends Wrapper<Obs, CompilerAction> {
+  constructor(env: Env<Obs, CompilerAction>, terminal?: CommandlineFlag);
+  /** The index of the terminal action: after the wrapped space's flags. */
+  readonly terminalAction: number;
+  readonly terminalFlag: string;
+  fork(): this;
+}
+
+/** A Commandline action space cut down to `flags`. */
+export class ConstrainedCommandline<Obs = SpaceValue> extends ActionWrapper<Obs, CompilerAction, number> {
+  constructor(env: Env<Obs, CompilerAction>, flags: string[], options?: { name?: string });
+  readonly flags: string[];
+  action(action: CompilerAction): number;
+  action(action: CompilerAction[]): number[];
+  reverseAction(action: number): number;
+  reverseAction(action: number[]): number[];
+  /** The episode's actions in the constrained space. */
+  readonly actions: number[];
+  fork(): this;
+}
+
+/** Counts calls to close, reset, step and fork (fork returns the wrapped environment's fork). */
+export class Counter<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>);
+  readonly counters: { close: number; reset: number; step: number; fork: number };
+  fork(): Env<Obs, Act>;
+}
+
+/** Forks before every step; `undo()` returns to the state before the last step. */
+export class ForkOnStep<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>);
+  /** The forks taken before each step of the episode, oldest first. */
+  readonly stack: Env<Obs, Act>[];
+  /** Continues from the fork before the last step and returns it; null when there is nothing to undo. */
+  undo(): Env<Obs, Act> | null;
+  fork(): this;
+}
+
+/** Resets on the next benchmark of an iterable (LookupError once it is exhausted). */
+export class IterateOverBenchmarks<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, benchmarks: Iterable<string>, options?: { forkSharesIterator?: boolean });
+  readonly forkSharesIterator: boolean;
+  fork(): this;
+}
+
+/** Resets on the benchmarks in turn, forever. */
+export class CycleOverBenchmarks<Obs = SpaceValue, Act = SpaceValue> extends IterateOverBenchmarks<Obs, Act> {}
+
+/** Resets on a benchmark drawn uniformly with its own seeded generator (reseeded by reset({seed})). */
+export class RandomOrderBenchmarks<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, benchmarks: Iterable<string>, options?: { seed?: number | bigint });
+  readonly benchmarks: string[];
+  readonly rng: Rng;
+  fork(): this;
+}
+
+/** Validates after every step; a failure ends the episode with `rewardPenalty` and `info.errorDetails`. */
+export class ValidateBenchmarkAfterEveryStep<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, options?: { rewardPenalty?: number });
+  readonly rewardPenalty: number;
+  fork(): this;
+}
+
+// ---- the checker -------------------------------------------------------------
+
+export type CheckName =
+  | 'api'
+  | 'wrapped'
+  | 'action-space'
+  | 'observation-space'
+  | 'action-space-bounds'
+  | 'observation-space-bounds'
+  | 'reward-range'
+  | 'metadata'
+  | 'render-mode'
+  | 'reset-raises'
+  | 'reset-return'
+  | 'reset-observation'
+  | 'reset-observation-finite'
+  | 'reset-info'
+  | 'reset-seed-rng'
+  | 'reset-seed'
+  | 'reset-options'
+  | 'step-raises'
+  | 'step-return'
+  | 'step-observation'
+  | 'step-observation-finite'
+  | 'step-reward'
+  | 'step-terminated'
+  | 'step-truncated'
+  | 'step-info'
+  | 'step-determinism'
+  | 'render'
+  | 'close';
+
+/** One problem: errors break Gymnasium's API, warnings are its advice. The message says what to change. */
+export interface CheckProblem {
+  check: CheckName;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+/**
+ * Gymnasium's check_env with its passive checker: returns every problem
+ * found (empty when none); throws a TypeError only for a non-object. It
+ * resets, steps and finally closes the environment twice.
+ */
+export function checkEnv(env: object, options?: { skipRenderCheck?: boolean; skipCloseCheck?: boolean }): CheckProblem[];
+
+// ---- vector environments -------------------------------------------------------
+
+export const AutoresetMode: {
+  readonly NEXT_STEP: 'NextStep';
+  readonly SAME_STEP: 'SameStep';
+  readonly DISABLED: 'Disabled';
+};
+export type AutoresetModeName = 'NextStep' | 'SameStep' | 'Disabled';
+
+/** Batched infos: one entry per environment under each key, and a `_key` mask of the environments that set it. */
+export type VectorInfo = { [key: string]: Float64Array | Uint8Array | BigInt64Array | unknown[] | VectorInfo };
+
+export type VectorStepResult = [
+  observations: SpaceValue,
+  rewards: Float64Array,
+  terminations: Uint8Array,
+  truncations: Uint8Array,
+  infos: VectorInfo,
+];
+export type VectorResetResult = [observations: SpaceValue, infos: VectorInfo];
+
+export interface VectorResetArgs {
+  /** One seed (environment i gets seed + i), one per environment, or none. */
+  seed?: number | bigint | null | (number | bigint | null)[];
+  /** Passed to every reset; `resetMask` resets only the environments it selects. */
+  options?: { resetMask?: ArrayLike<boolean | number>; [key: string]: unknown } | null;
+}
+
+export interface VectorOptions {
+  autoresetMode?: AutoresetModeName;
+}
+
+/** What SyncVectorEnv and AsyncVectorEnv share. */
+export interface VectorEnvAttributes {
+  readonly numEnvs: number;
+  readonly autoresetMode: AutoresetModeName;
+  readonly singleObservationSpace: Space;
+  readonly singleActionSpace: Space;
+  /** The batched spaces: arrays stack into one typed array (leading dimension numEnvs). */
+  readonly observationSpace: Space;
+  readonly actionSpace: Space;
+  readonly metadata: Metadata & { autoresetMode: AutoresetModeName };
+  readonly renderMode: string | null;
+  readonly spec: EnvSpec | GymFaceSpec | null;
+  readonly closed: boolean;
+}
+
+/** A SyncVectorEnv entry: a function making an environment, an environment, an id, or {id, options}. */
+export type EnvFn =
+  | (() => Env<unknown, unknown>)
+  | Env<unknown, unknown>
+  | string
+  | { id: string; options?: MakeOptions };
+
+/** The actions of one step: a batch shaped like actionSpace.sample() (typed arrays or arrays). */
+export type VectorActions = SpaceValue | ArrayLike<number | bigint>;
+
+export class SyncVectorEnv implements VectorEnvAttributes {
+  constructor(envFns: EnvFn[], options?: VectorOptions);
+  readonly numEnvs: number;
+  readonly autoresetMode: AutoresetModeName;
+  readonly singleObservationSpace: Space;
+  readonly singleActionSpace: Space;
+  readonly observationSpace: Space;
+  readonly actionSpace: Space;
+  readonly metadata: Metadata & { autoresetMode: AutoresetModeName };
+  readonly renderMode: string | null;
+  readonly spec: EnvSpec | GymFaceSpec | null;
+  readonly closed: boolean;
+  readonly envs: Env<unknown, unknown>[];
+  reset(args?: VectorResetArgs): VectorResetResult;
+  step(actions: VectorActions): VectorStepResult;
+  call(name: string, ...args: unknown[]): unknown[];
+  getAttr(name: string): unknown[];
+  setAttr(name: string, values: unknown): void;
+  render(): RenderFrame[];
+  close(): void;
+  toString(): string;
+}
+
+/** An AsyncVectorEnv entry: an id, {id, options}, or a module whose export makes the environment. */
+export type WorkerEnvSpec =
+  | string
+  | { id: string; options?: MakeOptions }
+  | { module: string | URL; export?: string; args?: unknown[] };
+
+export interface AsyncVectorOptions extends VectorOptions {
+  /** How many workers share the environments (default: one each). */
+  workers?: number;
+  /** The worker script (default: compgym's worker.js). */
+  workerUrl?: string | URL;
+}
+
+export class AsyncVectorEnv implements VectorEnvAttributes {
+  constructor(envs: WorkerEnvSpec[], options?: AsyncVectorOptions);
+  readonly numEnvs: number;
+  readonly numWorkers: number;
+  /** Resolves once every worker made its environments (the spaces are known from then on). */
+  readonly ready: Promise<AsyncVectorEnv>;
+  readonly autoresetMode: AutoresetModeName;
+  readonly singleObservationSpace: Space;
+  readonly singleActionSpace: Space;
+  readonly observationSpace: Space;
+  readonly actionSpace: Space;
+  readonly metadata: Metadata & { autoresetMode: AutoresetModeName };
+  readonly renderMode: string | null;
+  readonly spec: EnvSpec | GymFaceSpec | null;
+  readonly rewardRange: [number, number];
+  readonly closed: boolean;
+  reset(args?: VectorResetArgs): Promise<VectorResetResult>;
+  step(actions: VectorActions): Promise<VectorStepResult>;
+  call(name: string, ...args: unknown[]): Promise<unknown[]>;
+  getAttr(name: string): Promise<unknown[]>;
+  setAttr(name: string, values: unknown): Promise<void>;
+  render(): Promise<unknown[]>;
+  /** Closes the environments and stops the workers; safe to call twice. */
+  close(): Promise<void>;
+  toString(): string;
+}
+
+export interface MakeVecOptions {
+  numEnvs?: number;
+  options?: MakeOptions;
+}
+/** Gymnasium's make_vec: numEnvs copies of `id` in a SyncVectorEnv or an AsyncVectorEnv. */
+export function makeVec(
+  id: string,
+  options?: MakeVecOptions & { vectorizationMode?: 'sync'; vectorOptions?: VectorOptions },
+): SyncVectorEnv;
+export function makeVec(
+  id: string,
+  options: MakeVecOptions & { vectorizationMode: 'async'; vectorOptions?: AsyncVectorOptions },
+): AsyncVectorEnv;
+
+/** How values of a space batch for n environments. */
+export interface Batcher {
+  readonly space: Space;
+  concatenate(items: SpaceValue[]): SpaceValue;
+  item(batch: SpaceValue, i: number): SpaceValue;
+  length(batch: SpaceValue): number;
+}
+export function batcher(space: Space, n: number): Batcher;
+/** Gymnasium's _add_info: environment i's info into the batched infos. */
+export function addInfo(infos: VectorInfo, info: Info, i: number, n: number): VectorInfo;

@@ -1,0 +1,43 @@
+// compgym/gym: Gymnasium's API for compgym. make(id, options) gives an
+// environment with reset({seed, options}) -> [observation, info] and
+// step(action) -> [observation, reward, terminated, truncated, info];
+// Env and Wrapper are the classes to extend; the wrappers, checkEnv and the
+// vector environments are Gymnasium 1.x's and CompilerGym's.
+//
+// In a browser call compgym's `await init()` first; in Node, importing this
+// module is enough (the package's exports map it to gym/node.js).
+import { connectService } from '../remote.js';
+import { useConnect } from './vector.js';
+
+useConnect(connectService);
+
+export {
+  Env,
+  Wrapper,
+  ObservationWrapper,
+  RewardWrapper,
+  ActionWrapper,
+  dataEqual,
+  namedError,
+} from './core.js';
+export { CompilerGymEnv, TimeStepEnv, specToSpace, make, register, registeredIds, spec } from './envs.js';
+export {
+  TimeLimit,
+  RecordEpisodeStatistics,
+  FlattenObservation,
+  TransformObservation,
+  TransformReward,
+  TransformAction,
+} from './wrappers.js';
+export {
+  CommandlineWithTerminalAction,
+  ConstrainedCommandline,
+  Counter,
+  ForkOnStep,
+  IterateOverBenchmarks,
+  CycleOverBenchmarks,
+  RandomOrderBenchmarks,
+  ValidateBenchmarkAfterEveryStep,
+} from './compiler-wrappers.js';
+export { checkEnv } from './checker.js';
+export { AutoresetMode, SyncVectorEnv, AsyncVectorEnv, makeVec, batcher, addInfo } from './vector.js';

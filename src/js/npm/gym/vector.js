@@ -1,0 +1,549 @@
+// Gymnasium 1.x's vector environments: SyncVectorEnv (N environments in
+// this thread) and AsyncVectorEnv (in workers: Web Workers in a browser,
+// worker threads in Node, through compgym's worker.js), with batched
+// observations as typed arrays, Gymnasium's autoreset modes (next-step by
+// default) and its info conventions: each info key holds one entry per
+// environment and a `_key` mask says which environments set it.
+import { Space } from '../compgym.js';
+import { make } from './envs.js';
+import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
+
+/**
+ * How workers are started: compgym/remote.js's `connectService` for the
+ * platform, set by the entry module (gym/index.js in browsers, gym/node.js
+ * in Node), so this file names neither.
+ */
+let connect = () => {
+  throw new Error('compgym/gym: import it through its package entry (compgym/gym)');
+};
+export function useConnect(connectService) {
+  connect = connectService;
+}
+
+/** Gymnasium's AutoresetMode values. */
+export const AutoresetMode = Object.freeze({ NEXT_STEP: 'NextStep', SAME_STEP: 'SameStep', DISABLED: 'Disabled' });
+
+const TYPED = {
+  float32: Float32Array,
+  float64: Float64Array,
+  int8: Int8Array,
+  int16: Int16Array,
+  int32: Int32Array,
+  int64: BigInt64Array,
+  uint8: Uint8Array,
+  uint16: Uint16Array,
+  uint32: Uint32Array,
+  uint64: BigUint64Array,
+  bool: Uint8Array,
+};
+
+const isBig = (Ctor) => Ctor === BigInt64Array || Ctor === BigUint64Array;
+
+/** `value` (a typed array or an array of numbers) as a `Ctor`, copying only when it must. */
+function asTyped(value, Ctor) {
+  if (value instanceof Ctor) return value;
+  if (isBig(Ctor)) return Ctor.from(value, (x) => BigInt(x));
+  return Ctor.from(value, (x) => Number(x));
+}
+
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/**
+ * How values of `space` are batched for `n` environments: the batched
+ * space, `concatenate(items)` and `item(batch, i)`. Arrays stack into one
+ * typed array (leading dimension n), integer-valued scalars gather into a
+ * BigInt64Array (Gymnasium's int64), float ones into a Float64Array, bools
+ * into a Uint8Array; dicts and tuples batch each part; anything else is an
+ * array of the n values.
+ */
+export function batcher(space, n) {
+  const description = space.toJSON();
+  const stacked = (dtype) => {
+    const Ctor = TYPED[dtype];
+    const size = product(space.shape);
+    return {
+      space: Space.batched(space, [n]),
+      concatenate(items) {
+        const out = new Ctor(n * size);
+        items.forEach((x, i) => out.set(asTyped(x, Ctor), i * size));
+        return out;
+      },
+      item(batch, i) {
+        return asTyped(batch, Ctor).subarray(i * size, (i + 1) * size);
+      },
+      length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length / size : -1),
+    };
+  };
+  const gathered = (Ctor, read) => ({
+    space: Space.batched(space, [n]),
+    concatenate: (items) => asTyped(items, Ctor),
+    item: (batch, i) => read(batch[i]),
+    length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length : -1),
+  });
+  switch (description.type) {
+    case 'Box':
+      return stacked(description.dtype);
+    case 'MultiDiscrete':
+      return stacked(description.dtype ?? 'int64');
+    case 'MultiBinary':
+      return stacked('int8');
+    case 'Binary':
+      return stacked('bool');
+    case 'Discrete':
+    case 'NamedDiscrete':
+    case 'Commandline':
+      return gathered(BigInt64Array, Number);
+    case 'Reward':
+      return gathered(Float64Array, Number);
+    case 'Scalar': {
+      const dtype = description.dtype ?? 'float64';
+      if (dtype === 'bool') return gathered(Uint8Array, Boolean);
+      if (dtype.startsWith('float')) return gathered(Float64Array, Number);
+      return gathered(BigInt64Array, (x) => (Number.isSafeInteger(Number(x)) ? Number(x) : x));
+    }
+    case 'Dict': {
+      const parts = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(exactDescription(d)), n)]);
+      const spaces = Object.fromEntries(parts.map(([key, b]) => [key, b.space]));
+      return {
+        space: Space.dict(spaces, { sortKeys: false }),
+        concatenate: (items) => Object.fromEntries(parts.map(([key, b]) => [key, b.concatenate(items.map((x) => x[key]))])),
+        item: (batch, i) => Object.fromEntries(parts.map(([key, b]) => [key, b.item(batch[key], i)])),
+        length: (batch) => (isPlainObject(batch) && parts.every(([key, b]) => b.length(batch[key]) === n) ? n : -1),
+      };
+    }
+    case 'Tuple': {
+      const parts = description.spaces.map((d) => batcher(Space.fromJSON(exactDescription(d)), n));
+      return {
+        space: Space.tuple(parts.map((b) => b.space)),
+        concatenate: (items) => parts.map((b, k) => b.concatenate(items.map((x) => x[k]))),
+        item: (batch, i) => parts.map((b, k) => b.item(batch[k], i)),
+        length: (batch) => (Array.isArray(batch) && parts.every((b, k) => b.length(batch[k]) === n) ? n : -1),
+      };
+    }
+    default:
+      return {
+        space: Space.batched(space, [n]),
+        concatenate: (items) => [...items],
+        item: (batch, i) => batch[i],
+        length: (batch) => (Array.isArray(batch) ? batch.length : -1),
+      };
+  }
+}
+
+/** A new per-environment array for info values like `value`. */
+function infoArray(value, n) {
+  if (typeof value === 'number') return new Float64Array(n);
+  if (typeof value === 'boolean') return new Uint8Array(n);
+  if (typeof value === 'bigint') return new BigInt64Array(n);
+  return new Array(n).fill(null);
+}
+
+function fits(array, value) {
+  if (Array.isArray(array)) return true;
+  if (array instanceof Float64Array) return typeof value === 'number';
+  if (array instanceof Uint8Array) return typeof value === 'boolean';
+  if (array instanceof BigInt64Array) return typeof value === 'bigint';
+  return false;
+}
+
+/**
+ * Gymnasium's `_add_info`: adds environment `i`'s info to the batched
+ * infos. Nested objects recurse; numbers gather into Float64Arrays,
+ * booleans into Uint8Arrays, BigInts into BigInt64Arrays, anything else
+ * into arrays (null where unset); `_key` is a Uint8Array mask of the
+ * environments that set `key`.
+ */
+export function addInfo(infos, info, i, n) {
+  for (const [key, value] of Object.entries(info)) {
+    let array;
+    if (isPlainObject(value)) {
+      array = addInfo(isPlainObject(infos[key]) ? infos[key] : {}, value, i, n);
+    } else {
+      array = infos[key] ?? infoArray(value, n);
+      if (!fits(array, value)) array = Array.from(array, (x, j) => (infos[`_${key}`]?.[j] ? x : null));
+      array[i] = typeof value === 'boolean' && !Array.isArray(array) ? Number(value) : value;
+    }
+    const mask = infos[`_${key}`] ?? new Uint8Array(n);
+    mask[i] = 1;
+    infos[key] = array;
+    infos[`_${key}`] = mask;
+  }
+  return infos;
+}
+
+function readAutoresetMode(mode) {
+  const modes = Object.values(AutoresetMode);
+  if (!modes.includes(mode)) throw valueError(`autoresetMode must be one of ${modes.join(', ')}, got ${describe(mode)}`);
+  return mode;
+}
+
+/** The vector reset's `{seed, options}`: a seed per environment and the reset mask. */
+function readVectorReset(args, n) {
+  if (args !== undefined && args !== null && !isPlainObject(args)) throw typeError(`reset takes one object {seed, options}, got ${describe(args)}`);
+  const { seed = null, options = null, ...unknown } = args ?? {};
+  const extra = Object.keys(unknown);
+  if (extra.length) throw typeError(`reset: unknown argument ${JSON.stringify(extra[0])} (known: seed, options)`);
+  let seeds;
+  if (Array.isArray(seed)) {
+    if (seed.length !== n) throw valueError(`reset: seed has ${seed.length} entries for ${n} environments`);
+    seeds = seed.map((s, i) => readSeed(s, `reset: seed[${i}]`));
+  } else {
+    const s = readSeed(seed, 'reset: seed');
+    seeds = Array.from({ length: n }, (_, i) => (s === null ? null : typeof s === 'bigint' ? s + BigInt(i) : s + i));
+  }
+  if (options !== null && !isPlainObject(options)) throw typeError(`reset: options must be an object, got ${describe(options)}`);
+  const { resetMask, ...rest } = options ?? {};
+  let mask = null;
+  if (resetMask !== undefined) {
+    if (!(Array.isArray(resetMask) || ArrayBuffer.isView(resetMask)) || resetMask.length !== n) {
+      throw valueError(`reset: options.resetMask must be ${n} booleans, got ${describe(resetMask)}`);
+    }
+    mask = Uint8Array.from(resetMask, (x) => (x ? 1 : 0));
+    if (!mask.some((x) => x)) throw valueError('reset: options.resetMask must select at least one environment');
+  }
+  return { seeds, options: options === null ? null : rest, mask };
+}
+
+/** What both vector environments share. */
+class VectorEnvBase {
+  _setup(single, n, autoresetMode) {
+    this.numEnvs = n;
+    this.autoresetMode = readAutoresetMode(autoresetMode);
+    this.singleObservationSpace = single.observationSpace;
+    this.singleActionSpace = single.actionSpace;
+    this._observations = batcher(single.observationSpace, n);
+    this._actions = batcher(single.actionSpace, n);
+    this.observationSpace = this._observations.space;
+    this.actionSpace = this._actions.space;
+    this.metadata = { ...(single.metadata ?? {}), autoresetMode: this.autoresetMode };
+    this.renderMode = single.renderMode ?? null;
+    this.spec = single.spec ?? null;
+    this.closed = false;
+    this._autoreset = new Uint8Array(n);
+  }
+
+  /** One action per environment from a batch, each checked before any environment steps. */
+  _splitActions(actions) {
+    if (this.closed) throw valueError(`${this.constructor.name} is closed`);
+    const n = this.numEnvs;
+    if (this._actions.length(actions) !== n) {
+      throw valueError(`step takes a batch of ${n} actions (shaped like actionSpace.sample()), got ${describe(actions)}`);
+    }
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const action = this._actions.item(actions, i);
+      if (!this.singleActionSpace.contains(action)) {
+        throw valueError(`action ${i}, ${describe(action)}, is not in the action space ${this.singleActionSpace}`);
+      }
+      out.push(action);
+    }
+    if (this.autoresetMode === AutoresetMode.DISABLED) {
+      const ended = this._autoreset.findIndex((x) => x);
+      if (ended >= 0) {
+        throw valueError(`environment ${ended} ended its episode: reset it first (reset({options: {resetMask}})) when autoresetMode is Disabled`);
+      }
+    }
+    return out;
+  }
+
+  /** Results in environment order -> the batched step results. */
+  _gather(results) {
+    const n = this.numEnvs;
+    const observations = new Array(n);
+    const rewards = new Float64Array(n);
+    const terminations = new Uint8Array(n);
+    const truncations = new Uint8Array(n);
+    const infos = {};
+    results.forEach((r, i) => {
+      const [observation, reward, terminated, truncated, info, final] = r;
+      observations[i] = observation;
+      rewards[i] = reward;
+      terminations[i] = terminated ? 1 : 0;
+      truncations[i] = truncated ? 1 : 0;
+      if (final) addInfo(infos, { finalObs: final[0], finalInfo: final[1] }, i, n);
+      addInfo(infos, info, i, n);
+      this._autoreset[i] = this.autoresetMode !== AutoresetMode.SAME_STEP && (terminated || truncated) ? 1 : 0;
+    });
+    return [this._observations.concatenate(observations), rewards, terminations, truncations, infos];
+  }
+
+  /** What each environment does this step: reset (next-step autoreset), step, or step and reset. */
+  _operation(i) {
+    if (this.autoresetMode === AutoresetMode.NEXT_STEP && this._autoreset[i]) return 'reset';
+    return this.autoresetMode === AutoresetMode.SAME_STEP ? 'stepReset' : 'step';
+  }
+
+  toString() {
+    return `${this.constructor.name}(${this.spec?.id ? `${this.spec.id}, ` : ''}numEnvs=${this.numEnvs})`;
+  }
+}
+
+/** One environment's operation, as both vector environments run it. */
+export function runOperation(env, op) {
+  switch (op.op) {
+    case 'reset':
+      return env.reset({ seed: op.seed ?? null, options: op.options ?? null });
+    case 'step':
+      return env.step(op.action);
+    case 'stepReset': {
+      const result = env.step(op.action);
+      if (!(result[2] || result[3])) return result;
+      const [observation, info] = env.reset();
+      return [observation, result[1], result[2], result[3], info, [result[0], result[4]]];
+    }
+    default:
+      throw valueError(`unknown operation ${describe(op.op)}`);
+  }
+}
+
+/** A next-step autoreset: the observation of a reset, reward 0, not done. */
+const autoresetResult = ([observation, info]) => [observation, 0, false, false, info];
+
+function environmentOf(entry, i) {
+  if (typeof entry === 'function') return requireEnv(entry(), `envFns[${i}]()`);
+  if (isEnv(entry)) return entry;
+  if (typeof entry === 'string') return make(entry);
+  if (isPlainObject(entry) && typeof entry.id === 'string') return make(entry.id, entry.options);
+  throw typeError(`envFns[${i}] must be a function returning an environment, an environment, an id or {id, options}, got ${describe(entry)}`);
+}
+
+function checkSameSpaces(spaces, what) {
+  const first = spaces[0];
+  spaces.forEach((s, i) => {
+    if (!first.equals(s)) throw valueError(`environment ${i} has the ${what} space ${s}, environment 0 ${first}: a vector environment batches equal spaces`);
+  });
+}
+
+/**
+ * N environments stepped one after another in this thread. `envFns`:
+ * functions returning environments (or environments, ids, {id, options}).
+ * Options: `autoresetMode` (AutoresetMode.NEXT_STEP by default).
+ */
+export class SyncVectorEnv extends VectorEnvBase {
+  constructor(envFns, { autoresetMode = AutoresetMode.NEXT_STEP } = {}) {
+    super();
+    if (!Array.isArray(envFns) || envFns.length === 0) throw typeError(`SyncVectorEnv takes a non-empty array of environment functions, got ${describe(envFns)}`);
+    readAutoresetMode(autoresetMode);
+    this.envs = envFns.map(environmentOf);
+    checkSameSpaces(this.envs.map((e) => e.observationSpace), 'observation');
+    checkSameSpaces(this.envs.map((e) => e.actionSpace), 'action');
+    this._setup(this.envs[0], this.envs.length, autoresetMode);
+  }
+
+  /** seed: one for all (environment i gets seed + i), one per environment, or none. */
+  reset(args) {
+    if (this.closed) throw valueError('SyncVectorEnv is closed');
+    const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
+    this._last ??= new Array(this.numEnvs).fill(null);
+    if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
+    const infos = {};
+    this.envs.forEach((env, i) => {
+      if (mask && !mask[i]) return;
+      const [observation, info] = env.reset({ seed: seeds[i], options });
+      this._last[i] = observation;
+      this._autoreset[i] = 0;
+      addInfo(infos, info, i, this.numEnvs);
+    });
+    return [this._observations.concatenate(this._last), infos];
+  }
+
+  step(actions) {
+    const split = this._splitActions(actions);
+    const results = this.envs.map((env, i) => {
+      const op = this._operation(i);
+      if (op === 'reset') return autoresetResult(env.reset());
+      return runOperation(env, { op, action: split[i] });
+    });
+    results.forEach((r, i) => {
+      this._last[i] = r[0];
+    });
+    return this._gather(results);
+  }
+
+  /** `env[name](...args)` (or the value of `env[name]`) for every environment, via getWrapperAttr. */
+  call(name, ...args) {
+    return this.envs.map((env) => {
+      const value = typeof env.getWrapperAttr === 'function' ? env.getWrapperAttr(name) : env[name];
+      return typeof value === 'function' ? value.apply(env, args) : value;
+    });
+  }
+  getAttr(name) {
+    return this.call(name);
+  }
+  /** Sets `name` on every environment: one value for all, or an array of one per environment. */
+  setAttr(name, values) {
+    const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);
+    if (list.length !== this.numEnvs) throw valueError(`setAttr: ${list.length} values for ${this.numEnvs} environments`);
+    this.envs.forEach((env, i) => (typeof env.setWrapperAttr === 'function' ? env.setWrapperAttr(name, list[i]) : (env[name] = list[i])));
+  }
+  render() {
+    return this.envs.map((env) => env.render());
+  }
+  close() {
+    if (this.closed) return;
+    this.envs.forEach((env) => env.close());
+    this.closed = true;
+  }
+}
+
+function readSpec(entry, i) {
+  if (typeof entry === 'string') return { id: entry };
+  if (isPlainObject(entry) && typeof entry.id === 'string') return { id: entry.id, options: entry.options };
+  if (isPlainObject(entry) && (typeof entry.module === 'string' || entry.module instanceof URL)) {
+    const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
+    return { module: new URL(entry.module, base).href, export: entry.export ?? 'default', args: entry.args ?? [] };
+  }
+  const hint = typeof entry === 'function' ? ': a function cannot be sent to a worker' : '';
+  throw typeError(`envs[${i}] must be an id, {id, options} or {module, export, args}, got ${describe(entry)}${hint}`);
+}
+
+/** Splits `n` environments into `w` contiguous groups of near-equal size. */
+function groups(n, w) {
+  const out = [];
+  for (let k = 0, start = 0; k < w; k++) {
+    const size = Math.floor(n / w) + (k < n % w ? 1 : 0);
+    out.push(Array.from({ length: size }, (_, j) => start + j));
+    start += size;
+  }
+  return out;
+}
+
+/**
+ * N environments in workers (module Web Workers in a browser, worker
+ * threads in Node), each worker running its share one after another; every
+ * method returns a promise. `envs`: ids, {id, options}, or {module,
+ * export, args} naming a module whose export makes the environment (for
+ * plain-JS environments and wrapper stacks; functions cannot cross to a
+ * worker). Options: `workers` (default: one per environment),
+ * `autoresetMode`, `workerUrl` (default: compgym's worker.js).
+ * The spaces are known once `ready` resolves (reset waits for it).
+ */
+export class AsyncVectorEnv extends VectorEnvBase {
+  constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl } = {}) {
+    super();
+    if (!Array.isArray(envs) || envs.length === 0) throw typeError(`AsyncVectorEnv takes a non-empty array of environment specs, got ${describe(envs)}`);
+    readAutoresetMode(autoresetMode);
+    const specs = envs.map(readSpec);
+    const w = workers ?? specs.length;
+    if (!Number.isSafeInteger(w) || w < 1 || w > specs.length) throw valueError(`workers must be an integer in [1, ${specs.length}], got ${describe(w)}`);
+    this.numEnvs = specs.length;
+    this.numWorkers = w;
+    this._groups = groups(specs.length, w);
+    this._services = this._groups.map(() => connect(workerUrl));
+    this.closed = false;
+    this.ready = Promise.all(this._services.map((s, k) => s.call('Env.make', { envs: this._groups[k].map((i) => specs[i]) }))).then(
+      (replies) => {
+        const described = replies.flatMap((r) => r.envs);
+        const observation = described.map((d) => Space.fromJSON(exactDescription(d.observationSpace)));
+        const action = described.map((d) => Space.fromJSON(exactDescription(d.actionSpace)));
+        checkSameSpaces(observation, 'observation');
+        checkSameSpaces(action, 'action');
+        const first = described[0];
+        this._setup(
+          { observationSpace: observation[0], actionSpace: action[0], metadata: first.metadata, renderMode: first.renderMode, spec: first.spec },
+          specs.length,
+          autoresetMode,
+        );
+        this.rewardRange = first.rewardRange;
+        return this;
+      },
+    );
+    // A failure surfaces where it is awaited; until then it is not an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  /** Runs one operation per listed environment, each worker its share at once; results in environment order. */
+  async _run(operations) {
+    const results = new Array(this.numEnvs);
+    await Promise.all(
+      this._groups.map(async (members, k) => {
+        const ops = [];
+        for (const [local, i] of members.entries()) if (operations[i]) ops.push({ ...operations[i], env: local, index: i });
+        if (!ops.length) return;
+        const reply = await this._services[k].call('Env.run', { ops: ops.map(({ index, ...op }) => op) });
+        reply.results.forEach((r, j) => {
+          results[ops[j].index] = r;
+        });
+      }),
+    );
+    return results;
+  }
+
+  async reset(args) {
+    await this.ready;
+    if (this.closed) throw valueError('AsyncVectorEnv is closed');
+    const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
+    this._last ??= new Array(this.numEnvs).fill(null);
+    if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
+    const results = await this._run(seeds.map((seed, i) => (mask && !mask[i] ? null : { op: 'reset', seed, options })));
+    const infos = {};
+    results.forEach((r, i) => {
+      if (!r) return;
+      this._last[i] = r[0];
+      this._autoreset[i] = 0;
+      addInfo(infos, r[1], i, this.numEnvs);
+    });
+    return [this._observations.concatenate(this._last), infos];
+  }
+
+  async step(actions) {
+    await this.ready;
+    const split = this._splitActions(actions);
+    const ops = split.map((action, i) => {
+      const op = this._operation(i);
+      return op === 'reset' ? { op } : { op, action };
+    });
+    const results = await this._run(ops);
+    const full = results.map((r, i) => (ops[i].op === 'reset' ? autoresetResult(r) : r));
+    full.forEach((r, i) => {
+      this._last[i] = r[0];
+    });
+    return this._gather(full);
+  }
+
+  /** `env[name](...args)` (or the value of `env[name]`) for every environment; arguments must be cloneable. */
+  async call(name, ...args) {
+    await this.ready;
+    const replies = await Promise.all(this._services.map((s) => s.call('Env.call', { name, args })));
+    return replies.flatMap((r) => r.values);
+  }
+  getAttr(name) {
+    return this.call(name);
+  }
+  async setAttr(name, values) {
+    await this.ready;
+    const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);
+    if (list.length !== this.numEnvs) throw valueError(`setAttr: ${list.length} values for ${this.numEnvs} environments`);
+    await Promise.all(this._services.map((s, k) => s.call('Env.set', { name, values: this._groups[k].map((i) => list[i]) })));
+  }
+  render() {
+    return this.call('render');
+  }
+  /** Closes the environments and stops the workers; safe to call twice. */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.ready;
+      await Promise.all(this._services.map((s) => s.call('Env.close', {})));
+    } catch {
+      // The workers stop below either way.
+    } finally {
+      await Promise.all(this._services.map((s) => s.terminate()));
+    }
+  }
+}
+
+/**
+ * Gymnasium's `make_vec`: `numEnvs` copies of `id` (made with `options`) in
+ * a SyncVectorEnv (`vectorizationMode: "sync"`, the default) or an
+ * AsyncVectorEnv (`"async"`); `vectorOptions` go to the vector environment.
+ */
+export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options = {}, vectorOptions = {} } = {}) {
+  if (!Number.isSafeInteger(numEnvs) || numEnvs < 1) throw valueError(`numEnvs must be a positive integer, got ${describe(numEnvs)}`);
+  if (vectorizationMode === 'sync') {
+    return new SyncVectorEnv(Array.from({ length: numEnvs }, () => () => make(id, options)), vectorOptions);
+  }
+  if (vectorizationMode === 'async') return new AsyncVectorEnv(new Array(numEnvs).fill({ id, options }), vectorOptions);
+  throw valueError(`vectorizationMode must be "sync" or "async", got ${describe(vectorizationMode)}`);
+}

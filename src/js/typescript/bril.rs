@@ -1,0 +1,79 @@
+//! The Bril compiler's functions: programs as Bril JSON, runs, passes.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_BRIL: &'static str = r#"
+/** A Bril type: a primitive (`"int"`, `"bool"`, `"float"`, `"char"`) or a pointer. */
+export type BrilType = string | { ptr: BrilType };
+/** Where an instruction is in the source text. */
+export interface BrilPosition {
+  row: number;
+  col: number;
+}
+export interface BrilSourced {
+  pos?: BrilPosition;
+  pos_end?: BrilPosition;
+}
+export interface BrilArgument {
+  name: string;
+  type: BrilType;
+}
+export interface BrilLabel extends BrilSourced {
+  label: string;
+}
+export interface BrilConstant extends BrilSourced {
+  op: "const";
+  dest: string;
+  type: BrilType;
+  value: number | boolean | string;
+}
+/** An operation with a result (`add`, `call`, `load`...). */
+export interface BrilValueOperation extends BrilSourced {
+  op: string;
+  dest: string;
+  type: BrilType;
+  args?: string[];
+  funcs?: string[];
+  labels?: string[];
+}
+/** An operation run for its effect (`print`, `br`, `ret`, `store`...). */
+export interface BrilEffectOperation extends BrilSourced {
+  op: string;
+  args?: string[];
+  funcs?: string[];
+  labels?: string[];
+}
+export type BrilInstruction = BrilConstant | BrilValueOperation | BrilEffectOperation;
+export interface BrilFunction extends BrilSourced {
+  name: string;
+  args?: BrilArgument[];
+  type?: BrilType;
+  instrs: (BrilInstruction | BrilLabel)[];
+}
+/** A Bril program in its JSON form, as `bril2json` writes it. */
+export interface BrilProgram {
+  functions: BrilFunction[];
+}
+
+/** `runBril`'s result: what the program printed and the instructions it executed (`brili -p`'s `total_dyn_inst`). */
+export interface BrilRun {
+  stdout: string;
+  dynInst: number;
+}
+/** What `runBril` throws for a program that fails while running: the error, with what it printed and executed until then. */
+export interface BrilRunError extends CompgymError {
+  stdout: string;
+  dynInst: number;
+}
+
+export interface BrilPass {
+  flag: string;
+  description: string;
+}
+/** `brilPasses()`: every pass and pipeline flag `optimizeBril` and `runBril` accept. */
+export interface BrilPasses {
+  passes: BrilPass[];
+  pipelines: string[];
+}
+"#;

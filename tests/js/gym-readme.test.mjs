@@ -1,0 +1,104 @@
+// The README's compgym/gym examples, run verbatim: in Node as modules of a
+// project with the package installed, and in Chromium as module scripts of
+// a page whose import map points `compgym` and `compgym/gym` at the package.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../../scripts/serve.mjs';
+import { launch, strictPage } from './browser.mjs';
+
+const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section = readme.slice(readme.indexOf("## Gymnasium's API"), readme.indexOf('## The service protocol from JS'));
+const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+// What each example prints, in order: a pattern per line.
+const EXPECTED = [
+  [/^benchmark:\/\/suite-v0\/palindromes -?[\d.e-]+ (-[a-z0-9-]+ ?)+$/],
+  [/^\[\]$/, /^\[ -?[\d.e-]+, true \]$/],
+  [/^\[\]$/, /^benchmark:\/\/suite-v0\/\S+ [-a-z0-9 ]* ?\{ r: -?[\d.e-]+, l: \d+, t: [\d.e-]+ \}$/],
+  [/^\[$/, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /^\]$/, /^48 steps$/],
+];
+
+function checkOutput(i, lines) {
+  assert.equal(lines.length, EXPECTED[i].length, `example ${i + 1} printed:\n${lines.join('\n')}`);
+  EXPECTED[i].forEach((pattern, j) => assert.match(lines[j], pattern, `example ${i + 1}, line ${j + 1}`));
+}
+
+test('the README shows four compgym/gym examples', () => {
+  assert.equal(blocks.length, EXPECTED.length);
+});
+
+test('the README examples run verbatim in Node', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'compgym-readme-'));
+  try {
+    mkdirSync(join(scratch, 'node_modules'));
+    symlinkSync(pkgDir, join(scratch, 'node_modules', 'compgym'), 'dir');
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+    blocks.forEach((source, i) => {
+      const file = join(scratch, `example-${i + 1}.mjs`);
+      writeFileSync(file, source);
+      const out = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      checkOutput(i, out.trimEnd().split('\n'));
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+/** What each example logs, as values: one check per console.log call. */
+const LOGGED = [
+  [(args) => args[0] === 'benchmark://suite-v0/palindromes' && typeof args[1] === 'number' && /^(-[a-z0-9-]+ ?)+$/.test(args[2])],
+  [(args) => Array.isArray(args[0]) && args[0].length === 0, (args) => typeof args[0][0] === 'number' && args[0][1] === true],
+  [
+    (args) => Array.isArray(args[0]) && args[0].length === 0,
+    (args) => /^benchmark:/.test(args[0]) && typeof args[1] === 'string' && ['r', 'l', 't'].every((k) => typeof args[2][k] === 'number'),
+  ],
+  [(args) => args[0].length === 4 && args[0].every((b) => /^benchmark:\/\/suite-v0\//.test(b)), (args) => args[0] === 48 && args[1] === 'steps'],
+];
+
+test('the README examples run verbatim in Chromium, AsyncVectorEnv on Web Workers', async () => {
+  const server = await serve(pkgDir, 0);
+  const browser = await launch();
+  try {
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    for (const [i, source] of blocks.entries()) {
+      const page = await strictPage(browser);
+      await page.addInitScript(() => {
+        window.logged = [];
+        const log = console.log.bind(console);
+        console.log = (...args) => {
+          window.logged.push(args);
+          log(...args);
+        };
+      });
+      await page.route(`${origin}/example.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: source }));
+      await page.route(`${origin}/example.html`, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+            <script type="importmap">{"imports": {"compgym": "/index.js", "compgym/gym": "/gym/index.js"}}</script>
+            <script type="module">
+              const { default: init } = await import('compgym');
+              await init();
+              await import('/example.js');
+              window.done = true;
+            </script>`,
+        }),
+      );
+      await page.goto(`${origin}/example.html`);
+      await page.waitForFunction(() => window.done === true, null, { timeout: 60_000 });
+      assert.deepEqual(page.problems, []);
+      const logged = await page.evaluate(() => window.logged);
+      assert.equal(logged.length, LOGGED[i].length, `example ${i + 1} logged ${JSON.stringify(logged)}`);
+      LOGGED[i].forEach((check, j) => assert.ok(check(logged[j]), `example ${i + 1}, log ${j + 1}: ${JSON.stringify(logged[j])}`));
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

@@ -1,0 +1,159 @@
+// The package's TypeScript declarations, held to what the package does by
+// the TypeScript compiler (pinned in package.json), against the packed
+// tarball as users install it:
+// - no declaration is `any` (the wasm module's raw exports aside);
+// - every ```js example of README.md and of the package page type-checks
+//   as JavaScript under `checkJs` and `strict` (an example after a
+//   `<!-- types: skip (why) -->` line is left out: fragments only);
+// - types/usage.ts, a strict project using the whole public API, compiles
+//   with `tsc --strict`, each of its @ts-expect-error lines is an error the
+//   declarations catch, and it runs;
+// - the values the API returns have the declared types (types/shapes.mjs
+//   writes them as TypeScript literals of those types).
+// One compiler run checks all three; each test reads its files' errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { typescript as shapesTypeScript } from './types/shapes.mjs';
+
+const root = new URL('../../', import.meta.url).pathname;
+const tsc = new URL('./node_modules/typescript/bin/tsc', import.meta.url).pathname;
+/** Markdown files whose examples are checked, and where the packed package has them. */
+const READMES = [
+  { name: 'README.md', path: join(root, 'README.md') },
+  { name: 'the package page', path: null }, // node_modules/compgym/README.md, as packed
+];
+/** Fragments a README may leave out; more than this means examples stopped being programs. */
+const MAX_SKIPPED = 2;
+
+let scratch;
+let pkg;
+let diagnostics = [];
+const examples = [];
+const skipped = [];
+
+/** ```js blocks of `text`, with the line each starts on and the reason when marked to skip. */
+function jsBlocks(text) {
+  const lines = text.split('\n');
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '```js') continue;
+    const skip = /^<!-- types: skip \((.+)\) -->$/.exec(lines[i - 1]?.trim() ?? '');
+    let end = i + 1;
+    while (end < lines.length && lines[end].trim() !== '```') end++;
+    blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') + '\n', skip: skip?.[1] });
+    i = end;
+  }
+  return blocks;
+}
+
+before(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'compgym-types-'));
+  pkg = join(scratch, 'node_modules', 'compgym');
+  mkdirSync(pkg, { recursive: true });
+  const tarball = execFileSync('npm', ['pack', join(root, 'pkg'), '--pack-destination', scratch, '--silent'], {
+    encoding: 'utf8',
+  }).trim();
+  execFileSync('tar', ['xzf', join(scratch, tarball), '-C', pkg, '--strip-components=1']);
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+
+  READMES[1].path = join(pkg, 'README.md');
+  for (const [k, readme] of READMES.entries()) {
+    for (const block of jsBlocks(readFileSync(readme.path, 'utf8'))) {
+      if (block.skip) {
+        skipped.push(`${readme.name} line ${block.line}: ${block.skip}`);
+        continue;
+      }
+      const file = `example-${k}-${block.line}.mjs`;
+      writeFileSync(join(scratch, file), block.code);
+      examples.push({ file, readme: readme.name, line: block.line });
+    }
+  }
+
+  copyFileSync(new URL('./types/usage.ts', import.meta.url), join(scratch, 'usage.ts'));
+  const c = await import(pathToFileURL(join(pkg, 'node.js')).href);
+  const classes = Object.fromEntries(Object.entries(c).filter(([, v]) => typeof v === 'function' && /^[A-Z]/.test(v.name)));
+  writeFileSync(join(scratch, 'shapes.ts'), shapesTypeScript(c, classes));
+
+  writeFileSync(
+    join(scratch, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        allowJs: true,
+        checkJs: true,
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['esnext', 'dom'],
+        // The project sees the package's declarations and nothing else (no Node types).
+        types: [],
+        outDir: 'out',
+      },
+      files: ['usage.ts', 'shapes.ts', ...examples.map((e) => e.file)],
+    }),
+  );
+  let output = '';
+  try {
+    execFileSync(process.execPath, [tsc, '-p', '.', '--pretty', 'false'], { cwd: scratch, encoding: 'utf8' });
+  } catch (e) {
+    output = `${e.stdout}${e.stderr}`;
+  }
+  // Each diagnostic starts a line with `file(line,col): error`; continuation lines follow it.
+  diagnostics = output.split(/\n(?=\S)/).filter((d) => d.trim());
+});
+
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const errorsIn = (file) => diagnostics.filter((d) => d.startsWith(`${file}(`) || d.startsWith(`${file}:`));
+
+test('no public declaration is `any`', () => {
+  const found = [];
+  for (const file of ['compgym.d.ts', 'remote.d.ts', 'worker.d.ts', 'gym/index.d.ts']) {
+    const text = readFileSync(join(pkg, file), 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node) => {
+      // The wasm module's raw exports (what `init()` resolves to) are wasm-bindgen's ABI, not the API.
+      if (ts.isInterfaceDeclaration(node) && node.name.text === 'InitOutput') return;
+      if (node.kind === ts.SyntaxKind.AnyKeyword) {
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+        found.push(`${file}:${line + 1}: ${text.split('\n')[line].trim()}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(found, []);
+});
+
+test("every JS example of the READMEs type-checks under checkJs and strict", () => {
+  assert.ok(examples.length >= 14, `only ${examples.length} examples found`);
+  assert.ok(skipped.length <= MAX_SKIPPED, `examples left out:\n${skipped.join('\n')}`);
+  // Each error is placed in its README: `README.md:449:72: error TS2365: ...`.
+  const failures = examples.flatMap(({ file, readme, line }) =>
+    errorsIn(file).map((d) => d.replace(/^[^(]+\((\d+),(\d+)\)/, (_, row, col) => `${readme}:${line + Number(row) - 1}:${col}`)),
+  );
+  assert.deepEqual(failures, []);
+});
+
+test('a strict project using the whole public API compiles, rejects its mistakes, and runs', () => {
+  assert.deepEqual(errorsIn('usage.ts'), []);
+  // An unused @ts-expect-error is itself an error above, so every marked mistake was caught.
+  const mistakes = readFileSync(join(scratch, 'usage.ts'), 'utf8').match(/@ts-expect-error/g).length;
+  assert.ok(mistakes >= 25, `${mistakes} mistakes checked`);
+  execFileSync(process.execPath, [join(scratch, 'out', 'usage.js')], { cwd: scratch, encoding: 'utf8' });
+});
+
+test('the values the package returns have the types it declares', () => {
+  const shapes = readFileSync(join(scratch, 'shapes.ts'), 'utf8').match(/^export const/gm).length;
+  assert.ok(shapes > 250, `${shapes} values checked`);
+  assert.deepEqual(errorsIn('shapes.ts'), []);
+  // Nothing else went wrong (a declaration file that does not compile, say).
+  const elsewhere = diagnostics.filter((d) => !/^(usage\.ts|shapes\.ts|example-[\d-]+\.mjs)[(:]/.test(d));
+  assert.deepEqual(elsewhere, []);
+});

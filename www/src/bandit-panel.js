@@ -1,0 +1,65 @@
+// The bandit panel: LinUCB against a random policy, computed in a worker,
+// cumulative regret drawn with axes, a legend and an optional log scale.
+import { describe } from './format.js';
+import { lineChart } from './charts.js';
+
+export function mountBandit(app, $) {
+  let chart = null;
+  let data = null;
+
+  function read(id, what, low, high) {
+    const value = Number($(id).value);
+    if (!Number.isSafeInteger(value) || value < low || value > high) {
+      throw Object.assign(new Error(`${what} must be a whole number from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}, got ${$(id).value || 'nothing'}`), {
+        name: 'ValueError',
+      });
+    }
+    return value;
+  }
+
+  function draw() {
+    if (!data) return;
+    const log = $('bandit-log').checked;
+    chart?.destroy();
+    const positive = (curve) => Array.from(curve, (y) => (log && y <= 0 ? null : y));
+    const xs = Array.from(data.linucb, (_, i) => i + 1);
+    chart = lineChart(
+      $('bandit-chart'),
+      {
+        height: 240,
+        scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
+        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: 64 }],
+        series: [
+          { label: 'step' },
+          { label: 'LinUCB', stroke: '#1d4f91', width: 2 },
+          { label: 'random', stroke: '#b4451f', width: 2 },
+        ],
+      },
+      [xs, positive(data.linucb), positive(data.random)],
+    );
+    $('bandit-chart').dataset.scale = log ? 'log' : 'linear';
+  }
+
+  async function run() {
+    const out = $('bandit-result');
+    try {
+      const steps = read('bandit-steps', 'steps', 10, 20_000);
+      const seed = read('bandit-seed', 'the seed', 0, 2 ** 31);
+      out.textContent = 'Running…';
+      $('bandit-run').disabled = true;
+      data = await app.lanes.bandit.run('bandit', { steps, seed }, { timeLimitMs: 60_000 });
+      const last = (c) => c[c.length - 1].toFixed(1);
+      out.textContent = `After ${steps.toLocaleString('en-US')} steps with seed ${seed}: LinUCB's regret ${last(data.linucb)}, random's ${last(data.random)}.`;
+      Object.assign(out.dataset, { linucb: last(data.linucb), random: last(data.random), steps: String(steps) });
+      draw();
+    } catch (error) {
+      out.textContent = describe(error);
+      delete out.dataset.linucb;
+    } finally {
+      $('bandit-run').disabled = false;
+    }
+  }
+
+  $('bandit-run').addEventListener('click', run);
+  $('bandit-log').addEventListener('change', draw);
+}

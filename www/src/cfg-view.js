@@ -1,0 +1,131 @@
+// The control-flow graph of one function at the current step: blocks laid
+// out by dagre with their instructions inside, edges for jumps and branches,
+// the blocks the step changed marked, and zoom and pan by @panzoom/panzoom
+// (wheel, drag, pinch, or the buttons). Large functions start fitted to the
+// width, at the top, and zoom in from there.
+import Panzoom from '@panzoom/panzoom';
+import { h } from './format.js';
+import { layout, blockName, changedBlocks, LINE_H, PAD } from './cfg-layout.js';
+
+/** Functions with more blocks are laid out in a worker, so the page never waits on dagre. */
+const INLINE_BLOCKS = 60;
+const LEGIBLE = 0.75; // the smallest first scale: 12 px text shows at 9 px
+
+/** Text made safe for SVG markup. */
+function escape(text) {
+  return String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+/**
+ * The SVG of a laid-out function, as markup: one string parsed once is many
+ * times faster than thousands of createElementNS calls on a large function.
+ */
+function svgMarkup(fn, laid, changed) {
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${laid.width}" height="${laid.height}" viewBox="0 0 ${laid.width} ${laid.height}" class="cfg-svg" role="img">`,
+    `<title>control-flow graph of @${escape(fn.name)}: ${fn.blocks.length} blocks, ${changed.size} changed by this step</title>`,
+    '<defs><marker id="cfg-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" class="cfg-arrowhead"/></marker></defs>',
+  ];
+  for (const { from, to, points } of laid.edges) {
+    const d = points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+    const back = laid.nodes[to].y <= laid.nodes[from].y;
+    out.push(`<path d="${d}" class="${back ? 'cfg-edge back' : 'cfg-edge'}" marker-end="url(#cfg-arrow)"/>`);
+  }
+  fn.blocks.forEach((block, i) => {
+    const node = laid.nodes[i];
+    const x = node.x - node.width / 2;
+    const y = node.y - node.height / 2;
+    out.push(`<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">`);
+    out.push(`<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>`);
+    out.push(`<rect x="${x}" y="${y}" width="${node.width}" height="${node.height}" rx="4"/>`);
+    node.lines.forEach((line, k) => {
+      out.push(`<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`);
+    });
+    out.push('</g>');
+  });
+  out.push('</svg>');
+  return out.join('');
+}
+
+export function mountCfg(app, $) {
+  const { episode } = app;
+  const host = $('cfg');
+  const stage = h('div', { class: 'cfg-stage' });
+  host.replaceChildren(stage);
+  const panzoom = Panzoom(stage, { origin: '0 0', minScale: 0.005, maxScale: 4, step: 0.25, canvas: true, touchAction: 'none' });
+  host.addEventListener('wheel', (event) => {
+    event.preventDefault();
+    panzoom.zoomWithWheel(event);
+  }, { passive: false });
+  let size = { width: 1, height: 1, nodes: [] };
+  let shownKey = null;
+
+  /** Shows the graph at `scale` from the top, centred across, or on the entry block if it is wider. */
+  function place(scale) {
+    panzoom.zoom(scale, { animate: false });
+    const room = host.clientWidth / scale;
+    const x = room >= size.width ? (room - size.width) / 2 : Math.min(0, room / 2 - (size.nodes[0]?.x ?? 0));
+    panzoom.pan(x, 0, { animate: false });
+  }
+
+  /** The whole graph in view. */
+  function fit() {
+    place(Math.min(1, host.clientWidth / size.width, host.clientHeight / size.height));
+  }
+
+  /** The graph's width in view, but never so small the text cannot be read: the rest is a drag away. */
+  function fitWidth() {
+    place(Math.max(LEGIBLE, Math.min(1, host.clientWidth / size.width)));
+  }
+
+  let renders = 0;
+
+  /** Draws the chosen function of the current state; a large one is laid out in a worker. */
+  async function render() {
+    const ticket = ++renders;
+    const node = episode.current;
+    const cfg = JSON.parse(episode.observe(node, 'Cfg'));
+    const select = $('cfg-function');
+    const chosen = select.value;
+    select.replaceChildren(...cfg.functions.map((f) => new Option(`@${f.name} (${f.blocks.length} blocks)`, f.name)));
+    select.value = cfg.functions.some((f) => f.name === chosen) ? chosen : cfg.functions[0]?.name ?? '';
+    const fn = cfg.functions.find((f) => f.name === select.value);
+    if (!fn) {
+      stage.replaceChildren(h('p', { class: 'hint' }, 'This program has no functions.'));
+      return;
+    }
+    const before = node.parent ? JSON.parse(episode.observe(node.parent, 'Cfg')).functions.find((f) => f.name === fn.name) : null;
+    const changed = node.parent ? changedBlocks(fn, before ?? { blocks: [] }) : new Set();
+    let laid;
+    if (fn.blocks.length <= INLINE_BLOCKS) {
+      laid = layout(fn);
+    } else {
+      $('cfg-legend').textContent = `laying out ${fn.blocks.length} blocks…`;
+      host.dataset.state = 'layout';
+      try {
+        laid = await app.lanes.layout.run('layout', { fn }, { timeLimitMs: 60_000 });
+      } catch (error) {
+        if (ticket === renders) $('cfg-legend').textContent = `The graph could not be laid out: ${error.name}: ${error.message}`;
+        return;
+      }
+      if (ticket !== renders) return; // a later state or function is being drawn
+    }
+    stage.innerHTML = svgMarkup(fn, laid, changed);
+    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
+    $('cfg-legend').textContent = node.parent
+      ? `${changed.size} of ${fn.blocks.length} blocks changed by ${node.flag} (outlined orange)`
+      : `${fn.blocks.length} blocks`;
+    const key = `${episode.root.id}/${fn.name}`;
+    size = laid;
+    if (key !== shownKey) fitWidth();
+    shownKey = key;
+  }
+
+  $('cfg-function').addEventListener('change', render);
+  $('cfg-zoom-in').addEventListener('click', () => panzoom.zoomIn());
+  $('cfg-zoom-out').addEventListener('click', () => panzoom.zoomOut());
+  $('cfg-fit').addEventListener('click', fit);
+  episode.addEventListener('change', render);
+  render();
+  return { panzoom };
+}

@@ -1,0 +1,69 @@
+// A step's diff as rows for a side-by-side view: jsdiff's line diff of the
+// program before and after, removed and added lines paired row by row, and
+// long unchanged runs folded. No DOM: the page runs it for small programs,
+// a worker for large ones.
+import { diffLines } from 'diff';
+
+const CONTEXT = 3;
+
+/** Rows `{kind: 'same' | 'changed', left, right}` (null: no line there) from two texts. */
+export function sideBySide(before, after) {
+  const rows = [];
+  let removed = [];
+  let added = [];
+  const flush = () => {
+    for (let i = 0; i < Math.max(removed.length, added.length); i++) {
+      rows.push({ kind: 'changed', left: removed[i] ?? null, right: added[i] ?? null });
+    }
+    removed = [];
+    added = [];
+  };
+  // A diff that takes over 5 s is cut short by jsdiff (the result is still a valid diff).
+  for (const change of diffLines(before, after, { timeout: 5000 }) ?? []) {
+    const lines = change.value.replace(/\n$/, '').split('\n');
+    if (change.removed) removed.push(...lines);
+    else if (change.added) added.push(...lines);
+    else {
+      flush();
+      for (const line of lines) rows.push({ kind: 'same', left: line, right: line });
+    }
+  }
+  flush();
+  return rows;
+}
+
+/** Rows with runs of over four unchanged rows away from changes folded into `{kind: 'fold', rows}`. */
+export function fold(rows) {
+  const keep = rows.map((r) => r.kind !== 'same');
+  rows.forEach((r, i) => {
+    if (r.kind !== 'same') for (let d = -CONTEXT; d <= CONTEXT; d++) if (rows[i + d]) keep[i + d] = true;
+  });
+  const parts = [];
+  for (let i = 0; i < rows.length; ) {
+    if (keep[i]) {
+      parts.push(rows[i++]);
+      continue;
+    }
+    let j = i;
+    while (j < rows.length && !keep[j]) j++;
+    if (j - i < 4) parts.push(...rows.slice(i, j));
+    else parts.push({ kind: 'fold', rows: rows.slice(i, j) });
+    i = j;
+  }
+  return parts;
+}
+
+/** `{parts, removed, added, changedRows}` for a step from `before` to `after`. */
+export function stepDiff(before, after) {
+  const rows = sideBySide(before, after);
+  let removed = 0;
+  let added = 0;
+  let changedRows = 0;
+  for (const r of rows) {
+    if (r.kind !== 'changed') continue;
+    changedRows++;
+    if (r.left !== null) removed++;
+    if (r.right !== null) added++;
+  }
+  return { parts: fold(rows), removed, added, changedRows };
+}

@@ -1,0 +1,113 @@
+// What a step did, side by side: the program before the step on the left,
+// after it on the right, removed lines red, added lines green, aligned row
+// by row; long unchanged stretches fold to a line that unfolds on click.
+// Large programs are diffed in a worker and drawn a screenful at a time.
+import { h } from './format.js';
+import { PASSES } from './glossary.js';
+import { stepDiff } from './diff-rows.js';
+
+/** Programs with more characters than this are diffed in a worker. */
+const INLINE_CHARS = 40_000;
+/** Rows drawn at once; the rest come with a click. */
+const PAGE_ROWS = 1500;
+
+function line(text, kind) {
+  return h('div', { class: `line ${kind}` }, text ?? '');
+}
+
+/** Draws `parts` into the two panes, PAGE_ROWS at a time. */
+function fill(left, right, parts) {
+  let drawn = 0;
+  let i = 0;
+  for (; i < parts.length && drawn < PAGE_ROWS; i++, drawn++) {
+    const part = parts[i];
+    if (part.kind === 'fold') {
+      const label = `⋯ ${part.rows.length} unchanged lines`;
+      const open = () => {
+        leftFold.replaceWith(...part.rows.map((r) => line(r.left, 'same')));
+        rightFold.replaceWith(...part.rows.map((r) => line(r.right, 'same')));
+      };
+      const leftFold = h('button', { type: 'button', class: 'line fold', onclick: open }, label);
+      const rightFold = h('button', { type: 'button', class: 'line fold', onclick: open, tabindex: '-1', 'aria-hidden': 'true' }, label);
+      left.append(leftFold);
+      right.append(rightFold);
+    } else {
+      left.append(line(part.left, part.kind === 'same' ? 'same' : part.left === null ? 'blank' : 'removed'));
+      right.append(line(part.right, part.kind === 'same' ? 'same' : part.right === null ? 'blank' : 'added'));
+    }
+  }
+  if (i < parts.length) {
+    const rest = parts.slice(i);
+    const label = `⋯ ${rest.length} more rows: show them`;
+    const more = () => {
+      leftMore.remove();
+      rightMore.remove();
+      fill(left, right, rest);
+    };
+    const leftMore = h('button', { type: 'button', class: 'line fold', onclick: more }, label);
+    const rightMore = h('button', { type: 'button', class: 'line fold', onclick: more, tabindex: '-1', 'aria-hidden': 'true' }, label);
+    left.append(leftMore);
+    right.append(rightMore);
+  }
+}
+
+function draw(host, sentenceHost, node, diff) {
+  const left = h('div', { class: 'pane before' });
+  const right = h('div', { class: 'pane after' });
+  fill(left, right, diff.parts);
+  host.replaceChildren(
+    h('div', { class: 'heads' }, h('span', {}, node.parent.parent ? `before: after step ${node.depth - 1}` : 'before: as loaded'), h('span', {}, `after step ${node.depth}: ${node.flag}`)),
+    h('div', { class: 'panes' }, left, right),
+  );
+  // Show the first change, a few lines of context above it.
+  const first = host.querySelector('.line.removed, .line.added');
+  host.scrollTop = first ? Math.max(0, first.offsetTop - 4 * first.offsetHeight) : 0;
+  host.dataset.changedRows = String(diff.changedRows);
+  host.dataset.state = 'drawn';
+  sentenceHost.textContent = node.changed
+    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${diff.removed} line(s) and added ${diff.added}.`
+    : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
+}
+
+/** Keeps the diff view on the current state of `app`'s episode. */
+export function mountDiff(app, $) {
+  const { episode } = app;
+  const host = $('diff');
+  const sentenceHost = $('diff-sentence');
+  let renders = 0;
+
+  async function render() {
+    const ticket = ++renders;
+    const node = episode.current;
+    const after = episode.observe(node, 'Ir');
+    if (!node.parent) {
+      const lines = after.replace(/\n$/, '').split('\n');
+      const pane = h('div', { class: 'pane after' });
+      fill(pane, h('div'), lines.map((l) => ({ kind: 'same', left: l, right: l })));
+      host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, 'the program as loaded')), h('div', { class: 'panes single' }, pane));
+      host.dataset.changedRows = '0';
+      host.dataset.state = 'drawn';
+      sentenceHost.textContent = 'Choose a pass: the page then shows the program before and after it, side by side.';
+      return;
+    }
+    const before = episode.observe(node.parent, 'Ir');
+    let diff;
+    if (before.length + after.length <= INLINE_CHARS) {
+      diff = stepDiff(before, after);
+    } else {
+      host.dataset.state = 'diffing';
+      sentenceHost.textContent = `Comparing ${before.length.toLocaleString('en-US')} characters of program before and after ${node.flag}…`;
+      try {
+        diff = await app.lanes.diff.run('diff', { before, after }, { timeLimitMs: 30_000 });
+      } catch (error) {
+        if (ticket === renders) sentenceHost.textContent = `The diff could not be computed: ${error.name}: ${error.message}`;
+        return;
+      }
+      if (ticket !== renders) return;
+    }
+    draw(host, sentenceHost, node, diff);
+  }
+
+  episode.addEventListener('change', render);
+  render();
+}

@@ -1,0 +1,286 @@
+// The episode as a tree of states, after CompilerGym's Explorer: the root is
+// the program as reset, every other node the state one pass after its
+// parent. Each node keeps its own environment (a fork of its parent's), so
+// any node can be revisited and stepped from; stepping from a node that
+// already has children branches. A step that fails leaves a failed node
+// behind and the current state where it was, so nothing is lost.
+//
+// No DOM here: the page and the Node tests drive the same model, given the
+// package's `make`.
+
+const MAX_NODES = 5000;
+
+function lookupError(message) {
+  return Object.assign(new Error(message), { name: 'LookupError' });
+}
+
+/** An error as plain data: `{name, message}`. */
+function plain(error) {
+  return { name: error?.name ?? 'Error', message: error?.message ?? String(error) };
+}
+
+export class Episode extends EventTarget {
+  /** `make`: the package's `make`; `envId`: the environment to make. */
+  constructor(make, { envId = 'bril-v0' } = {}) {
+    super();
+    this.make = make;
+    this.envId = envId;
+    this.program = null;
+    this.rewardSpace = null;
+    this.root = null;
+    this.current = null;
+    this.failure = null;
+    this.nodeCount = 0;
+    this.ids = 0;
+  }
+
+  /** Pass flags by action index. */
+  get flags() {
+    return this.flagList ?? [];
+  }
+
+  /** What each pass does, by action index (the action space's descriptions). */
+  get descriptions() {
+    return this.descriptionList ?? [];
+  }
+
+  /**
+   * Starts a new episode on `program` (`{uri, source?}`: `source` is the text
+   * of the user's own program) under `rewardSpace`. On failure the previous
+   * episode stays as it was and the error is thrown.
+   */
+  load(program, rewardSpace) {
+    const env = this.freshEnv(program, rewardSpace);
+    this.dispose();
+    const space = env.actionSpace;
+    this.flagList = space.flags;
+    this.descriptionList = space.descriptions;
+    space.free();
+    this.program = program;
+    this.rewardSpace = rewardSpace;
+    this.root = this.node(null, null, env, { reward: 0, changed: false });
+    this.current = this.root;
+    this.failure = null;
+    this.changed('load');
+  }
+
+  freshEnv(program, rewardSpace) {
+    const env = this.make(this.envId, { rewardSpace });
+    try {
+      if (program.source !== undefined) env.addBenchmark(program.uri, program.source);
+      env.reset({ benchmark: program.uri });
+      return env;
+    } catch (error) {
+      env.free();
+      throw error;
+    }
+  }
+
+  node(parent, action, env, { reward, changed, error = null }) {
+    this.nodeCount++;
+    return {
+      id: ++this.ids,
+      parent,
+      children: [],
+      action,
+      flag: action === null ? null : this.flags[action],
+      env,
+      reward,
+      total: (parent?.total ?? 0) + (reward ?? 0),
+      changed,
+      error,
+      depth: parent ? parent.depth + 1 : 0,
+      cache: new Map(),
+    };
+  }
+
+  /** An action index from a flag or an index. */
+  actionIndex(action) {
+    const flags = this.flags;
+    const index = typeof action === 'string' ? flags.indexOf(action) : action;
+    if (!Number.isInteger(index) || index < 0 || index >= flags.length) {
+      throw lookupError(`unknown pass ${JSON.stringify(action)}: the passes are ${flags.join(' ')}`);
+    }
+    return index;
+  }
+
+  /**
+   * Applies `action` (flag or index) to the current state. The child that
+   * action already led to is reused; otherwise a fork of the current state
+   * takes the step. Returns the new current node, or the failed node (the
+   * current state then stays where it was; `failure` holds the failed node).
+   */
+  step(action) {
+    const from = this.current;
+    const index = this.actionIndex(action);
+    const known = from.children.find((c) => c.action === index && !c.error);
+    if (known) {
+      this.current = known;
+      this.failure = null;
+      this.changed('step');
+      return known;
+    }
+    if (this.nodeCount >= MAX_NODES) {
+      throw Object.assign(new Error(`the history holds ${MAX_NODES} states: reset to start again`), { name: 'LimitError' });
+    }
+    const { node, failed } = this.take(from, index);
+    from.children = from.children.filter((c) => !(c.error && c.action === index));
+    from.children.push(node);
+    if (failed) {
+      this.failure = node;
+    } else {
+      this.current = node;
+      this.failure = null;
+    }
+    this.changed('step');
+    return node;
+  }
+
+  /** Forks `from` and steps it: `{node, failed}`. */
+  take(from, action) {
+    const env = from.env.fork();
+    let result;
+    try {
+      result = env.step(action);
+    } catch (error) {
+      env.free();
+      return { node: this.node(from, action, null, { reward: null, changed: false, error: plain(error) }), failed: true };
+    }
+    if (result.terminated && result.info.error) {
+      env.free();
+      const error = plain(result.info.error);
+      return { node: this.node(from, action, null, { reward: null, changed: false, error }), failed: true };
+    }
+    const reward = typeof result.reward === 'number' ? result.reward : null;
+    return { node: this.node(from, action, env, { reward, changed: !result.info.actionHadNoEffect }), failed: false };
+  }
+
+  /** Makes `node` (not a failed one) the current state. */
+  goTo(node) {
+    if (node.error || !node.env) return;
+    this.current = node;
+    this.failure = null;
+    this.changed('goto');
+  }
+
+  /** Back to the parent of the current state. */
+  back() {
+    if (this.current.parent) this.goTo(this.current.parent);
+  }
+
+  /** Nodes from the root to `node`. */
+  path(node = this.current) {
+    const nodes = [];
+    for (let n = node; n; n = n.parent) nodes.push(n);
+    return nodes.reverse();
+  }
+
+  /** Flags of the steps from the root to `node`. */
+  actions(node = this.current) {
+    return this.path(node).slice(1).map((n) => n.flag);
+  }
+
+  /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */
+  replay(actions) {
+    this.current = this.root;
+    this.failure = null;
+    this.quiet = true;
+    try {
+      for (const action of actions) {
+        const node = this.step(action);
+        if (node.error) break;
+      }
+    } finally {
+      this.quiet = false;
+    }
+    this.changed('replay');
+  }
+
+  /**
+   * Switches the reward: every state of the tree is replayed under `name`,
+   * so each step's reward and the episode reward agree with the steps list.
+   * A step that fails under the new reward becomes a failed node and loses
+   * its subtree; one that failed before is tried again. On failure to start, nothing changes and the error is thrown.
+   */
+  setReward(name) {
+    const rootEnv = this.freshEnv(this.program, name);
+    const old = [];
+    const replayChildren = (parent) => {
+      for (const child of parent.children) {
+        if (child.env) old.push(child.env);
+        const env = parent.env.fork();
+        let result = null;
+        let error = null;
+        try {
+          result = env.step(child.action);
+          if (result.terminated && result.info.error) error = plain(result.info.error);
+        } catch (thrown) {
+          error = plain(thrown);
+        }
+        if (error) {
+          env.free();
+          this.dropSubtree(child, old);
+          Object.assign(child, { env: null, error, reward: null, total: parent.total });
+          continue;
+        }
+        child.env = env;
+        child.error = null;
+        child.reward = typeof result.reward === 'number' ? result.reward : null;
+        child.total = parent.total + (child.reward ?? 0);
+        child.changed = !result.info.actionHadNoEffect;
+        replayChildren(child);
+      }
+    };
+    old.push(this.root.env);
+    this.root.env = rootEnv;
+    replayChildren(this.root);
+    for (const env of old) env.free();
+    this.rewardSpace = name;
+    while (this.current.error || !this.current.env) this.current = this.current.parent;
+    this.failure = null;
+    this.changed('reward');
+  }
+
+  /** Frees the environments under `node` and forgets its children. */
+  dropSubtree(node, envs) {
+    for (const child of node.children) {
+      if (child.env) envs.push(child.env);
+      child.env = null;
+      this.dropSubtree(child, envs);
+      this.nodeCount--;
+    }
+    node.children = [];
+  }
+
+  /** Observation `name` of `node`, computed once. */
+  observe(node, name) {
+    if (!node.env) return null;
+    if (!node.cache.has(name)) node.cache.set(name, node.env.observation.get(name));
+    return node.cache.get(name);
+  }
+
+  /** The static instruction count of `node`. */
+  size(node) {
+    return node.env ? Number(this.observe(node, 'IrInstructionCount')) : null;
+  }
+
+  /** Every node, depth first. */
+  *nodes(node = this.root) {
+    if (!node) return;
+    yield node;
+    for (const child of node.children) yield* this.nodes(child);
+  }
+
+  changed(why) {
+    if (this.quiet) return;
+    this.dispatchEvent(Object.assign(new Event('change'), { why }));
+  }
+
+  /** Frees every environment of the tree. */
+  dispose() {
+    for (const node of this.nodes()) node.env?.free();
+    this.root = null;
+    this.current = null;
+    this.nodeCount = 0;
+  }
+}

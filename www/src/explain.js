@@ -1,0 +1,116 @@
+// Reinforcement learning's loop drawn over the live episode: the agent sends
+// an action to the environment, which answers with an observation and a
+// reward; a sentence says what just happened in those words. Also the
+// glossary: every term, pass, reward and observation the page shows.
+import { h, signed, count } from './format.js';
+import { TERMS, PASSES, REWARDS, OBSERVATIONS } from './glossary.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function el(name, attributes = {}, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function box(x, title, subtitle, id) {
+  const g = el('g', { class: 'box' });
+  g.append(el('rect', { x, y: 18, width: 150, height: 66, rx: 8 }));
+  g.append(el('text', { x: x + 75, y: 45, class: 'title', 'text-anchor': 'middle' }, title));
+  g.append(el('text', { x: x + 75, y: 66, class: 'sub', 'text-anchor': 'middle', id }, subtitle));
+  return g;
+}
+
+function diagram() {
+  const svg = el('svg', { viewBox: '0 0 600 104', class: 'loop', role: 'img', 'aria-labelledby': 'loop-title' });
+  svg.append(el('title', { id: 'loop-title' }, 'The agent sends an action to the environment, which answers with an observation and a reward.'));
+  const defs = el('defs');
+  const marker = el('marker', { id: 'loop-arrow', viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 8, markerHeight: 8, orient: 'auto' });
+  marker.append(el('path', { d: 'M0,0 L8,4 L0,8 z' }));
+  defs.append(marker);
+  svg.append(defs);
+  svg.append(box(6, 'Agent', 'you, or a search', 'loop-agent'));
+  svg.append(box(444, 'Environment', 'bril-v0', 'loop-env'));
+  svg.append(el('path', { d: 'M158,36 L440,36', class: 'arrow action', 'marker-end': 'url(#loop-arrow)' }));
+  svg.append(el('path', { d: 'M440,68 L158,68', class: 'arrow answer', 'marker-end': 'url(#loop-arrow)' }));
+  svg.append(el('text', { x: 299, y: 28, 'text-anchor': 'middle', id: 'loop-action', class: 'label' }, 'action'));
+  svg.append(el('text', { x: 299, y: 60, 'text-anchor': 'middle', id: 'loop-observation', class: 'label' }, 'observation'));
+  svg.append(el('text', { x: 299, y: 88, 'text-anchor': 'middle', id: 'loop-reward', class: 'label' }, 'reward'));
+  return svg;
+}
+
+export function mountExplain(app, $) {
+  const { episode } = app;
+  const svg = diagram();
+  $('explain-diagram').replaceChildren(svg);
+  const text = (id, value) => (svg.querySelector(`#${id}`).textContent = value);
+
+  function render() {
+    const node = episode.current;
+    const failed = episode.failure;
+    const size = episode.size(node);
+    const env = `bril-v0 · ${app.label}`;
+    text('loop-env', env.length > 26 ? `${env.slice(0, 25)}…` : env);
+    const digits = /Count$/.test(episode.rewardSpace) ? 0 : 3;
+    if (failed) {
+      text('loop-action', `action ${failed.action}: ${failed.flag}`);
+      text('loop-observation', 'the step failed');
+      text('loop-reward', failed.error.name);
+      $('explain-sentence').textContent =
+        `The agent chose ${failed.flag}, and the environment could not complete the step (${failed.error.name}). ` +
+        `The episode goes on from the last good state, ${count(size)} instructions.`;
+    } else if (!node.parent) {
+      text('loop-action', 'action: one of 18 passes');
+      text('loop-observation', `observation: ${count(size)} instructions`);
+      text('loop-reward', `reward: ${episode.rewardSpace}`);
+      $('explain-sentence').textContent =
+        `Reset: the environment holds ${app.label} as written, ${count(size)} instructions. You are the agent: ` +
+        `press a pass (try ${episode.flags[0]}) to take an action, and the environment answers with an observation and a reward.`;
+    } else {
+      const before = episode.size(node.parent);
+      text('loop-action', `action ${node.action}: ${node.flag}`);
+      text('loop-observation', `observation: ${count(size)} instructions`);
+      text('loop-reward', `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`);
+      $('explain-sentence').textContent =
+        `The agent chose action ${node.action}, ${node.flag}. The environment ran the pass: the program went from ` +
+        `${count(before)} to ${count(size)} instructions (the observation), and the reward is ${signed(node.reward, digits)} ` +
+        `because ${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}. The episode reward so far is ${signed(node.total, digits)}.`;
+    }
+  }
+
+  episode.addEventListener('change', render);
+  app.addEventListener('program', render);
+  render();
+  renderGlossary($('glossary'), episode);
+}
+
+function rewardReason(name) {
+  if (name === 'IrInstructionCount') return 'counts the instructions a step removes';
+  if (name === 'IrInstructionCountNorm') return 'counts the instructions removed as a share of the starting size';
+  if (name === 'IrInstructionCountOz') return 'counts the instructions removed relative to what -Oz removes';
+  if (name === 'DynamicInstructionCountO2') return 'counts the executed instructions saved relative to what -O2 saves';
+  if (name === 'DynamicInstructionCountNorm') return 'counts the executed instructions saved as a share of the unoptimised run';
+  return 'counts the executed instructions a step saves';
+}
+
+function list(title, entries) {
+  return h(
+    'details',
+    { class: 'terms' },
+    h('summary', {}, title),
+    h('dl', {}, ...entries.flatMap(([term, text]) => [h('dt', {}, term), h('dd', {}, text)])),
+  );
+}
+
+function renderGlossary(host, episode) {
+  const passes = episode.flags.map((flag, i) => [flag, `${PASSES[flag] ?? ''} (${episode.descriptions[i]})`]);
+  const terms = list('Reinforcement learning', Object.entries(TERMS));
+  terms.open = true;
+  host.replaceChildren(
+    terms,
+    list(`The ${passes.length} passes (the actions)`, passes),
+    list('The rewards', Object.entries(REWARDS)),
+    list('The observations shown here', Object.entries(OBSERVATIONS)),
+  );
+}

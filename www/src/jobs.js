@@ -1,0 +1,87 @@
+// Work that may take long — running a program, validating, searching, the
+// bandit — runs in a module worker, so the page never freezes. A lane runs
+// its jobs one at a time in its own worker; cancelling a job or passing its
+// time limit terminates the worker (the only way to stop wasm mid-run), and
+// the lane's next job starts a fresh one.
+import { wasmModule } from './wasm.js';
+import { typedError } from './format.js';
+
+const WORKER_URL = new URL('worker.js', document.baseURI);
+
+export class Lane {
+  /** `name` labels errors ("run", "validate", "agent"...). */
+  constructor(name) {
+    this.name = name;
+    this.worker = null;
+    this.ids = 0;
+    this.pending = new Map();
+  }
+
+  get busy() {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Runs job `kind` with `payload` in the worker. Resolves to the job's
+   * result; rejects with the job's typed error, a `TimeoutError` after
+   * `timeLimitMs`, or a `CancelledError` after `cancel()`. `onProgress`
+   * receives the job's progress reports.
+   */
+  run(kind, payload, { timeLimitMs = 10_000, onProgress } = {}) {
+    const worker = this.start();
+    const id = ++this.ids;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.stop(typedError('TimeoutError', `stopped after the time limit of ${seconds(timeLimitMs)}`));
+      }, timeLimitMs);
+      this.pending.set(id, { resolve, reject, onProgress, timer });
+      worker.postMessage({ id, kind, payload });
+    });
+  }
+
+  /** Stops every job of the lane with a CancelledError. */
+  cancel() {
+    if (this.busy) this.stop(typedError('CancelledError', 'cancelled'));
+  }
+
+  start() {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_URL, { type: 'module', name: `compgym-${this.name}` });
+    worker.addEventListener('message', ({ data }) => this.receive(data));
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.stop(typedError('WorkerError', event.message || 'the worker failed'));
+    });
+    wasmModule.then((module) => worker.postMessage({ init: module }));
+    this.worker = worker;
+    return worker;
+  }
+
+  receive({ id, progress, result, error }) {
+    const job = this.pending.get(id);
+    if (!job) return;
+    if (progress !== undefined) {
+      job.onProgress?.(progress);
+      return;
+    }
+    clearTimeout(job.timer);
+    this.pending.delete(id);
+    if (error) job.reject(typedError(error.name, error.message));
+    else job.resolve(result);
+  }
+
+  /** Terminates the worker and rejects every pending job with `error`. */
+  stop(error) {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const job of this.pending.values()) {
+      clearTimeout(job.timer);
+      job.reject(error);
+    }
+    this.pending.clear();
+  }
+}
+
+function seconds(ms) {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

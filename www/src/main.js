@@ -1,0 +1,82 @@
+// The page's entry. The wasm is already compiling (index.html started it).
+// Once it is ready the episode is loaded — from the URL's state if it has
+// one — and the passes panel is wired: from then a step is possible, which
+// `<html data-ready>` marks. Then the other views load as chunks and mount
+// as they arrive; `<html data-complete>` marks the end.
+import * as api from '../pkg/index.js';
+import { packageReady } from './wasm.js';
+import { Playground } from './playground.js';
+import { mountPipeline } from './pipeline-panel.js';
+import { mountProgram } from './program-panel.js';
+import { mountShare } from './share-panel.js';
+import { describe } from './format.js';
+
+const $ = (id) => document.getElementById(id);
+performance.mark('compgym:main');
+
+// The views' modules, loaded once a step is possible so that their parsing
+// does not compete with the wasm's compilation.
+const VIEWS = {
+  editor: () => import('./editor.js'),
+  diff: () => import('./diff-view.js'),
+  charts: () => import('./charts.js'),
+  cfg: () => import('./cfg-view.js'),
+  explain: () => import('./explain.js'),
+  agents: () => import('./agents-panel.js'),
+  spaces: () => import('./spaces-panel.js'),
+  bandit: () => import('./bandit-panel.js'),
+};
+const views = {};
+
+function status(text, kind = '') {
+  $('status').textContent = text;
+  $('status').className = `status ${kind}`;
+}
+
+/** Mounts a view when its module arrives; a view that fails says so and the rest go on. */
+async function mount(name, fn) {
+  try {
+    await fn(await views[name]);
+  } catch (error) {
+    status(`The ${name} view failed: ${describe(error)}`, 'error');
+    console.error(error);
+  }
+}
+
+async function start() {
+  await packageReady;
+  const app = new Playground(api);
+  try {
+    const note = await app.restore(location.hash);
+    status(note ?? '');
+  } catch (error) {
+    status(`The link could not be restored (${describe(error)}); showing the default program instead.`, 'error');
+    await app.restore('');
+  }
+  mountPipeline(app, $);
+  const program = mountProgram(app, $);
+  mountShare(app, $);
+  $('version').textContent = api.version();
+  document.documentElement.dataset.ready = '';
+  performance.mark('compgym:ready');
+  window.compgymPlayground = app;
+
+  for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
+  await Promise.all([
+    mount('editor', ({ createEditor }) => program.attachEditor(createEditor($('editor')))),
+    mount('diff', ({ mountDiff }) => mountDiff(app, $)),
+    mount('explain', ({ mountExplain }) => mountExplain(app, $)),
+    mount('charts', ({ mountCharts }) => mountCharts(app, $)),
+    mount('cfg', ({ mountCfg }) => mountCfg(app, $)),
+    mount('agents', ({ mountAgents }) => mountAgents(app, $)),
+    mount('spaces', ({ mountSpaces }) => mountSpaces(app, $)),
+    mount('bandit', ({ mountBandit }) => mountBandit(app, $)),
+  ]);
+  document.documentElement.dataset.complete = '';
+  performance.mark('compgym:complete');
+}
+
+start().catch((error) => {
+  status(`The playground failed to start: ${describe(error)}`, 'error');
+  throw error;
+});

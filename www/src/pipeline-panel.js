@@ -1,0 +1,199 @@
+// The passes panel: one button per pass (each an action), the reward, back,
+// reset and validate, what failed, and the history tree of states.
+import { describe, h, signed, count } from './format.js';
+import { PASSES, REWARDS } from './glossary.js';
+
+export function mountPipeline(app, $) {
+  const { episode } = app;
+  let validation = null; // {nodeId, verdict, lines} or {nodeId, pending}
+
+  function guard(fn) {
+    return async (...args) => {
+      try {
+        $('step-error').textContent = '';
+        await fn(...args);
+      } catch (error) {
+        $('step-error').textContent = describe(error);
+      }
+    };
+  }
+
+  function buildPasses() {
+    $('passes').replaceChildren(
+      ...episode.flags.map((flag, i) =>
+        h('button', {
+          type: 'button',
+          class: 'pass',
+          dataset: { flag, action: i },
+          title: `${PASSES[flag] ?? ''}\n(${episode.descriptions[i]})`,
+          onclick: guard(() => step(flag)),
+        }, flag),
+      ),
+    );
+  }
+
+  function buildRewards() {
+    const select = $('reward');
+    select.replaceChildren(
+      ...app.rewardNames.map((name) => {
+        const problem = app.rewardProblem(name);
+        const option = new Option(problem ? `${name} (needs a program that runs)` : name, name);
+        option.disabled = Boolean(problem);
+        return option;
+      }),
+    );
+    select.value = episode.rewardSpace;
+    $('reward-sentence').textContent = REWARDS[episode.rewardSpace] ?? '';
+  }
+
+  function step(flag) {
+    const node = episode.step(flag);
+    if (node.error) showFailure(node);
+  }
+
+  function showFailure(node) {
+    const good = episode.current;
+    const where = good.parent ? `step ${good.depth} (${good.flag})` : 'the start';
+    $('step-error').textContent =
+      `${node.flag} failed: ${node.error.name}: ${node.error.message}. Nothing is lost: the episode goes on from ${where}.`;
+  }
+
+  async function validate() {
+    const node = episode.current;
+    const root = episode.root;
+    validation = { nodeId: node.id, pending: true };
+    renderValidation();
+    const limit = Number($('run-limit').value) * 2;
+    try {
+      const state = node.env.state;
+      const result = await app.lanes.validate.run(
+        'validate',
+        {
+          before: episode.observe(root, 'Ir'),
+          after: episode.observe(node, 'Ir'),
+          args: app.args,
+          hasMain: app.info.hasMain,
+          state: { benchmark: state.benchmark, commandline: state.commandline, reward: state.reward },
+          source: episode.program.source,
+          rewardSpace: episode.rewardSpace,
+        },
+        { timeLimitMs: limit },
+      );
+      validation = { nodeId: node.id, ...result };
+    } catch (error) {
+      const lines =
+        error.name === 'TimeoutError'
+          ? [`Validation did not finish within ${limit / 1000} s: the program runs too long (or never ends) on these arguments.`]
+          : [describe(error)];
+      validation = { nodeId: node.id, verdict: error.name === 'CancelledError' ? 'cancelled' : 'cannot-run', lines };
+    }
+    renderValidation();
+  }
+
+  function renderValidation() {
+    const out = $('validation');
+    // A result belongs to the state it was computed for: a later step clears it.
+    if (!validation || validation.nodeId !== episode.current.id) {
+      out.replaceChildren();
+      delete out.dataset.verdict;
+      return;
+    }
+    if (validation.pending) {
+      out.dataset.verdict = 'pending';
+      out.replaceChildren(h('p', {}, 'Validating: running the program before and after the passes…'));
+      return;
+    }
+    const title = { valid: 'Valid.', invalid: 'Not valid.', 'cannot-run': 'Cannot validate.', cancelled: 'Cancelled.' }[validation.verdict];
+    out.dataset.verdict = validation.verdict;
+    out.replaceChildren(h('p', {}, h('strong', {}, title), ' ', validation.lines[0] ?? ''), ...validation.lines.slice(1).map((l) => h('p', {}, l)));
+  }
+
+  function renderButtons() {
+    const { current } = episode;
+    $('back').disabled = !current.parent;
+    for (const button of $('passes').children) {
+      const done = current.children.find((c) => c.flag === button.dataset.flag);
+      button.classList.toggle('tried-noop', Boolean(done && !done.error && !done.changed));
+      button.classList.toggle('tried-failed', Boolean(done?.error));
+    }
+  }
+
+  function renderHistory() {
+    const { current, failure } = episode;
+    const rewardDigits = /Count$/.test(episode.rewardSpace ?? '') ? 0 : 3;
+    const item = (node) => {
+      const size = episode.size(node);
+      const label = node.parent
+        ? [
+            h('span', { class: 'n' }, String(node.depth)),
+            h('span', { class: 'flag' }, node.flag),
+            node.error
+              ? h('span', { class: 'why' }, `failed: ${node.error.name}`)
+              : h('span', { class: 'r' }, node.changed ? signed(node.reward, rewardDigits) : 'no change'),
+            node.error ? null : h('span', { class: 'size' }, `${count(size)} instr.`),
+          ]
+        : [h('span', { class: 'n' }, '0'), h('span', { class: 'flag' }, 'start'), h('span', { class: 'r' }, ''), h('span', { class: 'size' }, `${count(size)} instr.`)];
+      const classes = ['state', node.error ? 'failed' : node.parent && !node.changed ? 'noop' : '', node === failure ? 'just-failed' : ''];
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          class: classes.filter(Boolean).join(' '),
+          dataset: { node: node.id, flag: node.flag ?? '' },
+          'aria-current': node === current ? 'step' : null,
+          title: node.error ? `${node.error.name}: ${node.error.message}` : PASSES[node.flag] ?? 'the program as loaded',
+          onclick: () => (node.error ? showFailure(node) : episode.goTo(node)),
+        },
+        ...label,
+      );
+      // The main line continues at the same level; other branches nest.
+      const [first, ...others] = node.children;
+      const nested = others.length ? h('ul', { class: 'branches' }, ...others.map((c) => h('li', {}, ...chain(c)))) : null;
+      return { button, nested, next: first };
+    };
+    const chain = (start) => {
+      const parts = [];
+      for (let node = start; node; ) {
+        const { button, nested, next } = item(node);
+        parts.push(button);
+        if (nested) parts.push(nested);
+        node = next;
+      }
+      return parts;
+    };
+    const list = h('div', { class: 'tree' }, ...chain(episode.root));
+    $('history').replaceChildren(list);
+    const total = current.total;
+    $('history').dataset.total = String(total);
+    $('history').dataset.steps = String(current.depth);
+    list.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  function render(why) {
+    if (why === 'load') buildPasses();
+    buildRewards();
+    renderButtons();
+    renderHistory();
+    renderValidation();
+    if (!episode.failure) $('step-error').textContent = '';
+  }
+
+  $('reward').addEventListener(
+    'change',
+    guard(() => {
+      try {
+        app.setReward($('reward').value);
+      } finally {
+        buildRewards();
+      }
+    }),
+  );
+  $('back').addEventListener('click', guard(() => episode.back()));
+  $('reset').addEventListener('click', guard(() => episode.goTo(episode.root)));
+  $('validate').addEventListener('click', guard(validate));
+  episode.addEventListener('change', (event) => render(event.why));
+  app.addEventListener('info', buildRewards);
+  app.addEventListener('program', buildRewards);
+  render('load');
+  return { step };
+}

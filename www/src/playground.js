@@ -1,0 +1,210 @@
+// The playground's state and the actions every panel shares: which program
+// is loaded (and what is known about running it), the arguments, the
+// episode tree, the worker lanes, and the URL that holds it all. Panels
+// listen for `program`, `info`, `args` and the episode's `change`, and call
+// the methods here; none of them talks to another.
+import { Episode } from './episode.js';
+import { Lane } from './jobs.js';
+import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, programLabel } from './programs.js';
+import { decodeState, encodeState } from './share.js';
+import { typedError } from './format.js';
+
+/** Rewards that run the program at every step. */
+export const RUNTIME_REWARDS = /^DynamicInstructionCount/;
+
+export class Playground extends EventTarget {
+  constructor(api) {
+    super();
+    this.api = api;
+    this.episode = new Episode(api.make);
+    this.lanes = Object.fromEntries(
+      ['run', 'check', 'measure', 'validate', 'agent', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
+    );
+    this.program = null;
+    /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */
+    this.info = null;
+    this.args = [];
+    /** Dynamic instruction counts by program text (null: it does not run). */
+    this.dynamic = new Map();
+    this.episode.addEventListener('change', () => {
+      this.writeUrl();
+      this.measurePath();
+    });
+  }
+
+  get rewardNames() {
+    return this.episode.root?.env.reward.spaces.map((s) => s.name) ?? [];
+  }
+
+  /** Whether `reward` can be used on the loaded program, or why not. */
+  rewardProblem(reward, info = this.info) {
+    if (!RUNTIME_REWARDS.test(reward) || !info) return null;
+    if (!info.hasMain) return 'the program has no @main, so it cannot run';
+    if (info.run === null) return 'the program has not been run yet';
+    if (!info.run.ok) return `the program does not run to the end (${info.run.error.name})`;
+    return null;
+  }
+
+  /**
+   * Loads `program` (a descriptor, see programs.js) and replays `actions`.
+   * The user's own text is read and run in a worker first: a program that
+   * does not parse, has no @main or is empty is refused with a typed error
+   * and the current episode stays. A runtime reward on a program that does
+   * not run falls back to the default reward, with a note.
+   */
+  async loadProgram(program, { reward = this.episode.rewardSpace ?? DEFAULT_REWARD, actions = [], args } = {}) {
+    const benchmark = benchmarkOf(program);
+    let info = null;
+    if (program.kind === 'own') {
+      if (!program.source.trim()) {
+        throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
+      }
+      const checked = await this.lanes.check.run('check', benchmark, { timeLimitMs: 20_000 });
+      if (!checked.hasMain) {
+        throw typedError('ValueError', 'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.');
+      }
+      info = { ...checked, run: await this.runOnce(checked.ir) };
+    }
+    let note = null;
+    const problem = info ? this.rewardProblem(reward, info) : null;
+    if (problem) {
+      note = `${reward} needs a program that runs; ${problem}. Using ${DEFAULT_REWARD} instead.`;
+      reward = DEFAULT_REWARD;
+    }
+    this.episode.load(benchmark, reward);
+    this.program = program;
+    this.info = { oz: null, ...(info ?? this.describeRoot()) };
+    this.args = args ?? this.info.args;
+    if (actions.length) this.episode.replay(actions);
+    this.emit('program');
+    this.emit('args');
+    if (this.info.run === null) this.measureRoot();
+    this.measureBaselines(benchmark);
+    this.writeUrl();
+    return note;
+  }
+
+  /** What the root state says about the program, before it has been run. */
+  describeRoot() {
+    const { episode } = this;
+    const ir = episode.observe(episode.root, 'Ir');
+    const functions = JSON.parse(episode.observe(episode.root, 'Cfg')).functions.map((f) => f.name);
+    const args = /^\s*#\s*ARGS:(.*)$/m.exec(ir)?.[1].trim().split(/\s+/).filter(Boolean) ?? [];
+    return { ir, functions, hasMain: functions.includes('main'), args, run: null };
+  }
+
+  /** Runs the program once in the check lane: `{ok, dynInst | error}`. */
+  async runOnce(ir) {
+    try {
+      return await this.lanes.check.run('run', { source: ir, args: null }, { timeLimitMs: 5000 });
+    } catch (error) {
+      return { ok: false, error: { name: error.name, message: error.message } };
+    }
+  }
+
+  /** The -Oz size for the charts and the agents, from a worker (on a large program -Oz takes a while). */
+  async measureBaselines(benchmark) {
+    const info = this.info;
+    try {
+      const { oz } = await this.lanes.check.run('baselines', benchmark, { timeLimitMs: 60_000 });
+      if (this.info !== info) return;
+      info.oz = oz;
+      this.emit('info');
+    } catch {}
+  }
+
+  async measureRoot() {
+    const info = this.info;
+    if (!info.hasMain) {
+      info.run = { ok: false, error: { name: 'ValueError', message: 'no @main' } };
+    } else {
+      const run = await this.runOnce(info.ir);
+      if (this.info !== info) return;
+      info.run = run;
+    }
+    if (info.run.ok) this.dynamic.set(info.ir, info.run.dynInst);
+    this.emit('info');
+    this.measurePath();
+  }
+
+  /**
+   * Measures, one by one in the measure lane, the dynamic instruction count
+   * of every state on the current path not yet measured (for the charts).
+   */
+  async measurePath() {
+    if (this.measuring || !this.info?.run?.ok) return;
+    this.measuring = true;
+    try {
+      for (;;) {
+        const node = this.episode.path().find((n) => n.env && !this.dynamic.has(this.episode.observe(n, 'Ir')));
+        if (!node) break;
+        const ir = this.episode.observe(node, 'Ir');
+        let count = null;
+        try {
+          count = await this.lanes.measure.run('measure', { source: ir }, { timeLimitMs: 5000 });
+        } catch {}
+        this.dynamic.set(ir, count);
+        this.emit('dynamic');
+      }
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  /** The dynamic instruction count of `node`: a number, null (does not run) or undefined (not yet known). */
+  dynamicCount(node) {
+    if (!node.env) return null;
+    return this.dynamic.get(this.episode.observe(node, 'Ir'));
+  }
+
+  setArgs(args) {
+    this.args = args;
+    this.emit('args');
+    this.writeUrl();
+  }
+
+  /** Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run. */
+  setReward(name) {
+    const problem = this.rewardProblem(name);
+    if (problem) throw typedError('ValueError', `${name} runs the program at every step, but ${problem}.`);
+    this.episode.setReward(name);
+    this.emit('reward');
+  }
+
+  /** Restores the state a URL fragment holds; an unreadable part throws and loads nothing. */
+  async restore(fragment) {
+    const state = decodeState(fragment);
+    const program = state.program ?? DEFAULT_PROGRAM;
+    return this.loadProgram(program, {
+      reward: state.reward ?? DEFAULT_REWARD,
+      actions: state.actions ?? [],
+      args: state.args,
+    });
+  }
+
+  /** The fragment that restores the current state. */
+  fragment() {
+    if (!this.program || !this.episode.root) return '';
+    const ownArgs = this.info?.args ?? [];
+    const argsDiffer = this.args.join(' ') !== ownArgs.join(' ');
+    return encodeState({
+      program: this.program,
+      args: argsDiffer ? this.args : null,
+      reward: this.episode.rewardSpace,
+      actions: this.episode.actions(),
+    });
+  }
+
+  writeUrl() {
+    const fragment = this.fragment();
+    if (fragment && location.hash.slice(1) !== fragment) history.replaceState(null, '', `#${fragment}`);
+  }
+
+  get label() {
+    return this.program ? programLabel(this.program) : '';
+  }
+
+  emit(type) {
+    this.dispatchEvent(new Event(type));
+  }
+}

@@ -1,0 +1,136 @@
+// Jobs on one program, run in a worker (see worker.js): run it, check a
+// program before the page loads it, measure its dynamic instruction count,
+// and validate an episode by running the program before and after it.
+import { make, runBril } from '../pkg/index.js';
+import { describe } from './format.js';
+
+/** Runs `source` on `args` (strings; null: its `# ARGS:` line). */
+export function runJob({ source, args }) {
+  const start = performance.now();
+  try {
+    const { stdout, dynInst } = runBril(source, args);
+    return { ok: true, stdout, dynInst, ms: performance.now() - start };
+  } catch (error) {
+    return { ok: false, error: { name: error.name, message: error.message }, ms: performance.now() - start };
+  }
+}
+
+/** The dynamic instruction count of `source` on its own arguments, or null. */
+export function measureJob({ source }) {
+  try {
+    return runBril(source, null).dynInst;
+  } catch {
+    return null;
+  }
+}
+
+/** The `# ARGS:` line of a program's text, as a list of strings. */
+export function programArgs(text) {
+  const line = /^\s*#\s*ARGS:(.*)$/m.exec(text);
+  return line ? line[1].trim().split(/\s+/).filter(Boolean) : [];
+}
+
+/**
+ * Reads a program as the environment will (`uri`, with `source` for one of
+ * the user's own): `{ir, functions, hasMain, args}`. A program that does not
+ * parse or verify is the environment's typed error. Nothing runs here: a run
+ * is a job of its own, with its own time limit.
+ */
+export function checkJob({ uri, source }) {
+  const env = make('bril-v0');
+  try {
+    if (source !== undefined) env.addBenchmark(uri, source);
+    env.reset({ benchmark: uri });
+    const ir = env.observation.get('Ir');
+    const functions = JSON.parse(env.observation.get('Cfg')).functions.map((f) => f.name);
+    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir) };
+  } finally {
+    env.free();
+  }
+}
+
+/** The program's baselines: `{oz}`, the size -Oz reaches (a pipeline of passes: a worker's job on large programs). */
+export function baselinesJob({ uri, source }) {
+  const env = make('bril-v0');
+  try {
+    if (source !== undefined) env.addBenchmark(uri, source);
+    env.reset({ benchmark: uri });
+    return { oz: Number(env.observation.get('IrInstructionCountOz')) };
+  } finally {
+    env.free();
+  }
+}
+
+/**
+ * Why a program could not produce an output to compare, in plain words, or
+ * null if `error` is not about the program.
+ */
+export function explainRunError(error, args) {
+  const arity = /expected (\d+); got (\d+)/.exec(error.message);
+  if (arity) {
+    return `@main takes ${arity[1]} argument(s) but ${arity[2]} were given (${args.length ? args.join(' ') : 'none'}): enter them in the arguments box.`;
+  }
+  if (error.name === 'LimitError' && /fuel/.test(error.message)) {
+    return `it does not finish: ${error.message}.`;
+  }
+  if (error.name === 'LimitError') return `it ran out of a limit: ${error.message}.`;
+  return `it fails when it runs: ${describe(error)}.`;
+}
+
+/**
+ * Validates an episode as CompilerGym does — replay the actions, check the
+ * reward, compare the program's behaviour — and says what happened when the
+ * program cannot be compared at all. `before`/`after`: program texts;
+ * `args`: the arguments to run both on; `state`: `{benchmark, commandline,
+ * reward}`; `source`: the text of the user's own program, if it is one.
+ * Returns `{verdict: 'valid' | 'invalid' | 'cannot-run', lines}`.
+ */
+export function validateJob({ before, after, args, hasMain, state, source, rewardSpace }) {
+  if (!hasMain) {
+    return { verdict: 'cannot-run', lines: ['The program has no @main function: there is nothing to run, so there is no output to compare.'] };
+  }
+  const original = runJob({ source: before, args });
+  if (!original.ok) {
+    return {
+      verdict: 'cannot-run',
+      lines: [`The unoptimised program cannot be used as the reference: ${explainRunError(original.error, args)}`],
+    };
+  }
+  const optimised = runJob({ source: after, args });
+  if (!optimised.ok) {
+    return { verdict: 'invalid', lines: [`The optimised program fails where the original did not: ${describe(optimised.error)}.`] };
+  }
+  if (optimised.stdout !== original.stdout) {
+    return { verdict: 'invalid', lines: [`The output changed: ${firstDifference(original.stdout, optimised.stdout)}`] };
+  }
+  const lines = [
+    `Same output as the unoptimised program (${lineCount(original.stdout)}), ` +
+      `${original.dynInst.toLocaleString('en-US')} → ${optimised.dynInst.toLocaleString('en-US')} instructions executed.`,
+  ];
+  const env = make('bril-v0', { rewardSpace });
+  try {
+    if (source !== undefined) env.addBenchmark(state.benchmark, source);
+    const result = env.validate(state);
+    if (!result.okay) {
+      return { verdict: 'invalid', lines: [...lines, ...result.errors.map((e) => `${e.kind}: ${e.details}`)] };
+    }
+    if (result.rewardValidated) lines.push('Replaying the actions gives the same reward.');
+  } finally {
+    env.free();
+  }
+  return { verdict: 'valid', lines };
+}
+
+function lineCount(text) {
+  const n = text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
+  return `${n} line${n === 1 ? '' : 's'}`;
+}
+
+function firstDifference(a, b) {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return `line ${i + 1} was ${JSON.stringify(x[i] ?? '(nothing)')}, is now ${JSON.stringify(y[i] ?? '(nothing)')}.`;
+  }
+  return 'the outputs differ.';
+}

@@ -1,0 +1,80 @@
+// The programs an episode can run on, as plain descriptors: a suite program
+// by name, a generated one by seed and size, or the user's own text. Each
+// maps to a benchmark URI; an own program's URI is named after a hash of its
+// text, so a different text is always a different benchmark.
+
+export const SUITE = 'benchmark://suite-v0/';
+export const GENERATOR = 'generator://random-v0/';
+export const USER = 'benchmark://user-v0/';
+export const MAX_GENERATED_SIZE = 2000;
+
+/** The default program: the first pass in the list visibly shrinks it. */
+export const DEFAULT_PROGRAM = { kind: 'suite', name: 'dead-code' };
+export const DEFAULT_REWARD = 'IrInstructionCount';
+
+/** cyrb53: a fast 53-bit string hash, as 14 hex digits. */
+export function hashText(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+/** `{uri, source?}` for the episode, from a descriptor. */
+export function benchmarkOf(program) {
+  switch (program.kind) {
+    case 'suite':
+      return { uri: SUITE + program.name };
+    case 'generated':
+      return { uri: `${GENERATOR}${program.seed}?size=${program.size}` };
+    case 'own':
+      return { uri: USER + hashText(program.source), source: program.source };
+    default:
+      throw valueError(`unknown kind of program ${JSON.stringify(program.kind)}`);
+  }
+}
+
+/** A short name for a descriptor. */
+export function programLabel(program) {
+  switch (program.kind) {
+    case 'suite':
+      return program.name;
+    case 'generated':
+      return `generated, seed ${program.seed}, size ${program.size}`;
+    default:
+      return 'your program';
+  }
+}
+
+/** A descriptor from a benchmark URI (a CSV state names programs by URI). */
+export function programFromUri(uri, ownSource) {
+  if (uri.startsWith(SUITE)) return { kind: 'suite', name: uri.slice(SUITE.length) };
+  const generated = new RegExp(`^${GENERATOR.replace(/[/.]/g, '\\$&')}(\\d+)(?:\\?size=(\\d+))?$`).exec(uri);
+  if (generated) return checkGenerated({ kind: 'generated', seed: Number(generated[1]), size: Number(generated[2] ?? 100) });
+  if (uri.startsWith(USER) && ownSource !== undefined && USER + hashText(ownSource) === uri) {
+    return { kind: 'own', source: ownSource };
+  }
+  throw Object.assign(new Error(`the page does not know the program ${uri}: load its text as your own program first`), {
+    name: 'LookupError',
+  });
+}
+
+/** Checks a generated program's seed and size, with a message saying the bounds. */
+export function checkGenerated(program) {
+  const { seed, size } = program;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw valueError(`the seed must be a whole number 0 or more, got ${seed}`);
+  if (!Number.isSafeInteger(size) || size < 1 || size > MAX_GENERATED_SIZE) {
+    throw valueError(`the size must be a whole number from 1 to ${MAX_GENERATED_SIZE}, got ${size}`);
+  }
+  return program;
+}
+
+function valueError(message) {
+  return Object.assign(new Error(message), { name: 'ValueError' });
+}

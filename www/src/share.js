@@ -1,0 +1,55 @@
+// The page's state in its URL: the program (suite name, generator seed and
+// size, or the compressed text of one's own), the arguments, the reward and
+// the steps from the start. Opening such a link restores the same episode.
+import LZString from 'lz-string';
+import { checkGenerated } from './programs.js';
+
+/** `{program, args, reward, actions}` → the URL fragment (no `#`). */
+export function encodeState({ program, args, reward, actions }) {
+  const parts = [];
+  if (program.kind === 'suite') parts.push(`p=suite/${encodeURIComponent(program.name)}`);
+  else if (program.kind === 'generated') parts.push(`p=gen/${program.seed}/${program.size}`);
+  else parts.push(`p=src/${LZString.compressToEncodedURIComponent(program.source)}`);
+  if (args) parts.push(`args=${args.map(encodeURIComponent).join(',')}`);
+  if (reward) parts.push(`r=${encodeURIComponent(reward)}`);
+  if (actions.length) parts.push(`s=${actions.map(encodeURIComponent).join(',')}`);
+  return parts.join('&');
+}
+
+/**
+ * The state a fragment holds; fields it does not set are undefined. A
+ * fragment that cannot be read throws a ValueError saying which part.
+ */
+export function decodeState(fragment) {
+  const text = fragment.replace(/^#/, '');
+  const state = {};
+  if (!text) return state;
+  for (const part of text.split('&')) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? '' : part.slice(eq + 1);
+    if (key === 'p') state.program = decodeProgram(value);
+    else if (key === 'args') state.args = value === '' ? [] : value.split(',').map(decodeURIComponent);
+    else if (key === 'r') state.reward = decodeURIComponent(value);
+    else if (key === 's') state.actions = value === '' ? [] : value.split(',').map(decodeURIComponent);
+  }
+  return state;
+}
+
+function decodeProgram(value) {
+  const [kind, ...rest] = value.split('/');
+  if (kind === 'suite' && rest.length === 1 && rest[0]) return { kind: 'suite', name: decodeURIComponent(rest[0]) };
+  if (kind === 'gen' && rest.length === 2) {
+    return checkGenerated({ kind: 'generated', seed: Number(rest[0]), size: Number(rest[1]) });
+  }
+  if (kind === 'src') {
+    const source = LZString.decompressFromEncodedURIComponent(rest.join('/'));
+    if (source) return { kind: 'own', source };
+    throw valueError('the program text in the link is damaged (it does not decompress)');
+  }
+  throw valueError(`the link names no program the page knows: "${value.slice(0, 40)}"`);
+}
+
+function valueError(message) {
+  return Object.assign(new Error(message), { name: 'ValueError' });
+}

@@ -1,0 +1,44 @@
+// The worker behind every lane (see jobs.js): it receives the compiled wasm
+// module once, then answers `{id, kind, payload}` with progress reports and
+// one `{id, result}` or `{id, error: {name, message}}`.
+import init from '../pkg/index.js';
+import { runJob, checkJob, measureJob, validateJob, baselinesJob } from './program-jobs.js';
+import { agentJob } from './search.js';
+import { banditJob } from './bandit-job.js';
+import { layout } from './cfg-layout.js';
+import { stepDiff } from './diff-rows.js';
+
+const JOBS = {
+  run: runJob,
+  check: checkJob,
+  measure: measureJob,
+  validate: validateJob,
+  baselines: baselinesJob,
+  agent: agentJob,
+  bandit: banditJob,
+  layout: ({ fn }) => layout(fn),
+  diff: ({ before, after }) => stepDiff(before, after),
+};
+
+let resolveModule;
+const ready = new Promise((resolve) => (resolveModule = resolve)).then((module) => init({ module_or_path: module }));
+
+async function answer({ id, kind, payload }) {
+  try {
+    await ready;
+    const job = JOBS[kind];
+    if (!job) throw Object.assign(new Error(`no job named ${JSON.stringify(kind)}`), { name: 'LookupError' });
+    const progress = (report) => postMessage({ id, progress: report });
+    const result = await job(payload, progress);
+    postMessage({ id, result });
+  } catch (error) {
+    postMessage({ id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });
+  }
+}
+
+// Listening before any await: a browser drops messages no one listens for.
+let queue = Promise.resolve();
+addEventListener('message', ({ data }) => {
+  if (data && 'init' in data) resolveModule(data.init);
+  else queue = queue.then(() => answer(data));
+});
