@@ -3,6 +3,7 @@
 //! The crate is a pure Rust core (everything but [`js`](crate) bindings) that
 //! builds natively and for `wasm32-unknown-unknown`. See `ARCHITECTURE.md`.
 
+pub mod agents;
 pub mod bandit;
 pub mod bril;
 pub mod compilers;

@@ -41,8 +41,14 @@ const page = await build({
   metafile: true,
 });
 
-// The worker: self-contained, started once per job lane.
-await build({ ...common, entryPoints: { worker: join(www, 'src/worker.js') }, outdir: dist });
+// The workers, self-contained: the page's, started once per job lane, and
+// the package's agents worker (compgym/agents-worker.js), which the agents
+// panel drives through compgym/agents.js.
+await build({
+  ...common,
+  entryPoints: { worker: join(www, 'src/worker.js'), 'agents-worker': join(www, 'pkg/agents-worker.js') },
+  outdir: dist,
+});
 
 // index.html with a modulepreload for every chunk the main module imports
 // statically, so the browser fetches them alongside it rather than after.
@@ -83,5 +89,5 @@ compressAll(dist);
 const size = (file) => `${(statSync(join(dist, file)).size / 1024).toFixed(0)} KiB`;
 console.log(
   `built www/dist/: main.js ${size('main.js')} (${size('main.js.br')} br), ${chunks.length} chunks, ` +
-    `worker.js ${size('worker.js')}, wasm ${size('compgym_bg.wasm')} (${size('compgym_bg.wasm.br')} br)`,
+    `worker.js ${size('worker.js')}, agents-worker.js ${size('agents-worker.js')}, wasm ${size('compgym_bg.wasm')} (${size('compgym_bg.wasm.br')} br)`,
 );

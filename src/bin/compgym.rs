@@ -16,6 +16,8 @@
 //! compgym bench-pass-speed [--seconds S] [--only FLAG]
 //!                                       time per pass and for all features
 //! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
+//! compgym leaderboard [OPTIONS]         every agent on code size and runtime, one table
+//! compgym train [OPTIONS]               train a policy, print its curve, save it as JSON
 //! compgym shape NAME SIZE [SEED]          a generated program of a shape and size
 //! compgym bench-scaling [--sizes N,N..] [--only NAME] [--seconds S] [--markdown]
 //!                                       time against program size and growth exponents
@@ -46,6 +48,25 @@ const USAGE: &str = "usage:
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
                                         JSON; --dot prints the CFG as Graphviz DOT
+  compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
+                      [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
+                      [--from-scratch] [--policy FILE] [--seed N] [--json]
+                                        every agent (random, greedy, beam, explore, policy)
+                                        on code size (vs -Oz) and runtime (vs -O2) over
+                                        the suite, large-v0 (when the compiler has it)
+                                        and 100 generated programs the policy never
+                                        saw; per program a budget of steps and/or
+                                        seconds (default 5000 steps, 10 s; --no-step-limit,
+                                        --no-time-limit); searches start from the
+                                        baseline's passes unless --from-scratch; the
+                                        policy is the bundled one unless --policy FILE;
+                                        --quick: 4 suite, 2 large and 4 generated
+                                        programs, 200 steps
+  compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
+                [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
+                                        train a policy (REINFORCE) on generated programs,
+                                        print its curve, save it as JSON (default
+                                        policy.json)
   compgym bench-interp [--seconds S] [--json] [PATH...]
                                         interpreter throughput on the 8 largest .bril
                                         files given or in folders given (default: the
@@ -105,6 +126,8 @@ fn main() -> ExitCode {
         Some("bench-passes") => cmd_bench_passes(&args[1..]),
         Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
         Some("bench-env") => cmd_bench_env(&args[1..]),
+        Some("leaderboard") => cmd_leaderboard(&args[1..]),
+        Some("train") => cmd_train(&args[1..]),
         Some("bench-scaling") => cmd_bench_scaling(&args[1..]),
         Some("shape") => cmd_shape(&args[1..]),
         Some("help" | "-h" | "--help") => {
@@ -687,4 +710,150 @@ fn cpu_seconds() -> f64 {
 fn exponent_cell(sizes: &[usize], times: &[f64]) -> String {
     let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
     compgym::bril::scaling::growth_exponent(&points).map_or("-".into(), |e| format!("{e:>8.2}"))
+}
+
+/// The value after a flag, parsed.
+fn flag_value<T: std::str::FromStr>(it: &mut std::slice::Iter<String>, flag: &str) -> Result<T, Failure> {
+    it.next()
+        .and_then(|s| s.parse::<T>().ok())
+        .ok_or_else(|| usage_error(format!("{flag} needs a value of the right kind")))
+}
+
+fn agent_failure(command: &str) -> impl Fn(compgym::Error) -> Failure + '_ {
+    move |e| Failure(format!("{command}: {e}"), 2)
+}
+
+fn read_policy(path: &str) -> Result<compgym::agents::policy::Policy, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("{path}: {e}"), 1))?;
+    compgym::agents::policy::Policy::from_json(&text).map_err(|e| Failure(format!("{path}: {e}"), 1))
+}
+
+fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
+    use compgym::agents::leaderboard::{table, to_json, Leaderboard};
+    use compgym::agents::request::LeaderboardRequest;
+    let mut request = LeaderboardRequest::default();
+    let (mut policy, mut json) = (None, false);
+    let list = |text: String| text.split(',').filter(|n| !n.is_empty()).map(String::from).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => {
+                request = LeaderboardRequest {
+                    tasks: request.tasks,
+                    agents: request.agents,
+                    from_baseline: request.from_baseline,
+                    seed: request.seed,
+                    ..LeaderboardRequest::quick()
+                }
+            }
+            "--steps" => request.steps = Some(Some(flag_value(&mut it, a)?)),
+            "--seconds" => request.seconds = Some(Some(flag_value(&mut it, a)?)),
+            "--no-step-limit" => request.steps = Some(None),
+            "--no-time-limit" => request.seconds = Some(None),
+            "--agents" => request.agents = list(flag_value(&mut it, a)?),
+            "--tasks" => request.tasks = list(flag_value(&mut it, a)?),
+            "--suite" => request.suite = Some(flag_value(&mut it, a)?),
+            "--large" => request.large = Some(flag_value(&mut it, a)?),
+            "--generated" => request.generated = flag_value(&mut it, a)?,
+            "--size" => request.size = flag_value(&mut it, a)?,
+            "--from-scratch" => request.from_baseline = false,
+            "--policy" => policy = Some(flag_value::<String>(&mut it, a)?),
+            "--seed" => request.seed = flag_value(&mut it, a)?,
+            "--json" => json = true,
+            other => return Err(usage_error(format!("leaderboard: unknown argument {other:?}"))),
+        }
+    }
+    let fail = agent_failure("leaderboard");
+    if let Some(path) = &policy {
+        request.policy = Some(std::rc::Rc::new(read_policy(path)?));
+    }
+    let options = request.options().map_err(&fail)?;
+    let mut board = Leaderboard::new(options);
+    let total = board.progress().1;
+    let mut done = 0;
+    board
+        .run(|row, entry| {
+            done += 1;
+            if entry.invalid.is_some() || row.entries.len() == 1 || done % 20 == 0 || done == total {
+                eprintln!(
+                    "[{done}/{total}] {} {} {} {}: {:.3}x{}",
+                    row.task.name(),
+                    row.dataset,
+                    row.agent,
+                    entry.benchmark,
+                    entry.ratio(),
+                    entry.invalid.as_deref().map(|e| format!(" INVALID: {e}")).unwrap_or_default()
+                );
+            }
+        })
+        .map_err(&fail)?;
+    if json {
+        say!("{}", to_json(board.rows()));
+    } else {
+        let _ = std::io::stdout().write_all(table(board.rows()).as_bytes());
+    }
+    Ok(())
+}
+
+fn cmd_train(args: &[String]) -> Result<(), Failure> {
+    use compgym::agents::policy::train::{TrainOptions, Trainer};
+    let mut options = TrainOptions::default();
+    let (mut seconds, mut updates, mut out) = (None, None, "policy.json".to_string());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seconds" => seconds = Some(flag_value::<f64>(&mut it, a)?),
+            "--updates" => updates = Some(flag_value::<u64>(&mut it, a)?),
+            "--seed" => options.seed = flag_value(&mut it, a)?,
+            "--out" => out = flag_value(&mut it, a)?,
+            "--episode-length" => options.episode_length = flag_value(&mut it, a)?,
+            "--batch" => options.batch = flag_value(&mut it, a)?,
+            "--learning-rate" => options.learning_rate = flag_value(&mut it, a)?,
+            "--entropy" => options.entropy = flag_value(&mut it, a)?,
+            "--validate-every" => options.validate_every = flag_value(&mut it, a)?,
+            "--hidden" => {
+                let list: String = flag_value(&mut it, a)?;
+                options.hidden = list
+                    .split(',')
+                    .map(|n| n.parse().map_err(|_| usage_error("--hidden takes sizes like 64,64")))
+                    .collect::<Result<_, _>>()?;
+            }
+            other => return Err(usage_error(format!("train: unknown argument {other:?}"))),
+        }
+    }
+    if seconds.is_none() && updates.is_none() {
+        seconds = Some(60.0);
+    }
+    let fail = agent_failure("train");
+    let mut trainer = Trainer::new(options).map_err(&fail)?;
+    say!("update episodes steps seconds mean_return entropy validation");
+    loop {
+        let p = trainer.train_batch().map_err(&fail)?.clone();
+        if let Some(v) = p.validation {
+            say!(
+                "{} {} {} {:.1} {:.4} {:.3} {:.4}",
+                p.update,
+                p.episodes,
+                p.steps,
+                p.seconds,
+                p.mean_return,
+                p.entropy,
+                v
+            );
+        }
+        if seconds.is_some_and(|s| p.seconds >= s) || updates.is_some_and(|u| p.update >= u) {
+            break;
+        }
+    }
+    let validation = trainer.validate().map_err(&fail)?;
+    let policy = trainer.trained_policy();
+    let text = policy.to_json().map_err(&fail)?;
+    std::fs::write(&out, &text).map_err(|e| Failure(format!("{out}: {e}"), 1))?;
+    say!(
+        "saved {out} ({} bytes, {} parameters); validation {:.4}x -Oz",
+        text.len(),
+        policy.network.parameters(),
+        validation
+    );
+    Ok(())
 }

@@ -3,6 +3,7 @@
 //! `Error` with a `name` from [`crate::ErrorKind::name`]; nothing here may
 //! panic, because a panic under wasm kills the whole instance.
 
+pub mod agents;
 pub mod bandit;
 #[cfg(feature = "bench")]
 pub mod bench;

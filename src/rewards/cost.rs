@@ -5,9 +5,24 @@
 //! * delta: `previous - cost` (CompilerGym's `CostFunctionReward`);
 //! * normalised: `(previous - cost) / initial`, the initial cost being the
 //!   unoptimised program's (`NormalizedReward`);
-//! * baseline-relative: `(previous - cost) / max(cost_O0 - cost_baseline, 1)`,
-//!   so an episode that matches the baseline pipeline earns 1
-//!   (`BaselineImprovementNormalizedReward`).
+//! * baseline-relative: `(previous - cost) / max(cost_O0 - cost_baseline,
+//!   BASELINE_FLOOR * cost_O0, 1)`, so an episode that matches the baseline
+//!   pipeline earns 1 (`BaselineImprovementNormalizedReward`) wherever the
+//!   baseline does a real job.
+//!
+//! The floor keeps the baseline-relative reward meaningful where the
+//! baseline barely improves. CompilerGym's `max(cost_O0 - cost_baseline, 1)`
+//! makes one unit of cost worth a whole baseline's improvement there: where
+//! the baseline removes one instruction, removing 23 earns 23, while on a
+//! program where it removes 40, removing 46 earns 1.15. With the floor, a
+//! baseline that improves the program by less than [`BASELINE_FLOOR`] (5%)
+//! of its initial cost counts as improving it by 5%: an episode reward of 1
+//! always means the cost fell by at least 5% (and by at least 1), and
+//! rewards stay comparable across programs. Where the baseline does a real job the reward is CompilerGym's.
+//!
+//! The divisor is computed anew at every reset, from the observations of
+//! the benchmark being reset to: a reward never keeps the baselines of a
+//! previous benchmark, even one replaced under the same URI.
 //!
 //! "previous" starts at the initial cost. With an `init_cost` observation
 //! (one that gives the unoptimised cost at any time, like
@@ -21,6 +36,11 @@ use crate::value::Value;
 use crate::views::ObservationView;
 use std::rc::Rc;
 
+/// The least share of the initial cost a baseline-relative reward divides
+/// by: a baseline that improves the program by less counts as improving it
+/// by this much.
+pub const BASELINE_FLOOR: f64 = 0.05;
+
 /// How the change in cost is scaled.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Normalization {
@@ -28,8 +48,9 @@ pub enum Normalization {
     None,
     /// By the initial cost (by 1 if that is 0).
     Initial,
-    /// By `max(initial - baseline, 1)`, `baseline` being the cost after the
-    /// baseline pipeline, read from this observation space.
+    /// By `max(initial - baseline, BASELINE_FLOOR * initial, 1)`, `baseline`
+    /// being the cost after the baseline pipeline, read from this
+    /// observation space.
     Baseline(Rc<str>),
 }
 
@@ -40,9 +61,8 @@ pub struct CostReward {
     init_cost: Option<Rc<str>>,
     normalization: Normalization,
     previous: Option<f64>,
-    /// The divisor, kept across resets on the same benchmark.
+    /// The divisor of this episode, computed at its first update (or reset).
     scale: Option<f64>,
-    benchmark: Option<Rc<str>>,
 }
 
 impl CostReward {
@@ -54,7 +74,6 @@ impl CostReward {
             normalization,
             previous: None,
             scale: None,
-            benchmark: None,
         }
     }
 
@@ -69,7 +88,7 @@ impl CostReward {
         Self::new(space, cost, Normalization::Initial)
     }
 
-    /// `(previous - cost) / max(init_cost - baseline_cost, 1)`.
+    /// `(previous - cost) / max(init_cost - baseline_cost, BASELINE_FLOOR * init_cost, 1)`.
     pub fn baseline_relative(
         space: RewardSpace,
         cost: &str,
@@ -106,9 +125,18 @@ impl CostReward {
                 0.0 => 1.0,
                 x => x,
             },
-            Normalization::Baseline(baseline) => (initial()? - self.observe(view, baseline)?).max(1.0),
+            Normalization::Baseline(baseline) => {
+                let initial = initial()?;
+                baseline_divisor(initial, self.observe(view, baseline)?)
+            }
         })
     }
+}
+
+/// The divisor of a baseline-relative reward: the baseline's improvement,
+/// at least [`BASELINE_FLOOR`] of the initial cost and at least 1.
+pub fn baseline_divisor(initial: f64, baseline: f64) -> f64 {
+    (initial - baseline).max(BASELINE_FLOOR * initial).max(1.0)
 }
 
 impl Reward for CostReward {
@@ -116,19 +144,16 @@ impl Reward for CostReward {
         &self.space
     }
 
-    fn reset(&mut self, benchmark: &str, view: &ObservationView) -> Result<()> {
+    fn reset(&mut self, _benchmark: &str, view: &ObservationView) -> Result<()> {
         self.previous = None;
-        if self.benchmark.as_deref() != Some(benchmark) {
-            self.scale = None;
-            self.benchmark = Some(benchmark.into());
-        }
+        // Even the same URI may name another program now: baselines are
+        // observed afresh (the compiler remembers them, so this is cheap).
+        self.scale = None;
         if self.init_cost.is_none() {
             // Only now is the cost the initial cost.
             let initial = self.observe(view, &self.cost)?;
             self.previous = Some(initial);
-            if self.scale.is_none() {
-                self.scale = Some(self.compute_scale(view, Some(initial))?);
-            }
+            self.scale = Some(self.compute_scale(view, Some(initial))?);
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 // Shared helpers for the JS test layers: Debian's Chromium driven by
 // playwright-core, and a page that fails the test on any error it reports.
 import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
@@ -39,4 +40,31 @@ export async function strictPage(browser) {
     if (response.status() >= 400) page.problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   return page;
+}
+
+/**
+ * Serves the folder `dir` on a free port, opens a blank page titled `title`
+ * on that origin (so the page imports the folder's modules by absolute
+ * path) and hands `body` the page and the origin. Fails if the page
+ * reported any problem; closes the browser and the server either way.
+ */
+export async function withBlankPage(dir, title, body) {
+  const server = await serve(dir, 0);
+  const browser = await launch();
+  try {
+    const page = await strictPage(browser);
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    await page.route(`${origin}/test.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title>`,
+      }),
+    );
+    await page.goto(`${origin}/test.html`);
+    await body(page, origin);
+    if (page.problems.length) throw new Error(`page problems: ${page.problems.join('; ')}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
 }

@@ -1,5 +1,6 @@
 // The package under bundlers: the app in bundlers/app (load the wasm, step an
-// environment, call the service in a worker through compgym/remote.js) built
+// environment, call the service in a worker through compgym/remote.js, run an
+// agent in its worker through compgym/agents.js) built
 // with Vite, webpack 5 and esbuild against the packed tarball, served by Vite's
 // dev server, and loaded with no bundler at all, each run in headless Chromium. The bundlers (pinned in bundlers/package-lock.json) are
 // installed once into .tmp/bundlers and reused while the lock file is unchanged.
@@ -116,19 +117,24 @@ function check(result) {
     stepped: true,
     error: 'SessionNotFound',
     toyVersion: result.toyVersion,
+    agentRun: { agent: 'greedy', smaller: true, reported: true },
   });
   assert.ok(result.reward > 0, `reward ${result.reward}`);
   assert.match(result.toyVersion, /^toy /);
 }
 
 for (const bundler of ['vite', 'webpack', 'esbuild']) {
-  test(`${bundler}: the bundled app loads the wasm, steps an environment and calls the service in a worker`, async () => {
+  test(`${bundler}: the bundled app loads the wasm, steps an environment, calls the service and runs an agent in workers`, async () => {
     check(await buildAndRun(bundler));
   });
 }
 
 test('no bundler: the same app as plain modules, with an import map for the package\'s names', async () => {
-  const imports = { compgym: './node_modules/compgym/index.js', 'compgym/remote.js': './node_modules/compgym/remote.js' };
+  const imports = {
+    compgym: './node_modules/compgym/index.js',
+    'compgym/remote.js': './node_modules/compgym/remote.js',
+    'compgym/agents.js': './node_modules/compgym/agents.js',
+  };
   writeFileSync(
     join(app, 'plain.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">

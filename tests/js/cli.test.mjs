@@ -156,6 +156,41 @@ test('usage errors print the native usage without its benchmark commands', async
   assert.match(bench.stderr, /^error: unknown command "bench-interp"\nusage:\n/);
 });
 
+/** A table's rows without the column of seconds, which is each side's own time. */
+const withoutSeconds = (table) => table.trimEnd().split('\n').map((row) => row.replace(/\| [\d.]+ \|$/, '|'));
+
+test('leaderboard and train: the same table and the same trained policy as the native command', async () => {
+  const args = ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy,explore,policy', '--suite', '3', '--large', '1', '--generated', '2'];
+  const [want, got] = await Promise.all([execute(native, args), execute(cli, args)]);
+  assert.equal(got.status, 0, got.stderr);
+  assert.deepEqual(withoutSeconds(got.stdout), withoutSeconds(want.stdout));
+  assert.equal(withoutSeconds(got.stdout).length, 2 + 3 * 3);
+  assert.match(got.stderr, /^\[\d+\/18\]\n/);
+  const json = await execute(cli, [...args, '--json']);
+  const rows = JSON.parse(json.stdout);
+  assert.deepEqual(rows.map((r) => r.agent), ['greedy', 'explore', 'policy', 'greedy', 'explore', 'policy', 'greedy', 'explore', 'policy']);
+
+  // Training is the same arithmetic natively and in wasm: the same curve and the same weights.
+  const train = (out) => ['train', '--updates', '4', '--batch', '2', '--episode-length', '6', '--hidden', '8', '--validate-every', '2', '--seed', '5', '--out', join(scratch, out)];
+  const [nativeTrain, jsTrain] = await Promise.all([execute(native, train('native.json')), execute(cli, train('js.json'))]);
+  assert.equal(jsTrain.status, 0, jsTrain.stderr);
+  // Each line without its seconds; the saved file's size differs by the digits of its training seconds.
+  const curve = (text) =>
+    text.split('\n').map((line) => (line.startsWith('saved') ? line.replace(/\(\d+ bytes/, '(N bytes') : line.split(' ').filter((_, i) => i !== 3).join(' ')));
+  assert.deepEqual(curve(jsTrain.stdout.replaceAll(join(scratch, 'js.json'), 'F')), curve(nativeTrain.stdout.replaceAll(join(scratch, 'native.json'), 'F')));
+  const policy = (file) => {
+    const p = JSON.parse(readFileSync(join(scratch, file), 'utf8'));
+    delete p.training.seconds;
+    return p;
+  };
+  assert.deepEqual(policy('js.json'), policy('native.json'));
+
+  // Bad arguments: the native statuses and messages.
+  for (const bad of [['leaderboard', '--agents', 'oracle'], ['leaderboard', '--steps', 'many'], ['leaderboard', '--policy', '/no/such/policy.json'], ['train', '--hidden', 'big'], ['train', '--batch', '0', '--updates', '1']]) {
+    await same(bad);
+  }
+});
+
 test('a closed pipe ends the output quietly, as for the native command', () => {
   const program = '@main {\n  i: int = const 0;\n  one: int = const 1;\n  n: int = const 20000;\n.loop:\n  print i;\n  i: int = add i one;\n  c: bool = lt i n;\n  br c .loop .end;\n.end:\n}\n';
   writeFileSync(join(scratch, 'count.bril'), program);

@@ -1,8 +1,7 @@
 // Runs compgym/gym scenarios in Node and in headless Chromium: a scenario is
 // a function of the `gym` module namespace (and compgym's) that uses
 // nothing else, so its source text runs unchanged in a page served from pkg/.
-import { serve } from '../../scripts/serve.mjs';
-import { launch, strictPage } from './browser.mjs';
+import { withBlankPage } from './browser.mjs';
 
 export const pkgDir = new URL('../../pkg/', import.meta.url);
 
@@ -19,18 +18,7 @@ export async function nodeModules() {
  * Fails on any page error.
  */
 export async function withGymPage(body) {
-  const server = await serve(pkgDir.pathname, 0);
-  const browser = await launch();
-  try {
-    const page = await strictPage(browser);
-    const origin = `http://127.0.0.1:${server.address().port}`;
-    await page.route(`${origin}/test.html`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>gym</title>',
-      }),
-    );
-    await page.goto(`${origin}/test.html`);
+  await withBlankPage(pkgDir.pathname, 'gym', async (page, origin) => {
     const run = (scenario, ...args) =>
       page.evaluate(
         async ([source, args]) => {
@@ -43,9 +31,5 @@ export async function withGymPage(body) {
         [scenario.toString(), args],
       );
     await body(run, page, origin);
-    if (page.problems.length) throw new Error(`page problems: ${page.problems.join('; ')}`);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }

@@ -1,6 +1,6 @@
-// The TypeScript declarations of compgym/gym: a usage file compiles with
-// `tsc --strict` against the built package, and every mistake it marks
-// with @ts-expect-error is caught.
+// The TypeScript declarations of compgym/gym and of the agents: usage files
+// compile with `tsc --strict` against the built package, and every mistake
+// they mark with @ts-expect-error is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,14 +10,14 @@ import { join } from 'node:path';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
 const tsc = new URL('./node_modules/typescript/bin/tsc', import.meta.url).pathname;
-const usage = new URL('./types/gym-usage.ts', import.meta.url).pathname;
+const usages = ['gym-usage.ts', 'agents-usage.ts'];
 
-test('compgym/gym type-checks under tsc --strict, and its mistakes are caught', () => {
+test('compgym/gym and the agents type-check under tsc --strict, and their mistakes are caught', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'compgym-types-'));
   try {
     mkdirSync(join(scratch, 'node_modules'));
     symlinkSync(pkgDir, join(scratch, 'node_modules', 'compgym'), 'dir');
-    copyFileSync(usage, join(scratch, 'usage.ts'));
+    for (const usage of usages) copyFileSync(new URL(`./types/${usage}`, import.meta.url).pathname, join(scratch, usage));
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
     writeFileSync(
       join(scratch, 'tsconfig.json'),
@@ -32,7 +32,7 @@ test('compgym/gym type-checks under tsc --strict, and its mistakes are caught', 
           types: [],
           noUnusedLocals: false,
         },
-        files: ['usage.ts'],
+        files: usages,
       }),
     );
     let output = '';

@@ -73,10 +73,11 @@ test('Node runs the installed package\'s service in a worker through compgym/rem
 test('the worker entry points resolve through the manifest\'s exports, to their Node forms under Node', () => {
   const script = `
     const resolve = (p) => import.meta.resolve(p).replace(/^.*node_modules\\/compgym\\//, '');
-    console.log(JSON.stringify([resolve('compgym/worker.js'), resolve('compgym/remote.js')]));
+    const names = ['compgym/worker.js', 'compgym/remote.js', 'compgym/agents.js', 'compgym/agents-worker.js'];
+    console.log(JSON.stringify(names.map(resolve)));
   `;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), ['worker-node.js', 'remote-node.js']);
+  assert.deepEqual(JSON.parse(out), ['worker-node.js', 'remote-node.js', 'agents-node.js', 'agents-worker-node.js']);
 });
 
 test('Node CommonJS requires the installed package: the same module as import, an environment and the remote service', () => {

@@ -1,12 +1,9 @@
 // The playground's defects whose cause was in the core, checked against the
 // package itself (the page also guards against each; see the playground
-// tests). One still pending in the core is skipped, saying so; run it with
-// COMPGYM_CORE_DEFECTS=1 to see where the core stands.
+// tests).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { make, Space, version } from '../../pkg/node.js';
-
-const pending = (what) => (process.env.COMPGYM_CORE_DEFECTS ? false : `core fix pending: ${what}`);
 
 const A = '@main {\n  a: int = const 6;\n  b: int = const 7;\n  c: int = mul a b;\n  d: int = mul a b;\n  unused: int = add c d;\n  print c;\n}';
 const B = '@main {\n  a: int = const 6;\n  b: int = mul a a;\n  c: int = mul a a;\n  print b;\n}';
@@ -17,7 +14,7 @@ function firstReward(env, uri, source) {
   return env.step('-dce').reward;
 }
 
-test('defect 1: a program added under a URI used before gets its own baselines', { skip: pending('addBenchmark keeps the previous baselines') }, () => {
+test('defect 1: a program added under a URI used before gets its own baselines', () => {
   const env = make('bril-v0', { rewardSpace: 'IrInstructionCountOz' });
   firstReward(env, 'benchmark://user-v0/same', A);
   const reused = firstReward(env, 'benchmark://user-v0/same', B);

@@ -1,5 +1,5 @@
-// End to end: the agents panel (real searches in a worker: progress, a live
-// chart, stop, adopt), the spaces panel (samples drawn; defect 10) and the
+// End to end: the agents panel (compgym's agents in the package's agents
+// worker: progress, a live chart, stop, adopt), the spaces panel (samples drawn; defect 10) and the
 // bandit panel (axes, legend, log scale, seed; defect 11).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +55,26 @@ test('random search reports progress while it runs, can be stopped, and keeps th
   if (!(await page.isDisabled('#agent-adopt'))) {
     await page.click('#agent-adopt');
     assert.match(await page.textContent('#agent-status'), /^Adopted/);
+  }
+});
+
+test('every core agent is offered; beam, explore and the policy each find a sequence that adopt replays exactly', async () => {
+  const offered = await page.$$eval('#agent-name option', (options) => options.map((o) => o.value));
+  assert.deepEqual(offered, ['random', 'greedy', 'beam', 'explore', 'policy']);
+  await loadSuite(page, 'trapezoid');
+  for (const agent of ['beam', 'explore', 'policy']) {
+    await page.selectOption('#agent-name', agent);
+    assert.ok((await page.textContent('#agent-description')).length > 40, 'a sentence for each agent');
+    await page.fill('#agent-seconds', '2');
+    await page.click('#agent-run');
+    await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 20_000 });
+    const { best, start: startSize, steps } = await page.$eval('#agent-status', (s) => ({ ...s.dataset }));
+    assert.ok(Number(steps) > 0, agent);
+    if (agent !== 'policy') assert.ok(Number(best) < Number(startSize), `${agent}: ${startSize} → ${best}`);
+    assert.equal(await page.$eval('#agent-progress', (p) => p.value), 1);
+    await page.click('#agent-adopt');
+    const size = await page.evaluate(() => window.compgymPlayground.episode.size(window.compgymPlayground.episode.current));
+    assert.equal(size, Number(best), `${agent}: the adopted episode ends at the size found`);
   }
 });
 

@@ -4,8 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import { serve } from '../../scripts/serve.mjs';
-import { launch, strictPage } from './browser.mjs';
+import { withBlankPage } from './browser.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url);
 
@@ -158,18 +157,7 @@ test('RemoteService over a Node worker thread', async () => {
 });
 
 test('RemoteService over a module Web Worker in Chromium', async () => {
-  const server = await serve(pkgDir.pathname, 0);
-  const browser = await launch();
-  try {
-    const page = await strictPage(browser);
-    const origin = `http://127.0.0.1:${server.address().port}`;
-    await page.route(`${origin}/test.html`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>worker</title>',
-      }),
-    );
-    await page.goto(`${origin}/test.html`);
+  await withBlankPage(pkgDir.pathname, 'worker', async (page) => {
     const out = await page.evaluate(async (source) => {
       const { connectService } = await import('/remote.js');
       // eslint-disable-next-line no-eval
@@ -184,9 +172,5 @@ test('RemoteService over a module Web Worker in Chromium', async () => {
       return compilerVersion;
     });
     assert.match(relative, /^toy /);
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 });

@@ -1,14 +1,23 @@
-// The agents panel: a search agent runs in a worker on the loaded program,
-// with a progress bar, a live chart of the best size found, a stop button,
-// and "adopt", which makes the best sequence found the episode.
+// The agents panel: one of compgym's agents runs in a worker on the loaded
+// program (compgym/agents.js, the package's own worker), with a progress
+// bar, a live chart of the best size found, a stop button that keeps the
+// best so far, and "adopt", which makes the best sequence found the episode.
+import { connectAgents } from '../pkg/agents.js';
 import { describe, count } from './format.js';
 import { lineChart } from './charts.js';
 import { AGENTS } from './search.js';
+import { wasmModule } from './wasm.js';
+
+const WORKER_URL = new URL('agents-worker.js', document.baseURI);
+/** How long a stop may wait for the worker's current chunk before the worker is ended. */
+const STOP_GRACE_MS = 3000;
 
 export function mountAgents(app, $) {
   const { episode } = app;
-  let best = null; // the last progress report, with the program it is for
+  let best = null; // the last report, with the program it is for
   let oz = null;
+  let agents = null;
+  let stop = null; // the AbortController of the run under way
 
   const chart = lineChart(
     $('agent-chart'),
@@ -31,22 +40,29 @@ export function mountAgents(app, $) {
     $('agent-description').textContent = AGENTS.find((a) => a.name === $('agent-name').value)?.description ?? '';
   }
 
-  function show(report, finished) {
+  async function connect() {
+    agents ??= connectAgents(WORKER_URL, { module: await wasmModule });
+    return agents;
+  }
+
+  /** Shows a report: `{elapsed, steps, bestCost, initialCost, bestActions, fraction}` and the curve so far. */
+  function show(report, curve, state) {
     best = { ...report, programUri: episode.program.uri, rootId: episode.root.id };
+    const finished = state !== 'running';
     $('agent-progress').value = finished ? 1 : report.fraction;
-    const xs = report.curve.map(([t]) => t);
-    const ys = report.curve.map(([, size]) => size);
-    if (!finished) {
-      xs.push(report.elapsed);
-      ys.push(report.bestSize);
-    }
-    chart.setData([xs, ys, xs.map(() => oz)]);
+    chart.setData([curve.map(([t]) => t), curve.map(([, size]) => size), curve.map(() => oz)]);
     const passes = report.bestActions.map((a) => episode.flags[a]);
+    const label = { running: 'Searching', done: 'Done', stopped: 'Stopped. Best so far' }[state];
     $('agent-status').textContent =
-      `${finished ? 'Done' : 'Searching'}: ${count(report.steps)} steps in ${report.elapsed.toFixed(1)} s · ` +
-      `best ${count(report.bestSize)} instructions (start ${count(report.startSize)}, -Oz ${count(oz)})` +
+      `${label}: ${count(report.steps)} steps in ${report.elapsed.toFixed(1)} s · ` +
+      `best ${count(report.bestCost)} instructions (start ${count(report.initialCost)}, -Oz ${count(oz)})` +
       (passes.length ? ` with ${passes.length} passes: ${passes.join(' ')}` : '');
-    Object.assign($('agent-status').dataset, { best: String(report.bestSize), start: String(report.startSize), steps: String(report.steps), state: finished ? 'done' : 'running' });
+    Object.assign($('agent-status').dataset, {
+      best: String(report.bestCost),
+      start: String(report.initialCost),
+      steps: String(report.steps),
+      state,
+    });
     $('agent-adopt').disabled = !passes.length;
   }
 
@@ -59,30 +75,60 @@ export function mountAgents(app, $) {
     }
     oz = app.info?.oz ?? null;
     best = null;
+    stop = new AbortController();
     $('agent-chart').hidden = false;
     $('agent-run').disabled = true;
     $('agent-cancel').disabled = false;
     $('agent-adopt').disabled = true;
     $('agent-progress').value = 0;
     $('agent-status').textContent = 'Starting…';
+    // Nothing of the last run's report stays: not its state, steps or sizes.
+    Object.assign($('agent-status').dataset, { state: 'starting', steps: '0', best: '', start: '' });
+    const curve = [];
+    const record = (report) => {
+      if (!curve.length || report.bestCost < curve.at(-1)[1]) curve.push([report.elapsed, report.bestCost]);
+    };
     try {
-      const result = await app.lanes.agent.run(
-        'agent',
-        { agent: $('agent-name').value, benchmark: episode.program.uri, source: episode.program.source, seconds, seed },
-        { timeLimitMs: seconds * 1000 + 15_000, onProgress: (report) => show(report, false) },
-      );
-      show(result, true);
+      const { program } = episode;
+      // The time is the budget; an own program travels as its source, under the page's URI.
+      const options = { seconds, seed, steps: null, benchmark: program.uri };
+      if (program.source !== undefined) options.source = program.source;
+      const result = await (await connect()).run($('agent-name').value, options, {
+        signal: stop.signal,
+        onProgress: (report) => {
+          record(report);
+          show(report, [...curve, [report.elapsed, report.bestCost]], 'running');
+        },
+      });
+      const report = { ...result, bestCost: result.cost, bestActions: result.actions, elapsed: result.walltime, fraction: 1 };
+      record(report);
+      show(report, [...curve, [report.elapsed, report.bestCost]], result.status === 'cancelled' ? 'stopped' : 'done');
     } catch (error) {
-      if (error.name === 'CancelledError' && best) {
-        $('agent-status').textContent = `Stopped. ${$('agent-status').textContent.replace(/^Searching: /, 'Best so far: ')}`;
-        $('agent-status').dataset.state = 'stopped';
+      if (stop?.signal.aborted && best) {
+        // The worker was ended in a long step: the last report is the best so far.
+        show(best, [...curve, [best.elapsed, best.bestCost]], 'stopped');
       } else {
         $('agent-status').textContent = describe(error);
+        $('agent-status').dataset.state = 'failed';
       }
     } finally {
+      stop = null;
       $('agent-run').disabled = false;
       $('agent-cancel').disabled = true;
     }
+  }
+
+  /** Stops the run, keeping its best; a worker stuck in a long step is ended after a grace period. */
+  function cancel() {
+    if (!stop) return;
+    const controller = stop;
+    controller.abort();
+    setTimeout(() => {
+      if (stop === controller && agents) {
+        agents.terminate();
+        agents = null;
+      }
+    }, STOP_GRACE_MS);
   }
 
   function adopt() {
@@ -97,7 +143,7 @@ export function mountAgents(app, $) {
 
   $('agent-name').addEventListener('change', describeAgent);
   $('agent-run').addEventListener('click', run);
-  $('agent-cancel').addEventListener('click', () => app.lanes.agent.cancel());
+  $('agent-cancel').addEventListener('click', cancel);
   $('agent-adopt').addEventListener('click', adopt);
   describeAgent();
 }

@@ -18,7 +18,7 @@ export class Playground extends EventTarget {
     this.api = api;
     this.episode = new Episode(api.make);
     this.lanes = Object.fromEntries(
-      ['run', 'check', 'measure', 'validate', 'agent', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
+      ['run', 'check', 'measure', 'validate', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
     );
     this.program = null;
     /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */

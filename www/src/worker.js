@@ -3,7 +3,6 @@
 // one `{id, result}` or `{id, error: {name, message}}`.
 import init from '../pkg/index.js';
 import { runJob, checkJob, measureJob, validateJob, baselinesJob } from './program-jobs.js';
-import { agentJob } from './search.js';
 import { banditJob } from './bandit-job.js';
 import { layout } from './cfg-layout.js';
 import { stepDiff } from './diff-rows.js';
@@ -14,7 +13,6 @@ const JOBS = {
   measure: measureJob,
   validate: validateJob,
   baselines: baselinesJob,
-  agent: agentJob,
   bandit: banditJob,
   layout: ({ fn }) => layout(fn),
   diff: ({ before, after }) => stepDiff(before, after),

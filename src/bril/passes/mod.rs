@@ -328,6 +328,12 @@ const OZ_GROUPS: &[&[&str]] = &[
     ],
 ];
 
+/// `-Oz`'s groups of passes, in order; each is kept only if the program
+/// comes out no larger (and changed).
+pub fn size_groups() -> &'static [&'static [&'static str]] {
+    OZ_GROUPS
+}
+
 fn run_size_groups(program: &mut Program) -> Result<bool> {
     let mut changed = false;
     // Static instruction count (what the IrInstructionCount feature reports).

@@ -2,10 +2,11 @@
 // `npx compgym`: the native `compgym` command's Bril subcommands over the
 // package's wasm, with the same outputs, error messages and exit statuses
 // (0 ok, 1 bad input or usage, 2 a program that failed while running), so
-// scripts written for `brili` / `bril2json` run without cargo.
-import { readFileSync } from 'node:fs';
+// scripts written for `brili` / `bril2json` run without cargo; and its
+// `leaderboard`, the same table (times aside: they are the wasm's).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { brilFeatures, brilPasses, brilToJson, brilToText, optimizeBril, runBril, verifyBril } from './node.js';
+import { Leaderboard, PolicyTrainer, brilFeatures, brilPasses, brilToJson, brilToText, optimizeBril, runBril, verifyBril } from './node.js';
 
 const USAGE = `usage:
   compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
@@ -24,7 +25,26 @@ const USAGE = `usage:
                                         optimise, then run
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
-                                        JSON; --dot prints the CFG as Graphviz DOT`;
+                                        JSON; --dot prints the CFG as Graphviz DOT
+  compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
+                      [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
+                      [--from-scratch] [--policy FILE] [--seed N] [--json]
+                                        every agent (random, greedy, beam, explore, policy)
+                                        on code size (vs -Oz) and runtime (vs -O2) over
+                                        the suite, large-v0 (when the compiler has it)
+                                        and 100 generated programs the policy never
+                                        saw; per program a budget of steps and/or
+                                        seconds (default 5000 steps, 10 s; --no-step-limit,
+                                        --no-time-limit); searches start from the
+                                        baseline's passes unless --from-scratch; the
+                                        policy is the bundled one unless --policy FILE;
+                                        --quick: 4 suite, 2 large and 4 generated
+                                        programs, 200 steps
+  compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
+                [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
+                                        train a policy (REINFORCE) on generated programs,
+                                        print its curve, save it as JSON (default
+                                        policy.json)`;
 
 /** A failure: the message for stderr and the exit status. */
 class Failure extends Error {
@@ -180,6 +200,132 @@ function run(args, out) {
   if (profile) out.stderr += `total_dyn_inst: ${outcome.dynInst}\n`;
 }
 
+/** Reads `compgym leaderboard`'s flags into `leaderboard()`'s options. */
+function leaderboardOptions(args) {
+  const options = {};
+  let json = false;
+  const value = (i, flag, read) => {
+    const v = i + 1 < args.length ? read(args[i + 1]) : undefined;
+    if (v === undefined || (typeof v === 'number' && !Number.isFinite(v))) throw usageError(`${flag} needs a value of the right kind`);
+    return v;
+  };
+  const whole = (text) => (/^\d+$/.test(text) ? Number(text) : undefined);
+  const list = (text) => text.split(',').filter((n) => n !== '');
+  const FLAGS = {
+    '--steps': ['steps', whole],
+    '--seconds': ['seconds', (text) => (text.trim() === '' ? undefined : Number(text))],
+    '--agents': ['agents', list],
+    '--tasks': ['tasks', list],
+    '--suite': ['suite', whole],
+    '--large': ['large', whole],
+    '--generated': ['generated', whole],
+    '--size': ['size', whole],
+    '--seed': ['seed', whole],
+    '--policy': ['policy', (file) => readSource(file)],
+  };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (Object.hasOwn(FLAGS, flag)) {
+      const [key, read] = FLAGS[flag];
+      options[key] = value(i++, flag, read);
+    } else if (flag === '--quick') options.quick = true;
+    else if (flag === '--no-step-limit') options.steps = null;
+    else if (flag === '--no-time-limit') options.seconds = null;
+    else if (flag === '--from-scratch') options.fromBaseline = false;
+    else if (flag === '--json') json = true;
+    else throw usageError(`leaderboard: unknown argument ${debugString(flag)}`);
+  }
+  return { options, json };
+}
+
+/** Calls into the wasm for `command`: its errors fail with status 2, as the native command's agents do. */
+function agentCore(command, call) {
+  try {
+    return call();
+  } catch (error) {
+    throw new Failure(`${command}: ${error.name}: ${error.message}`, 2);
+  }
+}
+
+function leaderboard(args, out) {
+  const { options, json } = leaderboardOptions(args);
+  const board = agentCore('leaderboard', () => new Leaderboard(options));
+  try {
+    let progress = board.progress;
+    let reported = 0;
+    while (!progress.finished) {
+      progress = agentCore('leaderboard', () => board.runChunk(1));
+      if (progress.done >= reported + 20 || progress.finished) {
+        reported = progress.done;
+        process.stderr.write(`[${progress.done}/${progress.total}]\n`);
+      }
+    }
+    out.stdout += json ? `${JSON.stringify(board.rows)}\n` : board.table;
+  } finally {
+    board.free();
+  }
+}
+
+/** `compgym train`: the native command's flags, curve lines and summary. */
+function train(args, out) {
+  const options = {};
+  let seconds;
+  let updates;
+  let file = 'policy.json';
+  const number = (text) => (text !== undefined && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined);
+  const whole = (text) => (/^\d+$/.test(text ?? '') ? Number(text) : undefined);
+  const FLAGS = {
+    '--seconds': (v) => (seconds = number(v)),
+    '--updates': (v) => (updates = whole(v)),
+    '--seed': (v) => (options.seed = whole(v)),
+    '--out': (v) => (file = v),
+    '--episode-length': (v) => (options.episodeLength = whole(v)),
+    '--batch': (v) => (options.batch = whole(v)),
+    '--learning-rate': (v) => (options.learningRate = number(v)),
+    '--entropy': (v) => (options.entropy = number(v)),
+    '--validate-every': (v) => (options.validateEvery = whole(v)),
+  };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--hidden') {
+      const sizes = (args[++i] ?? '').split(',').map(whole);
+      if (sizes.some((s) => s === undefined)) throw usageError('--hidden takes sizes like 64,64');
+      options.hidden = sizes;
+    } else if (Object.hasOwn(FLAGS, flag)) {
+      if (FLAGS[flag](args[++i]) === undefined) throw usageError(`${flag} needs a value of the right kind`);
+    } else {
+      throw usageError(`train: unknown argument ${debugString(flag)}`);
+    }
+  }
+  if (seconds === undefined && updates === undefined) seconds = 60;
+  const trainer = agentCore('train', () => new PolicyTrainer(options));
+  try {
+    const lines = ['update episodes steps seconds mean_return entropy validation'];
+    for (;;) {
+      const p = agentCore('train', () => trainer.trainBatch());
+      if (p.validation !== null) {
+        const row = [p.update, p.episodes, p.steps, p.seconds.toFixed(1), p.meanReturn.toFixed(4), p.entropy.toFixed(3), p.validation.toFixed(4)];
+        lines.push(row.join(' '));
+      }
+      if ((seconds !== undefined && p.seconds >= seconds) || (updates !== undefined && p.update >= updates)) break;
+    }
+    const validation = agentCore('train', () => trainer.validate());
+    const policy = trainer.policy();
+    const text = policy.toJson();
+    const parameters = policy.parameters;
+    policy.free();
+    out.stdout += lines.map((l) => `${l}\n`).join('');
+    try {
+      writeFileSync(file, text);
+    } catch (error) {
+      throw new Failure(`${file}: ${ioMessage(error)}`, 1);
+    }
+    out.stdout += `saved ${file} (${text.length} bytes, ${parameters} parameters); validation ${validation.toFixed(4)}x -Oz\n`;
+  } finally {
+    trainer.free();
+  }
+}
+
 const COMMANDS = {
   run,
   json,
@@ -187,6 +333,8 @@ const COMMANDS = {
   verify,
   opt,
   features,
+  leaderboard,
+  train,
 };
 
 /** Runs one command line: `{stdout, stderr, status}`, nothing printed yet. */

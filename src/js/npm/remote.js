@@ -5,6 +5,7 @@
 // Calls may overlap; each resolves with its own reply, and a failed call
 // rejects with an Error whose `name` is the service's typed error name
 // (ValueError, SessionNotFound...).
+import { listen } from './worker-listen.js';
 
 const METHODS = {
   getVersion: 'GetVersion',
@@ -21,33 +22,6 @@ function namedError(name, message) {
   const error = new Error(message);
   error.name = name;
   return error;
-}
-
-/** Listens to a browser Worker or a Node Worker; returns a function that stops listening. */
-function listen(worker, onReply, onFailure) {
-  if (typeof worker.addEventListener === 'function') {
-    const message = (event) => onReply(event.data);
-    const error = (event) => onFailure(event.message || 'the worker failed to load or crashed');
-    const messageError = () => onFailure('a reply could not be deserialised');
-    worker.addEventListener('message', message);
-    worker.addEventListener('error', error);
-    worker.addEventListener('messageerror', messageError);
-    return () => {
-      worker.removeEventListener('message', message);
-      worker.removeEventListener('error', error);
-      worker.removeEventListener('messageerror', messageError);
-    };
-  }
-  const error = (e) => onFailure(e?.message ?? String(e));
-  const exit = (code) => onFailure(`the worker exited with code ${code}`);
-  worker.on('message', onReply);
-  worker.on('error', error);
-  worker.on('exit', exit);
-  return () => {
-    worker.off('message', onReply);
-    worker.off('error', error);
-    worker.off('exit', exit);
-  };
 }
 
 export class RemoteService {

@@ -42,13 +42,18 @@ const builders = {
     writeFileSync(join(out, 'index.html'), page('<script src="main.js"></script>'));
   },
 
-  // esbuild leaves `new URL(..., import.meta.url)` alone: the worker is a second
-  // entry point named worker.js and the wasm is copied beside the bundles.
+  // esbuild leaves `new URL(..., import.meta.url)` alone: each worker is an
+  // entry point of its own, named as the package names it, and the wasm is
+  // copied beside the bundles.
   async esbuild() {
     const esbuild = await import('esbuild');
     await esbuild.build({
       absWorkingDir: app,
-      entryPoints: ['main.js', { in: 'compgym/worker.js', out: 'worker' }],
+      entryPoints: [
+        'main.js',
+        { in: 'compgym/worker.js', out: 'worker' },
+        { in: 'compgym/agents-worker.js', out: 'agents-worker' },
+      ],
       bundle: true,
       format: 'esm',
       minify: true,

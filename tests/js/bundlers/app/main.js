@@ -1,8 +1,10 @@
 // The smallest app a user would write: load the wasm, step an environment,
-// and call the compiler service in a worker through compgym/remote.js.
+// call the compiler service in a worker through compgym/remote.js, and run
+// an agent in its worker through compgym/agents.js.
 // Every bundler test builds this same file; the page reads `window.result`.
 import init, { make, version } from 'compgym';
 import { connectService } from 'compgym/remote.js';
+import { connectAgents } from 'compgym/agents.js';
 
 async function main() {
   await init();
@@ -38,7 +40,19 @@ async function toy() {
   }
 }
 
-Promise.all([main(), toy()]).then(
-  ([result, toyVersion]) => (window.result = { ...result, toyVersion }),
+/** An agent in the agents worker, which the bundler found beside compgym/agents.js. */
+async function agent() {
+  const agents = connectAgents();
+  try {
+    const reports = [];
+    const found = await agents.run('greedy', { benchmark: 'benchmark://suite-v0/dead-code', steps: 100 }, { onProgress: (p) => reports.push(p) });
+    return { agent: found.agent, smaller: found.cost < found.initialCost, reported: reports.length > 0 };
+  } finally {
+    await agents.terminate();
+  }
+}
+
+Promise.all([main(), toy(), agent()]).then(
+  ([result, toyVersion, agentRun]) => (window.result = { ...result, toyVersion, agentRun }),
   (e) => (window.result = { failure: `${e.name}: ${e.message}` }),
 );

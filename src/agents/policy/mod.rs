@@ -1,0 +1,298 @@
+//! A learned policy: a small network that picks the next action from the
+//! program's features and what the episode has done so far, trained by
+//! [`train`] (REINFORCE with a learned baseline) and played zero-shot by
+//! [`PolicyRollout`]: one episode, the most probable action each step, no
+//! search.
+//!
+//! The input is the observation (Autophase by default), each feature
+//! squashed as `ln(1 + x)` so small and large programs share a scale, then
+//! the episode's history: `ln(1 + times each action was applied)`, the last
+//! action one-hot, the actions known to leave the current program
+//! unchanged, and the share of the episode gone. The output is one logit per
+//! action and a value estimate. Actions known to do nothing here are masked
+//! out (they would only waste a step), in training and in play; an episode
+//! ends early when every action is known to do nothing. Actions are matched to an
+//! environment's by name, so a policy runs on an action space that has
+//! grown (it never picks an action it does not know) and reports one it
+//! needs that is missing.
+
+pub mod mlp;
+pub mod play;
+#[cfg(test)]
+mod tests;
+pub mod train;
+
+use super::context::SearchContext;
+use super::search::Search;
+use crate::env::CompilerEnv;
+use crate::error::{Error, Result};
+use crate::value::Value;
+use mlp::Mlp;
+use play::Player;
+use serde::{Deserialize, Serialize};
+use std::rc::Rc;
+
+/// The format tag of saved policies.
+pub const FORMAT: &str = "compgym-policy-v1";
+
+/// A policy trained for ten minutes on one core with `compgym train --seconds
+/// 600 --seed 1 --hidden 32,32` (its `training` field says more).
+const PRETRAINED: &str = include_str!("pretrained.json");
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Policy {
+    pub format: String,
+    /// The observation the network reads (a numeric vector).
+    pub observation: String,
+    pub observation_length: usize,
+    /// The actions it chooses among, by name, in output order.
+    pub actions: Vec<String>,
+    /// Steps per episode.
+    pub episode_length: usize,
+    pub network: Mlp,
+    /// How it was trained (free-form; for people).
+    #[serde(default)]
+    pub training: serde_json::Value,
+}
+
+impl Policy {
+    /// A new policy with random weights.
+    pub fn new(
+        observation: &str,
+        observation_length: usize,
+        actions: Vec<String>,
+        episode_length: usize,
+        hidden: &[usize],
+        rng: &mut crate::Rng,
+    ) -> Policy {
+        let mut sizes = vec![input_length(observation_length, actions.len())];
+        sizes.extend_from_slice(hidden);
+        sizes.push(actions.len() + 1);
+        Policy {
+            format: FORMAT.into(),
+            observation: observation.into(),
+            observation_length,
+            actions,
+            episode_length,
+            network: Mlp::new(&sizes, 0.1, rng),
+            training: serde_json::Value::Null,
+        }
+    }
+
+    /// The policy that comes with compgym.
+    pub fn pretrained() -> Result<Policy> {
+        Policy::from_json(PRETRAINED)
+    }
+
+    /// Reads a saved policy; a ValueError says what is wrong with it.
+    pub fn from_json(text: &str) -> Result<Policy> {
+        let policy: Policy =
+            serde_json::from_str(text).map_err(|e| Error::value(format!("not a saved policy: {e}")))?;
+        if policy.format != FORMAT {
+            return Err(Error::value(format!("policy format {:?}, expected {FORMAT:?}", policy.format)));
+        }
+        policy.check()?;
+        Ok(policy)
+    }
+
+    /// The policy as JSON, its weights with f32 precision; `from_json` of
+    /// it plays exactly as [`rounded`](Self::rounded) does.
+    pub fn to_json(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::value(e.to_string()))
+    }
+
+    /// The policy as it is saved: weights rounded to f32.
+    pub fn rounded(&self) -> Policy {
+        Policy { network: self.network.rounded(), ..self.clone() }
+    }
+
+    /// Checks that the network fits the observation and the actions.
+    pub fn check(&self) -> Result<()> {
+        self.network.check()?;
+        let inputs = input_length(self.observation_length, self.actions.len());
+        if self.network.inputs() != inputs || self.network.outputs() != self.actions.len() + 1 {
+            return Err(Error::value(format!(
+                "the network takes {} inputs and gives {} outputs; {} actions and an observation of {} need {} and {}",
+                self.network.inputs(),
+                self.network.outputs(),
+                self.actions.len(),
+                self.observation_length,
+                inputs,
+                self.actions.len() + 1
+            )));
+        }
+        if self.episode_length == 0 {
+            return Err(Error::value("the episode length must be positive"));
+        }
+        Ok(())
+    }
+}
+
+/// The network's input length for an observation and a number of actions.
+pub fn input_length(observation_length: usize, actions: usize) -> usize {
+    observation_length + 3 * actions + 1
+}
+
+/// What an episode has done so far, and the network's input built from it.
+#[derive(Clone, Debug)]
+pub struct History {
+    counts: Vec<u32>,
+    last: Option<usize>,
+    /// Actions that left the current program unchanged.
+    no_effect: Vec<bool>,
+    step: usize,
+    episode_length: usize,
+}
+
+impl History {
+    pub fn new(actions: usize, episode_length: usize) -> History {
+        History {
+            counts: vec![0; actions],
+            last: None,
+            no_effect: vec![false; actions],
+            step: 0,
+            episode_length,
+        }
+    }
+
+    /// Records a step: `action`, and whether it changed the program.
+    pub fn record(&mut self, action: usize, changed: bool) {
+        if let Some(c) = self.counts.get_mut(action) {
+            *c += 1;
+        }
+        if changed {
+            self.no_effect.iter_mut().for_each(|n| *n = false);
+        } else if let Some(n) = self.no_effect.get_mut(action) {
+            *n = true;
+        }
+        self.last = Some(action);
+        self.step += 1;
+    }
+
+    /// Steps recorded.
+    pub fn steps(&self) -> usize {
+        self.step
+    }
+
+    /// The episode is over: its length is reached.
+    pub fn done(&self) -> bool {
+        self.step >= self.episode_length
+    }
+
+    /// `available` without the actions known to leave the program unchanged.
+    pub fn allowed(&self, available: &[bool], out: &mut Vec<bool>) {
+        out.clear();
+        out.extend(available.iter().zip(&self.no_effect).map(|(&a, &n)| a && !n));
+    }
+
+    /// The input for an observation vector.
+    pub fn input(&self, observation: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend(observation.iter().map(|&x| libm::log1p(x.max(0.0))));
+        out.extend(self.counts.iter().map(|&c| libm::log1p(f64::from(c))));
+        out.extend((0..self.counts.len()).map(|a| if self.last == Some(a) { 1.0 } else { 0.0 }));
+        out.extend(self.no_effect.iter().map(|&n| if n { 1.0 } else { 0.0 }));
+        out.push(self.step as f64 / self.episode_length.max(1) as f64);
+    }
+}
+
+/// Reads observation `id` of `env` as a vector of `length` numbers.
+pub fn observe_vector(env: &CompilerEnv, id: &str, length: usize) -> Result<Vec<f64>> {
+    let value = env.observation().get(id)?;
+    let vector = match &value {
+        Value::Array(a) => a.data().to_f64_vec(),
+        Value::List(items) => items.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect(),
+        other => {
+            return Err(Error::type_error(format!(
+                "observation {id:?} is a {}, not a vector",
+                other.kind_name()
+            )))
+        }
+    };
+    if vector.len() != length {
+        return Err(Error::value(format!(
+            "observation {id:?} has {} values; the policy reads {length}",
+            vector.len()
+        )));
+    }
+    Ok(vector)
+}
+
+/// Softmax of `logits` where `allowed`, in place (others get 0).
+pub fn softmax(logits: &mut [f64], allowed: &[bool]) {
+    let max =
+        logits.iter().zip(allowed).filter(|(_, &a)| a).map(|(l, _)| *l).fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for (l, &a) in logits.iter_mut().zip(allowed) {
+        *l = if a { libm::exp(*l - max) } else { 0.0 };
+        sum += *l;
+    }
+    if sum > 0.0 {
+        logits.iter_mut().for_each(|l| *l /= sum);
+    }
+}
+
+/// The most probable allowed action (the first on ties).
+pub fn argmax(logits: &[f64], allowed: &[bool]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, (&l, &a)) in logits.iter().zip(allowed).enumerate() {
+        if a && best.is_none_or(|b| l > logits[b]) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// For each policy action, its index in `env_names` (if the environment has it).
+pub fn match_actions(policy: &Policy, env_names: &[String]) -> Vec<Option<usize>> {
+    policy.actions.iter().map(|name| env_names.iter().position(|n| n == name)).collect()
+}
+
+/// One zero-shot episode of a policy: from the unoptimised program, the most
+/// probable action at each step, for the policy's episode length. The
+/// result is the final state, not the best one met on the way.
+pub struct PolicyRollout {
+    policy: Rc<Policy>,
+    state: Option<(CompilerEnv, Player)>,
+}
+
+impl PolicyRollout {
+    pub fn new(policy: Rc<Policy>) -> PolicyRollout {
+        PolicyRollout { policy, state: None }
+    }
+}
+
+impl Search for PolicyRollout {
+    fn name(&self) -> &str {
+        "policy"
+    }
+
+    fn keeps_best(&self) -> bool {
+        false
+    }
+
+    fn step_once(&mut self, context: &mut SearchContext) -> Result<bool> {
+        let (env, player) = match &mut self.state {
+            Some((env, player)) => (env, player),
+            None => {
+                let env = context.fork_root()?;
+                let player = Player::new(self.policy.clone(), &env)?;
+                context.set_result(&env, context.initial_cost());
+                context.begin_episode();
+                let (env, player) = self.state.insert((env, player));
+                (env, player)
+            }
+        };
+        let Some(choice) = player.choose(env)? else { return Ok(false) };
+        let Some(stepped) = context.step(env, choice.env_action)? else {
+            return Ok(true);
+        };
+        player.record(&choice, stepped.changed, false);
+        if stepped.failed() {
+            return Err(Error::service("the compiler failed during the policy's episode"));
+        }
+        context.set_result(env, stepped.cost);
+        Ok(!player.done())
+    }
+}

@@ -1,0 +1,150 @@
+//! Playing a policy on an environment, one step at a time: the network
+//! reads the environment's observation and the episode's history, the most
+//! probable allowed action is taken, and the history learns what the step
+//! did. What a zero-shot rollout ([`super::PolicyRollout`]) and a caller
+//! stepping its own environment (the JS `PolicyPlayer`) share.
+
+use super::mlp::Trace;
+use super::{argmax, match_actions, observe_vector, softmax, History, Policy};
+use crate::agents::context::{action_names, action_values};
+use crate::env::CompilerEnv;
+use crate::error::{Error, Result};
+use crate::value::Value;
+use std::rc::Rc;
+
+/// The action a policy picks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The action's index in the policy's outputs.
+    pub action: usize,
+    /// Its index in the environment's action space.
+    pub env_action: usize,
+    /// Its name (the pass's flag).
+    pub name: String,
+    /// Its probability under the policy, among the allowed actions.
+    pub probability: f64,
+}
+
+/// What a step of [`Player::step`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub choice: Choice,
+    pub changed: bool,
+    /// The compiler's error, if the step failed (the episode is over).
+    pub error: Option<Error>,
+    /// The episode is over: the policy's episode length is reached, the
+    /// environment ended it, or the step failed.
+    pub done: bool,
+}
+
+pub struct Player {
+    policy: Rc<Policy>,
+    history: History,
+    /// Policy action → environment action.
+    to_env: Vec<Option<usize>>,
+    /// Policy actions the environment has.
+    available: Vec<bool>,
+    /// The environment's action values, by index.
+    values: Vec<Value>,
+    allowed: Vec<bool>,
+    input: Vec<f64>,
+    trace: Trace,
+    probabilities: Vec<f64>,
+    over: bool,
+}
+
+impl Player {
+    /// A new episode of `policy` on the actions of `env` (matched by name;
+    /// a ValueError if the policy knows none of them or is malformed).
+    pub fn new(policy: Rc<Policy>, env: &CompilerEnv) -> Result<Player> {
+        policy.check()?;
+        let to_env = match_actions(&policy, &action_names(env));
+        let available: Vec<bool> = to_env.iter().map(Option::is_some).collect();
+        if !available.iter().any(|&a| a) {
+            return Err(Error::value("the policy knows none of the environment's actions"));
+        }
+        let history = History::new(policy.actions.len(), policy.episode_length);
+        Ok(Player {
+            values: action_values(env)?,
+            policy,
+            history,
+            to_env,
+            available,
+            allowed: Vec::new(),
+            input: Vec::new(),
+            trace: Trace::default(),
+            probabilities: Vec::new(),
+            over: false,
+        })
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The episode is over: its length is reached, a step ended it, or no
+    /// action is left that is not known to do nothing.
+    pub fn done(&self) -> bool {
+        self.over || self.history.done()
+    }
+
+    /// Steps recorded so far.
+    pub fn steps(&self) -> usize {
+        self.history.steps()
+    }
+
+    /// The action the policy takes in `env`'s current state; `None` when the
+    /// episode is over.
+    pub fn choose(&mut self, env: &CompilerEnv) -> Result<Option<Choice>> {
+        if self.done() {
+            return Ok(None);
+        }
+        let p = &self.policy;
+        let observation = observe_vector(env, &p.observation, p.observation_length)?;
+        self.history.input(&observation, &mut self.input);
+        p.network.forward(&self.input, &mut self.trace);
+        let logits = &self.trace.output()[..p.actions.len()];
+        self.history.allowed(&self.available, &mut self.allowed);
+        // None: every action is known to do nothing here; the episode is over.
+        let Some(action) = argmax(logits, &self.allowed) else {
+            self.over = true;
+            return Ok(None);
+        };
+        let Some(env_action) = self.to_env.get(action).copied().flatten() else {
+            self.over = true;
+            return Ok(None);
+        };
+        self.probabilities.clear();
+        self.probabilities.extend_from_slice(logits);
+        softmax(&mut self.probabilities, &self.allowed);
+        Ok(Some(Choice {
+            action,
+            env_action,
+            name: p.actions.get(action).cloned().unwrap_or_default(),
+            probability: self.probabilities.get(action).copied().unwrap_or(0.0),
+        }))
+    }
+
+    /// Records that `choice` was taken and whether it changed the program;
+    /// `ended` when the step ended the episode.
+    pub fn record(&mut self, choice: &Choice, changed: bool, ended: bool) {
+        self.history.record(choice.action, changed);
+        self.over |= ended;
+    }
+
+    /// Chooses, steps `env` with the choice and records it; `None` when the
+    /// episode is over.
+    pub fn step(&mut self, env: &mut CompilerEnv) -> Result<Option<Played>> {
+        let Some(choice) = self.choose(env)? else { return Ok(None) };
+        let value = self
+            .values
+            .get(choice.env_action)
+            .cloned()
+            .ok_or_else(|| Error::value(format!("no action {}", choice.env_action)))?;
+        let result = env.step(value)?;
+        let changed = !result.info.action_had_no_effect;
+        let ended = result.info.error.is_some() || result.terminated || result.truncated || !env.in_episode();
+        self.record(&choice, changed, ended);
+        Ok(Some(Played { choice, changed, error: result.info.error, done: self.done() }))
+    }
+}

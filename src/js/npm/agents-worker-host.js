@@ -1,0 +1,154 @@
+// The message loop of the agents' worker, shared by agents-worker.js
+// (browsers) and agents-worker-node.js (Node). A job arrives as
+// `{id, job, options}`: `job` is "run" (an agent on a program), "train" (a
+// policy) or "leaderboard". It works in chunks of about 100 ms, posting
+// `{id, progress}` after each, and ends with `{id, result}` or
+// `{id, error: {name, message}}`. `{id, cancel: true}` stops a job between
+// chunks; it still ends with a result: the best found so far, the policy
+// trained so far, the rows done so far. Jobs run one at a time, in arrival
+// order; a cancel is read as soon as it arrives.
+
+/** Seconds of work between progress messages. */
+export const CHUNK_SECONDS = 0.1;
+
+/** An error as a structured-clone-safe object that keeps its typed name. */
+function describe(error) {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+function typeError(message) {
+  const error = new TypeError(message);
+  error.name = 'TypeError';
+  return error;
+}
+
+/** Lets messages in (a cancel) between chunks. */
+const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const JOBS = {
+  /** `options`: `{agent, ...AgentOptions}` (a policy as its JSON). */
+  async run(compgym, options, progress, cancelled) {
+    const { agent: name, ...rest } = options ?? {};
+    if (typeof name !== 'string') throw typeError('options.agent must name the agent ("random", "greedy", "beam", "explore" or "policy")');
+    const agent = new compgym.SearchAgent(name, rest);
+    try {
+      progress(agent.progress);
+      while (agent.status === 'running') {
+        if (cancelled()) {
+          agent.cancel();
+          break;
+        }
+        progress(agent.runChunk(CHUNK_SECONDS));
+        await breathe();
+      }
+      return agent.result();
+    } finally {
+      agent.free();
+    }
+  },
+
+  /**
+   * `options`: `PolicyTrainerOptions` and the training's budget, `seconds`
+   * (default 60 unless `updates` is given; null for no limit) and/or
+   * `updates`. Progress: `{points, elapsed}`, the curve's new points; result:
+   * `{policy: its JSON, curve, validation, cancelled}`.
+   */
+  async train(compgym, options, progress, cancelled) {
+    const { seconds, updates, ...rest } = options ?? {};
+    const budget = seconds === undefined ? (updates === undefined ? 60 : null) : seconds;
+    if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new RangeError(`seconds must be a number of seconds, got ${seconds}`);
+    if (updates !== undefined && !(Number.isSafeInteger(updates) && updates >= 0)) throw new RangeError(`updates must be a whole number, got ${updates}`);
+    const trainer = new compgym.PolicyTrainer(rest);
+    try {
+      let done = 0;
+      while (!cancelled() && (budget === null || trainer.elapsed < budget) && (updates === undefined || done < updates)) {
+        const points = updates === undefined ? trainer.trainFor(CHUNK_SECONDS) : [trainer.trainBatch()];
+        done += points.length;
+        progress({ points, elapsed: trainer.elapsed });
+        await breathe();
+      }
+      const policy = trainer.policy();
+      try {
+        return { policy: policy.toJson(), curve: trainer.curve, validation: trainer.validate(), cancelled: cancelled() };
+      } finally {
+        policy.free();
+      }
+    } finally {
+      trainer.free();
+    }
+  },
+
+  /** `options`: `LeaderboardOptions` (a policy as its JSON). Progress: `{done, total}`. */
+  async leaderboard(compgym, options, progress, cancelled) {
+    const board = new compgym.Leaderboard(options ?? {});
+    try {
+      let state = board.progress;
+      progress(state);
+      while (!state.finished && !cancelled()) {
+        state = board.runChunk(CHUNK_SECONDS);
+        progress(state);
+        await breathe();
+      }
+      return { rows: board.rows, table: board.table, finished: state.finished };
+    } finally {
+      board.free();
+    }
+  },
+};
+
+/** RangeErrors of the budget read as ValueErrors, as the core names them. */
+function typed(error) {
+  if (error instanceof RangeError) return { name: 'ValueError', message: error.message };
+  return describe(error);
+}
+
+/**
+ * Answers job messages. `listen(listener)` subscribes to incoming
+ * messages, `post(message)` sends one back, and `load(message)` returns a
+ * promise of the package's exports (it sees each message first: a browser
+ * worker takes its compiled module from an `{init}` message).
+ */
+export function serveAgents(listen, post, load) {
+  const pending = new Set();
+  const cancelled = new Set();
+  let queue = Promise.resolve();
+  const answer = async ({ id, job, options }) => {
+    try {
+      const compgym = await load();
+      const run = Object.hasOwn(JOBS, job) ? JOBS[job] : null;
+      if (!run) {
+        const error = new Error(`no job named ${JSON.stringify(job)}: the jobs are run, train and leaderboard`);
+        error.name = 'LookupError';
+        throw error;
+      }
+      const progress = (report) => post({ id, progress: report });
+      return { id, result: await run(compgym, options, progress, () => cancelled.has(id)) };
+    } catch (error) {
+      return { id, error: typed(error) };
+    } finally {
+      pending.delete(id);
+      cancelled.delete(id);
+    }
+  };
+  listen((message) => {
+    const loading = load(message);
+    loading.catch(() => {}); // a module that cannot load fails each job with its error
+    if (!message || typeof message !== 'object' || 'init' in message) return;
+    if (message.cancel) {
+      if (pending.has(message.id)) cancelled.add(message.id);
+      return;
+    }
+    pending.add(message.id);
+    queue = queue
+      .then(() => answer(message))
+      .then((reply) => {
+        try {
+          post(reply);
+        } catch (error) {
+          post({ id: reply.id, error: { name: 'TypeError', message: `the reply cannot be sent from the worker: ${error.message}` } });
+        }
+      })
+      .catch(() => {});
+  });
+}

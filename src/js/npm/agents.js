@@ -1,0 +1,183 @@
+// The agents in a worker, called with promises: `connectAgents()` starts
+// agents-worker.js in a module Web Worker and returns a RemoteAgents whose
+// `run`, `train` and `leaderboard` resolve with their results and report
+// progress about every 100 ms on the way. Under Node, the package's `node`
+// export condition picks agents-node.js instead, which starts a worker thread.
+// A job stops early through its `signal` (an AbortSignal) or `cancel()`, and
+// still resolves with what it found; a failed job rejects with an Error
+// whose `name` is the typed error name (ValueError, LookupError...).
+import { listen } from './worker-listen.js';
+
+function namedError(name, message) {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+/** Options as the worker can receive them: a Policy object travels as its JSON. */
+function sendable(options) {
+  const policy = options?.policy;
+  if (policy && typeof policy === 'object' && typeof policy.toJson === 'function') {
+    return { ...options, policy: policy.toJson() };
+  }
+  return options;
+}
+
+export class RemoteAgents {
+  #worker;
+  #jobs = new Map();
+  #nextId = 1;
+  #failure = null;
+  #stopListening = () => {};
+
+  /**
+   * `worker`: a Worker running agents-worker.js, or a promise of one.
+   * `module`: a compiled WebAssembly.Module of the package, sent to a
+   * browser worker so it need not fetch and compile its own.
+   */
+  constructor(worker, { module } = {}) {
+    this.#worker = Promise.resolve(worker).then(
+      (w) => {
+        if (this.#failure) {
+          w.terminate();
+          return w;
+        }
+        this.#stopListening = listen(w, (data) => this.#onMessage(data), (why) => this.#fail('ServiceError', why));
+        if (module) w.postMessage({ init: module });
+        return w;
+      },
+      (error) => {
+        this.#fail(error?.name ?? 'ServiceError', error?.message ?? String(error));
+        return null;
+      },
+    );
+  }
+
+  #onMessage(data) {
+    const job = this.#jobs.get(data?.id);
+    if (!job) return;
+    if ('progress' in data) {
+      try {
+        job.onProgress?.(data.progress);
+      } catch {
+        // A throwing progress callback must not stop the job's other messages.
+      }
+      return;
+    }
+    this.#finish(data.id);
+    if (data.error) job.reject(namedError(data.error.name, data.error.message));
+    else job.resolve(data.result);
+  }
+
+  #finish(id) {
+    const job = this.#jobs.get(id);
+    this.#jobs.delete(id);
+    job?.signal?.removeEventListener('abort', job.abort);
+  }
+
+  #fail(name, message) {
+    this.#failure ??= { name, message };
+    for (const id of [...this.#jobs.keys()]) {
+      const job = this.#jobs.get(id);
+      this.#finish(id);
+      job.reject(namedError(name, message));
+    }
+  }
+
+  async #start(job, options, { onProgress, signal } = {}) {
+    if (onProgress !== undefined && typeof onProgress !== 'function') {
+      throw namedError('TypeError', 'onProgress must be a function');
+    }
+    const worker = await this.#worker;
+    if (this.#failure) throw namedError(this.#failure.name, this.#failure.message);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const abort = () => this.#cancel(id);
+      this.#jobs.set(id, { resolve, reject, onProgress, signal, abort });
+      try {
+        worker.postMessage({ id, job, options: sendable(options) });
+      } catch (error) {
+        // Options that cannot be cloned (a function, say) never leave.
+        this.#finish(id);
+        reject(namedError('TypeError', `${job} options cannot be sent to the worker: ${error.message}`));
+        return;
+      }
+      if (signal?.aborted) abort();
+      else signal?.addEventListener('abort', abort, { once: true });
+    });
+  }
+
+  #cancel(id) {
+    if (!this.#jobs.has(id)) return;
+    this.#worker.then((w) => w?.postMessage({ id, cancel: true }));
+  }
+
+  /**
+   * Runs agent `agent` ("random", "greedy", "beam", "explore", "policy") with
+   * `options` (SearchAgent's: `benchmark` or `source`, `seed`, `steps`,
+   * `seconds`, ...). `onProgress(progress)` about every 100 ms; resolves
+   * with the result (status "cancelled" after a cancel).
+   */
+  run(agent, options = {}, callbacks = {}) {
+    return this.#start('run', { ...options, agent }, callbacks);
+  }
+
+  /**
+   * Trains a policy (PolicyTrainer's options, and `seconds`, default 60
+   * unless `updates` is given, null for no limit, and/or `updates`). `onProgress({points, elapsed})` with the curve's new
+   * points; resolves with `{policy, curve, validation, cancelled}`, `policy`
+   * being its JSON (`Policy.fromJson`).
+   */
+  train(options = {}, callbacks = {}) {
+    return this.#start('train', options, callbacks);
+  }
+
+  /**
+   * Runs the leaderboard (`leaderboard()`'s options). `onProgress({done,
+   * total, finished})`; resolves with `{rows, table, finished}`.
+   */
+  leaderboard(options = {}, callbacks = {}) {
+    return this.#start('leaderboard', options, callbacks);
+  }
+
+  /** Stops every job in flight; each still resolves with what it found. */
+  cancel() {
+    for (const id of this.#jobs.keys()) this.#cancel(id);
+  }
+
+  /** Stops the worker; jobs still pending reject with a ServiceError. */
+  async terminate() {
+    this.#fail('ServiceError', 'the agents worker was terminated');
+    this.#stopListening();
+    const worker = await this.#worker;
+    await worker?.terminate();
+  }
+}
+
+/** Starts a module Web Worker running agents-worker.js. */
+function startWorker(url) {
+  if (typeof Worker !== 'function') {
+    throw namedError('TypeError', 'this environment has no Web Worker; in Node, import compgym/agents.js by package name');
+  }
+  if (url === undefined) {
+    // Written out in full, options too, so bundlers (webpack, Vite) find the worker and bundle it.
+    return new Worker(new URL('./agents-worker.js', import.meta.url), { type: 'module', name: 'compgym-agents' });
+  }
+  // Relative URLs are relative to the page, as for `new Worker(url)`.
+  return new Worker(new URL(url, globalThis.location?.href), { type: 'module', name: 'compgym-agents' });
+}
+
+/**
+ * A RemoteAgents over `workerOrUrl`: a Worker already running
+ * agents-worker.js, or its URL (default: the one beside this file).
+ * `module`: see RemoteAgents.
+ */
+export function connectAgents(workerOrUrl, { module } = {}) {
+  const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;
+  if (!isUrl) return new RemoteAgents(workerOrUrl, { module });
+  try {
+    return new RemoteAgents(startWorker(workerOrUrl), { module });
+  } catch (error) {
+    return new RemoteAgents(Promise.reject(error));
+  }
+}

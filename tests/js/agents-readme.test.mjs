@@ -1,0 +1,59 @@
+// The README's JavaScript agents examples, run verbatim in Node as modules
+// of a project with the package installed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section = readme.slice(readme.indexOf('### Agents from JavaScript'), readme.indexOf('## Benchmarks'));
+const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+/** Checks what an example printed. */
+const CHECKS = [
+  (lines) => {
+    assert.equal(lines.length, 3);
+    const [initial, arrow, cost, commandline] = lines[0].split(' ', 4);
+    assert.equal(arrow, '->');
+    assert.ok(Number(cost) < Number(initial), lines[0]);
+    assert.match(commandline, /^-/);
+    assert.equal(lines[1], `${cost} true`, 'the result replays and validates');
+    assert.match(lines[2], /^\d+ steps: \d+ instructions$/);
+  },
+  (lines) => {
+    const progress = lines.slice(0, -2);
+    assert.ok(progress.length >= 3, `progress about every 100 ms: ${lines.join('\n')}`);
+    assert.ok(progress.every((l) => /^\d+ \d+$/.test(l)));
+    const [status, cost, lt, initial] = lines.at(-2).split(' ');
+    assert.equal(status, 'cancelled');
+    assert.equal(lt, '<');
+    assert.ok(Number(cost) < Number(initial));
+    assert.equal(lines.at(-1), '20 updates');
+  },
+  (lines) => {
+    assert.equal(lines[0], '| task | dataset | agent | vs | geomean | better | worse | valid | steps/program | seconds/program |');
+    assert.equal(lines.length, 2 + 3 * 3 + 1, 'three agents on three datasets, then the check');
+    assert.equal(lines.at(-1), 'true');
+  },
+];
+
+test('the README shows three JavaScript agents examples, and they run verbatim in Node', () => {
+  assert.equal(blocks.length, CHECKS.length);
+  const scratch = mkdtempSync(join(tmpdir(), 'compgym-agents-readme-'));
+  try {
+    mkdirSync(join(scratch, 'node_modules'));
+    symlinkSync(pkgDir, join(scratch, 'node_modules', 'compgym'), 'dir');
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+    blocks.forEach((source, i) => {
+      const file = join(scratch, `example-${i + 1}.mjs`);
+      writeFileSync(file, source);
+      const out = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      CHECKS[i](out.trimEnd().split('\n'));
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
