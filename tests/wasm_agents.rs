@@ -41,13 +41,13 @@ fn agent(name: &str, options: &[(&str, JsValue)]) -> JsSearchAgent {
 
 /// A fresh environment at `result`'s state: its cost, and its validation.
 fn replay(result: &JsValue, source: Option<&str>) -> (f64, JsValue) {
-    let env = make("bril-v0", None).unwrap();
+    let env = make(JsValue::from("bril-v0"), None).unwrap();
     if let Some(source) = source {
-        env.add_benchmark(&get(result, "benchmark").as_string().unwrap(), s(source)).unwrap();
+        env.add_benchmark(get(result, "benchmark"), s(source)).unwrap();
     }
     let state = get(result, "state");
     env.apply(state.clone()).unwrap();
-    let cost = env.observation().get("IrInstructionCount").unwrap().as_f64().unwrap();
+    let cost = env.observation().get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
     (cost, env.validate(Some(state)).unwrap())
 }
 
@@ -161,7 +161,10 @@ fn a_program_of_ones_own_is_searched_and_replays() {
     assert_eq!(cost, 4.0);
     assert_eq!(get(&validation, "okay"), JsValue::TRUE);
     // Bril JSON as an object, under a URI of one's choosing.
-    let json = js_sys::JSON::parse(&compgym::js::bril::bril_to_json(source, None).unwrap()).unwrap();
+    let json = js_sys::JSON::parse(
+        &compgym::js::bril::bril_to_json(JsValue::from(source), JsValue::UNDEFINED).unwrap(),
+    )
+    .unwrap();
     let options = obj(&[("source", json), ("benchmark", s("benchmark://user-v0/mine")), ("steps", n(50.0))]);
     let result = JsSearchAgent::new("beam", options).unwrap().run(JsValue::UNDEFINED, None).unwrap();
     assert_eq!(get(&result, "benchmark").as_string().unwrap(), "benchmark://user-v0/mine");
@@ -224,7 +227,8 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
         "TypeError"
     );
 
-    let env: JsCompilerEnv = make("bril-v0", Some(obj(&[("benchmark", s(benchmark))]))).unwrap();
+    let env: JsCompilerEnv =
+        make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", s(benchmark))]))).unwrap();
     env.reset(None).unwrap();
     let player = policy.play(&env).unwrap();
     let mut taken = Vec::new();
@@ -237,7 +241,10 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     assert!(player.done().unwrap() && player.step().unwrap().is_null());
     assert_eq!(player.steps().unwrap(), taken.len());
     assert_eq!(taken.join(" "), get(&rolled, "commandline").as_string().unwrap());
-    assert_eq!(env.observation().get("IrInstructionCount").unwrap().as_f64().unwrap(), f(&rolled, "cost"));
+    assert_eq!(
+        env.observation().get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap(),
+        f(&rolled, "cost")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -97,7 +97,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> JsResult<JsSearchAgent> {
         let run = || -> Result<JsSearchAgent> {
-            if !field(&options, "policy").is_undefined() {
+            if !field(&options, "policy")?.is_undefined() {
                 return Err(Error::type_error("rollout options cannot name another policy"));
             }
             let mut request = agent_request("policy", &options)?;

@@ -25,7 +25,7 @@ const OPTIONS: [&str; 9] =
 
 /// A program of one's own: Bril text, or Bril JSON (an object or its text).
 fn source_option(options: &JsValue, what: &str) -> Result<Option<String>> {
-    let value = field(options, "source");
+    let value = field(options, "source")?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -50,7 +50,7 @@ pub fn agent_request(agent: &str, options: &JsValue) -> Result<AgentRequest> {
     request.source = source_option(options, WHAT)?;
     request.env = string(options, "env", WHAT)?;
     request.reward_space = string(options, "rewardSpace", WHAT)?;
-    let seed = field(options, "seed");
+    let seed = field(options, "seed")?;
     if !seed.is_undefined() {
         request.seed = js_to_u64(&seed, "options.seed")?;
     }
