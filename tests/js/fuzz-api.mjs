@@ -544,6 +544,20 @@ const SLOW = new Set(['validate', 'validateEnvironment']);
 
 // ---- the targets ----
 
+/**
+ * Calls that work until a budget the caller chooses runs out (an agent's
+ * run, training, the leaderboard): with hostile budgets (none, or hours)
+ * one call would take the whole run. Their options are read, and fuzzed,
+ * by the constructors and by `SearchAgent#step` and `PolicyTrainer#trainBatch`.
+ */
+const UNBOUNDED = new Set([
+  'leaderboard',
+  'Leaderboard#runChunk',
+  'SearchAgent#run',
+  'SearchAgent#runChunk',
+  'PolicyTrainer#trainFor',
+]);
+
 function targets() {
   const out = [];
   for (const [name, value] of Object.entries(api)) {
@@ -567,7 +581,7 @@ function targets() {
     }
     out.push({ key: `${name}#free`, kind: 'free', klass: value });
   }
-  return out;
+  return out.filter((t) => !UNBOUNDED.has(t.key));
 }
 
 // ---- checks ----

@@ -97,10 +97,13 @@ impl JsSearchAgent {
     /// and `seconds` (defaults 5000 and 10; null for no limit).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentName")] name: &str,
+        #[wasm_bindgen(unchecked_param_type = "AgentName")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> JsResult<JsSearchAgent> {
-        agent_request(name, &options).and_then(JsSearchAgent::new_from).map_err(to_js_error)
+        crate::js::interop::args::string(&name, "the agent's name")
+            .and_then(|name| agent_request(&name, &options))
+            .and_then(JsSearchAgent::new_from)
+            .map_err(to_js_error)
     }
 
     /// The agent's name.
