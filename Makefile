@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page clean
+.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -12,6 +12,11 @@ test: ## set up what is missing, run every test layer
 
 fuzz: ## the long fuzz run: every fuzz/ target under libFuzzer, FUZZ_MINUTES (10) minutes each
 	@scripts/fuzz.sh
+
+fuzz-js: ## the long run of the JS API fuzzer over the built package, FUZZ_MINUTES (10) minutes, FUZZ_SEED (random)
+	@scripts/setup.sh build
+	@scripts/build.sh
+	@node tests/js/fuzz-api.mjs --minutes $${FUZZ_MINUTES:-10} $${FUZZ_SEED:+--seed $$FUZZ_SEED}
 
 build: ## build pkg/ and www/pkg/ (release)
 	@scripts/setup.sh build

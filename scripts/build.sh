@@ -40,7 +40,7 @@ fi
 
 cp pkg.json pkg/package.json
 rm pkg/compgym_bg.wasm.d.ts  # the raw module's exports: nothing a user imports
-cp src/js/npm/{index,node,cli,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
+cp src/js/npm/{index,node,guard,cli,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
 cp src/js/npm/{agents,agents-node,agents-worker,agents-worker-node,agents-worker-host}.js src/js/npm/{agents,agents-worker}.d.ts pkg/
 cp -r src/js/npm/gym pkg/gym
 cp src/js/npm/README.md LICENSE pkg/

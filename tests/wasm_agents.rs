@@ -36,18 +36,18 @@ fn numbers(v: &JsValue) -> Vec<f64> {
 fn agent(name: &str, options: &[(&str, JsValue)]) -> JsSearchAgent {
     let mut all = vec![("benchmark", s(TRAPEZOID))];
     all.extend(options.iter().cloned());
-    JsSearchAgent::new(name, obj(&all)).unwrap()
+    JsSearchAgent::new(JsValue::from(name), obj(&all)).unwrap()
 }
 
 /// A fresh environment at `result`'s state: its cost, and its validation.
 fn replay(result: &JsValue, source: Option<&str>) -> (f64, JsValue) {
-    let env = make("bril-v0", None).unwrap();
+    let env = make(JsValue::from("bril-v0"), None).unwrap();
     if let Some(source) = source {
-        env.add_benchmark(&get(result, "benchmark").as_string().unwrap(), s(source)).unwrap();
+        env.add_benchmark(get(result, "benchmark"), s(source)).unwrap();
     }
     let state = get(result, "state");
     env.apply(state.clone()).unwrap();
-    let cost = env.observation().get("IrInstructionCount").unwrap().as_f64().unwrap();
+    let cost = env.observation().get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
     (cost, env.validate(Some(state)).unwrap())
 }
 
@@ -153,7 +153,7 @@ fn a_progress_callback_may_cancel_the_run() {
 #[wasm_bindgen_test]
 fn a_program_of_ones_own_is_searched_and_replays() {
     let source = "@main {\n  a: int = const 2;\n  b: int = const 3;\n  c: int = add a b;\n  d: int = mul a b;\n  print c;\n}\n";
-    let a = JsSearchAgent::new("greedy", obj(&[("source", s(source)), ("steps", n(200.0))])).unwrap();
+    let a = JsSearchAgent::new(s("greedy"), obj(&[("source", s(source)), ("steps", n(200.0))])).unwrap();
     let result = a.run(JsValue::UNDEFINED, None).unwrap();
     assert_eq!(get(&result, "benchmark").as_string().unwrap(), "benchmark://user-v0/program");
     assert_eq!((f(&result, "initialCost"), f(&result, "cost")), (5.0, 4.0));
@@ -161,15 +161,20 @@ fn a_program_of_ones_own_is_searched_and_replays() {
     assert_eq!(cost, 4.0);
     assert_eq!(get(&validation, "okay"), JsValue::TRUE);
     // Bril JSON as an object, under a URI of one's choosing.
-    let json = js_sys::JSON::parse(&compgym::js::bril::bril_to_json(source, None).unwrap()).unwrap();
+    let json = js_sys::JSON::parse(
+        &compgym::js::bril::bril_to_json(JsValue::from(source), JsValue::UNDEFINED).unwrap(),
+    )
+    .unwrap();
     let options = obj(&[("source", json), ("benchmark", s("benchmark://user-v0/mine")), ("steps", n(50.0))]);
-    let result = JsSearchAgent::new("beam", options).unwrap().run(JsValue::UNDEFINED, None).unwrap();
+    let result = JsSearchAgent::new(s("beam"), options).unwrap().run(JsValue::UNDEFINED, None).unwrap();
     assert_eq!(get(&result, "benchmark").as_string().unwrap(), "benchmark://user-v0/mine");
 }
 
 #[wasm_bindgen_test]
 fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
-    let error = |name_: &str, options: JsValue| name(&JsSearchAgent::new(name_, options).err().unwrap());
+    let error = |name_: &str, options: JsValue| {
+        name(&JsSearchAgent::new(JsValue::from(name_), options).err().unwrap())
+    };
     let bench = ("benchmark", s(TRAPEZOID));
     assert_eq!(error("oracle", obj(&[bench.clone()])), "LookupError");
     assert_eq!(error("greedy", JsValue::UNDEFINED), "TypeError");
@@ -185,7 +190,7 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
     assert_eq!(error("greedy", obj(&[("benchmark", s("benchmark://suite-v0/nope"))])), "BenchmarkInitError");
     assert_eq!(error("greedy", obj(&[("source", s("@main {"))])), "BenchmarkInitError");
     assert_eq!(error("greedy", obj(&[("source", n(1.0))])), "TypeError");
-    let e = JsSearchAgent::new("oracle", obj(&[bench.clone()])).err().unwrap();
+    let e = JsSearchAgent::new(s("oracle"), obj(&[bench.clone()])).err().unwrap();
     assert!(message(&e).contains("random, greedy, beam, explore and policy"), "{}", message(&e));
     let a = agent("greedy", &[]);
     assert_eq!(name(&a.run_chunk(-1.0).err().unwrap()), "ValueError");
@@ -201,20 +206,20 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     assert!(policy.parameters() > 1000 && policy.episode_length() > 0);
     assert!(policy.actions().contains(&"-dce".to_string()));
     assert!(get(&policy.training(), "seconds").as_f64().unwrap() > 0.0);
-    let copy = JsPolicy::from_json(&policy.to_json().unwrap()).unwrap();
+    let copy = JsPolicy::from_json(JsValue::from(policy.to_json().unwrap())).unwrap();
     assert_eq!(copy.to_json().unwrap(), policy.to_json().unwrap());
-    assert_eq!(name(&JsPolicy::from_json("{}").err().unwrap()), "ValueError");
+    assert_eq!(name(&JsPolicy::from_json(s("{}")).err().unwrap()), "ValueError");
 
     let benchmark = "generator://random-v0/1000003?size=40";
     let rollout = policy.rollout(obj(&[("benchmark", s(benchmark))])).unwrap();
     let rolled = rollout.run(JsValue::UNDEFINED, None).unwrap();
-    let by_name = JsSearchAgent::new("policy", obj(&[("benchmark", s(benchmark))])).unwrap();
+    let by_name = JsSearchAgent::new(s("policy"), obj(&[("benchmark", s(benchmark))])).unwrap();
     assert_eq!(
         get(&by_name.run(JsValue::UNDEFINED, None).unwrap(), "commandline"),
         get(&rolled, "commandline")
     );
     let as_option = obj(&[("benchmark", s(benchmark)), ("policy", JsValue::from(copy))]);
-    let with_copy = JsSearchAgent::new("policy", as_option).unwrap();
+    let with_copy = JsSearchAgent::new(s("policy"), as_option).unwrap();
     assert_eq!(
         get(&with_copy.run(JsValue::UNDEFINED, None).unwrap(), "commandline"),
         get(&rolled, "commandline")
@@ -224,7 +229,8 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
         "TypeError"
     );
 
-    let env: JsCompilerEnv = make("bril-v0", Some(obj(&[("benchmark", s(benchmark))]))).unwrap();
+    let env: JsCompilerEnv =
+        make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", s(benchmark))]))).unwrap();
     env.reset(None).unwrap();
     let player = policy.play(&env).unwrap();
     let mut taken = Vec::new();
@@ -237,7 +243,10 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     assert!(player.done().unwrap() && player.step().unwrap().is_null());
     assert_eq!(player.steps().unwrap(), taken.len());
     assert_eq!(taken.join(" "), get(&rolled, "commandline").as_string().unwrap());
-    assert_eq!(env.observation().get("IrInstructionCount").unwrap().as_f64().unwrap(), f(&rolled, "cost"));
+    assert_eq!(
+        env.observation().get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap(),
+        f(&rolled, "cost")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -16,13 +16,13 @@ fn version_is_the_crate_version() {
 
 #[wasm_bindgen_test]
 fn errors_are_js_errors_with_a_kind_name() {
-    let error = js::canonical_dtype("complex64").unwrap_err();
+    let error = js::canonical_dtype(JsValue::from("complex64")).unwrap_err();
     assert!(error.is_instance_of::<js_sys::Error>());
     assert_eq!(error_name(&error), "TypeError");
     let message = js_sys::Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
     assert!(message.contains("complex64"), "{message}");
     // The instance keeps working after an error.
-    assert_eq!(js::canonical_dtype("f32").unwrap(), "float32");
+    assert_eq!(js::canonical_dtype(JsValue::from("f32")).unwrap(), "float32");
 }
 
 #[wasm_bindgen_test]
@@ -38,22 +38,26 @@ fn every_error_kind_has_a_distinct_name() {
 fn bril_programs_run_and_fail_with_typed_errors() {
     let program =
         "# ARGS: 20\n@main(n: int) {\n  two: int = const 2;\n  m: int = mul n two;\n  print m;\n}\n";
-    let out = compgym::js::bril::run_bril(program, None, None).unwrap();
+    let run = |source: &str, args: JsValue, passes: JsValue| {
+        compgym::js::bril::run_bril(JsValue::from(source), args, passes)
+    };
+    let none = || JsValue::UNDEFINED;
+    let out = run(program, none(), none()).unwrap();
     let get = |key: &str| js_sys::Reflect::get(&out, &key.into()).unwrap();
     assert_eq!(get("stdout").as_string().unwrap(), "40\n");
     assert_eq!(get("dynInst").as_f64(), Some(3.0));
-    let out = compgym::js::bril::run_bril(program, Some(vec!["1".into()]), None).unwrap();
+    let out = run(program, js_sys::Array::of1(&"1".into()).into(), none()).unwrap();
     assert_eq!(js_sys::Reflect::get(&out, &"stdout".into()).unwrap().as_string().unwrap(), "2\n");
-    let parse = compgym::js::bril::run_bril("@main {\n  x: int = ;\n}", None, None).unwrap_err();
+    let parse = run("@main {\n  x: int = ;\n}", none(), none()).unwrap_err();
     assert_eq!(error_name(&parse), "ParseError");
     let crash =
         "@main {\n  z: int = const 0;\n  one: int = const 1;\n  print one;\n  q: int = div one z;\n}\n";
-    let failure = compgym::js::bril::run_bril(crash, None, None).unwrap_err();
+    let failure = run(crash, none(), none()).unwrap_err();
     assert_eq!(error_name(&failure), "RuntimeError");
     // What the program printed and executed before it failed comes with the error.
     assert_eq!(js_sys::Reflect::get(&failure, &"stdout".into()).unwrap().as_string().unwrap(), "1\n");
     assert_eq!(js_sys::Reflect::get(&failure, &"dynInst".into()).unwrap().as_f64(), Some(4.0));
-    let optimised = compgym::js::bril::run_bril(program, None, Some(vec!["-O2".into()])).unwrap();
+    let optimised = run(program, none(), js_sys::Array::of1(&"-O2".into()).into()).unwrap();
     assert_eq!(js_sys::Reflect::get(&optimised, &"stdout".into()).unwrap().as_string().unwrap(), "40\n");
     let rate = compgym::js::bench::bench_interpreter(program, 0.01).unwrap();
     assert!(js_sys::Reflect::get(&rate, &"perSecond".into()).unwrap().as_f64().unwrap() > 0.0);

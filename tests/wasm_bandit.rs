@@ -37,9 +37,12 @@ fn linear_options(batch: f64, seed: f64, extra: &[(&str, JsValue)]) -> JsValue {
 
 #[wasm_bindgen_test]
 fn built_in_bandit_steps_are_last_and_batched() {
-    let mut env = JsPerArmBandit::new(linear_options(3.0, 7.0, &[])).unwrap();
-    assert_eq!((env.global_dim(), env.arm_dim(), env.max_num_actions()), (2, 3, 4));
-    assert_eq!(env.batch_size(), Some(3));
+    let env = JsPerArmBandit::new(linear_options(3.0, 7.0, &[])).unwrap();
+    assert_eq!(
+        (env.global_dim().unwrap(), env.arm_dim().unwrap(), env.max_num_actions().unwrap()),
+        (2, 3, 4)
+    );
+    assert_eq!(env.batch_size().unwrap(), Some(3));
     let first = env.reset().unwrap();
     assert_eq!(js_sys::Int32Array::new(&get(&first, "stepType")).to_vec(), vec![0, 0, 0]);
     let obs = get(&first, "observation");
@@ -50,16 +53,16 @@ fn built_in_bandit_steps_are_last_and_batched() {
     assert_eq!(js_sys::Int32Array::new(&get(&step, "stepType")).to_vec(), vec![2, 2, 2]);
     assert_eq!(js_sys::Float32Array::new(&get(&step, "discount")).to_vec(), vec![0.0, 0.0, 0.0]);
     assert_eq!(js_sys::Float32Array::new(&get(&step, "reward")).length(), 3);
-    let spec = env.action_spec();
+    let spec = env.action_spec().unwrap();
     assert_eq!(get(&spec, "dtype").as_string().unwrap(), "int32");
     assert_eq!(get(&spec, "maximum").as_f64(), Some(3.0));
-    env.validate(Some(3), Some(1)).unwrap();
+    env.validate(JsValue::from(3), JsValue::from(1)).unwrap();
 }
 
 #[wasm_bindgen_test]
 fn same_seed_same_episode_and_state_replays() {
     let run = |seed: f64| {
-        let mut env = JsPerArmBandit::new(linear_options(2.0, seed, &[])).unwrap();
+        let env = JsPerArmBandit::new(linear_options(2.0, seed, &[])).unwrap();
         env.reset().unwrap();
         let ts = env.step(js_sys::Int32Array::from(&[1, 2][..]).into()).unwrap();
         f64s(&get(&get(&ts, "observation"), "global"))
@@ -67,7 +70,7 @@ fn same_seed_same_episode_and_state_replays() {
     assert_eq!(run(5.0), run(5.0));
     assert_ne!(run(5.0), run(6.0));
 
-    let mut env = JsPerArmBandit::new(linear_options(2.0, 5.0, &[])).unwrap();
+    let env = JsPerArmBandit::new(linear_options(2.0, 5.0, &[])).unwrap();
     env.reset().unwrap();
     let token = env.get_state().unwrap();
     let text = js_sys::JSON::stringify(&token).unwrap();
@@ -89,8 +92,8 @@ fn js_callbacks_draw_from_the_environment_rng() {
         ("rewardFn", reward.into()),
         ("seed", num(3.0)),
     ]);
-    let mut a = JsPerArmBandit::new(options.clone()).unwrap();
-    let mut b = JsPerArmBandit::new(options).unwrap();
+    let a = JsPerArmBandit::new(options.clone()).unwrap();
+    let b = JsPerArmBandit::new(options).unwrap();
     let (ta, tb) = (a.reset().unwrap(), b.reset().unwrap());
     assert_eq!(js_sys::JSON::stringify(&ta).unwrap(), js_sys::JSON::stringify(&tb).unwrap());
     let obs = get(&ta, "observation");
@@ -119,7 +122,7 @@ fn bad_callbacks_and_actions_are_value_errors_that_name_them() {
     let missing = obj(&[("maxNumActions", num(2.0))]);
     assert_eq!(error_name(JsPerArmBandit::new(missing).err().unwrap()), "TypeError");
 
-    let mut env = JsPerArmBandit::new(linear_options(2.0, 0.0, &[])).unwrap();
+    let env = JsPerArmBandit::new(linear_options(2.0, 0.0, &[])).unwrap();
     env.reset().unwrap();
     assert_eq!(error_name(env.step(num(1.0)).unwrap_err()), "ValueError"); // one action for a batch of 2
     let out_of_range = js_sys::Int32Array::from(&[0, 4][..]);
@@ -136,20 +139,20 @@ fn bad_callbacks_and_actions_are_value_errors_that_name_them() {
 #[wasm_bindgen_test]
 fn num_actions_limits_the_arms() {
     let n = obj(&[("kind", "uniform".into()), ("low", num(1.0)), ("high", num(2.0))]);
-    let mut env = JsPerArmBandit::new(linear_options(4.0, 2.0, &[("numActionsFn", n)])).unwrap();
+    let env = JsPerArmBandit::new(linear_options(4.0, 2.0, &[("numActionsFn", n)])).unwrap();
     let ts = env.reset().unwrap();
     let available = js_sys::Int32Array::new(&get(&get(&ts, "observation"), "num_actions")).to_vec();
     assert!(available.iter().all(|&k| (1..=2).contains(&k)));
     let optimal = env.optimal_actions().unwrap().to_vec();
     assert!(optimal.iter().zip(&available).all(|(&a, &k)| a < k));
-    env.validate(Some(4), Some(0)).unwrap();
+    env.validate(JsValue::from(4), JsValue::from(0)).unwrap();
 }
 
 #[wasm_bindgen_test]
 fn linucb_beats_random_on_the_linear_bandit() {
     let regret = |learn: bool| {
-        let mut env = JsPerArmBandit::new(linear_options(1.0, 11.0, &[])).unwrap();
-        let mut agent = JsLinUcb::new(5, Some(1.0), Some(1.0)).unwrap();
+        let env = JsPerArmBandit::new(linear_options(1.0, 11.0, &[])).unwrap();
+        let mut agent = JsLinUcb::new(JsValue::from(5), JsValue::from(1.0), JsValue::from(1.0)).unwrap();
         let mut rng = compgym::rng::Rng::seed_from_u64(4);
         env.reset().unwrap();
         let mut total = 0.0;
@@ -171,8 +174,8 @@ fn linucb_beats_random_on_the_linear_bandit() {
 
 #[wasm_bindgen_test]
 fn unsupported_methods_say_not_implemented() {
-    let mut env = JsPerArmBandit::new(linear_options(1.0, 0.0, &[])).unwrap();
-    let error = env.render(None).unwrap_err();
+    let env = JsPerArmBandit::new(linear_options(1.0, 0.0, &[])).unwrap();
+    let error = env.render(JsValue::UNDEFINED).unwrap_err();
     assert!(error_message(&error).starts_with("NotImplemented"), "{}", error_message(&error));
     assert!(error.is_instance_of::<js_sys::Error>());
 }

@@ -25,7 +25,7 @@ fn js(expr: &str) -> JsValue {
 fn env(id: &str, options: &[(&str, JsValue)]) -> JsCompilerEnv {
     let mut all = vec![("benchmark", JsValue::from_str(FIB))];
     all.extend(options.iter().cloned());
-    make(id, Some(obj(&all))).unwrap()
+    make(JsValue::from(id), Some(obj(&all))).unwrap()
 }
 
 fn strings(v: &JsValue) -> Vec<String> {
@@ -38,20 +38,20 @@ fn make_knows_the_registered_ids_and_rejects_others() {
     for id in ["bril-v0", "bril-ic-v0", "bril-runtime-v0", "bril-autophase-ic-v0", "bril-ir-ic-v0"] {
         assert!(ids.contains(&id.to_string()), "{id}");
     }
-    let e = make("nope-v0", None).err().unwrap();
+    let e = make(JsValue::from("nope-v0"), None).err().unwrap();
     assert_eq!(name(&e), "LookupError");
     assert!(message(&e).contains("nope-v0"));
-    let e = make("bril-v0", Some(obj(&[("rewardSpce", "x".into())]))).err().unwrap();
+    let e = make(JsValue::from("bril-v0"), Some(obj(&[("rewardSpce", "x".into())]))).err().unwrap();
     assert_eq!(name(&e), "TypeError");
     assert!(message(&e).contains("rewardSpce"));
-    let e = make("bril-v0", Some(obj(&[("rewardSpace", "Nope".into())]))).err().unwrap();
+    let e = make(JsValue::from("bril-v0"), Some(obj(&[("rewardSpace", "Nope".into())]))).err().unwrap();
     assert_eq!(name(&e), "LookupError");
-    let e = make("bril-v0", Some(obj(&[("maxEpisodeSteps", n(-1.0))]))).err().unwrap();
+    let e = make(JsValue::from("bril-v0"), Some(obj(&[("maxEpisodeSteps", n(-1.0))]))).err().unwrap();
     assert_eq!(name(&e), "ValueError");
     // The id's defaults apply; options override them.
-    let ic = make("bril-ic-v0", None).unwrap();
+    let ic = make(JsValue::from("bril-ic-v0"), None).unwrap();
     assert_eq!(ic.reward_space().unwrap().as_deref(), Some("IrInstructionCountOz"));
-    let plain = make("bril-ic-v0", Some(obj(&[("rewardSpace", JsValue::NULL)]))).unwrap();
+    let plain = make(JsValue::from("bril-ic-v0"), Some(obj(&[("rewardSpace", JsValue::NULL)]))).unwrap();
     assert_eq!(plain.reward_space().unwrap(), None);
 }
 
@@ -61,8 +61,8 @@ fn step_before_reset_is_session_not_found_then_reset_works() {
     assert!(!e.in_episode().unwrap());
     let err = e.step(n(0.0)).err().unwrap();
     assert_eq!(name(&err), "SessionNotFound");
-    assert_eq!(name(&e.observation().get("Ir").err().unwrap()), "SessionNotFound");
-    assert_eq!(name(&e.reward().get("IrInstructionCount").err().unwrap()), "SessionNotFound");
+    assert_eq!(name(&e.observation().get(JsValue::from("Ir")).err().unwrap()), "SessionNotFound");
+    assert_eq!(name(&e.reward().get(JsValue::from("IrInstructionCount")).err().unwrap()), "SessionNotFound");
     assert_eq!(name(&e.state().err().unwrap()), "SessionNotFound");
     assert!(e.reset(None).unwrap().is_null(), "no observation space");
     assert!(e.in_episode().unwrap());
@@ -153,17 +153,17 @@ fn properties_and_settings() {
     e.set_max_episode_steps(JsValue::NULL).unwrap();
     assert!(e.max_episode_steps().unwrap().is_null());
     // Settable spaces: names, null, unknown names.
-    e.set_observation_space(Some("IrInstructionCount".into())).unwrap();
+    e.set_observation_space(JsValue::from("IrInstructionCount")).unwrap();
     assert!(get(&e.step(n(0.0)).unwrap(), "observation").as_f64().is_some());
-    e.set_observation_space(None).unwrap();
+    e.set_observation_space(JsValue::UNDEFINED).unwrap();
     assert!(get(&e.step(n(0.0)).unwrap(), "observation").is_null());
-    assert_eq!(name(&e.set_observation_space(Some("Nope".into())).err().unwrap()), "LookupError");
-    e.set_reward_space(None).unwrap();
+    assert_eq!(name(&e.set_observation_space(JsValue::from("Nope")).err().unwrap()), "LookupError");
+    e.set_reward_space(JsValue::UNDEFINED).unwrap();
     assert!(e.episode_reward().unwrap().is_null());
     assert!(get(&e.step(n(0.0)).unwrap(), "reward").is_null());
     assert_eq!(e.reward_range().unwrap(), vec![f64::NEG_INFINITY, f64::INFINITY]);
-    assert_eq!(name(&e.set_reward_space(Some("Nope".into())).err().unwrap()), "LookupError");
-    assert_eq!(name(&e.set_action_space("nope").err().unwrap()), "LookupError");
+    assert_eq!(name(&e.set_reward_space(JsValue::from("Nope")).err().unwrap()), "LookupError");
+    assert_eq!(name(&e.set_action_space(JsValue::from("nope")).err().unwrap()), "LookupError");
     // Reset options change settings.
     let obs = e
         .reset(Some(js("({observationSpace: 'IrInstructionCount', rewardSpace: 'IrInstructionCount'})")))
@@ -179,7 +179,7 @@ fn properties_and_settings() {
     // The failed resets left a working environment on the old benchmark.
     e.reset(None).unwrap();
     assert_eq!(e.benchmark().unwrap().as_deref(), Some(FIB));
-    e.set_benchmark("benchmark://suite-v0/gcd-lcm").unwrap();
+    e.set_benchmark(JsValue::from("benchmark://suite-v0/gcd-lcm")).unwrap();
     e.reset(None).unwrap();
     assert_eq!(e.benchmark().unwrap().as_deref(), Some("benchmark://suite-v0/gcd-lcm"));
     assert!(e.to_string_js().contains("CompilerEnv"));
@@ -188,15 +188,18 @@ fn properties_and_settings() {
 #[wasm_bindgen_test]
 fn send_param_and_commandlines() {
     let e = env("bril-v0", &[]);
-    assert_eq!(name(&e.send_param("bril.num_passes", "").err().unwrap()), "SessionNotFound");
+    assert_eq!(
+        name(&e.send_param(JsValue::from("bril.num_passes"), JsValue::from("")).err().unwrap()),
+        "SessionNotFound"
+    );
     e.reset(None).unwrap();
     assert_eq!(
-        e.send_param("bril.num_passes", "").unwrap(),
+        e.send_param(JsValue::from("bril.num_passes"), JsValue::from("")).unwrap(),
         compgym::bril::passes::registry().len().to_string()
     );
-    assert_eq!(name(&e.send_param("no.such", "").err().unwrap()), "ValueError");
-    assert_eq!(e.commandline_to_actions("-lvn -dce").unwrap(), vec![1.0, 0.0]);
-    assert!(e.commandline_to_actions("-nope").is_err());
+    assert_eq!(name(&e.send_param(JsValue::from("no.such"), JsValue::from("")).err().unwrap()), "ValueError");
+    assert_eq!(e.commandline_to_actions(JsValue::from("-lvn -dce")).unwrap(), vec![1.0, 0.0]);
+    assert!(e.commandline_to_actions(JsValue::from("-nope")).is_err());
     assert_eq!(e.commandline().unwrap(), "");
 }
 
@@ -216,12 +219,12 @@ fn forks_are_independent_and_copy_reward_state() {
     f.step("-lvn".into()).unwrap();
     assert_eq!(e.commandline().unwrap(), "-inline -dce");
     assert_eq!(f.commandline().unwrap(), "-inline -dce -lvn");
-    assert!(e.observation().get("Ir").unwrap().as_string().is_some());
+    assert!(e.observation().get(JsValue::from("Ir")).unwrap().as_string().is_some());
     f.close().unwrap();
     assert!(e.in_episode().unwrap());
     e.step(n(0.0)).unwrap();
     // Forking outside an episode resets first.
-    let g = make("bril-v0", Some(obj(&[("benchmark", FIB.into())]))).unwrap();
+    let g = make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", FIB.into())]))).unwrap();
     let h = g.fork().unwrap();
     assert!(h.in_episode().unwrap());
 }
@@ -238,16 +241,16 @@ fn observation_view_lists_specs_and_computes_lazily() {
     assert_eq!(autophase.to_string_js(), "ObservationSpaceSpec(Autophase)");
     assert!(!autophase.space().name().is_empty());
     let _ = autophase.default_value();
-    let dict = view.spec("AutophaseDict").unwrap();
+    let dict = view.spec(JsValue::from("AutophaseDict")).unwrap();
     assert!(dict.derived());
     assert_eq!(dict.index(), autophase.index());
-    assert_eq!(name(&view.spec("Nope").err().unwrap()), "LookupError");
-    assert_eq!(name(&view.get("Autophase").err().unwrap()), "SessionNotFound");
+    assert_eq!(name(&view.spec(JsValue::from("Nope")).err().unwrap()), "LookupError");
+    assert_eq!(name(&view.get(JsValue::from("Autophase")).err().unwrap()), "SessionNotFound");
     e.reset(None).unwrap();
-    assert_eq!(name(&view.get("Nope").err().unwrap()), "LookupError");
-    let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
+    assert_eq!(name(&view.get(JsValue::from("Nope")).err().unwrap()), "LookupError");
+    let count = view.get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
     assert!(count > 0.0);
-    let dict = view.get("AutophaseDict").unwrap();
+    let dict = view.get(JsValue::from("AutophaseDict")).unwrap();
     assert!(get(&dict, "TotalInsts").as_f64().is_some() || get(&dict, "TotalInsts").is_bigint());
 }
 
@@ -256,27 +259,29 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     let e = env("bril-v0", &[]);
     let view = e.observation();
     let double = Function::new_with_args("x", "return x * 2");
-    view.add_derived_space("Double", "IrInstructionCount", double.into(), None).unwrap();
+    view.add_derived_space(JsValue::from("Double"), JsValue::from("IrInstructionCount"), double.into(), None)
+        .unwrap();
     let half = Function::new_with_args("x", "return x / 2");
     let space: JsValue = JsSpace::scalar(js("({name: 'Half', min: 0, dtype: 'float64'})")).unwrap().into();
     view.add_derived_space(
-        "Half",
-        "IrInstructionCount",
+        JsValue::from("Half"),
+        JsValue::from("IrInstructionCount"),
         half.into(),
         Some(obj(&[("space", space), ("deterministic", JsValue::FALSE)])),
     )
     .unwrap();
-    assert!(!view.spec("Half").unwrap().deterministic());
+    assert!(!view.spec(JsValue::from("Half")).unwrap().deterministic());
     e.reset(None).unwrap();
-    let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
-    assert_eq!(view.get("Double").unwrap().as_f64(), Some(count * 2.0));
-    assert_eq!(view.get("Half").unwrap().as_f64(), Some(count / 2.0));
-    e.set_observation_space(Some("Double".into())).unwrap();
+    let count = view.get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
+    assert_eq!(view.get(JsValue::from("Double")).unwrap().as_f64(), Some(count * 2.0));
+    assert_eq!(view.get(JsValue::from("Half")).unwrap().as_f64(), Some(count / 2.0));
+    e.set_observation_space(JsValue::from("Double")).unwrap();
     assert!(get(&e.step(n(0.0)).unwrap(), "observation").as_f64().is_some());
     // A throwing translate and one whose value is outside its space.
     let throws = Function::new_with_args("x", "throw new Error('bad translate')");
-    view.add_derived_space("Throws", "IrInstructionCount", throws.into(), None).unwrap();
-    let err = view.get("Throws").err().unwrap();
+    view.add_derived_space(JsValue::from("Throws"), JsValue::from("IrInstructionCount"), throws.into(), None)
+        .unwrap();
+    let err = view.get(JsValue::from("Throws")).err().unwrap();
     assert!(
         message(&err).contains("\"Throws\"") && message(&err).contains("bad translate"),
         "{}",
@@ -284,41 +289,70 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     );
     let negative = Function::new_with_args("x", "return -1");
     view.add_derived_space(
-        "Negative",
-        "IrInstructionCount",
+        JsValue::from("Negative"),
+        JsValue::from("IrInstructionCount"),
         negative.into(),
         Some(obj(&[("space", JsSpace::scalar(js("({min: 0, dtype: 'int64'})")).unwrap().into())])),
     )
     .unwrap();
-    let err = view.get("Negative").err().unwrap();
+    let err = view.get(JsValue::from("Negative")).err().unwrap();
     assert!(message(&err).contains("\"Negative\""), "{}", message(&err));
     let wrong = Function::new_with_args("x", "return 'text'");
-    view.add_derived_space("Wrong", "IrInstructionCount", wrong.into(), None).unwrap();
-    assert!(message(&view.get("Wrong").err().unwrap()).contains("\"Wrong\""));
+    view.add_derived_space(JsValue::from("Wrong"), JsValue::from("IrInstructionCount"), wrong.into(), None)
+        .unwrap();
+    assert!(message(&view.get(JsValue::from("Wrong")).err().unwrap()).contains("\"Wrong\""));
     // The environment still works after the errors.
-    view.get("Double").unwrap();
+    view.get(JsValue::from("Double")).unwrap();
     // Argument errors.
     let f: JsValue = Function::new_with_args("x", "return x").into();
-    assert_eq!(name(&view.add_derived_space("X", "Nope", f.clone(), None).err().unwrap()), "LookupError");
-    assert_eq!(name(&view.add_derived_space("X", "Ir", n(1.0), None).err().unwrap()), "TypeError");
     assert_eq!(
-        name(&view.add_derived_space("X", "Ir", f.clone(), Some(js("({spaec: 1})"))).err().unwrap()),
+        name(
+            &view
+                .add_derived_space(JsValue::from("X"), JsValue::from("Nope"), f.clone(), None)
+                .err()
+                .unwrap()
+        ),
+        "LookupError"
+    );
+    assert_eq!(
+        name(&view.add_derived_space(JsValue::from("X"), JsValue::from("Ir"), n(1.0), None).err().unwrap()),
+        "TypeError"
+    );
+    assert_eq!(
+        name(
+            &view
+                .add_derived_space(
+                    JsValue::from("X"),
+                    JsValue::from("Ir"),
+                    f.clone(),
+                    Some(js("({spaec: 1})"))
+                )
+                .err()
+                .unwrap()
+        ),
         "TypeError"
     );
     // A translate that re-enters the environment gets a ServiceError, not a panic.
     let alias: JsValue = JsCompilerEnv::from_shared(e.shared().clone()).into();
     Reflect::set(&js_sys::global(), &"__compgymEnv".into(), &alias).unwrap();
     let reenter = Function::new_with_args("x", "globalThis.__compgymEnv.step(0); return x");
-    view.add_derived_space("Reenter", "IrInstructionCount", reenter.into(), None).unwrap();
-    let err = view.get("Reenter").err().unwrap();
+    view.add_derived_space(
+        JsValue::from("Reenter"),
+        JsValue::from("IrInstructionCount"),
+        reenter.into(),
+        None,
+    )
+    .unwrap();
+    let err = view.get(JsValue::from("Reenter")).err().unwrap();
     assert_eq!(name(&err), "ServiceError", "{}", message(&err));
     let reads = Function::new_with_args(
         "x",
         "return globalThis.__compgymEnv.observation.get('IrInstructionCount') + x",
     );
-    view.add_derived_space("Reads", "IrInstructionCount", reads.into(), None).unwrap();
-    let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
-    assert_eq!(view.get("Reads").unwrap().as_f64(), Some(count * 2.0), "a nested read works");
+    view.add_derived_space(JsValue::from("Reads"), JsValue::from("IrInstructionCount"), reads.into(), None)
+        .unwrap();
+    let count = view.get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
+    assert_eq!(view.get(JsValue::from("Reads")).unwrap().as_f64(), Some(count * 2.0), "a nested read works");
     e.step(n(0.0)).unwrap();
 }
 
@@ -326,23 +360,32 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
 fn specs_make_derived_spaces_that_views_add() {
     let e = env("bril-v0", &[]);
     let view = e.observation();
-    let base = view.spec("IrInstructionCount").unwrap();
+    let base = view.spec(JsValue::from("IrInstructionCount")).unwrap();
     let plus_one = Function::new_with_args("x", "return x + 1");
-    let spec = base.make_derived_space("PlusOne", plus_one.into(), None).unwrap();
+    let spec = base.make_derived_space(JsValue::from("PlusOne"), plus_one.into(), None).unwrap();
     assert_eq!((spec.id(), spec.derived(), spec.index()), ("PlusOne".to_string(), true, base.index()));
-    assert_eq!(name(&view.get("PlusOne").err().unwrap()), "LookupError", "made, not added");
+    assert_eq!(name(&view.get(JsValue::from("PlusOne")).err().unwrap()), "LookupError", "made, not added");
     view.add_space(&spec).unwrap();
     // Derived again: translations compose.
     let times_ten = Function::new_with_args("x", "return x * 10");
-    view.add_space(&spec.make_derived_space("PlusOneTimesTen", times_ten.into(), None).unwrap()).unwrap();
+    view.add_space(
+        &spec.make_derived_space(JsValue::from("PlusOneTimesTen"), times_ten.into(), None).unwrap(),
+    )
+    .unwrap();
     e.reset(None).unwrap();
-    let count = view.get("IrInstructionCount").unwrap().as_f64().unwrap();
-    assert_eq!(view.get("PlusOne").unwrap().as_f64(), Some(count + 1.0));
-    assert_eq!(view.get("PlusOneTimesTen").unwrap().as_f64(), Some((count + 1.0) * 10.0));
+    let count = view.get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
+    assert_eq!(view.get(JsValue::from("PlusOne")).unwrap().as_f64(), Some(count + 1.0));
+    assert_eq!(view.get(JsValue::from("PlusOneTimesTen")).unwrap().as_f64(), Some((count + 1.0) * 10.0));
     let f: JsValue = Function::new_with_args("x", "return x").into();
-    assert_eq!(name(&base.make_derived_space("", f.clone(), None).err().unwrap()), "ValueError");
-    assert_eq!(name(&base.make_derived_space("X", n(1.0), None).err().unwrap()), "TypeError");
-    assert_eq!(name(&base.make_derived_space("X", f, Some(js("({spaec: 1})"))).err().unwrap()), "TypeError");
+    assert_eq!(
+        name(&base.make_derived_space(JsValue::from(""), f.clone(), None).err().unwrap()),
+        "ValueError"
+    );
+    assert_eq!(name(&base.make_derived_space(JsValue::from("X"), n(1.0), None).err().unwrap()), "TypeError");
+    assert_eq!(
+        name(&base.make_derived_space(JsValue::from("X"), f, Some(js("({spaec: 1})"))).err().unwrap()),
+        "TypeError"
+    );
 }
 
 /// A JS reward class counting its calls; `clone()` optional.
@@ -373,14 +416,14 @@ fn js_rewards_plug_in_and_fork_with_their_state() {
     assert_eq!(strings(&get(&calls, "observationSpaces")), vec!["IrInstructionCount"]);
     assert_eq!(get(&calls, "defaultValue").as_f64(), Some(-5.0));
     assert_eq!(Array::from(&get(&calls, "range")).get(1).as_f64(), Some(0.0));
-    e.set_reward_space(Some("Calls".into())).unwrap();
+    e.set_reward_space(JsValue::from("Calls")).unwrap();
     e.reset(None).unwrap();
     assert_eq!(get(&reward, "benchmark").as_string().as_deref(), Some(FIB));
     assert!(get(&reward, "start").as_f64().unwrap() > 0.0, "reset read an observation through its view");
     assert_eq!(get(&e.step(n(0.0)).unwrap(), "reward").as_f64(), Some(11.0));
     assert_eq!(get(&e.multistep(js("[0, 1]"), None).unwrap(), "reward").as_f64(), Some(22.0));
     assert!(get(&reward, "last").is_object(), "update read Autophase through its view");
-    assert_eq!(e.reward().get("Calls").unwrap(), 30.0);
+    assert_eq!(e.reward().get(JsValue::from("Calls")).unwrap(), 30.0);
     // Fork: a shallow copy with the same prototype, carrying the count.
     let f = e.fork().unwrap();
     assert_eq!(get(&f.step(n(0.0)).unwrap(), "reward").as_f64(), Some(41.0));
@@ -389,7 +432,7 @@ fn js_rewards_plug_in_and_fork_with_their_state() {
     // With clone(): it is used.
     let cloning = counting_reward("Cloned", true);
     e.reward().add_space(cloning.clone()).unwrap();
-    e.set_reward_space(Some("Cloned".into())).unwrap();
+    e.set_reward_space(JsValue::from("Cloned")).unwrap();
     e.step(n(0.0)).unwrap();
     let g = e.fork().unwrap();
     assert_eq!(get(&g.step(n(0.0)).unwrap(), "reward").as_f64(), Some(21.0));
@@ -407,13 +450,13 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     let e = env("bril-v0", &[]);
     let throws = js("({name: 'Throws', observationSpaces: [], update() { throw new Error('no reward'); }})");
     e.reward().add_space(throws).unwrap();
-    e.set_reward_space(Some("Throws".into())).unwrap();
+    e.set_reward_space(JsValue::from("Throws")).unwrap();
     e.reset(None).unwrap();
     let err = e.step(n(0.0)).err().unwrap();
     assert!(message(&err).contains("\"Throws\"") && message(&err).contains("no reward"), "{}", message(&err));
     let not_number = js("({name: 'Text', update() { return 'x'; }})");
     e.reward().add_space(not_number).unwrap();
-    e.set_reward_space(Some("Text".into())).unwrap();
+    e.set_reward_space(JsValue::from("Text")).unwrap();
     let err = e.step(n(0.0)).err().unwrap();
     assert_eq!(name(&err), "TypeError");
     assert!(message(&err).contains("\"Text\""));
@@ -428,11 +471,11 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     Reflect::set(&js_sys::global(), &"__compgymEnv2".into(), &alias2).unwrap();
     let reenters = js("({name: 'Reenters', update() { globalThis.__compgymEnv2.step(0); return 0; }})");
     e2.reward().add_space(reenters).unwrap();
-    e2.set_reward_space(Some("Reenters".into())).unwrap();
+    e2.set_reward_space(JsValue::from("Reenters")).unwrap();
     e2.reset(None).unwrap();
     let err = e2.step(n(0.0)).err().unwrap();
     assert_eq!(name(&err), "ServiceError", "{}", message(&err));
-    e2.set_reward_space(None).unwrap();
+    e2.set_reward_space(JsValue::UNDEFINED).unwrap();
     e2.step(n(0.0)).unwrap();
     // Malformed reward objects.
     assert_eq!(name(&e.reward().add_space(js("({update() { return 0; }})")).err().unwrap()), "TypeError");
@@ -440,9 +483,9 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     assert_eq!(name(&e.reward().add_space(n(1.0)).err().unwrap()), "TypeError");
     let unknown = js("({name: 'U', observationSpaces: ['Nope'], update() { return 0; }})");
     assert_eq!(name(&e.reward().add_space(unknown).err().unwrap()), "LookupError");
-    assert_eq!(name(&e.reward().get("Nope").err().unwrap()), "LookupError");
+    assert_eq!(name(&e.reward().get(JsValue::from("Nope")).err().unwrap()), "LookupError");
     // After all of it, the environment still works.
-    e.set_reward_space(Some("IrInstructionCount".into())).unwrap();
+    e.set_reward_space(JsValue::from("IrInstructionCount")).unwrap();
     let _ = e.reward().add_space(js("({name: 'BadReset', update() { return 0; }})"));
     e.reset(None).unwrap();
     e.step(n(0.0)).unwrap();
@@ -483,7 +526,7 @@ fn state_apply_and_validate() {
 
 #[wasm_bindgen_test]
 fn csv_round_trips_including_the_hand_written_file() {
-    let states = compiler_env_states_from_csv(STATES_CSV).unwrap();
+    let states = compiler_env_states_from_csv(JsValue::from(STATES_CSV)).unwrap();
     let list = Array::from(&states);
     assert_eq!(list.length(), 4);
     let first = list.get(0);
@@ -494,12 +537,12 @@ fn csv_round_trips_including_the_hand_written_file() {
     assert_eq!(get(&list.get(2), "commandline").as_string().as_deref(), Some("opt -a,-b \"quoted\""));
     let text = compiler_env_states_to_csv(states.clone(), None).unwrap();
     assert_eq!(text, STATES_CSV.replace("\r\n", "\n").replace(",,\n", ",0.0,\n"));
-    let again = compiler_env_states_from_csv(&text).unwrap();
+    let again = compiler_env_states_from_csv(JsValue::from(&text)).unwrap();
     assert_eq!(js_sys::JSON::stringify(&again).unwrap(), js_sys::JSON::stringify(&states).unwrap());
     let rows = compiler_env_states_to_csv(states, Some(obj(&[("header", JsValue::FALSE)]))).unwrap();
     assert!(!rows.starts_with("benchmark,"));
-    assert_eq!(Array::from(&compiler_env_states_from_csv(&rows).unwrap()).length(), 4);
-    assert_eq!(name(&compiler_env_states_from_csv("a,b,c").err().unwrap()), "ValueError");
+    assert_eq!(Array::from(&compiler_env_states_from_csv(JsValue::from(&rows)).unwrap()).length(), 4);
+    assert_eq!(name(&compiler_env_states_from_csv(JsValue::from("a,b,c")).err().unwrap()), "ValueError");
     assert_eq!(name(&compiler_env_states_to_csv(n(1.0), None).err().unwrap()), "TypeError");
     assert_eq!(name(&compiler_env_states_to_csv(js("[{benchmark: 'x'}]"), None).err().unwrap()), "TypeError");
 }
@@ -508,20 +551,28 @@ fn csv_round_trips_including_the_hand_written_file() {
 fn add_benchmark_takes_text_or_json_and_reports_parse_errors() {
     let e = env("bril-ic-v0", &[]);
     let text = "@main {\n  a: int = const 1;\n  b: int = const 2;\n  c: int = add a b;\n  print a;\n}\n";
-    e.add_benchmark("benchmark://user-v0/small", text.into()).unwrap();
+    e.add_benchmark(JsValue::from("benchmark://user-v0/small"), text.into()).unwrap();
     e.reset(Some(js("({benchmark: 'benchmark://user-v0/small'})"))).unwrap();
     let r = e.step("-dce".into()).unwrap();
     assert!(get(&r, "reward").as_f64().unwrap() > 0.0, "dce removes the dead add");
     let program = js("({functions: [{name: 'main', instrs: [{op: 'const', dest: 'x', type: 'int', value: 4}, {op: 'print', args: ['x']}]}]})");
-    e.add_benchmark("benchmark://user-v0/json", program).unwrap();
+    e.add_benchmark(JsValue::from("benchmark://user-v0/json"), program).unwrap();
     e.reset(Some(js("({benchmark: 'benchmark://user-v0/json'})"))).unwrap();
-    assert!(e.observation().get("Ir").unwrap().as_string().unwrap().contains("const 4"));
-    let err =
-        e.add_benchmark("benchmark://user-v0/bad", "@main {\n  x: int = const;\n}\n".into()).err().unwrap();
+    assert!(e.observation().get(JsValue::from("Ir")).unwrap().as_string().unwrap().contains("const 4"));
+    let err = e
+        .add_benchmark(JsValue::from("benchmark://user-v0/bad"), "@main {\n  x: int = const;\n}\n".into())
+        .err()
+        .unwrap();
     assert_eq!(name(&err), "BenchmarkInitError");
     assert!(message(&err).contains("2:"), "line and column: {}", message(&err));
-    assert_eq!(name(&e.add_benchmark("benchmark://user-v0/x", n(1.0)).err().unwrap()), "TypeError");
-    assert_eq!(name(&e.add_benchmark("not a uri", text.into()).err().unwrap()), "BenchmarkInitError");
+    assert_eq!(
+        name(&e.add_benchmark(JsValue::from("benchmark://user-v0/x"), n(1.0)).err().unwrap()),
+        "TypeError"
+    );
+    assert_eq!(
+        name(&e.add_benchmark(JsValue::from("not a uri"), text.into()).err().unwrap()),
+        "BenchmarkInitError"
+    );
     e.step(n(0.0)).unwrap();
 }
 
@@ -535,22 +586,22 @@ fn datasets_and_random_benchmarks() {
     assert!(strings(&get(&suite, "benchmarks")).contains(&FIB.to_string()));
     let seeded = datasets.iter().find(|d| get(d, "size").is_null()).unwrap();
     assert!(get(&seeded, "benchmarks").is_null());
-    let a = e.random_benchmark(n(7.0), None).unwrap();
-    assert_eq!(a, e.random_benchmark(n(7.0), None).unwrap());
+    let a = e.random_benchmark(n(7.0), JsValue::UNDEFINED).unwrap();
+    assert_eq!(a, e.random_benchmark(n(7.0), JsValue::UNDEFINED).unwrap());
     let name_ = get(&suite, "name").as_string().unwrap();
     for seed in 0..5 {
-        let uri = e.random_benchmark(n(seed as f64), Some(name_.clone())).unwrap();
+        let uri = e.random_benchmark(n(seed as f64), JsValue::from(name_.clone())).unwrap();
         assert!(uri.starts_with("benchmark://suite-v0/"), "{uri}");
     }
     // An Rng advances: two draws differ in general, and replay by seed.
     let draws = |_: ()| {
         let rng = compgym::js::rng::JsRng::new(n(3.0)).unwrap();
         let rng: JsValue = rng.into();
-        (0..4).map(|_| e.random_benchmark(rng.clone(), None).unwrap()).collect::<Vec<_>>()
+        (0..4).map(|_| e.random_benchmark(rng.clone(), JsValue::UNDEFINED).unwrap()).collect::<Vec<_>>()
     };
     assert_eq!(draws(()), draws(()));
-    assert_eq!(name(&e.random_benchmark(n(-1.0), None).err().unwrap()), "ValueError");
-    assert_eq!(name(&e.random_benchmark(n(1.0), Some("nope".into())).err().unwrap()), "LookupError");
+    assert_eq!(name(&e.random_benchmark(n(-1.0), JsValue::UNDEFINED).err().unwrap()), "ValueError");
+    assert_eq!(name(&e.random_benchmark(n(1.0), JsValue::from("nope")).err().unwrap()), "LookupError");
     e.reset(Some(obj(&[("benchmark", a.into())]))).unwrap();
 }
 
@@ -558,4 +609,32 @@ fn datasets_and_random_benchmarks() {
 fn wasm_memory_is_reported() {
     let bytes = wasm_memory_bytes();
     assert!(bytes >= 65536.0 && bytes % 65536.0 == 0.0);
+}
+
+#[wasm_bindgen_test]
+fn the_action_space_keeps_its_generator_across_getter_calls() {
+    let e = env("bril-v0", &[]);
+    let draw = |e: &JsCompilerEnv| e.action_space().unwrap().sample().as_f64().unwrap() as i64;
+    // Gymnasium's `env.action_space.sample()` advances: the getter does not hand out a fresh copy.
+    let draws: std::collections::BTreeSet<i64> = (0..40).map(|_| draw(&e)).collect();
+    assert!(draws.len() > 5, "{draws:?}");
+    // Seeding through one object and sampling through others replays the seeded stream.
+    e.action_space().unwrap().seed(n(42.0)).unwrap();
+    let first: Vec<i64> = (0..10).map(|_| draw(&e)).collect();
+    e.action_space().unwrap().seed(n(42.0)).unwrap();
+    let again: Vec<i64> = (0..10).map(|_| draw(&e)).collect();
+    assert_eq!(first, again);
+    let mut alone = JsSpace::from_json(e.action_space().unwrap().to_json()).unwrap();
+    alone.seed(n(42.0)).unwrap();
+    let standalone: Vec<i64> = (0..10).map(|_| alone.sample().as_f64().unwrap() as i64).collect();
+    assert_eq!(first, standalone, "the same stream as a space seeded alike");
+    // Steps and resets keep it; another environment has its own.
+    e.reset(None).unwrap();
+    e.step(n(0.0)).unwrap();
+    let other = env("bril-v0", &[]);
+    other.action_space().unwrap().seed(n(42.0)).unwrap();
+    e.action_space().unwrap().seed(n(42.0)).unwrap();
+    let _ = draw(&other);
+    let ours: Vec<i64> = (0..10).map(|_| draw(&e)).collect();
+    assert_eq!(ours, first, "drawing from another environment does not advance this one");
 }

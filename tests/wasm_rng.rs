@@ -28,7 +28,7 @@ fn state_saves_and_replays() {
     a.random();
     let saved = a.state();
     assert_eq!(saved.len(), 64);
-    let b = JsRng::from_state(&saved).unwrap();
+    let b = JsRng::from_state(JsValue::from(&saved)).unwrap();
     let c = a.copy();
     for _ in 0..5 {
         let x = a.normal();
@@ -45,11 +45,11 @@ fn integers_are_in_range_and_bad_arguments_are_typed_errors() {
         assert!((-2.0..3.0).contains(&x));
     }
     assert_eq!(name(r.integers(JsValue::from_f64(3.0), JsValue::from_f64(3.0)).unwrap_err()), "ValueError");
-    assert_eq!(name(r.uniform(1.0, f64::NAN).unwrap_err()), "ValueError");
+    assert_eq!(name(r.uniform(JsValue::from(1.0), JsValue::from(f64::NAN)).unwrap_err()), "ValueError");
     assert_eq!(name(JsRng::new(JsValue::from_f64(-1.0)).err().unwrap()), "ValueError");
     assert_eq!(name(JsRng::new(JsValue::from_str("1")).err().unwrap()), "TypeError");
-    assert_eq!(name(JsRng::from_state("zz").err().unwrap()), "ValueError");
-    assert_eq!(name(JsRng::from_state(&"0".repeat(64)).err().unwrap()), "ValueError");
+    assert_eq!(name(JsRng::from_state(JsValue::from("zz")).err().unwrap()), "ValueError");
+    assert_eq!(name(JsRng::from_state(JsValue::from(&"0".repeat(64))).err().unwrap()), "ValueError");
     // Still usable after the errors.
     assert!((0.0..1.0).contains(&r.random()));
 }

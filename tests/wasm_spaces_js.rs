@@ -68,9 +68,10 @@ fn seeding_and_functional_sampling_are_reproducible() {
     let second = a.sample_with(&rng);
     assert_eq!(rng.state(), state, "the input generator is left as it was");
     assert_eq!(json(&first.get(1)), json(&second.get(1)));
-    let next: JsRng =
-        JsRng::from_state(&Reflect::get(&first.get(0), &"state".into()).unwrap().as_string().unwrap())
-            .unwrap();
+    let next: JsRng = JsRng::from_state(JsValue::from(
+        &Reflect::get(&first.get(0), &"state".into()).unwrap().as_string().unwrap(),
+    ))
+    .unwrap();
     assert_ne!(next.state(), state);
 
     let missing = Space::dict(js("{b: 3}"), JsValue::UNDEFINED).err().unwrap();
@@ -117,31 +118,31 @@ fn descriptions_round_trip_and_equality_is_name_sensitive() {
     assert!(Space::from_gym(gym).unwrap().contains(js("[0, 0, 0]")));
     let open =
         Space::box_space(js("{low: -Infinity, high: Infinity, shape: [2], dtype: 'float64'}")).unwrap();
-    assert!(!open.is_bounded(None).unwrap());
+    assert!(!open.is_bounded(JsValue::UNDEFINED).unwrap());
     assert!(Space::from_json(open.to_json()).unwrap().equals(&open));
 }
 
 #[wasm_bindgen_test]
 fn sample_batch_is_one_typed_array() {
     let mut b = Space::box_space(js("{low: -1, high: 1, shape: [64]}")).unwrap();
-    let batch = b.sample_batch(10).unwrap();
+    let batch = b.sample_batch(JsValue::from(10)).unwrap();
     let batch: js_sys::Float32Array = batch.unchecked_into();
     assert_eq!(batch.length(), 640);
     assert!(batch.to_vec().iter().all(|x| (-1.0..=1.0).contains(x)));
     let mut d = Space::discrete(js("5"), js("{start: 10}")).unwrap();
-    let batch: js_sys::BigInt64Array = d.sample_batch(100).unwrap().unchecked_into();
+    let batch: js_sys::BigInt64Array = d.sample_batch(JsValue::from(100)).unwrap().unchecked_into();
     assert!(batch.to_vec().iter().all(|x| (10..15).contains(x)));
     let mut bin = Space::binary(js("4"), JsValue::UNDEFINED).unwrap();
-    assert!(bin.sample_batch(3).unwrap().is_instance_of::<js_sys::Uint8Array>());
+    assert!(bin.sample_batch(JsValue::from(3)).unwrap().is_instance_of::<js_sys::Uint8Array>());
     let mut text = Space::text(js("{maxLength: 3}")).unwrap();
-    assert_eq!(name(text.sample_batch(2).unwrap_err()), "TypeError");
+    assert_eq!(name(text.sample_batch(JsValue::from(2)).unwrap_err()), "TypeError");
 }
 
 #[wasm_bindgen_test]
 fn named_discrete_and_commandline() {
     let nd = Space::named_discrete(js("['a', 'b', 'c']"), js("{name: 'letters'}")).unwrap();
-    assert_eq!(nd.get("b").unwrap(), 1.0);
-    assert_eq!(name(nd.get("z").unwrap_err()), "ValueError");
+    assert_eq!(nd.get(JsValue::from("b")).unwrap(), 1.0);
+    assert_eq!(name(nd.get(JsValue::from("z")).unwrap_err()), "ValueError");
     assert_eq!(nd.n().unwrap(), 3.0);
     let cl = Space::commandline_space(
         js("[{name: 'a', flag: '-a', description: 'A flag'}, {name: 'b', flag: '-b', description: 'Another flag'}]"),
@@ -151,8 +152,8 @@ fn named_discrete_and_commandline() {
     assert_eq!(cl.flags().unwrap(), vec!["-a", "-b"]);
     assert_eq!(cl.descriptions().unwrap(), vec!["A flag", "Another flag"]);
     assert_eq!(cl.to_commandline(js("[0, 1]")).unwrap(), "-a -b");
-    assert_eq!(cl.from_commandline("-b -a").unwrap(), vec![1.0, 0.0]);
-    assert_eq!(name(cl.from_commandline("-a -zz").unwrap_err()), "LookupError");
+    assert_eq!(cl.from_commandline(JsValue::from("-b -a")).unwrap(), vec![1.0, 0.0]);
+    assert_eq!(name(cl.from_commandline(JsValue::from("-a -zz")).unwrap_err()), "LookupError");
     assert_eq!(name(nd.flags().unwrap_err()), "TypeError", "kind-specific members say which kinds have them");
 }
 
@@ -193,13 +194,13 @@ fn scalar_sequence_permutation_and_reward() {
 fn dynamic_box_graph_and_batched() {
     let dynamic =
         Space::dynamic_box(js("{low: 0, high: 9, shapeLow: [1], shapeHigh: [4], dtype: 'int32'}")).unwrap();
-    assert!(dynamic.shape_contains(vec![3]).unwrap());
-    assert!(!dynamic.shape_contains(vec![5]).unwrap());
+    assert!(dynamic.shape_contains(JsValue::from(vec![3])).unwrap());
+    assert!(!dynamic.shape_contains(JsValue::from(vec![5])).unwrap());
     let value = js("{data: new Int32Array([1, 2]), shape: [2]}");
     assert!(dynamic.contains(value.clone()));
     let padded = dynamic.pad(value).unwrap();
     assert_eq!(json(&Reflect::get(&padded, &"shape".into()).unwrap()), "[4]");
-    let back = dynamic.unpad(padded, vec![2]).unwrap();
+    let back = dynamic.unpad(padded, JsValue::from(vec![2])).unwrap();
     assert_eq!(json(&back), r#"{"data":{"0":1,"1":2},"shape":[2]}"#);
 
     let node = Space::box_space(js("{low: 0, high: 1, shape: [2]}")).unwrap();
@@ -265,8 +266,117 @@ fn bad_arguments_are_typed_errors_naming_the_argument() {
     let mut b = unit_box();
     assert_eq!(name(b.seed(js("-1")).unwrap_err()), "ValueError");
     assert_eq!(name(b.seed(js("2n ** 70n")).unwrap_err()), "OverflowError");
-    assert_eq!(name(b.is_bounded(Some("sideways".into())).unwrap_err()), "ValueError");
+    assert_eq!(name(b.is_bounded(JsValue::from("sideways")).unwrap_err()), "ValueError");
     // Still usable after every error.
     let sample = b.sample();
     assert!(b.contains(sample));
+}
+
+/// The name of a space's kind, by an exhaustive match: a new kind does not
+/// compile until it is named here, and then [`every_kind`] must cover it.
+fn kind_name(space: &compgym::spaces::Space) -> &'static str {
+    use compgym::spaces::SpaceKind as K;
+    match space.kind() {
+        K::Box(_) => "Box",
+        K::Discrete(_) => "Discrete",
+        K::NamedDiscrete(_) => "NamedDiscrete",
+        K::Commandline(_) => "Commandline",
+        K::Scalar(_) => "Scalar",
+        K::Reward(_) => "Reward",
+        K::Sequence(_) => "Sequence",
+        K::Text(_) => "Text",
+        K::Permutation(_) => "Permutation",
+        K::MultiDiscrete(_) => "MultiDiscrete",
+        K::MultiBinary(_) => "MultiBinary",
+        K::Binary(_) => "Binary",
+        K::DynamicBox(_) => "DynamicBox",
+        K::Graph(_) => "Graph",
+        K::Dict(_) => "Dict",
+        K::Tuple(_) => "Tuple",
+        K::SpaceSequence(_) => "SpaceSequence",
+        K::Union(_) => "Union",
+        K::Batched(_) => "Batched",
+    }
+}
+
+const KIND_COUNT: usize = 19;
+
+/// Descriptions of a space of every kind, and batched ones of each shape of value.
+const EVERY_KIND: &[&str] = &[
+    "{type: 'Box', name: 'b', low: 0, high: 1, shape: [2, 3], dtype: 'float32'}",
+    "{type: 'Box', name: 'bi', low: -5, high: 5, shape: [2], dtype: 'int64'}",
+    "{type: 'Discrete', name: 'd', n: 5, start: -2}",
+    "{type: 'NamedDiscrete', name: 'nd', names: ['a', 'b']}",
+    "{type: 'Commandline', name: 'cl', flags: [{name: 'a', flag: '-a', description: 'A'}]}",
+    "{type: 'Scalar', name: 'si', min: 0, max: 10, dtype: 'int64'}",
+    "{type: 'Scalar', name: 'sf', min: 0, max: 1, dtype: 'float64'}",
+    "{type: 'Scalar', name: 'sb', dtype: 'bool'}",
+    "{type: 'Reward', name: 'r', min: -1, max: 1}",
+    "{type: 'Sequence', name: 'qs', sizeRange: [0, 4], dtype: 'str'}",
+    "{type: 'Sequence', name: 'qb', sizeRange: [0, 4], dtype: 'bytes'}",
+    "{type: 'Text', name: 't', maxLength: 5}",
+    "{type: 'Permutation', name: 'p', scalarRange: {type: 'Scalar', name: 'r', min: 1, max: 4, dtype: 'int64'}}",
+    "{type: 'MultiDiscrete', name: 'md', nvec: [2, 3]}",
+    "{type: 'MultiBinary', name: 'mb', shape: [3]}",
+    "{type: 'Binary', name: 'bn', shape: [2]}",
+    "{type: 'DynamicBox', name: 'db', low: 0, high: 9, shapeLow: [1], shapeHigh: [4], dtype: 'int32'}",
+    "{type: 'Graph', name: 'g', nodeSpace: globalThis.__node, edgeSpace: globalThis.__edge, minNodes: 1, maxNodes: 4, minEdges: 0, maxEdges: 5}",
+    "{type: 'Graph', name: 'gb', nodeSpace: globalThis.__node, edgeSpace: globalThis.__edge, maxNodes: 4, maxEdges: 5, batchShape: [3]}",
+    "{type: 'Graph', name: 'gb2', nodeSpace: globalThis.__node, maxNodes: 3, maxEdges: 4, batchShape: [2, 2]}",
+    "{type: 'Graph', name: 'g0', nodeSpace: globalThis.__node, maxNodes: 3, maxEdges: 4, batchShape: [0]}",
+    "{type: 'Dict', name: 'di', spaces: [['x', globalThis.__discrete], ['y', globalThis.__text]]}",
+    "{type: 'Tuple', name: 'tu', spaces: [globalThis.__discrete, globalThis.__dynamic]}",
+    "{type: 'SpaceSequence', name: 'ss', sizeRange: [0, 3], space: globalThis.__dynamic}",
+    "{type: 'Union', name: 'u', spaces: [globalThis.__discrete, globalThis.__text]}",
+    "{type: 'Batched', name: 'bb', space: globalThis.__box, batchShape: [2]}",
+    "{type: 'Batched', name: 'bd', space: globalThis.__discrete, batchShape: [2, 2]}",
+    "{type: 'Batched', name: 'bs', space: {type: 'Scalar', name: 'f', dtype: 'bool'}, batchShape: [3]}",
+    "{type: 'Batched', name: 'bg', space: globalThis.__graph, batchShape: [2]}",
+    "{type: 'Batched', name: 'bdi', space: {type: 'Dict', name: 'di', spaces: [['x', globalThis.__discrete]]}, batchShape: [2]}",
+    "{type: 'Batched', name: 'bdy', space: globalThis.__dynamic, batchShape: [2, 1]}",
+    "{type: 'Batched', name: 'bt', space: globalThis.__text, batchShape: [2]}",
+    "{type: 'Batched', name: 'bu', space: {type: 'Union', name: 'u', spaces: [globalThis.__discrete, globalThis.__text]}, batchShape: [2]}",
+];
+
+/// One space of every kind, batched ones included, described from JS.
+fn every_kind() -> Vec<Space> {
+    let parts = [
+        ("__node", "{type: 'Box', name: 'n', low: 0, high: 1, shape: [2], dtype: 'float32'}"),
+        ("__edge", "{type: 'Box', name: 'e', low: -1, high: 1, shape: [], dtype: 'float64'}"),
+        ("__box", "{type: 'Box', name: 'b', low: 0, high: 1, shape: [3], dtype: 'float32'}"),
+        ("__discrete", "{type: 'Discrete', name: 'd', n: 3}"),
+        ("__text", "{type: 'Text', name: 't', maxLength: 4, charset: 'ab'}"),
+        ("__dynamic", "{type: 'DynamicBox', name: 'db', low: 0, high: 9, shapeLow: [0], shapeHigh: [3], dtype: 'int32'}"),
+        ("__graph", "{type: 'Graph', name: 'g', nodeSpace: globalThis.__node, edgeSpace: globalThis.__edge, maxNodes: 3, maxEdges: 3}"),
+    ];
+    for (global, description) in parts {
+        let space = Space::from_json(js(description)).unwrap();
+        Reflect::set(&js_sys::global(), &global.into(), &space.into()).unwrap();
+    }
+    EVERY_KIND
+        .iter()
+        .map(|d| Space::from_json(js(d)).unwrap_or_else(|e| panic!("{d}: {}", message(&e))))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn every_kind_batched_ones_included_contains_its_samples_from_js() {
+    let mut spaces = every_kind();
+    let kinds: std::collections::BTreeSet<&str> = spaces.iter().map(|s| kind_name(s.space())).collect();
+    assert_eq!(kinds.len(), KIND_COUNT, "every kind is covered: {kinds:?}");
+    for space in &mut spaces {
+        for _ in 0..20 {
+            let sample = space.sample();
+            let shown = format!(
+                "{} {}",
+                space.to_string_js(),
+                js_sys::JSON::stringify(&sample).map(String::from).unwrap_or_default()
+            );
+            assert!(space.contains(sample.clone()), "not in its own space: {shown}");
+            // A sample also survives the JSON-shaped round trip of flatten where that applies.
+            if let Ok(flat) = space.flatten(sample) {
+                assert!(space.contains(space.unflatten(flat).unwrap()), "unflatten: {shown}");
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use super::error::to_js_error;
 use super::interop::object::field;
 use super::rng::JsRng;
-use super::timestep::time_step_methods;
+use super::timestep::{held, time_step_methods};
 use crate::bandit::builtins::{context_sampler, num_actions_sampler, reward_fn};
 use crate::bandit::{
     ContextSampler, LinUcb, NumActionsSampler, PerArmObservation, RewardFn,
@@ -12,19 +12,22 @@ use crate::bandit::{
 };
 use crate::error::{Error, Result};
 use crate::js::interop::{
+    args,
     json::js_to_json,
     numbers::{js_to_i64, js_to_u64},
     object::type_of,
+    reflect,
     typed::array_data_to_js,
 };
 use crate::rng::Rng;
 use crate::value::ArrayData;
-use js_sys::{Array as JsArray, Function, Reflect};
+use js_sys::{Array as JsArray, Function};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 fn count(options: &JsValue, key: &str, what: &str) -> Result<usize> {
-    let value = field(options, key);
+    let value = field(options, key)?;
     let n = js_to_u64(&value, &format!("{what}.{key}"))?;
     usize::try_from(n).map_err(|_| Error::value(format!("{what}.{key} is too large")))
 }
@@ -32,10 +35,8 @@ fn count(options: &JsValue, key: &str, what: &str) -> Result<usize> {
 /// Calls a JS callback with `args`, turning a throw into a ValueError naming it.
 fn call(f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue> {
     let args: JsArray = args.iter().collect();
-    f.apply(&JsValue::NULL, &args).map_err(|thrown| {
-        let text = Reflect::get(&thrown, &"message".into()).ok().and_then(|m| m.as_string());
-        Error::value(format!("{name} threw: {}", text.unwrap_or_else(|| type_of(&thrown))))
-    })
+    f.apply(&JsValue::NULL, &args)
+        .map_err(|thrown| Error::value(format!("{name} threw: {}", reflect::message_of(&thrown))))
 }
 
 /// Runs a JS callback with a JS `Rng` that shares `rng`'s stream, so a
@@ -50,12 +51,11 @@ fn call_with_rng(f: &Function, name: &str, rng: &mut Rng, args: &[JsValue]) -> R
 }
 
 fn to_f64_vec(value: &JsValue, name: &str) -> Result<Vec<f64>> {
-    if let Some(data) = crate::js::interop::typed::typed_array_to_data(value) {
+    if let Some(data) = crate::js::interop::typed::typed_array_to_data(value, name)? {
         return Ok(data.to_f64_vec());
     }
-    if JsArray::is_array(value) {
-        let items: &JsArray = value.unchecked_ref();
-        return items
+    if reflect::is_array(value) {
+        return reflect::array_items(value, name)?
             .iter()
             .enumerate()
             .map(|(i, x)| {
@@ -79,7 +79,7 @@ impl ContextSampler for Context {
 }
 
 fn context(options: &JsValue, name: &'static str) -> Result<Context> {
-    let value = field(options, name);
+    let value = field(options, name)?;
     if let Some(f) = value.dyn_ref::<Function>() {
         let f = f.clone();
         return Ok(Context(Box::new(move |rng: &mut Rng| {
@@ -104,7 +104,7 @@ impl RewardFn for Reward {
 
 fn reward(options: &JsValue) -> Result<Reward> {
     const NAME: &str = "rewardFn";
-    let value = field(options, NAME);
+    let value = field(options, NAME)?;
     if let Some(f) = value.dyn_ref::<Function>() {
         let f = f.clone();
         return Ok(Reward(Box::new(move |features: &[f64], rng: &mut Rng| {
@@ -147,17 +147,17 @@ fn build(options: &JsValue) -> Result<StationaryStochasticPerArmEnvironment> {
         count(options, "maxNumActions", "options")?,
         reward(options)?,
     );
-    let num_actions_fn = field(options, "numActionsFn");
+    let num_actions_fn = field(options, "numActionsFn")?;
     if !num_actions_fn.is_undefined() {
         builder = builder.num_actions_fn(num_actions(&num_actions_fn)?);
     }
-    if !field(options, "batchSize").is_undefined() {
+    if !field(options, "batchSize")?.is_undefined() {
         builder = builder.batch_size(count(options, "batchSize", "options")?);
     }
-    if let Some(name) = field(options, "name").as_string() {
+    if let Some(name) = crate::js::interop::options::string(options, "name", "options")? {
         builder = builder.name(name);
     }
-    let seed = field(options, "seed");
+    let seed = field(options, "seed")?;
     if !seed.is_undefined() {
         builder = builder.seed(js_to_u64(&seed, "options.seed")?);
     }
@@ -168,7 +168,7 @@ fn build(options: &JsValue) -> Result<StationaryStochasticPerArmEnvironment> {
 /// the reward is `rewardFn([global, arm])` of the chosen arm.
 #[wasm_bindgen(js_name = StationaryStochasticPerArmEnvironment)]
 pub struct JsPerArmBandit {
-    env: StationaryStochasticPerArmEnvironment,
+    env: RefCell<StationaryStochasticPerArmEnvironment>,
 }
 
 pub(crate) fn usize_list(values: Vec<usize>) -> js_sys::Int32Array {
@@ -184,12 +184,12 @@ impl JsPerArmBandit {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "PerArmBanditOptions")] options: JsValue,
     ) -> Result<JsPerArmBandit, JsValue> {
-        build(&options).map(|env| JsPerArmBandit { env }).map_err(to_js_error)
+        build(&options).map(|env| JsPerArmBandit { env: RefCell::new(env) }).map_err(to_js_error)
     }
 
     #[wasm_bindgen(getter, js_name = maxNumActions)]
-    pub fn max_num_actions(&self) -> u32 {
-        self.env.max_num_actions() as u32
+    pub fn max_num_actions(&self) -> Result<u32, JsValue> {
+        Ok(held(&self.env)?.max_num_actions() as u32)
     }
 }
 
@@ -203,19 +203,19 @@ macro_rules! per_arm_bandit_methods {
         impl $class {
             /// The length of the global context.
             #[wasm_bindgen(getter, js_name = globalDim)]
-            pub fn global_dim(&self) -> u32 {
-                self.env.global_dim() as u32
+            pub fn global_dim(&self) -> Result<u32, JsValue> {
+                Ok($crate::js::timestep::held(&self.env)?.global_dim() as u32)
             }
             /// The length of each arm's features.
             #[wasm_bindgen(getter, js_name = armDim)]
-            pub fn arm_dim(&self) -> u32 {
-                self.env.arm_dim() as u32
+            pub fn arm_dim(&self) -> Result<u32, JsValue> {
+                Ok($crate::js::timestep::held(&self.env)?.arm_dim() as u32)
             }
 
             /// The best available arm of each batch element for the current observation.
             #[wasm_bindgen(js_name = optimalActions)]
             pub fn optimal_actions(&self) -> Result<js_sys::Int32Array, JsValue> {
-                self.env
+                $crate::js::timestep::held(&self.env)?
                     .optimal_actions()
                     .map($crate::js::bandit::usize_list)
                     .map_err($crate::js::to_js_error)
@@ -224,7 +224,7 @@ macro_rules! per_arm_bandit_methods {
             /// The expected reward of the best available arm of each batch element.
             #[wasm_bindgen(js_name = optimalExpectedRewards)]
             pub fn optimal_expected_rewards(&self) -> Result<js_sys::Float64Array, JsValue> {
-                self.env
+                $crate::js::timestep::held(&self.env)?
                     .optimal_expected_rewards()
                     .map(|v| js_sys::Float64Array::from(&v[..]))
                     .map_err($crate::js::to_js_error)
@@ -237,7 +237,7 @@ macro_rules! per_arm_bandit_methods {
                 #[wasm_bindgen(unchecked_param_type = "number | number[] | TypedArray")] actions: JsValue,
             ) -> Result<js_sys::Float64Array, JsValue> {
                 let actions = $crate::js::bandit::read_actions(&actions).map_err($crate::js::to_js_error)?;
-                self.env
+                $crate::js::timestep::held(&self.env)?
                     .expected_rewards(&actions)
                     .map(|v| js_sys::Float64Array::from(&v[..]))
                     .map_err($crate::js::to_js_error)
@@ -245,9 +245,14 @@ macro_rules! per_arm_bandit_methods {
 
             /// Plays `episodes` episodes with random available arms, checking every time
             /// step against the specs (tf_agents' `validate_py_environment`).
-            pub fn validate(&mut self, episodes: Option<u32>, seed: Option<u32>) -> Result<(), JsValue> {
-                let (episodes, seed) = (episodes.unwrap_or(5) as usize, seed.unwrap_or(0) as u64);
-                $crate::bandit::actions::validate_with_random_arms(&mut self.env, episodes, seed)
+            pub fn validate(
+                &self,
+                #[wasm_bindgen(unchecked_optional_param_type = "number | null")] episodes: JsValue,
+                #[wasm_bindgen(unchecked_optional_param_type = "number | null")] seed: JsValue,
+            ) -> Result<(), JsValue> {
+                let (episodes, seed) = $crate::js::timestep::episodes_and_seed(&episodes, &seed)?;
+                let mut env = $crate::js::timestep::held_mut(&self.env)?;
+                $crate::bandit::actions::validate_with_random_arms(&mut *env, episodes, seed)
                     .map_err($crate::js::to_js_error)
             }
         }
@@ -293,15 +298,23 @@ impl JsLinUcb {
     /// `dim` is the feature length (global + arm), `alpha` the exploration
     /// weight (default 1), `regularization` the ridge term (default 1).
     #[wasm_bindgen(constructor)]
-    pub fn new(dim: u32, alpha: Option<f64>, regularization: Option<f64>) -> Result<JsLinUcb, JsValue> {
-        LinUcb::new(dim as usize, alpha.unwrap_or(1.0), regularization.unwrap_or(1.0))
-            .map(|agent| JsLinUcb { agent, pending: None })
-            .map_err(to_js_error)
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "number")] dim: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] alpha: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] regularization: JsValue,
+    ) -> Result<JsLinUcb, JsValue> {
+        let run = || -> Result<JsLinUcb> {
+            let dim = args::count(&dim, "dim")?;
+            let alpha = args::optional_number(&alpha, "alpha")?.unwrap_or(1.0);
+            let regularization = args::optional_number(&regularization, "regularization")?.unwrap_or(1.0);
+            LinUcb::new(dim as usize, alpha, regularization).map(|agent| JsLinUcb { agent, pending: None })
+        };
+        run().map_err(to_js_error)
     }
 
     /// The arms to play for `env`'s current observation (reset it first).
     pub fn act(&mut self, env: &JsPerArmBandit) -> Result<js_sys::Int32Array, JsValue> {
-        let obs = env.env.observation().cloned().ok_or_else(|| {
+        let obs = held(&env.env)?.observation().cloned().ok_or_else(|| {
             to_js_error(Error::value("the environment has no observation yet: call reset()"))
         })?;
         let actions = self.agent.select(&obs).map_err(to_js_error)?;

@@ -5,13 +5,23 @@
 use super::error::to_js_error;
 use crate::bril::interp::{Executable, Limits};
 use crate::bril::{features, parse_any, passes, Program};
-use crate::js::interop::object::set;
+use crate::js::interop::{self, object::set};
 use crate::Error;
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-fn parse(source: &str) -> Result<Program, JsValue> {
-    parse_any(source).map_err(to_js_error)
+/// Reads the `source` argument (a string) and parses it.
+fn parse(source: &JsValue) -> Result<Program, JsValue> {
+    let source = interop::args::string(source, "source").map_err(to_js_error)?;
+    parse_any(&source).map_err(to_js_error)
+}
+
+/// An optional array of strings (`undefined` or `null`: none).
+fn optional_strings(value: &JsValue, what: &str) -> Result<Option<Vec<String>>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    interop::options::strings(value, what).map(Some).map_err(to_js_error)
 }
 
 /// Applies pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as the
@@ -28,11 +38,13 @@ fn apply_passes(program: &mut Program, flags: &[String]) -> Result<(), JsValue> 
 /// (a `BrilRunError`).
 #[wasm_bindgen(js_name = runBril, unchecked_return_type = "BrilRun")]
 pub fn run_bril(
-    source: &str,
-    args: Option<Vec<String>>,
-    passes: Option<Vec<String>>,
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] args: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] passes: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let mut program = parse(source)?;
+    let args = optional_strings(&args, "args")?;
+    let passes = optional_strings(&passes, "passes")?;
+    let mut program = parse(&source)?;
     apply_passes(&mut program, passes.as_deref().unwrap_or_default())?;
     let args = args.unwrap_or_else(|| program.main_args());
     let executable = Executable::new(&program).map_err(to_js_error)?;
@@ -55,28 +67,41 @@ pub fn run_bril(
 /// `positions` 1 adds where each function, label and instruction starts
 /// (`-p`), 2 where it ends too (`-pp`).
 #[wasm_bindgen(js_name = brilToJson)]
-pub fn bril_to_json(source: &str, positions: Option<u32>) -> Result<String, JsValue> {
-    crate::bril::source_to_json(source, positions.unwrap_or(0)).map_err(to_js_error)
+pub fn bril_to_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "number | null")] positions: JsValue,
+) -> Result<String, JsValue> {
+    let positions = interop::args::optional_count(&positions, "positions").map_err(to_js_error)?;
+    let source = interop::args::string(&source, "source").map_err(to_js_error)?;
+    crate::bril::source_to_json(&source, positions.unwrap_or(0)).map_err(to_js_error)
 }
 
 /// A program (text or JSON) as Bril text, as `bril2txt` prints it.
 #[wasm_bindgen(js_name = brilToText)]
-pub fn bril_to_text(source: &str) -> Result<String, JsValue> {
-    Ok(crate::bril::to_text(&parse(source)?))
+pub fn bril_to_text(
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+) -> Result<String, JsValue> {
+    Ok(crate::bril::to_text(&parse(&source)?))
 }
 
 /// Checks that a program is well formed: a `ParseError` or `VerifyError`
 /// says where it is not.
 #[wasm_bindgen(js_name = verifyBril)]
-pub fn verify_bril(source: &str) -> Result<(), JsValue> {
-    crate::bril::verify(&parse(source)?).map_err(to_js_error)
+pub fn verify_bril(#[wasm_bindgen(unchecked_param_type = "string")] source: JsValue) -> Result<(), JsValue> {
+    crate::bril::verify(&parse(&source)?).map_err(to_js_error)
 }
 
 /// Optimises a program with pass flags and pipelines (`-O1`, `-O2`, `-Oz`),
 /// in order; the result as Bril text, or as one line of JSON when `json`.
 #[wasm_bindgen(js_name = optimizeBril)]
-pub fn optimize_bril(source: &str, passes: Vec<String>, json: bool) -> Result<String, JsValue> {
-    let mut program = parse(source)?;
+pub fn optimize_bril(
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] passes: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] json: JsValue,
+) -> Result<String, JsValue> {
+    let passes = interop::options::strings(&passes, "passes").map_err(to_js_error)?;
+    let json = interop::args::flag(&json, "json").map_err(to_js_error)?;
+    let mut program = parse(&source)?;
     apply_passes(&mut program, &passes)?;
     Ok(if json { crate::bril::to_json(&program) } else { crate::bril::to_text(&program) })
 }
@@ -84,8 +109,12 @@ pub fn optimize_bril(source: &str, passes: Vec<String>, json: bool) -> Result<St
 /// A program's features (InstCount, Autophase, the ProGraML graph, CFG,
 /// IrSha1) as indented JSON, or its CFG as Graphviz DOT when `dot`.
 #[wasm_bindgen(js_name = brilFeatures)]
-pub fn bril_features(source: &str, dot: bool) -> Result<String, JsValue> {
-    let program = parse(source)?;
+pub fn bril_features(
+    #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] dot: JsValue,
+) -> Result<String, JsValue> {
+    let dot = interop::args::flag(&dot, "dot").map_err(to_js_error)?;
+    let program = parse(&source)?;
     if dot {
         return Ok(features::cfg::to_dot(&program));
     }

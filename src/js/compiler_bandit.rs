@@ -4,12 +4,12 @@
 use super::bandit::per_arm_bandit_methods;
 use super::error::to_js_error;
 use super::interop::object::field;
-use super::timestep::time_step_methods;
+use super::timestep::{held, time_step_methods};
 use crate::bandit::compiler::PROPERTY_NAMES;
 use crate::bandit::{CompilerBandit, CompilerBanditOptions};
 use crate::error::{Error, Result};
-use crate::js::interop::{numbers::js_to_u64, object::type_of};
-use js_sys::Array as JsArray;
+use crate::js::interop::{numbers::js_to_u64, object::type_of, options::strings};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// Reads `{seed, batchSize, programs}`; every key is optional.
@@ -21,33 +21,18 @@ fn read_options(options: &JsValue) -> Result<CompilerBanditOptions> {
     if !options.is_object() {
         return Err(Error::type_error(format!("options must be an object, got {}", type_of(options))));
     }
-    let seed = field(options, "seed");
+    let seed = field(options, "seed")?;
     if !seed.is_undefined() {
         out.seed = js_to_u64(&seed, "options.seed")?;
     }
-    let batch = field(options, "batchSize");
+    let batch = field(options, "batchSize")?;
     if !batch.is_undefined() {
         let b = js_to_u64(&batch, "options.batchSize")?;
         out.batch_size = usize::try_from(b).map_err(|_| Error::value("options.batchSize is too large"))?;
     }
-    let programs = field(options, "programs");
+    let programs = field(options, "programs")?;
     if !programs.is_undefined() {
-        if !JsArray::is_array(&programs) {
-            return Err(Error::type_error(format!(
-                "options.programs must be an array of program names, got {}",
-                type_of(&programs)
-            )));
-        }
-        let names = JsArray::from(&programs)
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                n.as_string().ok_or_else(|| {
-                    Error::type_error(format!("options.programs[{i}] must be a string, got {}", type_of(&n)))
-                })
-            })
-            .collect::<Result<_>>()?;
-        out.programs = Some(names);
+        out.programs = Some(strings(&programs, "options.programs")?);
     }
     Ok(out)
 }
@@ -57,7 +42,7 @@ fn read_options(options: &JsValue) -> Result<CompilerBanditOptions> {
 /// reduction of the chosen pass. Every step is LAST.
 #[wasm_bindgen(js_name = CompilerBandit)]
 pub struct JsCompilerBandit {
-    env: CompilerBandit,
+    env: RefCell<CompilerBandit>,
 }
 
 #[wasm_bindgen(js_class = CompilerBandit)]
@@ -70,19 +55,19 @@ impl JsCompilerBandit {
     ) -> Result<JsCompilerBandit, JsValue> {
         read_options(&options)
             .and_then(CompilerBandit::new)
-            .map(|env| JsCompilerBandit { env })
+            .map(|env| JsCompilerBandit { env: RefCell::new(env) })
             .map_err(to_js_error)
     }
 
     /// K, the number of arms (passes).
     #[wasm_bindgen(getter, js_name = numArms)]
-    pub fn num_arms(&self) -> u32 {
-        self.env.num_arms() as u32
+    pub fn num_arms(&self) -> Result<u32, JsValue> {
+        Ok(held(&self.env)?.num_arms() as u32)
     }
     /// The pass flag of every arm, in arm order (`-dce`, `-lvn`, ...).
     #[wasm_bindgen(getter, js_name = armNames)]
-    pub fn arm_names(&self) -> Vec<String> {
-        self.env.arm_names().into_iter().map(String::from).collect()
+    pub fn arm_names(&self) -> Result<Vec<String>, JsValue> {
+        Ok(held(&self.env)?.arm_names().into_iter().map(String::from).collect())
     }
     /// The names of the properties after each arm's one-hot.
     #[wasm_bindgen(getter, js_name = propertyNames)]
@@ -91,13 +76,13 @@ impl JsCompilerBandit {
     }
     /// The programs the bandit draws from.
     #[wasm_bindgen(getter, js_name = programNames)]
-    pub fn program_names(&self) -> Vec<String> {
-        self.env.program_names().to_vec()
+    pub fn program_names(&self) -> Result<Vec<String>, JsValue> {
+        Ok(held(&self.env)?.program_names().to_vec())
     }
     /// The program of each batch element now, or `null` before the first reset.
     #[wasm_bindgen(getter, js_name = currentPrograms)]
-    pub fn current_programs(&self) -> Option<Vec<String>> {
-        self.env.current_programs().map(|p| p.into_iter().map(String::from).collect())
+    pub fn current_programs(&self) -> Result<Option<Vec<String>>, JsValue> {
+        Ok(held(&self.env)?.current_programs().map(|p| p.into_iter().map(String::from).collect()))
     }
 }
 

@@ -148,13 +148,14 @@ impl JsGymFace {
     /// benchmark from it) and `renderMode` (`"ansi"` or null).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "GymFaceOptions | void")] options: JsValue,
     ) -> JsResult<JsGymFace> {
         let build = || -> Result<JsGymFace> {
+            let id = &super::interop::args::string(&id, "id")?;
             let env_options = env_options_and(&options, &["dataset", "renderMode"])?;
             let dataset = string(&options, "dataset", "options")?;
-            let render_mode = match field(&options, "renderMode") {
+            let render_mode = match field(&options, "renderMode")? {
                 v if v.is_null() || v.is_undefined() => None,
                 _ => string(&options, "renderMode", "options")?,
             };

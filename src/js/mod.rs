@@ -10,6 +10,7 @@ pub mod bench;
 pub mod bril;
 pub mod compiler_bandit;
 pub mod compiler_timestep;
+pub mod entropy;
 pub mod env;
 mod error;
 pub mod gym;
@@ -36,8 +37,11 @@ pub fn version() -> String {
 /// name. Unknown names raise a `TypeError`: the smallest entry point that
 /// shows the typed-error convention every other entry point follows.
 #[wasm_bindgen(js_name = canonicalDtype, unchecked_return_type = "DType")]
-pub fn canonical_dtype(name: &str) -> Result<String, JsValue> {
-    crate::value::DType::parse(name).map(|d| d.name().to_string()).map_err(to_js_error)
+pub fn canonical_dtype(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+) -> Result<String, JsValue> {
+    let name = interop::args::string(&name, "name").map_err(to_js_error)?;
+    crate::value::DType::parse(&name).map(|d| d.name().to_string()).map_err(to_js_error)
 }
 
 /// The `name` of every error kind this package raises.

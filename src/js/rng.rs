@@ -4,6 +4,7 @@
 
 use super::error::to_js_error;
 use crate::error::Error;
+use crate::js::interop::args;
 use crate::js::interop::numbers::{int_to_js, js_to_i64, js_to_u64};
 use crate::rng::Rng;
 use std::cell::Cell;
@@ -72,8 +73,11 @@ impl JsRng {
 
     /// Rebuilds a generator from a saved `state`.
     #[wasm_bindgen(js_name = fromState)]
-    pub fn from_state(state: &str) -> Result<JsRng, JsValue> {
-        state_from_hex(state).map(JsRng::from_rng).map_err(to_js_error)
+    pub fn from_state(
+        #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue,
+    ) -> Result<JsRng, JsValue> {
+        let state = args::string(&state, "state").map_err(to_js_error)?;
+        state_from_hex(&state).map(JsRng::from_rng).map_err(to_js_error)
     }
 
     /// The state as 64 hex digits: save it, and `Rng.fromState` replays from here.
@@ -104,7 +108,13 @@ impl JsRng {
     }
 
     /// Uniform in [low, high].
-    pub fn uniform(&self, low: f64, high: f64) -> Result<f64, JsValue> {
+    pub fn uniform(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] low: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] high: JsValue,
+    ) -> Result<f64, JsValue> {
+        let low = args::number(&low, "low").map_err(to_js_error)?;
+        let high = args::number(&high, "high").map_err(to_js_error)?;
         if !(low.is_finite() && high.is_finite() && low <= high) {
             return Err(to_js_error(Error::value(format!(
                 "uniform needs finite low <= high, got low={low}, high={high}"

@@ -10,14 +10,18 @@ use super::error::to_js_error;
 use crate::compilers::{self, COMPILERS, DEFAULT_COMPILER};
 use crate::error::{Error, Result};
 use crate::js::interop::json::{js_to_json, json_to_js};
+use crate::js::interop::reflect;
 use crate::service::{Service, METHODS};
 use serde_json::{Map, Value as Json};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// An in-process compiler service: owns sessions and added benchmarks.
 #[wasm_bindgen(js_name = Service)]
 pub struct JsService {
-    service: Service,
+    /// Borrowed for each call: a request's getter that calls the service
+    /// again gets a ServiceError.
+    service: RefCell<Service>,
     compiler: String,
 }
 
@@ -29,13 +33,18 @@ fn request_json(method: &str, request: &JsValue) -> Result<Json> {
     js_to_json(request, &format!("{method} request"))
 }
 
+fn busy() -> Error {
+    Error::service("the service is busy: a getter of a request it is reading cannot call it")
+}
+
 impl JsService {
-    fn call_named(&mut self, method: &str, request: &JsValue) -> Result<JsValue> {
+    fn call_named(&self, method: &str, request: &JsValue) -> Result<JsValue> {
+        let mut service = self.service.try_borrow_mut().map_err(|_| busy())?;
         let request = request_json(method, request)?;
-        Ok(json_to_js(&self.service.call_json(method, &request)?))
+        Ok(json_to_js(&service.call_json(method, &request)?))
     }
 
-    fn rpc(&mut self, method: &str, request: &JsValue) -> std::result::Result<JsValue, JsValue> {
+    fn rpc(&self, method: &str, request: &JsValue) -> std::result::Result<JsValue, JsValue> {
         self.call_named(method, request).map_err(to_js_error)
     }
 }
@@ -51,10 +60,12 @@ impl JsService {
         let name = if compiler.is_undefined() || compiler.is_null() {
             DEFAULT_COMPILER.to_string()
         } else {
-            compiler.as_string().ok_or_else(|| to_js_error(Error::type_error("compiler must be a string")))?
+            reflect::string(&compiler, "compiler")
+                .map_err(to_js_error)?
+                .ok_or_else(|| to_js_error(Error::type_error("compiler must be a string")))?
         };
         let backend = compilers::backend(&name).map_err(to_js_error)?;
-        Ok(JsService { service: Service::new(backend), compiler: name })
+        Ok(JsService { service: RefCell::new(Service::new(backend)), compiler: name })
     }
 
     /// The compiler names `new Service(name)` accepts.
@@ -76,8 +87,8 @@ impl JsService {
 
     /// The number of live sessions.
     #[wasm_bindgen(getter, js_name = sessionCount)]
-    pub fn session_count(&self) -> usize {
-        self.service.session_count()
+    pub fn session_count(&self) -> std::result::Result<usize, JsValue> {
+        self.service.try_borrow().map(|s| s.session_count()).map_err(|_| to_js_error(busy()))
     }
 
     /// Answers the RPC `method` (`"GetVersion"`, `"Step"`...) with `request`
@@ -86,12 +97,12 @@ impl JsService {
     /// method by the `Service` interface in `js/typescript/protocol.rs`.)
     #[wasm_bindgen(skip_typescript)]
     pub fn call(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "object")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
-        let method = method
-            .as_string()
+        let method = reflect::string(&method, "method")
+            .map_err(to_js_error)?
             .ok_or_else(|| to_js_error(Error::type_error("method must be a string, e.g. \"GetVersion\"")))?;
         self.rpc(&method, &request)
     }
@@ -99,7 +110,7 @@ impl JsService {
     /// `call("GetVersion", request)`.
     #[wasm_bindgen(js_name = getVersion, unchecked_return_type = "GetVersionReply")]
     pub fn get_version(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "GetVersionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetVersion", &request)
@@ -108,7 +119,7 @@ impl JsService {
     /// `call("GetSpaces", request)`.
     #[wasm_bindgen(js_name = getSpaces, unchecked_return_type = "GetSpacesReply")]
     pub fn get_spaces(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "GetSpacesRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("GetSpaces", &request)
@@ -117,7 +128,7 @@ impl JsService {
     /// `call("StartSession", request)`.
     #[wasm_bindgen(js_name = startSession, unchecked_return_type = "StartSessionReply")]
     pub fn start_session(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "StartSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("StartSession", &request)
@@ -126,7 +137,7 @@ impl JsService {
     /// `call("ForkSession", request)`.
     #[wasm_bindgen(js_name = forkSession, unchecked_return_type = "ForkSessionReply")]
     pub fn fork_session(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "ForkSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("ForkSession", &request)
@@ -135,7 +146,7 @@ impl JsService {
     /// `call("EndSession", request)`.
     #[wasm_bindgen(js_name = endSession, unchecked_return_type = "EndSessionReply")]
     pub fn end_session(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "EndSessionRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("EndSession", &request)
@@ -144,7 +155,7 @@ impl JsService {
     /// `call("Step", request)`.
     #[wasm_bindgen(unchecked_return_type = "StepReply")]
     pub fn step(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "StepRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("Step", &request)
@@ -153,7 +164,7 @@ impl JsService {
     /// `call("AddBenchmark", request)`.
     #[wasm_bindgen(js_name = addBenchmark, unchecked_return_type = "AddBenchmarkReply")]
     pub fn add_benchmark(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "AddBenchmarkRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("AddBenchmark", &request)
@@ -162,7 +173,7 @@ impl JsService {
     /// `call("SendSessionParameter", request)`.
     #[wasm_bindgen(js_name = sendSessionParameter, unchecked_return_type = "SendSessionParameterReply")]
     pub fn send_session_parameter(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SendSessionParameterRequest")] request: JsValue,
     ) -> std::result::Result<JsValue, JsValue> {
         self.rpc("SendSessionParameter", &request)

@@ -7,12 +7,13 @@ use crate::error::{Error, Result};
 use crate::js::interop::{
     numbers::{int_to_js, js_to_array},
     object::{set, type_of},
+    reflect,
     typed::array_data_to_js,
     value::to_js,
 };
 use crate::value::Value;
-use js_sys::{Array as JsArray, Object, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::{Array as JsArray, Object};
+use wasm_bindgen::JsValue;
 
 fn bounds_to_js(bounds: &Bounds) -> JsValue {
     match bounds {
@@ -75,18 +76,17 @@ pub fn js_to_spec_value(value: &JsValue, spec: &Spec, outer: &[usize], path: &st
         Spec::Array(leaf) => js_to_leaf(value, leaf, outer, path),
         Spec::Bounded(bounded) => js_to_leaf(value, bounded.array_spec(), outer, path),
         Spec::Dict(entries) => {
-            if !value.is_object() || JsArray::is_array(value) {
+            if !value.is_object() || reflect::is_array(value) {
                 return Err(Error::type_error(format!("{path} must be an object, got {}", type_of(value))));
             }
-            let object: &Object = value.unchecked_ref();
-            for key in Object::keys(object).iter().filter_map(|k| k.as_string()) {
+            for key in reflect::keys(value, path)? {
                 if !entries.iter().any(|(k, _)| *k == key) {
                     return Err(Error::value(format!("{path} has an unexpected key {key:?}")));
                 }
             }
             let mut out = Vec::with_capacity(entries.len());
             for (key, item) in entries {
-                let field = Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+                let field = reflect::get(value, key, &format!("{path}.{key}"))?;
                 if field.is_undefined() {
                     return Err(Error::value(format!("{path} lacks the key {key:?}")));
                 }
@@ -95,21 +95,22 @@ pub fn js_to_spec_value(value: &JsValue, spec: &Spec, outer: &[usize], path: &st
             Ok(Value::Dict(out))
         }
         Spec::List(items) => {
-            if !JsArray::is_array(value) {
+            if !reflect::is_array(value) {
                 return Err(Error::type_error(format!("{path} must be an array, got {}", type_of(value))));
             }
-            let array: &JsArray = value.unchecked_ref();
-            if array.length() as usize != items.len() {
+            let array = reflect::array_items(value, path)?;
+            if array.len() != items.len() {
                 return Err(Error::value(format!(
                     "{path} must have {} entries, got {}",
                     items.len(),
-                    array.length()
+                    array.len()
                 )));
             }
             items
                 .iter()
+                .zip(&array)
                 .enumerate()
-                .map(|(i, item)| js_to_spec_value(&array.get(i as u32), item, outer, &format!("{path}[{i}]")))
+                .map(|(i, (item, v))| js_to_spec_value(v, item, outer, &format!("{path}[{i}]")))
                 .collect::<Result<_>>()
                 .map(Value::List)
         }

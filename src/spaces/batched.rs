@@ -67,6 +67,16 @@ impl BatchedSpace {
         &self.batch_shape
     }
 
+    /// The dtype and shape of the one array a batch's values are stacked
+    /// into, or None when they are nested lists (see the module docs).
+    pub fn stacked(&self) -> Option<(DType, Vec<usize>)> {
+        match mode(&self.space) {
+            Mode::Stack(dtype, inner) => Some((dtype, self.full_shape(&inner))),
+            Mode::Scalars(dtype) => Some((dtype, self.batch_shape.clone())),
+            Mode::Nested => None,
+        }
+    }
+
     fn full_shape(&self, inner: &[usize]) -> Vec<usize> {
         let mut shape = self.batch_shape.clone();
         shape.extend_from_slice(inner);
@@ -232,13 +242,16 @@ mod tests {
     #[test]
     fn boxes_stack_and_discretes_gather() {
         let b = BoxSpace::uniform("b", 0.0, 1.0, Some(vec![3]), DType::F32).unwrap();
-        let mut s: Space = BatchedSpace::new("bb", b.into(), vec![2, 4]).unwrap().into();
+        let bb = BatchedSpace::new("bb", b.into(), vec![2, 4]).unwrap();
+        assert_eq!(bb.stacked(), Some((DType::F32, vec![2, 4, 3])));
+        let mut s: Space = bb.into();
         let v = s.sample();
         assert_eq!(v.as_array().unwrap().shape(), [2, 4, 3]);
         assert!(s.contains(&v));
         assert!(s.contains(&s.create_empty()));
-        let d: Space =
-            BatchedSpace::new("dd", Discrete::new("d", 3, 1).unwrap().into(), vec![5]).unwrap().into();
+        let dd = BatchedSpace::new("dd", Discrete::new("d", 3, 1).unwrap().into(), vec![5]).unwrap();
+        assert_eq!(dd.stacked(), Some((DType::I64, vec![5])));
+        let d: Space = dd.into();
         let (_, v) = d.sample_with(Rng::seed_from_u64(1));
         assert_eq!(v.as_array().unwrap().dtype(), DType::I64);
         assert!(d.contains(&v));
@@ -250,7 +263,9 @@ mod tests {
     #[test]
     fn other_spaces_nest() {
         let t = TextSpace::new("t", 1, 3, None).unwrap();
-        let mut s: Space = BatchedSpace::new("tt", t.into(), vec![2, 3]).unwrap().into();
+        let tt = BatchedSpace::new("tt", t.into(), vec![2, 3]).unwrap();
+        assert_eq!(tt.stacked(), None);
+        let mut s: Space = tt.into();
         let v = s.sample();
         assert_eq!(v.as_list().unwrap().len(), 2);
         assert_eq!(v.as_list().unwrap()[0].as_list().unwrap().len(), 3);

@@ -102,13 +102,19 @@ test('Node CommonJS requires the installed package: the same module as import, a
   assert.match(out.compiler, /^bril-compgym /);
 });
 
-test('a page with no bundler imports the installed package', async () => {
+test('a page with no bundler imports the installed package, its classes guarded', async () => {
   writeFileSync(
     join(scratch, 'index.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
      <script type="module">
-       import init, { version } from './node_modules/compgym/index.js';
+       import init, { version, Space } from './node_modules/compgym/index.js';
        await init();
+       // The entry point guards the classes too: a freed object is a ValueError, a busy one a ServiceError.
+       const space = Space.discrete(3);
+       space.free();
+       try { space.sample(); } catch (e) { window.__freed = e.name; }
+       const tuple = Space.tuple([Space.discrete(2)], {});
+       tuple.contains(new Proxy([1], { get(t, k, r) { try { tuple.sample(); } catch (e) { window.__busy = e.name; } return Reflect.get(t, k, r); } }));
        window.__version = version();
      </script>`,
   );
@@ -119,6 +125,7 @@ test('a page with no bundler imports the installed package', async () => {
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.__version !== undefined, null, { timeout: 20_000 });
     assert.equal(await page.evaluate(() => window.__version), manifest.version);
+    assert.deepEqual(await page.evaluate(() => [window.__freed, window.__busy]), ['ValueError', 'ServiceError']);
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();

@@ -77,7 +77,7 @@ pub fn choice_json(c: &Choice) -> serde_json::Value {
 
 /// A limit: undefined takes the default, null is no limit, else a number.
 pub fn steps_limit(options: &JsValue, what: &str) -> Result<Limit<u64>> {
-    let value = field(options, "steps");
+    let value = field(options, "steps")?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -88,7 +88,7 @@ pub fn steps_limit(options: &JsValue, what: &str) -> Result<Limit<u64>> {
 }
 
 pub fn seconds_limit(options: &JsValue, what: &str) -> Result<Limit<f64>> {
-    let value = field(options, "seconds");
+    let value = field(options, "seconds")?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -103,7 +103,7 @@ pub fn seconds_limit(options: &JsValue, what: &str) -> Result<Limit<f64>> {
 /// `options.policy`: a `Policy` (read through its `toJson`) or a saved
 /// policy's JSON text; `None` when absent.
 pub fn policy_option(options: &JsValue, what: &str) -> Result<Option<Rc<Policy>>> {
-    let value = field(options, "policy");
+    let value = field(options, "policy")?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }

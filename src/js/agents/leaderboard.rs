@@ -22,7 +22,7 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 const WHAT: &str = "leaderboard options";
 
 fn count(options: &JsValue, key: &str) -> Result<Option<u64>> {
-    let value = field(options, key);
+    let value = field(options, key)?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -56,7 +56,7 @@ fn leaderboard_request(options: &JsValue) -> Result<LeaderboardRequest> {
     let mut r = if quick { LeaderboardRequest::quick() } else { LeaderboardRequest::default() };
     r.clock = Some(js_clock);
     for (key, list) in [("tasks", &mut r.tasks), ("agents", &mut r.agents)] {
-        let value = field(options, key);
+        let value = field(options, key)?;
         if !value.is_undefined() {
             *list = strings(&value, &format!("{WHAT}.{key}"))?;
         }

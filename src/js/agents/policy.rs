@@ -42,8 +42,11 @@ impl JsPolicy {
     /// A saved policy (what `toJson()` or `compgym train` wrote); a
     /// ValueError says what is wrong with it.
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(text: &str) -> JsResult<JsPolicy> {
-        Policy::from_json(text).map(JsPolicy::wrap).map_err(to_js_error)
+    pub fn from_json(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> JsResult<JsPolicy> {
+        crate::js::interop::args::string(&text, "a policy's JSON")
+            .and_then(|text| Policy::from_json(&text))
+            .map(JsPolicy::wrap)
+            .map_err(to_js_error)
     }
 
     /// The policy as JSON, weights with f32 precision.
@@ -97,7 +100,7 @@ impl JsPolicy {
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> JsResult<JsSearchAgent> {
         let run = || -> Result<JsSearchAgent> {
-            if !field(&options, "policy").is_undefined() {
+            if !field(&options, "policy")?.is_undefined() {
                 return Err(Error::type_error("rollout options cannot name another policy"));
             }
             let mut request = agent_request("policy", &options)?;

@@ -25,7 +25,7 @@ const OPTIONS: [&str; 9] =
 
 /// A program of one's own: Bril text, or Bril JSON (an object or its text).
 fn source_option(options: &JsValue, what: &str) -> Result<Option<String>> {
-    let value = field(options, "source");
+    let value = field(options, "source")?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -50,7 +50,7 @@ pub fn agent_request(agent: &str, options: &JsValue) -> Result<AgentRequest> {
     request.source = source_option(options, WHAT)?;
     request.env = string(options, "env", WHAT)?;
     request.reward_space = string(options, "rewardSpace", WHAT)?;
-    let seed = field(options, "seed");
+    let seed = field(options, "seed")?;
     if !seed.is_undefined() {
         request.seed = js_to_u64(&seed, "options.seed")?;
     }
@@ -97,10 +97,13 @@ impl JsSearchAgent {
     /// and `seconds` (defaults 5000 and 10; null for no limit).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentName")] name: &str,
+        #[wasm_bindgen(unchecked_param_type = "AgentName")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> JsResult<JsSearchAgent> {
-        agent_request(name, &options).and_then(JsSearchAgent::new_from).map_err(to_js_error)
+        crate::js::interop::args::string(&name, "the agent's name")
+            .and_then(|name| agent_request(&name, &options))
+            .and_then(JsSearchAgent::new_from)
+            .map_err(to_js_error)
     }
 
     /// The agent's name.

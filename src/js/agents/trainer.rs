@@ -22,7 +22,7 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 const WHAT: &str = "trainer options";
 
 fn count(options: &JsValue, key: &str) -> Result<Option<usize>> {
-    let value = field(options, key);
+    let value = field(options, key)?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -67,7 +67,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     if !check_keys(options, &known, WHAT)? {
         return Ok(out);
     }
-    let seed = field(options, "seed");
+    let seed = field(options, "seed")?;
     if !seed.is_undefined() {
         out.seed = js_to_u64(&seed, "trainer options.seed")?;
     }
@@ -78,11 +78,11 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     out.entropy = number(options, "entropy", WHAT)?.unwrap_or(out.entropy);
     out.value_weight = number(options, "valueWeight", WHAT)?.unwrap_or(out.value_weight);
     out.max_grad_norm = number(options, "maxGradNorm", WHAT)?.unwrap_or(out.max_grad_norm);
-    let hidden = field(options, "hidden");
+    let hidden = field(options, "hidden")?;
     if !hidden.is_undefined() {
         out.hidden = counts(&hidden, "trainer options.hidden")?;
     }
-    let sizes = field(options, "sizes");
+    let sizes = field(options, "sizes")?;
     if !sizes.is_undefined() {
         match counts(&sizes, "trainer options.sizes")?[..] {
             [lo, hi] => {
@@ -93,7 +93,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
             _ => return Err(Error::type_error("trainer options.sizes must be [min, max]")),
         }
     }
-    let validation = field(options, "validation");
+    let validation = field(options, "validation")?;
     if !validation.is_undefined() {
         out.validation = strings(&validation, "trainer options.validation")?;
     }

@@ -8,28 +8,30 @@ use crate::env::{CompilerEnv, Observed, StepResult};
 use crate::error::{Error, Result};
 use crate::js::interop::space_value::{js_to_value, value_to_js};
 use crate::js::interop::{
+    args,
     object::{set_fresh, type_of},
+    reflect,
     value::to_js,
 };
-use crate::js::spaces::JsSpace;
+use crate::js::spaces::{JsSpace, SharedSpace};
 use crate::js::to_js_error;
 use crate::value::Value;
 use js_sys::{Array as JsArray, Object};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// Makes the environment registered as `id` (LookupError if unknown).
 #[wasm_bindgen(js_name = make)]
 pub fn make(
-    id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "EnvOptions | void")] options: Option<JsValue>,
 ) -> JsResult<JsCompilerEnv> {
+    let id = args::string(&id, "id").map_err(to_js_error)?;
     let options = env_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(to_js_error)?;
-    crate::compilers::make(id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
+    crate::compilers::make(&id, options).map(JsCompilerEnv::wrap).map_err(to_js_error)
 }
 
 /// Every registered environment id, sorted.
@@ -42,25 +44,27 @@ pub fn registered_envs() -> Vec<String> {
 #[wasm_bindgen(js_name = CompilerEnv)]
 pub struct JsCompilerEnv {
     env: SharedEnv,
+    /// The generator of `actionSpace`, kept while the action space stays the same.
+    action_space: RefCell<Option<SharedSpace>>,
 }
 
 impl JsCompilerEnv {
     pub fn wrap(env: CompilerEnv) -> JsCompilerEnv {
-        JsCompilerEnv { env: Rc::new(RefCell::new(env)) }
+        JsCompilerEnv::from_shared(Rc::new(RefCell::new(env)))
     }
     pub fn shared(&self) -> &SharedEnv {
         &self.env
     }
     /// A second JS object for the same environment.
     pub fn from_shared(env: SharedEnv) -> JsCompilerEnv {
-        JsCompilerEnv { env }
+        JsCompilerEnv { env, action_space: RefCell::new(None) }
     }
 }
 
 /// An action from JS: an integer, or a pass name for a NamedDiscrete or
 /// Commandline action space.
 fn read_action(env: &CompilerEnv, value: &JsValue) -> Result<Value> {
-    if let Some(name) = value.as_string() {
+    if let Some(name) = reflect::string(value, "action")? {
         let actions = env.commandline_to_actions(&name)?;
         return match <[Value; 1]>::try_from(actions) {
             Ok([a]) => Ok(a),
@@ -71,11 +75,10 @@ fn read_action(env: &CompilerEnv, value: &JsValue) -> Result<Value> {
 }
 
 fn read_actions(env: &CompilerEnv, values: &JsValue) -> Result<Vec<Value>> {
-    if !JsArray::is_array(values) {
+    if !reflect::is_array(values) {
         return Err(Error::type_error(format!("actions must be an array, got {}", type_of(values))));
     }
-    let items: &JsArray = values.unchecked_ref();
-    items.iter().map(|a| read_action(env, &a)).collect()
+    reflect::array_items(values, "actions")?.iter().map(|a| read_action(env, a)).collect()
 }
 
 /// An observation of space `id` in its JS form.
@@ -219,8 +222,12 @@ impl JsCompilerEnv {
     }
     /// The benchmark of the next reset.
     #[wasm_bindgen(setter)]
-    pub fn set_benchmark(&self, uri: &str) -> JsResult<()> {
-        borrow_mut(&self.env).and_then(|mut e| e.set_benchmark(uri)).map_err(to_js_error)
+    pub fn set_benchmark(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+    ) -> JsResult<()> {
+        let uri = args::string(&uri, "benchmark").map_err(to_js_error)?;
+        borrow_mut(&self.env).and_then(|mut e| e.set_benchmark(&uri)).map_err(to_js_error)
     }
     #[wasm_bindgen(getter, js_name = inEpisode)]
     pub fn in_episode(&self) -> JsResult<bool> {
@@ -235,15 +242,34 @@ impl JsCompilerEnv {
     pub fn compiler_version(&self) -> JsResult<String> {
         borrow(&self.env).and_then(|e| e.compiler_version()).map_err(to_js_error)
     }
-    /// The action space of the episode (it may change during one).
+    /// The action space of the episode (it may change during one). Every
+    /// object it returns draws from one generator, kept while the action
+    /// space stays the same: `env.actionSpace.sample()` advances it, as
+    /// Gymnasium's `env.action_space.sample()` does.
     #[wasm_bindgen(getter, js_name = actionSpace)]
     pub fn action_space(&self) -> JsResult<JsSpace> {
-        borrow(&self.env).map(|e| JsSpace::new(e.action_space().space.clone())).map_err(to_js_error)
+        let env = borrow(&self.env).map_err(to_js_error)?;
+        let current = &env.action_space().space;
+        let Ok(mut kept) = self.action_space.try_borrow_mut() else {
+            return Ok(JsSpace::new(current.clone()));
+        };
+        let same = kept.as_ref().is_some_and(|home| home.try_borrow().is_ok_and(|space| *space == *current));
+        if !same {
+            *kept = Some(Rc::new(RefCell::new(current.clone())));
+        }
+        Ok(match kept.as_ref() {
+            Some(home) => JsSpace::sharing(current.clone(), home.clone()),
+            None => JsSpace::new(current.clone()),
+        })
     }
     /// Selects the action space of the next reset by name.
     #[wasm_bindgen(setter, js_name = actionSpace)]
-    pub fn set_action_space(&self, name: &str) -> JsResult<()> {
-        borrow_mut(&self.env).and_then(|mut e| e.set_action_space(name)).map_err(to_js_error)
+    pub fn set_action_space(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> JsResult<()> {
+        let name = args::string(&name, "actionSpace").map_err(to_js_error)?;
+        borrow_mut(&self.env).and_then(|mut e| e.set_action_space(&name)).map_err(to_js_error)
     }
     /// Every action space a session can start with.
     #[wasm_bindgen(getter, js_name = actionSpaces)]
@@ -276,7 +302,11 @@ impl JsCompilerEnv {
     }
     /// Sets the observation space by id, or none with null (LookupError if unknown).
     #[wasm_bindgen(setter, js_name = observationSpace)]
-    pub fn set_observation_space(&self, id: Option<String>) -> JsResult<()> {
+    pub fn set_observation_space(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] id: JsValue,
+    ) -> JsResult<()> {
+        let id = args::optional_string(&id, "observationSpace").map_err(to_js_error)?;
         borrow_mut(&self.env).and_then(|mut e| e.set_observation_space(id.as_deref())).map_err(to_js_error)
     }
     /// The name of the reward returned by step, or null.
@@ -286,7 +316,11 @@ impl JsCompilerEnv {
     }
     /// Sets the reward space by name, or none with null (LookupError if unknown).
     #[wasm_bindgen(setter, js_name = rewardSpace)]
-    pub fn set_reward_space(&self, name: Option<String>) -> JsResult<()> {
+    pub fn set_reward_space(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] name: JsValue,
+    ) -> JsResult<()> {
+        let name = args::optional_string(&name, "rewardSpace").map_err(to_js_error)?;
         borrow_mut(&self.env).and_then(|mut e| e.set_reward_space(name.as_deref())).map_err(to_js_error)
     }
     /// The lazy observation view: `env.observation.get("Autophase")`.
@@ -302,8 +336,16 @@ impl JsCompilerEnv {
 
     /// Sends a `key`/`value` parameter to the session; returns its reply.
     #[wasm_bindgen(js_name = sendParam)]
-    pub fn send_param(&self, key: &str, value: &str) -> JsResult<String> {
-        borrow_mut(&self.env).and_then(|mut e| e.send_param(key, value)).map_err(to_js_error)
+    pub fn send_param(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
+    ) -> JsResult<String> {
+        let run = || -> Result<String> {
+            let (key, value) = (args::string(&key, "key")?, args::string(&value, "value")?);
+            borrow_mut(&self.env)?.send_param(&key, &value)
+        };
+        run().map_err(to_js_error)
     }
 
     /// The episode's actions as a commandline (`"-dce -lvn"`).
@@ -313,9 +355,13 @@ impl JsCompilerEnv {
 
     /// A commandline as action integers.
     #[wasm_bindgen(js_name = commandlineToActions)]
-    pub fn commandline_to_actions(&self, commandline: &str) -> JsResult<Vec<f64>> {
+    pub fn commandline_to_actions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] commandline: JsValue,
+    ) -> JsResult<Vec<f64>> {
         let run = || -> Result<Vec<f64>> {
-            let actions = borrow(&self.env)?.commandline_to_actions(commandline)?;
+            let commandline = args::string(&commandline, "commandline")?;
+            let actions = borrow(&self.env)?.commandline_to_actions(&commandline)?;
             Ok(actions.iter().filter_map(Value::as_int).map(|i| i as f64).collect())
         };
         run().map_err(to_js_error)

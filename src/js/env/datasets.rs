@@ -6,7 +6,7 @@ use super::{borrow, borrow_mut};
 use crate::error::{Error, Result};
 use crate::js::interop::object::call_method;
 use crate::js::interop::object::set;
-use crate::js::interop::{json::js_to_json, numbers::js_to_u64, object::type_of};
+use crate::js::interop::{json::js_to_json, numbers::js_to_u64, object::type_of, reflect};
 use crate::js::to_js_error;
 use crate::rng::Rng;
 use crate::service::{Benchmark, Dataset, DatasetBenchmarks};
@@ -48,7 +48,7 @@ fn rng_from(value: &JsValue) -> Result<Rng> {
 
 /// A Bril program from text or from Bril JSON (an object or JSON text).
 fn program_text(program: &JsValue) -> Result<String> {
-    match program.as_string() {
+    match reflect::string(program, "program")? {
         Some(text) => Ok(text),
         None if program.is_object() => Ok(js_to_json(program, "program")?.to_string()),
         None => Err(Error::type_error(format!(
@@ -74,9 +74,10 @@ impl JsCompilerEnv {
         &self,
         #[wasm_bindgen(js_name = seedOrRng, unchecked_param_type = "number | bigint | Rng")]
         seed_or_rng: JsValue,
-        dataset: Option<String>,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] dataset: JsValue,
     ) -> JsResult<String> {
         let run = || -> Result<String> {
+            let dataset = crate::js::interop::args::optional_string(&dataset, "dataset")?;
             let mut rng = rng_from(&seed_or_rng)?;
             let env = borrow(self.shared())?;
             match &dataset {
@@ -93,15 +94,16 @@ impl JsCompilerEnv {
     #[wasm_bindgen(js_name = addBenchmark)]
     pub fn add_benchmark(
         &self,
-        uri: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | BrilProgram")] program: JsValue,
     ) -> JsResult<()> {
         let run = || -> Result<()> {
+            let uri = &crate::js::interop::args::string(&uri, "uri")?;
             let text = program_text(&program)?;
             crate::bril::parse_any(&text)
                 .and_then(|p| crate::bril::verify(&p))
                 .map_err(|e| Error::benchmark_init(format!("{uri}: {}: {}", e.name(), e.message())))?;
-            borrow_mut(self.shared())?.add_benchmark(Benchmark::from_contents(uri, text))
+            borrow_mut(self.shared())?.add_benchmark(Benchmark::from_contents(uri.as_str(), text))
         };
         run().map_err(to_js_error)
     }

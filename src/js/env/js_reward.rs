@@ -21,16 +21,15 @@ use crate::js::interop::{
     object::field,
     options::{boolean, number, strings},
 };
-use crate::js::interop::{object::type_of, value::to_js};
+use crate::js::interop::{object::type_of, reflect, value::to_js};
 use crate::rewards::Reward;
 use crate::spaces::{Kind, RewardSpace};
 use crate::value::Value;
 use crate::views::ObservationView;
-use js_sys::{Array as JsArray, Object};
+use js_sys::Array as JsArray;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 pub struct JsReward {
     object: JsValue,
@@ -44,18 +43,21 @@ pub struct JsReward {
 }
 
 fn reward_space(object: &JsValue) -> Result<RewardSpace> {
-    let name = field(object, "name").as_string().ok_or_else(|| {
-        Error::type_error(format!("reward.name must be a string, got {}", type_of(&field(object, "name"))))
-    })?;
+    let name = field(object, "name")?;
+    let name = reflect::string(&name, "reward.name")?
+        .ok_or_else(|| Error::type_error(format!("reward.name must be a string, got {}", type_of(&name))))?;
     let what = format!("reward {name:?}");
-    let ids = field(object, "observationSpaces");
+    let ids = field(object, "observationSpaces")?;
     let ids =
         if ids.is_undefined() { Vec::new() } else { strings(&ids, &format!("{what}.observationSpaces"))? };
     let mut space = RewardSpace::new(&name)?.with_observation_spaces(ids);
-    let range = field(object, "range");
+    let range = field(object, "range")?;
     if !range.is_undefined() && !range.is_null() {
-        let bounds: Option<Vec<JsValue>> =
-            JsArray::is_array(&range).then(|| range.unchecked_ref::<JsArray>().iter().collect());
+        let bounds = if reflect::is_array(&range) {
+            Some(reflect::array_items(&range, &format!("{what}.range"))?)
+        } else {
+            None
+        };
         let bound = |v: &JsValue| if v.is_null() { Ok(None) } else { v.as_f64().map(Some).ok_or(()) };
         match bounds.as_deref() {
             Some([lo, hi]) => match (bound(lo), bound(hi)) {
@@ -90,7 +92,7 @@ impl JsReward {
             return Err(Error::type_error(format!("a reward must be an object, got {}", type_of(&object))));
         }
         let space = reward_space(&object)?;
-        if !field(&object, "update").is_function() {
+        if !field(&object, "update")?.is_function() {
             return Err(Error::type_error(format!("reward {:?}: update must be a function", space.name())));
         }
         Ok(JsReward::with_object(object, space))
@@ -130,12 +132,10 @@ impl JsReward {
 
     /// The JS copy for a fork: `clone()` if defined, else a shallow copy.
     fn copy_object(&self) -> Result<JsValue> {
-        if field(&self.object, "clone").is_function() {
+        if field(&self.object, "clone")?.is_function() {
             return call_method(&self.object, "clone", &[], &format!("{}.clone", self.what()));
         }
-        let prototype = Object::get_prototype_of(&self.object);
-        let copy = Object::create(&prototype);
-        Ok(Object::assign(&copy, self.object.unchecked_ref()).into())
+        reflect::shallow_copy(&self.object, &format!("{} (copying it for a fork)", self.what()))
     }
 }
 
@@ -146,7 +146,7 @@ impl Reward for JsReward {
 
     fn reset(&mut self, benchmark: &str, observation: &ObservationView) -> Result<()> {
         self.check()?;
-        if !field(&self.object, "reset").is_function() {
+        if !field(&self.object, "reset")?.is_function() {
             return Ok(());
         }
         let what = format!("{}.reset", self.what());

@@ -2,6 +2,7 @@
 
 use super::{borrow, borrow_mut, SharedEnv};
 use crate::error::{Error, Result};
+use crate::js::interop::args;
 use crate::js::interop::object::call_function;
 use crate::js::interop::object::type_of;
 use crate::js::interop::space_value::{js_to_value, value_to_js};
@@ -90,13 +91,18 @@ impl JsObservationView {
     }
 
     /// The spec of space `id` (LookupError if unknown).
-    pub fn spec(&self, id: &str) -> JsResult<JsObservationSpaceSpec> {
-        self.with(|v| v.spec(id).cloned()).map(|spec| JsObservationSpaceSpec { spec }).map_err(to_js_error)
+    pub fn spec(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> JsResult<JsObservationSpaceSpec> {
+        let id = args::string(&id, "id").map_err(to_js_error)?;
+        self.with(|v| v.spec(&id).cloned()).map(|spec| JsObservationSpaceSpec { spec }).map_err(to_js_error)
     }
 
     /// Computes observation `id` now: LookupError if unknown, SessionNotFound before reset.
     #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
-    pub fn get(&self, id: &str) -> JsResult<JsValue> {
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> JsResult<JsValue> {
+        let id = &args::string(&id, "id").map_err(to_js_error)?;
         self.with(|v| {
             let spec = v.spec(id)?;
             let value = v.get(id)?;
@@ -110,12 +116,14 @@ impl JsObservationView {
     #[wasm_bindgen(js_name = addDerivedSpace)]
     pub fn add_derived_space(
         &self,
-        id: &str,
-        #[wasm_bindgen(js_name = baseId)] base_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(js_name = baseId, unchecked_param_type = "string")] base_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<()> {
         let run = || -> Result<()> {
+            let id = &args::string(&id, "id")?;
+            let base_id = &args::string(&base_id, "baseId")?;
             let env = self.env()?;
             let base = borrow(env)?.observation().spec(base_id)?.clone();
             let derived = derive(&base, id, translate, options)?;
@@ -166,8 +174,8 @@ fn derive(
     })?;
     let known = ["space", "deterministic", "platformDependent", "defaultValue"];
     let given = check_keys(&options, &known, WHAT)?;
-    let option = |key: &str| if given { field(&options, key) } else { JsValue::UNDEFINED };
-    let space_value = option("space");
+    let option = |key: &str| if given { field(&options, key) } else { Ok(JsValue::UNDEFINED) };
+    let space_value = option("space")?;
     let space = if space_value.is_undefined() {
         None
     } else {
@@ -176,7 +184,7 @@ fn derive(
         Some(space.space().clone())
     };
     let target = space.clone().unwrap_or_else(|| base.space.clone());
-    let default_value = option("defaultValue");
+    let default_value = option("defaultValue")?;
     let default_value = if default_value.is_undefined() {
         None
     } else {
@@ -244,11 +252,12 @@ impl JsObservationSpaceSpec {
     #[wasm_bindgen(js_name = makeDerivedSpace)]
     pub fn make_derived_space(
         &self,
-        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TranslateFn")] translate: JsValue,
         #[wasm_bindgen(unchecked_param_type = "DerivedSpaceOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsObservationSpaceSpec> {
-        derive(&self.spec, id, translate, options)
+        args::string(&id, "id")
+            .and_then(|id| derive(&self.spec, &id, translate, options))
             .map(|spec| JsObservationSpaceSpec { spec })
             .map_err(to_js_error)
     }

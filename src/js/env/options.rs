@@ -25,7 +25,7 @@ pub fn env_options_and(options: &JsValue, extra: &[&str]) -> Result<EnvOptions> 
     out.action_space = string(options, "actionSpace", WHAT)?;
     out.observation_space = space_name(options, "observationSpace", WHAT)?;
     out.reward_space = space_name(options, "rewardSpace", WHAT)?;
-    out.max_episode_steps = max_episode_steps(&field(options, "maxEpisodeSteps"))?;
+    out.max_episode_steps = max_episode_steps(&field(options, "maxEpisodeSteps")?)?;
     Ok(out)
 }
 
@@ -59,7 +59,7 @@ pub fn step_options(options: &JsValue) -> Result<StepOptions> {
         return Ok(StepOptions::default());
     }
     let list = |key: &str| -> Result<Option<Vec<String>>> {
-        let value = field(options, key);
+        let value = field(options, key)?;
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }

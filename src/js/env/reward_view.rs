@@ -63,8 +63,12 @@ impl JsRewardView {
 
     /// Computes reward `name` now: the reward for what happened since it
     /// was last computed (LookupError if unknown, SessionNotFound before reset).
-    pub fn get(&self, name: &str) -> JsResult<f64> {
-        borrow_mut(&self.env).and_then(|mut e| e.reward(name)).map_err(to_js_error)
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> JsResult<f64> {
+        let run = || -> Result<f64> {
+            let name = crate::js::interop::args::string(&name, "name")?;
+            borrow_mut(&self.env)?.reward(&name)
+        };
+        run().map_err(to_js_error)
     }
 
     /// Adds (or replaces) a reward written in JS (see `JsRewardObject`). Its

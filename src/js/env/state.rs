@@ -8,10 +8,10 @@ use crate::error::{Error, Result};
 use crate::js::interop::object::set;
 use crate::js::interop::object::type_of;
 use crate::js::interop::options::{check_keys, number, string};
+use crate::js::interop::reflect;
 use crate::js::to_js_error;
 use js_sys::{Array as JsArray, Object};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -42,11 +42,11 @@ pub fn state_from_js(value: &JsValue, what: &str) -> Result<CompilerEnvState> {
 }
 
 fn states_from_js(value: &JsValue) -> Result<Vec<CompilerEnvState>> {
-    if !JsArray::is_array(value) {
+    if !reflect::is_array(value) {
         return Err(Error::type_error(format!("states must be an array, got {}", type_of(value))));
     }
-    let items: &JsArray = value.unchecked_ref();
-    items.iter().enumerate().map(|(i, s)| state_from_js(&s, &format!("states[{i}]"))).collect()
+    let items = reflect::array_items(value, "states")?;
+    items.iter().enumerate().map(|(i, s)| state_from_js(s, &format!("states[{i}]"))).collect()
 }
 
 /// The fields of `ValidationResult`, camelCase, with `okay`.
@@ -138,7 +138,10 @@ pub fn compiler_env_states_to_csv(
 
 /// States read from CSV text (the header line is optional); malformed text is a ValueError.
 #[wasm_bindgen(js_name = compilerEnvStatesFromCsv, unchecked_return_type = "CompilerEnvState[]")]
-pub fn compiler_env_states_from_csv(text: &str) -> JsResult<JsValue> {
-    let states = read_csv(text).map_err(to_js_error)?;
+pub fn compiler_env_states_from_csv(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> JsResult<JsValue> {
+    let text = crate::js::interop::args::string(&text, "text").map_err(to_js_error)?;
+    let states = read_csv(&text).map_err(to_js_error)?;
     Ok(states.iter().map(state_to_js).collect::<JsArray>().into())
 }

@@ -112,30 +112,23 @@ pub fn copy_out(data: &ArrayData) -> JsValue {
     with_memory_view(data.dtype(), |view| view.slice(start, start + len))
 }
 
-/// Whether `value` is a typed array whose elements have exactly `dtype`
-/// (a `Uint8ClampedArray` holds uint8; no typed array holds bools).
-pub fn is_typed_array_of(value: &JsValue, dtype: DType) -> bool {
-    match dtype {
-        DType::Bool => false,
-        DType::U8 => {
-            value.is_instance_of::<js_sys::Uint8Array>()
-                || value.is_instance_of::<js_sys::Uint8ClampedArray>()
+/// Copies the typed array `source` of `dtype` and `len` elements (as
+/// [`super::typed::typed_array`] read them) into new array data, by one
+/// `set` into a view of the data's storage. The error is what `set` threw
+/// (a detached buffer).
+pub fn copy_in(source: &JsValue, dtype: DType, len: usize) -> Result<ArrayData, JsValue> {
+    let data = ArrayData::zeros(dtype, len);
+    let (start, len) = crate::with_array_data!(&data, v => extent_of(v));
+    // A part made while the memory grew views a stale buffer; it is made again.
+    loop {
+        let pages = memory_pages();
+        let part: AnyTypedArray =
+            with_memory_view(dtype, |view| view.subarray(start, start + len)).unchecked_into();
+        if memory_pages() == pages {
+            part.set(source, 0)?;
+            return Ok(data);
         }
-        DType::I8 => value.is_instance_of::<js_sys::Int8Array>(),
-        DType::I16 => value.is_instance_of::<js_sys::Int16Array>(),
-        DType::U16 => value.is_instance_of::<js_sys::Uint16Array>(),
-        DType::I32 => value.is_instance_of::<js_sys::Int32Array>(),
-        DType::U32 => value.is_instance_of::<js_sys::Uint32Array>(),
-        DType::F32 => value.is_instance_of::<js_sys::Float32Array>(),
-        DType::F64 => value.is_instance_of::<js_sys::Float64Array>(),
-        DType::I64 => value.is_instance_of::<js_sys::BigInt64Array>(),
-        DType::U64 => value.is_instance_of::<js_sys::BigUint64Array>(),
     }
-}
-
-/// The element count of a typed array (as its `length` says).
-pub fn typed_length(value: &JsValue) -> usize {
-    value.unchecked_ref::<AnyTypedArray>().length() as usize
 }
 
 /// A reusable buffer that typed arrays are copied into, through a kept view
@@ -154,7 +147,7 @@ impl Default for InBuffer {
 }
 
 impl InBuffer {
-    /// Copies `source`, a typed array of `dtype` (see [`is_typed_array_of`])
+    /// Copies `source`, a typed array of `dtype` (see [`super::typed::typed_array`])
     /// of `len` elements, into the buffer. False if the copy threw.
     pub fn fill(&mut self, source: &JsValue, dtype: DType, len: usize) -> bool {
         if self.data.dtype() == dtype {

@@ -3,6 +3,11 @@
 //! Everything else in `src/js` is a `#[wasm_bindgen]` class or function that
 //! reads its arguments and writes its results through this module:
 //!
+//! - [`args`]: arguments of exported functions, checked here rather than
+//!   converted by wasm-bindgen's glue;
+//! - [`reflect`]: looking into values JS hands in (keys, items, strings)
+//!   where their getters and Proxy traps may throw, within nesting and byte
+//!   limits;
 //! - [`object`]: properties of plain objects, type names for messages, and
 //!   calls into JS functions whose throws become core errors;
 //! - [`options`]: typed readers of option objects (unknown keys are errors);
@@ -15,12 +20,14 @@
 //!   once per space;
 //! - [`json`]: JS values ⇄ `serde_json` (protocol messages, state tokens).
 
+pub mod args;
 pub mod json;
 pub mod keys;
 pub mod memory;
 pub mod numbers;
 pub mod object;
 pub mod options;
+pub mod reflect;
 pub mod space_value;
 pub mod typed;
 pub mod value;

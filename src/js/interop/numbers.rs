@@ -2,11 +2,12 @@
 //! number when a JS number holds it exactly and as a `BigInt` otherwise,
 //! never silently rounded; integers read from JS must be integral and in range.
 
-use super::object::{js_string, type_of};
+use super::object::type_of;
+use super::reflect;
 use super::typed::typed_array_to_data;
 use crate::error::{Error, Result};
 use crate::value::{Array, ArrayData, DType};
-use js_sys::{Array as JsArray, BigInt};
+use js_sys::BigInt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -31,11 +32,21 @@ pub fn uint_to_js(u: u64) -> JsValue {
     }
 }
 
+/// A BigInt for a message: its digits when it has few (the digits of a huge
+/// one would take long to make and more to show).
+pub fn describe_bigint(value: &JsValue) -> String {
+    let big: &BigInt = value.unchecked_ref();
+    match i128::try_from(big.clone()) {
+        Ok(i) => format!("{i}n"),
+        Err(_) => "a BigInt outside the int128 range".into(),
+    }
+}
+
 /// Reads a JS BigInt as an i64, or an OverflowError naming `what`.
 pub fn bigint_to_i64(value: &JsValue, what: &str) -> Result<i64> {
     let big: &BigInt = value.unchecked_ref();
     i64::try_from(big.clone())
-        .map_err(|_| Error::overflow(format!("{what}: {} does not fit in int64", js_string(value))))
+        .map_err(|_| Error::overflow(format!("{what}: {} does not fit in int64", describe_bigint(value))))
 }
 
 /// Reads a JS number or BigInt as an exact i64: a fraction, NaN or an
@@ -60,7 +71,7 @@ pub fn js_to_u64(value: &JsValue, what: &str) -> Result<u64> {
     if value.is_bigint() {
         let big: &BigInt = value.unchecked_ref();
         return u64::try_from(big.clone()).map_err(|_| {
-            Error::overflow(format!("{what}: {} is not in the uint64 range", js_string(value)))
+            Error::overflow(format!("{what}: {} is not in the uint64 range", describe_bigint(value)))
         });
     }
     let Some(x) = value.as_f64() else {
@@ -92,16 +103,15 @@ fn read_numbers(value: &JsValue, what: &str) -> Result<Vec<Num>> {
             Ok(Num::Int(b as i128))
         } else if item.is_bigint() {
             let big: &BigInt = item.unchecked_ref();
-            let text = big.to_string(10).ok().and_then(|s| s.as_string()).unwrap_or_default();
-            text.parse::<i128>()
+            i128::try_from(big.clone())
                 .map(Num::Int)
-                .map_err(|_| Error::overflow(format!("{what}: {text} is too large")))
+                .map_err(|_| Error::overflow(format!("{what}: {} is too large", describe_bigint(item))))
         } else {
             let at = i.map_or(String::new(), |i| format!("[{i}]"));
             Err(Error::type_error(format!("{what}{at} must be a number, got {}", type_of(item))))
         }
     };
-    if let Some(data) = typed_array_to_data(value) {
+    if let Some(data) = typed_array_to_data(value, what)? {
         let n = data.len();
         return Ok(match &data {
             ArrayData::I64(v) => v.iter().map(|&x| Num::Int(x as i128)).collect(),
@@ -109,9 +119,9 @@ fn read_numbers(value: &JsValue, what: &str) -> Result<Vec<Num>> {
             _ => (0..n).map(|i| Num::Float(data.get_f64(i))).collect(),
         });
     }
-    if JsArray::is_array(value) {
-        let items: &JsArray = value.unchecked_ref();
-        return items.iter().enumerate().map(|(i, item)| one(&item, Some(i))).collect();
+    if reflect::is_array(value) {
+        let items = reflect::array_items(value, what)?;
+        return items.iter().enumerate().map(|(i, item)| one(item, Some(i))).collect();
     }
     Ok(vec![one(value, None)?])
 }

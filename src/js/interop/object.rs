@@ -2,16 +2,21 @@
 //! in error messages, and calling JS functions so that a throw becomes a
 //! core error.
 
+use super::reflect::{kind_of, message_of, name_of};
 use super::typed::typed_array_dtype;
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::DType;
-use js_sys::{Array as JsArray, Object, Reflect};
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// `object[key]`, `undefined` when absent or when reading it throws.
-pub fn field(object: &JsValue, key: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+/// `object[key]`, `undefined` when absent or when `object` is no object
+/// (options left out); a getter or Proxy trap that throws is a TypeError
+/// naming `key`.
+pub fn field(object: &JsValue, key: &str) -> Result<JsValue> {
+    if !(object.is_object() || object.is_function()) {
+        return Ok(JsValue::UNDEFINED);
+    }
+    super::reflect::get(object, key, key)
 }
 
 /// Sets `object[key] = value`; setting a property on a fresh plain object cannot fail.
@@ -34,24 +39,12 @@ pub fn set_fresh(object: &Object, key: &JsValue, value: &JsValue) {
 }
 
 /// `typeof`-like name of a JS value for error messages (`null` and arrays included).
+/// Reading it runs none of the value's code.
 pub fn type_of(value: &JsValue) -> String {
-    if value.is_null() {
-        "null".into()
-    } else if JsArray::is_array(value) {
-        "array".into()
-    } else if let Some(name) = typed_array_dtype(value).map(DType::name) {
-        format!("{name} typed array")
-    } else {
-        value.js_typeof().as_string().unwrap_or_default()
+    match typed_array_dtype(value) {
+        Some(dtype) => format!("{} typed array", dtype.name()),
+        None => kind_of(value),
     }
-}
-
-pub fn js_string(value: &JsValue) -> String {
-    js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
 }
 
 /// Calls method `name` of `object` with `args`. A throw becomes an error
@@ -83,9 +76,8 @@ pub(crate) fn call_function(
 /// A thrown JS value as a core error: compgym's own error names keep their
 /// kind (so a re-entry ServiceError stays one); anything else is a ValueError.
 pub(crate) fn thrown_error(thrown: &JsValue, what: &str) -> Error {
-    let text = |key: &str| Reflect::get(thrown, &JsValue::from_str(key)).ok().and_then(|m| m.as_string());
-    let message = text("message").unwrap_or_else(|| type_of(thrown));
-    let kind = text("name")
+    let message = message_of(thrown);
+    let kind = name_of(thrown)
         .and_then(|n| ErrorKind::ALL.iter().copied().find(|k| k.name() == n))
         .unwrap_or(ErrorKind::Value);
     Error::new(kind, format!("{what} threw: {message}"))

@@ -3,20 +3,19 @@
 //! so a misspelt option is not silently ignored.
 
 use super::object::{field, type_of};
+use super::reflect;
 use crate::error::{Error, Result};
-use js_sys::{Array as JsArray, Object};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// Checks that `options` is undefined, null or an object with only `known` keys.
 pub fn check_keys(options: &JsValue, known: &[&str], what: &str) -> Result<bool> {
     if options.is_undefined() || options.is_null() {
         return Ok(false);
     }
-    if !options.is_object() || JsArray::is_array(options) {
+    if !options.is_object() || reflect::is_array(options) {
         return Err(Error::type_error(format!("{what} must be an object, got {}", type_of(options))));
     }
-    for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
+    for key in reflect::keys(options, what)? {
         if !known.contains(&key.as_str()) {
             return Err(Error::type_error(format!(
                 "{what}: unknown option {key:?} (known: {})",
@@ -29,19 +28,19 @@ pub fn check_keys(options: &JsValue, known: &[&str], what: &str) -> Result<bool>
 
 /// An optional string: undefined is `None`.
 pub fn string(object: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    let value = field(object, key);
+    let value = field(object, key)?;
     if value.is_undefined() {
         return Ok(None);
     }
-    value
-        .as_string()
+    let path = format!("{what}.{key}");
+    reflect::string(&value, &path)?
         .map(Some)
-        .ok_or_else(|| Error::type_error(format!("{what}.{key} must be a string, got {}", type_of(&value))))
+        .ok_or_else(|| Error::type_error(format!("{path} must be a string, got {}", type_of(&value))))
 }
 
 /// A space setting: undefined leaves it, null is "none", a string names one.
 pub fn space_name(object: &JsValue, key: &str, what: &str) -> Result<Option<Option<String>>> {
-    let value = field(object, key);
+    let value = field(object, key)?;
     if value.is_null() {
         return Ok(Some(None));
     }
@@ -49,7 +48,7 @@ pub fn space_name(object: &JsValue, key: &str, what: &str) -> Result<Option<Opti
 }
 
 pub fn boolean(object: &JsValue, key: &str, what: &str) -> Result<Option<bool>> {
-    let value = field(object, key);
+    let value = field(object, key)?;
     if value.is_undefined() {
         return Ok(None);
     }
@@ -61,7 +60,7 @@ pub fn boolean(object: &JsValue, key: &str, what: &str) -> Result<Option<bool>> 
 
 /// An optional number; null counts as absent.
 pub fn number(object: &JsValue, key: &str, what: &str) -> Result<Option<f64>> {
-    let value = field(object, key);
+    let value = field(object, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -73,17 +72,19 @@ pub fn number(object: &JsValue, key: &str, what: &str) -> Result<Option<f64>> {
 
 /// An array of strings.
 pub fn strings(value: &JsValue, what: &str) -> Result<Vec<String>> {
-    if !JsArray::is_array(value) {
+    if !reflect::is_array(value) {
         return Err(Error::type_error(format!("{what} must be an array of strings, got {}", type_of(value))));
     }
-    let items: &JsArray = value.unchecked_ref();
-    items
+    let mut budget = reflect::Budget::default();
+    reflect::array_items(value, what)?
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            s.as_string().ok_or_else(|| {
-                Error::type_error(format!("{what}[{i}] must be a string, got {}", type_of(&s)))
-            })
+            let path = format!("{what}[{i}]");
+            let text = reflect::string(s, &path)?
+                .ok_or_else(|| Error::type_error(format!("{path} must be a string, got {}", type_of(s))))?;
+            budget.spend(text.len() as u64, what)?;
+            Ok(text)
         })
         .collect()
 }

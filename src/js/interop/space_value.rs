@@ -12,35 +12,48 @@
 //! float32 box.
 
 use super::keys::Keys;
-use super::object::field;
+use super::reflect::{self, Budget};
 use crate::error::{Error, Result};
-use crate::js::interop::memory::{copy_out, is_typed_array_of, typed_length, InBuffer};
+use crate::js::interop::memory::{copy_out, InBuffer};
 use crate::js::interop::{
     numbers::{bigint_to_i64, js_to_array},
     object::{set, set_fresh, type_of},
-    typed::{typed_array_dtype, typed_array_to_data},
+    typed::{read_typed, typed_array},
     value::to_js,
 };
-use crate::spaces::{BoxSpace, Space, SpaceKind};
+use crate::limits;
+use crate::spaces::{BoxSpace, GraphSpace, Space, SpaceKind};
 use crate::value::{shape_len, Array, ArrayData, DType, Graph, Value};
 use js_sys::{Array as JsArray, Object};
 use std::cell::RefCell;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
-/// An array of `dtype` and `shape`: typed arrays keep their dtype, other forms convert.
-fn read_array(value: &JsValue, dtype: DType, shape: &[usize], what: &str) -> Result<Array> {
-    match typed_array_to_data(value) {
-        Some(data) if data.dtype() != dtype => Array::new(shape.to_vec(), data),
+/// An array of `dtype` and `shape`: typed arrays keep their dtype (but for
+/// bools, see below), other forms convert.
+fn read_array(
+    value: &JsValue,
+    dtype: DType,
+    shape: &[usize],
+    what: &str,
+    budget: &mut Budget,
+) -> Result<Array> {
+    let expected = shape_len(shape)?;
+    budget.spend(limits::bytes_of(expected, dtype.size()), what)?;
+    match typed_array(value) {
+        // Bools travel as a Uint8Array of 0s and 1s (how this package returns them): converted, checked.
+        Some(info) if info.dtype == DType::U8 && dtype == DType::Bool => {
+            js_to_array(value, dtype, shape, what)
+        }
+        Some(info) if info.dtype != dtype => Array::new(shape.to_vec(), read_typed(value, info, what)?),
         // The dtype's own typed array holds valid elements already: only the count is checked.
-        Some(data) => {
-            let expected = shape_len(shape)?;
-            if data.len() != expected {
+        Some(info) => {
+            if info.len != expected {
                 return Err(Error::value(format!(
                     "{what} must have {expected} element(s) for shape {shape:?}, got {}",
-                    data.len()
+                    info.len
                 )));
             }
-            Array::new(shape.to_vec(), data)
+            Array::new(shape.to_vec(), read_typed(value, info, what)?)
         }
         None => js_to_array(value, dtype, shape, what),
     }
@@ -54,18 +67,18 @@ thread_local! {
 /// `contains` for a box given a typed array of its own dtype, checked from a
 /// reused buffer; None when that does not apply (the caller reads a value).
 fn box_contains_typed(value: &JsValue, b: &BoxSpace) -> Option<bool> {
-    if !is_typed_array_of(value, b.dtype()) {
+    let info = typed_array(value)?;
+    if info.dtype != b.dtype() {
         return None;
     }
-    let len = typed_length(value);
-    if len != b.len() {
+    if info.len != b.len() {
         return Some(false);
     }
-    // A getter of a typed array subclass could call back in; then the buffer is busy.
-    // A copy that throws means the array's `length` lied: not a member, and no exception.
+    // Busy only if JS code run by a copy called back in; then a value is read instead.
+    // A copy that throws (a detached buffer) means not a member, and no exception.
     CONTAINS_BUFFER.with(|buffer| {
         let mut buffer = buffer.try_borrow_mut().ok()?;
-        Some(buffer.fill(value, b.dtype(), len) && b.data_within(buffer.data()))
+        Some(buffer.fill(value, b.dtype(), info.len) && b.data_within(buffer.data()))
     })
 }
 
@@ -109,68 +122,91 @@ fn read_int(value: &JsValue, what: &str) -> Result<i64> {
     }
 }
 
-fn list_items(value: &JsValue, what: &str) -> Result<Vec<JsValue>> {
-    if JsArray::is_array(value) {
-        Ok(value.unchecked_ref::<JsArray>().iter().collect())
-    } else {
-        Err(Error::type_error(format!("{what} must be an array, got {}", type_of(value))))
-    }
-}
-
 /// Length of a 1-d typed array or array, for spaces whose values vary in length.
-fn js_len(value: &JsValue) -> Option<usize> {
-    if typed_array_dtype(value).is_some() {
-        Some(field(value, "length").as_f64()? as usize)
-    } else if JsArray::is_array(value) {
-        Some(value.unchecked_ref::<JsArray>().length() as usize)
+fn js_len(value: &JsValue, what: &str) -> Result<usize> {
+    if let Some(info) = typed_array(value) {
+        Ok(info.len)
+    } else if reflect::is_array(value) {
+        Ok(reflect::array_length(value, what)? as usize)
     } else {
-        None
+        Err(Error::type_error(format!("{what} must be an array or a typed array, got {}", type_of(value))))
     }
 }
 
-/// The number of rows of a flat array of rows shaped `row_shape`.
-fn rows(value: &JsValue, row_shape: &[usize], what: &str) -> Result<usize> {
-    let len = js_len(value).ok_or_else(|| Error::type_error(format!("{what} must be a typed array")))?;
-    let per_row = shape_len(row_shape)?.max(1);
+/// The number of rows of a flat array of `len` elements holding `count`
+/// blocks of rows of `row_len` elements; `fallback` when blocks are empty.
+fn rows(len: usize, count: usize, row_len: usize, fallback: usize, what: &str) -> Result<usize> {
+    let per_row = count.saturating_mul(row_len);
+    if per_row == 0 {
+        return Ok(if len == 0 { fallback } else { 0 });
+    }
     if len % per_row != 0 {
         return Err(Error::value(format!("{what} has {len} elements, not a multiple of {per_row}")));
     }
     Ok(len / per_row)
 }
 
-fn read_graph(value: &JsValue, space: &crate::spaces::GraphSpace) -> Result<Value> {
-    if !space.batch_shape().is_empty() {
-        return Err(Error::type_error("batched graph values cannot be read from JS"));
-    }
+/// A graph value: `{nodes, edges, edgeLinks}` with the arrays flat, and for
+/// a batched space `{nNodes, nEdges}` too, the graphs padded to the largest
+/// (see [`GraphSpace`]).
+fn read_graph(value: &JsValue, space: &GraphSpace, budget: &mut Budget) -> Result<Value> {
+    let field = |key: &str| reflect::get(value, key, &format!("graph.{key}"));
+    let batch = space.batch_shape();
+    let batched = !batch.is_empty();
+    let count = if batched { shape_len(batch)? } else { 1 };
+    let shaped = |rows: usize, inner: &[usize]| [batch, &[rows], inner].concat();
+    let (n_nodes, n_edges) = if batched {
+        let nn = read_array(&field("nNodes")?, DType::I64, batch, "graph.nNodes", budget)?;
+        let ne = read_array(&field("nEdges")?, DType::I64, batch, "graph.nEdges", budget)?;
+        (Some(nn), Some(ne))
+    } else {
+        (None, None)
+    };
+    // With every graph empty, the padded row count is the largest count given.
+    let largest = |counts: &Option<Array>| {
+        counts.as_ref().map_or(0, |a| {
+            (0..a.data().len()).filter_map(|i| a.data().get_i128(i)).max().unwrap_or(0).clamp(0, 1 << 31)
+                as usize
+        })
+    };
     let node_space = space.node_space();
-    let nodes_js = field(value, "nodes");
-    let n = rows(&nodes_js, node_space.shape(), "graph.nodes")?;
+    let nodes_js = field("nodes")?;
+    let n =
+        rows(js_len(&nodes_js, "graph.nodes")?, count, node_space.len(), largest(&n_nodes), "graph.nodes")?;
     let nodes =
-        read_array(&nodes_js, node_space.dtype(), &[&[n], node_space.shape()].concat(), "graph.nodes")?;
-    let links_js = field(value, "edgeLinks");
-    let e = rows(&links_js, &[2], "graph.edgeLinks")?;
-    let edge_links = read_array(&links_js, DType::I64, &[e, 2], "graph.edgeLinks")?;
+        read_array(&nodes_js, node_space.dtype(), &shaped(n, node_space.shape()), "graph.nodes", budget)?;
+    let links_js = field("edgeLinks")?;
+    let e = rows(js_len(&links_js, "graph.edgeLinks")?, count, 2, largest(&n_edges), "graph.edgeLinks")?;
+    let edge_links = read_array(&links_js, DType::I64, &shaped(e, &[2]), "graph.edgeLinks", budget)?;
     let edges = match space.edge_space() {
-        Some(edge_space) => {
-            let shape = [&[e], edge_space.shape()].concat();
-            Some(read_array(&field(value, "edges"), edge_space.dtype(), &shape, "graph.edges")?)
-        }
+        Some(edge_space) => Some(read_array(
+            &field("edges")?,
+            edge_space.dtype(),
+            &shaped(e, edge_space.shape()),
+            "graph.edges",
+            budget,
+        )?),
         None => None,
     };
     Ok(Value::Graph(Box::new(Graph {
         nodes: Some(nodes),
         edges,
         edge_links: Some(edge_links),
-        n_nodes: None,
-        n_edges: None,
+        n_nodes,
+        n_edges,
     })))
 }
 
 /// Reads a JS value as a value of `space`; an error says why it cannot be one.
 pub fn js_to_value(value: &JsValue, space: &Space) -> Result<Value> {
+    read_value(value, space, &mut Budget::default())
+}
+
+fn read_value(value: &JsValue, space: &Space, budget: &mut Budget) -> Result<Value> {
     let what = space.name();
+    budget.spend(limits::VALUE_SLOT_BYTES, what)?;
     Ok(match space.kind() {
-        SpaceKind::Box(b) => Value::Array(read_array(value, b.dtype(), b.shape(), what)?),
+        SpaceKind::Box(b) => Value::Array(read_array(value, b.dtype(), b.shape(), what, budget)?),
         SpaceKind::Discrete(_) | SpaceKind::NamedDiscrete(_) | SpaceKind::Commandline(_) => {
             Value::Int(read_int(value, what)?)
         }
@@ -187,74 +223,77 @@ pub fn js_to_value(value: &JsValue, space: &Space) -> Result<Value> {
             Value::Float(value.as_f64().ok_or_else(|| Error::type_error(format!("{what} must be a number")))?)
         }
         SpaceKind::Sequence(seq) => match seq.dtype() {
-            crate::spaces::SequenceDType::Str => Value::Str(
-                value.as_string().ok_or_else(|| Error::type_error(format!("{what} must be a string")))?,
-            ),
-            crate::spaces::SequenceDType::Bytes => match typed_array_to_data(value) {
-                Some(crate::value::ArrayData::U8(bytes)) => Value::Bytes(bytes),
+            crate::spaces::SequenceDType::Str => Value::Str(read_string(value, what, budget)?),
+            crate::spaces::SequenceDType::Bytes => match typed_array(value) {
+                Some(info) if info.dtype == DType::U8 => {
+                    budget.spend(info.len as u64, what)?;
+                    match read_typed(value, info, what)? {
+                        ArrayData::U8(bytes) => Value::Bytes(bytes),
+                        _ => return Err(Error::type_error(format!("{what} must be a Uint8Array"))),
+                    }
+                }
                 _ => return Err(Error::type_error(format!("{what} must be a Uint8Array"))),
             },
             crate::spaces::SequenceDType::Array(dtype) => {
-                let n = js_len(value).ok_or_else(|| Error::type_error(format!("{what} must be an array")))?;
-                Value::Array(read_array(value, dtype, &[n], what)?)
+                let n = js_len(value, what)?;
+                Value::Array(read_array(value, dtype, &[n], what, budget)?)
             }
         },
-        SpaceKind::Text(_) => Value::Str(
-            value.as_string().ok_or_else(|| Error::type_error(format!("{what} must be a string")))?,
-        ),
+        SpaceKind::Text(_) => Value::Str(read_string(value, what, budget)?),
         SpaceKind::Permutation(_) => {
-            let n = js_len(value).ok_or_else(|| Error::type_error(format!("{what} must be an array")))?;
-            Value::Array(read_array(value, DType::I64, &[n], what)?)
+            let n = js_len(value, what)?;
+            Value::Array(read_array(value, DType::I64, &[n], what, budget)?)
         }
-        SpaceKind::MultiDiscrete(m) => Value::Array(read_array(value, m.dtype(), m.shape(), what)?),
-        SpaceKind::MultiBinary(m) => Value::Array(read_array(value, DType::I8, m.shape(), what)?),
-        SpaceKind::Binary(b) => Value::Array(read_array(value, DType::Bool, b.shape(), what)?),
+        SpaceKind::MultiDiscrete(m) => Value::Array(read_array(value, m.dtype(), m.shape(), what, budget)?),
+        SpaceKind::MultiBinary(m) => Value::Array(read_array(value, DType::I8, m.shape(), what, budget)?),
+        SpaceKind::Binary(b) => Value::Array(read_array(value, DType::Bool, b.shape(), what, budget)?),
         SpaceKind::DynamicBox(d) => {
-            let shape_js = field(value, "shape");
-            let shape: Vec<usize> = list_items(&shape_js, &format!("{what}.shape"))?
-                .iter()
-                .map(|d| read_int(d, "shape").map(|d| d.max(0) as usize))
-                .collect::<Result<_>>()?;
-            Value::Array(read_array(&field(value, "data"), d.dtype(), &shape, what)?)
+            let shape_what = format!("{what}.shape");
+            let shape: Vec<usize> =
+                reflect::array_items(&reflect::get(value, "shape", &shape_what)?, &shape_what)?
+                    .iter()
+                    .map(|d| read_int(d, &shape_what).map(|d| d.max(0) as usize))
+                    .collect::<Result<_>>()?;
+            limits::check_dims(&shape, &shape_what)?;
+            let data = reflect::get(value, "data", &format!("{what}.data"))?;
+            Value::Array(read_array(&data, d.dtype(), &shape, what, budget)?)
         }
-        SpaceKind::Graph(g) => read_graph(value, g)?,
+        SpaceKind::Graph(g) => read_graph(value, g, budget)?,
         SpaceKind::Dict(d) => {
-            if !value.is_object() || JsArray::is_array(value) {
-                return Err(Error::type_error(format!("{what} must be an object")));
+            if !value.is_object() || reflect::is_array(value) {
+                return Err(Error::type_error(format!("{what} must be an object, got {}", type_of(value))));
             }
-            let keys = Object::keys(value.unchecked_ref::<Object>());
-            if keys.length() as usize != d.len() {
+            if reflect::keys(value, what)?.len() != d.len() {
                 return Err(Error::value(format!(
                     "{what} must have exactly the keys {:?}",
                     d.keys().collect::<Vec<_>>()
                 )));
             }
-            let entries = d
-                .spaces()
-                .iter()
-                .map(|(key, child)| {
-                    let item = field(value, key);
-                    if item.is_undefined() {
-                        return Err(Error::value(format!("{what} lacks the key {key:?}")));
-                    }
-                    Ok((key.clone(), js_to_value(&item, child)?))
-                })
-                .collect::<Result<_>>()?;
+            let mut entries = Vec::with_capacity(d.len());
+            for (key, child) in d.spaces() {
+                let item = reflect::get(value, key, &format!("{what}.{key}"))?;
+                if item.is_undefined() {
+                    return Err(Error::value(format!("{what} lacks the key {key:?}")));
+                }
+                entries.push((key.clone(), read_value(&item, child, budget)?));
+            }
             Value::Dict(entries)
         }
         SpaceKind::Tuple(t) => {
-            let items = list_items(value, what)?;
+            let items = reflect::array_items(value, what)?;
             if items.len() != t.spaces().len() {
                 return Err(Error::value(format!("{what} must have {} entries", t.spaces().len())));
             }
-            Value::List(items.iter().zip(t.spaces()).map(|(v, s)| js_to_value(v, s)).collect::<Result<_>>()?)
+            Value::List(
+                items.iter().zip(t.spaces()).map(|(v, s)| read_value(v, s, budget)).collect::<Result<_>>()?,
+            )
         }
         SpaceKind::SpaceSequence(s) => {
-            let items = list_items(value, what)?;
-            Value::List(items.iter().map(|v| js_to_value(v, s.space())).collect::<Result<_>>()?)
+            let items = reflect::array_items(value, what)?;
+            Value::List(items.iter().map(|v| read_value(v, s.space(), budget)).collect::<Result<_>>()?)
         }
         SpaceKind::Union(u) => {
-            let items = list_items(value, what)?;
+            let items = reflect::array_items(value, what)?;
             let [index, inner] = items.as_slice() else {
                 return Err(Error::value(format!("{what} must be [index, value]")));
             };
@@ -263,33 +302,38 @@ pub fn js_to_value(value: &JsValue, space: &Space) -> Result<Value> {
                 .ok()
                 .and_then(|i| u.spaces().get(i))
                 .ok_or_else(|| Error::value(format!("{what}: no subspace {index}")))?;
-            Value::List(vec![Value::Int(index), js_to_value(inner, child)?])
+            Value::List(vec![Value::Int(index), read_value(inner, child, budget)?])
         }
-        SpaceKind::Batched(b) => {
-            let inner = b.space();
-            let batch = b.batch_shape();
-            match inner.create_empty() {
-                Value::Array(a) => {
-                    Value::Array(read_array(value, a.dtype(), &[batch, a.shape()].concat(), what)?)
-                }
-                Value::Int(_) => Value::Array(read_array(value, DType::I64, batch, what)?),
-                Value::Float(_) => Value::Array(read_array(value, DType::F64, batch, what)?),
-                Value::Bool(_) => Value::Array(read_array(value, DType::Bool, batch, what)?),
-                _ => nested_list(value, inner, batch, what)?,
-            }
-        }
+        SpaceKind::Batched(b) => match b.stacked() {
+            Some((dtype, shape)) => Value::Array(read_array(value, dtype, &shape, what, budget)?),
+            None => nested_list(value, b.space(), b.batch_shape(), what, budget)?,
+        },
     })
 }
 
-fn nested_list(value: &JsValue, inner: &Space, batch: &[usize], what: &str) -> Result<Value> {
+/// A string, its bytes counted.
+fn read_string(value: &JsValue, what: &str, budget: &mut Budget) -> Result<String> {
+    let text = reflect::string(value, what)?
+        .ok_or_else(|| Error::type_error(format!("{what} must be a string, got {}", type_of(value))))?;
+    budget.spend(text.len() as u64, what)?;
+    Ok(text)
+}
+
+fn nested_list(
+    value: &JsValue,
+    inner: &Space,
+    batch: &[usize],
+    what: &str,
+    budget: &mut Budget,
+) -> Result<Value> {
     let Some((&n, rest)) = batch.split_first() else {
-        return js_to_value(value, inner);
+        return read_value(value, inner, budget);
     };
-    let items = list_items(value, what)?;
+    let items = reflect::array_items(value, what)?;
     if items.len() != n {
         return Err(Error::value(format!("{what} must have {n} entries")));
     }
-    items.iter().map(|v| nested_list(v, inner, rest, what)).collect::<Result<_>>().map(Value::List)
+    items.iter().map(|v| nested_list(v, inner, rest, what, budget)).collect::<Result<_>>().map(Value::List)
 }
 
 /// A value of `space` as its JS form (see the module docs).
@@ -329,6 +373,7 @@ pub fn value_to_js_keyed(value: &Value, space: &Space, keys: &Keys) -> JsValue {
         (SpaceKind::SpaceSequence(s), Value::List(items)) => {
             items.iter().map(|v| value_to_js_keyed(v, s.space(), keys.item(0))).collect::<JsArray>().into()
         }
+        (SpaceKind::Batched(b), Value::List(_)) => batched_to_js(value, b.space(), b.batch_shape().len()),
         (SpaceKind::Union(u), Value::List(pair)) if pair.len() == 2 => {
             let index = pair[0].as_int().and_then(|i| usize::try_from(i).ok());
             let inner = match index.and_then(|i| Some((i, u.spaces().get(i)?))) {
@@ -338,5 +383,15 @@ pub fn value_to_js_keyed(value: &Value, space: &Space, keys: &Keys) -> JsValue {
             JsArray::of2(&to_js(&pair[0]), &inner).into()
         }
         _ => to_js(value),
+    }
+}
+
+/// A batch of values of `inner` nested `dims` lists deep, each value in its JS form.
+fn batched_to_js(value: &Value, inner: &Space, dims: usize) -> JsValue {
+    match value {
+        Value::List(items) if dims > 0 => {
+            items.iter().map(|item| batched_to_js(item, inner, dims - 1)).collect::<JsArray>().into()
+        }
+        _ => value_to_js(value, inner),
     }
 }

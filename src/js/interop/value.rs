@@ -9,12 +9,13 @@
 
 use super::numbers::{bigint_to_i64, int_to_js};
 use super::object::{set_fresh, type_of};
-use super::typed::{array_data_to_js, typed_array_to_data};
+use super::reflect::{self, Walk};
+use super::typed::{array_data_to_js, read_typed, typed_array};
 use crate::error::{Error, Result};
+use crate::limits::{self, MAX_VALUE_DEPTH};
 use crate::value::{Array, Graph, Value};
 use js_sys::{Array as JsArray, Object};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 fn graph_to_js(graph: &Graph) -> JsValue {
     let object = Object::new();
@@ -54,8 +55,21 @@ pub fn to_js(value: &Value) -> JsValue {
 
 /// A JS value as a core value without a space to guide it: numbers become
 /// floats (a space-guided conversion decides int vs float), BigInts ints,
-/// typed arrays 1-d arrays, arrays lists, plain objects dicts.
+/// typed arrays 1-d arrays, arrays lists, plain objects dicts. Nesting past
+/// [`MAX_VALUE_DEPTH`] is a LimitError, an object that contains itself a
+/// ValueError, and everything read counts against the byte budget.
 pub fn from_js(value: &JsValue) -> Result<Value> {
+    read(value, "value", &mut Walk::new(MAX_VALUE_DEPTH))
+}
+
+fn read(value: &JsValue, path: &str, walk: &mut Walk) -> Result<Value> {
+    walk.enter(value, path)?;
+    let out = read_entered(value, path, walk)?;
+    walk.leave();
+    Ok(out)
+}
+
+fn read_entered(value: &JsValue, path: &str, walk: &mut Walk) -> Result<Value> {
     if value.is_null() || value.is_undefined() {
         Ok(Value::None)
     } else if let Some(b) = value.as_bool() {
@@ -63,22 +77,28 @@ pub fn from_js(value: &JsValue) -> Result<Value> {
     } else if let Some(x) = value.as_f64() {
         Ok(Value::Float(x))
     } else if value.is_bigint() {
-        Ok(Value::Int(bigint_to_i64(value, "value")?))
-    } else if let Some(s) = value.as_string() {
+        Ok(Value::Int(bigint_to_i64(value, path)?))
+    } else if let Some(s) = reflect::string(value, path)? {
+        walk.budget.spend(s.len() as u64, path)?;
         Ok(Value::Str(s))
-    } else if let Some(data) = typed_array_to_data(value) {
-        Ok(Value::Array(Array::vector(data)))
-    } else if JsArray::is_array(value) {
-        let items: JsArray = value.clone().unchecked_into();
-        items.iter().map(|item| from_js(&item)).collect::<Result<_>>().map(Value::List)
-    } else if value.is_object() && !value.is_function() {
-        let entries = Object::entries(value.unchecked_ref());
-        entries
+    } else if reflect::is_array(value) {
+        let items = reflect::items(value, path)?;
+        items
             .iter()
-            .map(|pair| {
-                let pair: JsArray = pair.unchecked_into();
-                let key = pair.get(0).as_string().unwrap_or_default();
-                Ok((key, from_js(&pair.get(1))?))
+            .enumerate()
+            .map(|(i, item)| read(item, &format!("{path}[{i}]"), walk))
+            .collect::<Result<_>>()
+            .map(Value::List)
+    } else if let Some(info) = typed_array(value) {
+        walk.budget.spend(limits::bytes_of(info.len, info.dtype.size()), path)?;
+        Ok(Value::Array(Array::vector(read_typed(value, info, path)?)))
+    } else if value.is_object() && !value.is_function() {
+        reflect::entries(value, path)?
+            .into_iter()
+            .map(|(key, item)| {
+                walk.budget.spend(key.len() as u64, path)?;
+                let item = read(&item, &format!("{path}.{key}"), walk)?;
+                Ok((key, item))
             })
             .collect::<Result<_>>()
             .map(Value::Dict)

@@ -2,9 +2,11 @@
 // beside this one, so everything is usable right after `import`. The default
 // export is kept so code written for browsers (`await init()`) runs unchanged.
 import { readFileSync } from 'node:fs';
-import { initSync } from './compgym.js';
+import * as bindings from './compgym.js';
+import { guardClasses } from './guard.js';
 
-initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
+bindings.initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
+guardClasses(bindings);
 
 export * from './compgym.js';
 export default async function init() {}

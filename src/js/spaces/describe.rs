@@ -4,8 +4,12 @@
 //! share one set of rules and error messages.
 
 use crate::error::{Error, Result};
-use crate::js::interop::{object::type_of, typed::typed_array_to_data};
-use js_sys::{Array as JsArray, Function, Object, Reflect};
+use crate::js::interop::numbers::describe_bigint;
+use crate::js::interop::object::{call_function, type_of};
+use crate::js::interop::reflect::{self, Walk};
+use crate::js::interop::typed::{read_typed, typed_array};
+use crate::limits::{self, MAX_JSON_DEPTH};
+use js_sys::Function;
 use serde_json::{Map, Value as Json};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -59,8 +63,21 @@ fn number_to_json(x: f64) -> Json {
 
 /// A JS value as description JSON: numbers (infinities as `"inf"`), BigInts,
 /// strings, arrays and typed arrays, plain objects with camelCase keys, and
-/// anything with a `toJSON()` (a `Space` gives its description).
+/// anything with a `toJSON()` (a `Space` gives its description). Nesting
+/// past [`MAX_JSON_DEPTH`] is a LimitError (the core then holds spaces to
+/// their own depth limit), an object that contains itself a ValueError.
 pub fn js_to_description(value: &JsValue, what: &str) -> Result<Json> {
+    to_description(value, what, &mut Walk::new(MAX_JSON_DEPTH))
+}
+
+fn to_description(value: &JsValue, what: &str, walk: &mut Walk) -> Result<Json> {
+    walk.enter(value, what)?;
+    let json = to_description_entered(value, what, walk)?;
+    walk.leave();
+    Ok(json)
+}
+
+fn to_description_entered(value: &JsValue, what: &str, walk: &mut Walk) -> Result<Json> {
     if value.is_null() || value.is_undefined() {
         return Ok(Json::Null);
     }
@@ -71,40 +88,39 @@ pub fn js_to_description(value: &JsValue, what: &str) -> Result<Json> {
         return Ok(number_to_json(x));
     }
     if value.is_bigint() {
-        let text =
-            js_sys::BigInt::unchecked_from_js_ref(value).to_string(10).ok().and_then(|s| s.as_string());
-        return text
-            .and_then(|t| serde_json::from_str::<Json>(&t).ok())
-            .ok_or_else(|| Error::overflow(format!("{what}: BigInt out of range")));
+        let big = js_sys::BigInt::unchecked_from_js_ref(value);
+        return i64::try_from(big.clone())
+            .map(Json::from)
+            .or_else(|_| u64::try_from(big.clone()).map(Json::from))
+            .map_err(|_| Error::overflow(format!("{what}: {} is out of range", describe_bigint(value))));
     }
-    if let Some(s) = value.as_string() {
+    if let Some(s) = reflect::string(value, what)? {
+        walk.budget.spend(s.len() as u64, what)?;
         return Ok(Json::from(s));
     }
-    if let Some(data) = typed_array_to_data(value) {
-        return Ok(Json::Array((0..data.len()).map(|i| number_to_json(data.get_f64(i))).collect()));
-    }
-    if JsArray::is_array(value) {
-        let items: &JsArray = value.unchecked_ref();
-        return items
+    if reflect::is_array(value) {
+        return reflect::items(value, what)?
             .iter()
             .enumerate()
-            .map(|(i, item)| js_to_description(&item, &format!("{what}[{i}]")))
+            .map(|(i, item)| to_description(item, &format!("{what}[{i}]"), walk))
             .collect::<Result<Vec<_>>>()
             .map(Json::Array);
     }
-    if let Ok(to_json) = Reflect::get(value, &JsValue::from_str("toJSON")) {
-        if let Some(f) = to_json.dyn_ref::<Function>() {
-            let described =
-                f.call0(value).map_err(|_| Error::type_error(format!("{what}.toJSON() threw")))?;
-            return js_to_description(&described, what);
-        }
+    if let Some(info) = typed_array(value) {
+        walk.budget.spend(limits::bytes_of(info.len, 16), what)?;
+        let data = read_typed(value, info, what)?;
+        return Ok(Json::Array((0..data.len()).map(|i| number_to_json(data.get_f64(i))).collect()));
+    }
+    let to_json = reflect::get(value, "toJSON", what)?;
+    if let Some(f) = to_json.dyn_ref::<Function>() {
+        let described = call_function(f, value, &[], &format!("{what}.toJSON()"))?;
+        return to_description(&described, what, walk);
     }
     if value.is_object() && !value.is_function() {
         let mut map = Map::new();
-        for pair in Object::entries(value.unchecked_ref::<Object>()).iter() {
-            let pair: JsArray = pair.unchecked_into();
-            let key = pair.get(0).as_string().unwrap_or_default();
-            let item = js_to_description(&pair.get(1), &format!("{what}.{key}"))?;
+        for (key, item) in reflect::entries(value, what)? {
+            walk.budget.spend(key.len() as u64, what)?;
+            let item = to_description(&item, &format!("{what}.{key}"), walk)?;
             map.insert(snake_case(&key), item);
         }
         return Ok(Json::Object(map));

@@ -11,18 +11,23 @@ use crate::error::{Error, Result};
 use crate::js::interop::keys::Keys;
 use crate::js::interop::space_value::{self as values, js_to_value, value_to_js, value_to_js_keyed};
 use crate::js::interop::{
+    args,
     json::json_to_js,
     numbers::{int_to_js, js_to_u64},
     object::type_of,
+    reflect,
     typed::array_data_to_js,
 };
 use crate::spaces::{self as core, ReprOptions, Space, SpaceKind};
 use crate::value::Value;
 use describe::{describe, js_to_description, with};
 use serde_json::Value as Json;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+
+/// A space whose generator several JS objects draw from (see [`JsSpace::sharing`]).
+pub type SharedSpace = Rc<RefCell<Space>>;
 
 /// A space: the set that actions and observations live in.
 #[wasm_bindgen(js_name = Space)]
@@ -31,11 +36,34 @@ pub struct JsSpace {
     space: Space,
     /// The JS strings of the space's dict keys, made on the first sample.
     keys: OnceCell<Keys>,
+    /// Where the generator lives when it is not this object's own.
+    home: Option<SharedSpace>,
+}
+
+/// What sampling drew: a typed array already (a box's fast path), or a value.
+enum Drawn {
+    Js(JsValue),
+    Value(Value),
 }
 
 impl JsSpace {
     pub fn new(space: Space) -> JsSpace {
-        JsSpace { space, keys: OnceCell::new() }
+        JsSpace { space, keys: OnceCell::new(), home: None }
+    }
+    /// A JS object for `space`, whose `seed`, `sample` and `sampleBatch`
+    /// use and advance the generator of `home` (a copy of `space`): every
+    /// object made with one home draws from one stream. `env.actionSpace`
+    /// hands out one per call, and as with Gymnasium's `env.action_space`,
+    /// each sample advances the environment's generator.
+    pub fn sharing(space: Space, home: SharedSpace) -> JsSpace {
+        JsSpace { space, keys: OnceCell::new(), home: Some(home) }
+    }
+    /// Runs `f` on the space whose generator this object samples with.
+    fn with_generator<R>(&mut self, f: impl FnOnce(&mut Space) -> R) -> R {
+        if let Some(mut home) = self.home.as_ref().and_then(|h| h.try_borrow_mut().ok()) {
+            return f(&mut home);
+        }
+        f(&mut self.space)
     }
     pub fn space(&self) -> &Space {
         &self.space
@@ -85,9 +113,12 @@ impl JsSpace {
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "SpaceDescription | string")] description: JsValue,
     ) -> JsResult<JsSpace> {
-        let description = match description.as_string() {
-            Some(text) => serde_json::from_str(&text).map_err(|e| Error::value(format!("description: {e}"))),
-            None => js_to_description(&description, "description"),
+        let description = match reflect::string(&description, "description") {
+            Ok(Some(text)) => {
+                serde_json::from_str(&text).map_err(|e| Error::value(format!("description: {e}")))
+            }
+            Ok(None) => js_to_description(&description, "description"),
+            Err(e) => Err(e),
         };
         build(description)
     }
@@ -176,23 +207,19 @@ impl JsSpace {
         let sort_keys =
             js_sys::Reflect::get(&options, &"sortKeys".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true);
         let description = (|| {
-            if !spaces.is_object() || spaces.is_array() {
+            if !spaces.is_object() || reflect::is_array(&spaces) {
                 return Err(Error::type_error(format!(
                     "spaces must be an object of spaces, got {}",
                     type_of(&spaces)
                 )));
             }
             // Pairs keep the object's key order; the core sorts them when asked.
-            let keys = js_sys::Object::keys(spaces.unchecked_ref::<js_sys::Object>());
-            let pairs = keys
-                .iter()
-                .map(|key| {
-                    let k = key.as_string().unwrap_or_default();
-                    let child = js_sys::Reflect::get(&spaces, &key).unwrap_or(JsValue::UNDEFINED);
-                    Ok(Json::Array(vec![
-                        Json::from(k.clone()),
-                        js_to_description(&child, &format!("spaces.{k}"))?,
-                    ]))
+            let pairs = reflect::keys(&spaces, "spaces")?
+                .into_iter()
+                .map(|k| {
+                    let path = format!("spaces.{k}");
+                    let child = reflect::get(&spaces, &k, &path)?;
+                    Ok(Json::Array(vec![Json::from(k), js_to_description(&child, &path)?]))
                 })
                 .collect::<Result<Vec<_>>>()?;
             let mut d = describe("Dict", &options)?;
@@ -309,19 +336,25 @@ impl JsSpace {
         #[wasm_bindgen(unchecked_optional_param_type = "Seed | null")] seed: JsValue,
     ) -> JsResult<js_sys::Array> {
         let seed = seed_value(&seed).map_err(to_js_error)?;
-        Ok(self.space.seed(seed).into_iter().map(|s| int_to_js(s as i64)).collect())
+        let seeds = self.with_generator(|space| space.seed(seed));
+        Ok(seeds.into_iter().map(|s| int_to_js(s as i64)).collect())
     }
 
     /// A sample from the space's own generator.
     #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
     pub fn sample(&mut self) -> JsValue {
-        if let SpaceKind::Box(_) = self.space.kind() {
-            if let Some(sample) = values::sample_box_js(&mut self.space) {
-                return sample;
+        let drawn = self.with_generator(|space| {
+            if let SpaceKind::Box(_) = space.kind() {
+                if let Some(sample) = values::sample_box_js(space) {
+                    return Drawn::Js(sample);
+                }
             }
+            Drawn::Value(space.sample())
+        });
+        match drawn {
+            Drawn::Js(sample) => sample,
+            Drawn::Value(value) => self.value_to_js(&value),
         }
-        let value = self.space.sample();
-        self.value_to_js(&value)
     }
 
     /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
@@ -333,8 +366,14 @@ impl JsSpace {
 
     /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).
     #[wasm_bindgen(js_name = sampleBatch, unchecked_return_type = "TypedArray")]
-    pub fn sample_batch(&mut self, n: u32) -> JsResult<JsValue> {
-        self.space.sample_batch(n as usize).map(|a| array_data_to_js(a.data())).map_err(to_js_error)
+    pub fn sample_batch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> JsResult<JsValue> {
+        let n = args::count(&n, "n").map_err(to_js_error)?;
+        self.with_generator(|space| space.sample_batch(n as usize))
+            .map(|a| array_data_to_js(a.data()))
+            .map_err(to_js_error)
     }
 
     /// A zero-filled value of the right structure (not necessarily in the space).
@@ -348,8 +387,9 @@ impl JsSpace {
     pub fn is_bounded(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "\"both\" | \"below\" | \"above\" | null")]
-        manner: Option<String>,
+        manner: JsValue,
     ) -> JsResult<bool> {
+        let manner = args::optional_string(&manner, "manner").map_err(to_js_error)?;
         self.space.is_bounded(manner.as_deref().unwrap_or("both")).map_err(to_js_error)
     }
 
@@ -500,7 +540,8 @@ impl JsSpace {
         }
     }
     /// The value of a name (NamedDiscrete: ValueError if unknown) or flag (Commandline: LookupError).
-    pub fn get(&self, name: &str) -> JsResult<f64> {
+    pub fn get(&self, #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> JsResult<f64> {
+        let name = &args::string(&name, "name").map_err(to_js_error)?;
         match self.space.kind() {
             SpaceKind::NamedDiscrete(d) => d.index(name).map(|i| i as f64).map_err(to_js_error),
             SpaceKind::Commandline(c) => c.index(name).map(|i| i as f64).map_err(to_js_error),
@@ -516,10 +557,11 @@ impl JsSpace {
         let SpaceKind::Commandline(c) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "commandline", "Commandline"));
         };
-        let values: Vec<i64> = if values.is_array() {
-            js_sys::Array::from(&values)
+        let values: Vec<i64> = if reflect::is_array(&values) {
+            reflect::array_items(&values, "values")
+                .map_err(to_js_error)?
                 .iter()
-                .map(|v| crate::js::interop::numbers::js_to_i64(&v, "values"))
+                .map(|v| crate::js::interop::numbers::js_to_i64(v, "values"))
                 .collect::<Result<_>>()
                 .map_err(to_js_error)?
         } else {
@@ -529,21 +571,29 @@ impl JsSpace {
     }
     /// The values of a commandline; an unknown flag is a LookupError.
     #[wasm_bindgen(js_name = fromCommandline)]
-    pub fn from_commandline(&self, commandline: &str) -> JsResult<Vec<f64>> {
+    pub fn from_commandline(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] commandline: JsValue,
+    ) -> JsResult<Vec<f64>> {
         let SpaceKind::Commandline(c) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "fromCommandline", "Commandline"));
         };
-        c.from_commandline(commandline)
+        let commandline = args::string(&commandline, "commandline").map_err(to_js_error)?;
+        c.from_commandline(&commandline)
             .map(|v| v.into_iter().map(|i| i as f64).collect())
             .map_err(to_js_error)
     }
 
     /// Whether a DynamicBox admits `shape`.
     #[wasm_bindgen(js_name = shapeContains)]
-    pub fn shape_contains(&self, shape: Vec<u32>) -> JsResult<bool> {
+    pub fn shape_contains(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ArrayLike<number>")] shape: JsValue,
+    ) -> JsResult<bool> {
         let SpaceKind::DynamicBox(d) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "shapeContains", "DynamicBox"));
         };
+        let shape = args::counts(&shape, "shape").map_err(to_js_error)?;
         Ok(d.shape_contains(&shape.iter().map(|&d| d as usize).collect::<Vec<_>>()))
     }
     /// Pads a DynamicBox value (`{data, shape}`) to the largest shape with the fill value.
@@ -567,11 +617,12 @@ impl JsSpace {
     pub fn unpad(
         &self,
         #[wasm_bindgen(unchecked_param_type = "DynamicBoxValue")] padded: JsValue,
-        shape: Vec<u32>,
+        #[wasm_bindgen(unchecked_param_type = "ArrayLike<number>")] shape: JsValue,
     ) -> JsResult<JsValue> {
         let SpaceKind::DynamicBox(d) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "unpad", "DynamicBox"));
         };
+        let shape = args::counts(&shape, "shape").map_err(to_js_error)?;
         let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
         match js_to_value(&padded, &self.space).map_err(to_js_error)? {
             Value::Array(a) => {
