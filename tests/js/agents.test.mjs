@@ -151,7 +151,7 @@ async function scenario(connectAgents, compgym, connectOptions) {
       badBudget: await errorOf(agents.train({ seconds: -1 })),
       badLeaderboard: await errorOf(agents.leaderboard({ agents: ['oracle'] })),
     };
-    out.afterErrors = (await agents.run('greedy', { benchmark: 'benchmark://suite-v0/fib-iter', steps: 50 })).status;
+    out.afterErrors = (await agents.run('greedy', { benchmark: 'benchmark://suite-v0/fib-iter', steps: 200 })).status;
 
     // Jobs in flight together run one after another, each with its own result.
     const both = await Promise.all(
