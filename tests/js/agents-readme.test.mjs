@@ -2,10 +2,9 @@
 // of a project with the package installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runExamples } from './readme-examples.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -42,18 +41,5 @@ const CHECKS = [
 
 test('the README shows three JavaScript agents examples, and they run verbatim in Node', () => {
   assert.equal(blocks.length, CHECKS.length);
-  const scratch = mkdtempSync(join(tmpdir(), 'compgym-agents-readme-'));
-  try {
-    mkdirSync(join(scratch, 'node_modules'));
-    symlinkSync(pkgDir, join(scratch, 'node_modules', 'compgym'), 'dir');
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    blocks.forEach((source, i) => {
-      const file = join(scratch, `example-${i + 1}.mjs`);
-      writeFileSync(file, source);
-      const out = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      CHECKS[i](out.trimEnd().split('\n'));
-    });
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  runExamples(pkgDir, blocks, (i, lines) => CHECKS[i](lines));
 });

@@ -3,12 +3,11 @@
 // a page whose import map points `compgym` and `compgym/gym` at the package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { launch, strictPage } from './browser.mjs';
+import { runExamples } from './readme-examples.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -33,20 +32,7 @@ test('the README shows four compgym/gym examples', () => {
 });
 
 test('the README examples run verbatim in Node', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'compgym-readme-'));
-  try {
-    mkdirSync(join(scratch, 'node_modules'));
-    symlinkSync(pkgDir, join(scratch, 'node_modules', 'compgym'), 'dir');
-    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    blocks.forEach((source, i) => {
-      const file = join(scratch, `example-${i + 1}.mjs`);
-      writeFileSync(file, source);
-      const out = execFileSync(process.execPath, [file], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      checkOutput(i, out.trimEnd().split('\n'));
-    });
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  runExamples(pkgDir, blocks, checkOutput);
 });
 
 /** What each example logs, as values: one check per console.log call. */
