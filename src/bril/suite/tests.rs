@@ -25,15 +25,21 @@ fn lookup_by_name_and_uri() {
     assert_eq!(names, sorted, "names are sorted and unique");
 }
 
-#[test]
-fn every_program_file_is_registered() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bril/suite");
+/// The names of the `.bril` files in `dir` (below the crate's root), sorted.
+pub(super) fn bril_file_names(dir: &str) -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.unwrap().file_name().into_string().ok())
         .filter_map(|f| f.strip_suffix(".bril").map(String::from))
         .collect();
     files.sort();
+    files
+}
+
+#[test]
+fn every_program_file_is_registered() {
+    let files = bril_file_names("src/bril/suite");
     assert!(files.len() >= 40, "the suite has at least 40 programs, found {}", files.len());
     assert_eq!(names().collect::<Vec<_>>(), files);
 }

@@ -44,13 +44,7 @@ fn lookup_by_name_and_uri() {
 
 #[test]
 fn every_program_file_is_registered() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bril/suite/large");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.unwrap().file_name().into_string().ok())
-        .filter_map(|f| f.strip_suffix(".bril").map(String::from))
-        .collect();
-    files.sort();
+    let files = crate::bril::suite::tests::bril_file_names("src/bril/suite/large");
     assert!(files.len() >= 20, "the dataset has at least 20 programs, found {}", files.len());
     assert_eq!(names().collect::<Vec<_>>(), files);
 }
