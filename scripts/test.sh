@@ -22,12 +22,17 @@ cargo_counts() {
 }
 
 # Runs one layer: name, counter function, command...
+# Each layer gets its own TMPDIR, removed afterwards: a browser the test
+# runner stops without a clean quit leaves its profile (~70 MB) behind, and
+# one run of the wasm tests starts a browser per test binary.
 layer() {
   local name=$1 counter=$2; shift 2
   local log="$logs/$name.log" start=$SECONDS
   printf '\n\033[1m== %s: %s\033[0m\n' "$name" "$*"
-  "$@" 2>&1 | tee "$log"
+  local scratch; scratch=$(mktemp -d)
+  TMPDIR=$scratch "$@" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
+  rm -rf "$scratch"
   local counts; counts=$($counter "$log")
   if [ "$status" -ne 0 ] && [[ "$counts" == *" 0 failed" ]]; then
     counts="${counts%0 failed}1 failed"  # a build or runner failure counts as a failure
