@@ -8,14 +8,11 @@
 // trained so far, the rows done so far. Jobs run one at a time, in arrival
 // order; a cancel is read as soon as it arrives.
 
+import { describe, replyInOrder } from './worker-host.js';
+
 /** Seconds of work between progress messages. */
 export const CHUNK_SECONDS = 0.1;
 
-/** An error as a structured-clone-safe object that keeps its typed name. */
-function describe(error) {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
 
 function typeError(message) {
   const error = new TypeError(message);
@@ -112,7 +109,7 @@ function typed(error) {
 export function serveAgents(listen, post, load) {
   const pending = new Set();
   const cancelled = new Set();
-  let queue = Promise.resolve();
+  const enqueue = replyInOrder(post);
   const answer = async ({ id, job, options }) => {
     try {
       const compgym = await load();
@@ -140,15 +137,6 @@ export function serveAgents(listen, post, load) {
       return;
     }
     pending.add(message.id);
-    queue = queue
-      .then(() => answer(message))
-      .then((reply) => {
-        try {
-          post(reply);
-        } catch (error) {
-          post({ id: reply.id, error: { name: 'TypeError', message: `the reply cannot be sent from the worker: ${error.message}` } });
-        }
-      })
-      .catch(() => {});
+    enqueue(() => answer(message));
   });
 }

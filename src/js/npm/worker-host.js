@@ -6,24 +6,47 @@
 // is loaded on first use.
 
 /** An error as a structured-clone-safe object that keeps its typed name. */
-function describe(error) {
+export function describe(error) {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
+
+/**
+ * Posts the replies of `answer(message)` calls one after another, in the
+ * order `enqueue` was called (agents-worker-host.js uses it too). A reply
+ * that cannot be cloned (an environment's info holding a function, say)
+ * becomes an error reply; one that cannot be posted at all does not stop
+ * the rest.
+ */
+export function replyInOrder(post) {
+  let queue = Promise.resolve();
+  return function enqueue(answer) {
+    queue = queue
+      .then(answer)
+      .then((reply) => {
+        try {
+          post(reply);
+        } catch (error) {
+          post({ id: reply.id, error: { name: 'TypeError', message: `the reply cannot be sent from the worker: ${error.message}` } });
+        }
+      })
+      .catch(() => {});
+  };
+}
+
+const isEnvMethod = (method) => typeof method === 'string' && method.startsWith('Env.');
+let envHandler = null;
 
 /**
  * Answers messages with the Service `service` (a promise: a message that
  * arrives while the module loads waits its turn). `listen(listener)`
  * subscribes to incoming messages; `post(message)` sends one back.
  */
-const isEnvMethod = (method) => typeof method === 'string' && method.startsWith('Env.');
-let envHandler = null;
-
 export function serve(service, listen, post) {
   // Until a call comes, a service that failed to start is not an unhandled
   // rejection that would end the worker.
   service.catch(() => {});
-  let queue = Promise.resolve();
+  const enqueue = replyInOrder(post);
   const answer = async (message) => {
     const id = message?.id;
     try {
@@ -37,18 +60,5 @@ export function serve(service, listen, post) {
       return { id, error: describe(error) };
     }
   };
-  listen((message) => {
-    queue = queue
-      .then(() => answer(message))
-      .then((reply) => {
-        try {
-          post(reply);
-        } catch (error) {
-          // A reply that cannot be cloned (an environment's info holding a function, say) becomes an error reply.
-          const message = `the reply cannot be sent from the worker: ${error.message}`;
-          post({ id: reply.id, error: { name: 'TypeError', message } });
-        }
-      })
-      .catch(() => {}); // one reply that could not be posted must not stop the rest
-  });
+  listen((message) => enqueue(() => answer(message)));
 }
