@@ -74,6 +74,21 @@ fn errors_exit_nonzero_with_a_message() {
 }
 
 #[test]
+fn every_command_prints_the_usage_for_help() {
+    for args in
+        [&["--help"][..], &["help"], &["run", "--help"], &["leaderboard", "--quick", "-h"], &["opt", "-h"]]
+    {
+        let help = compgym(args, "");
+        assert_eq!(help.status.code(), Some(0), "{args:?}");
+        assert!(text(&help.stdout).starts_with("usage:\n"), "{args:?}: {}", text(&help.stdout));
+        assert!(help.stderr.is_empty(), "{args:?}");
+    }
+    let unknown = compgym(&["frobnicate", "--help"], "");
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).starts_with("error: unknown command \"frobnicate\""));
+}
+
+#[test]
 fn verify_accepts_a_good_program() {
     let o = compgym(&["verify"], PROGRAM);
     assert!(o.status.success());

@@ -112,29 +112,48 @@ fn usage_error(message: impl Into<String>) -> Failure {
     Failure(format!("{}\n{USAGE}", message.into()), 1)
 }
 
+/// A command: its arguments (after its name) to what it printed or why it failed.
+type Command = fn(&[String]) -> Result<(), Failure>;
+
+fn command(name: &str) -> Option<Command> {
+    Some(match name {
+        "run" => cmd_run,
+        "json" => cmd_json,
+        "text" => |args| cmd_convert(args, bril::to_text),
+        "verify" => cmd_verify,
+        "opt" => cmd_opt,
+        "features" => cmd_features,
+        "bench-interp" => cmd_bench_interp,
+        "bench-spaces" => cmd_bench_spaces,
+        "bench-passes" => cmd_bench_passes,
+        "bench-pass-speed" => cmd_bench_pass_speed,
+        "bench-env" => cmd_bench_env,
+        "leaderboard" => cmd_leaderboard,
+        "train" => cmd_train,
+        "bench-scaling" => cmd_bench_scaling,
+        "shape" => cmd_shape,
+        _ => return None,
+    })
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `compgym run --help` asks for the usage, as `compgym --help` does (no
+    // command takes `-h` or `--help` as a file, a flag or a Bril argument).
+    let asks_for_help = |rest: &[String]| rest.iter().any(|a| a == "-h" || a == "--help");
     let result = match args.first().map(String::as_str) {
-        Some("run") => cmd_run(&args[1..]),
-        Some("json") => cmd_json(&args[1..]),
-        Some("text") => cmd_convert(&args[1..], bril::to_text),
-        Some("verify") => cmd_verify(&args[1..]),
-        Some("opt") => cmd_opt(&args[1..]),
-        Some("features") => cmd_features(&args[1..]),
-        Some("bench-interp") => cmd_bench_interp(&args[1..]),
-        Some("bench-spaces") => cmd_bench_spaces(&args[1..]),
-        Some("bench-passes") => cmd_bench_passes(&args[1..]),
-        Some("bench-pass-speed") => cmd_bench_pass_speed(&args[1..]),
-        Some("bench-env") => cmd_bench_env(&args[1..]),
-        Some("leaderboard") => cmd_leaderboard(&args[1..]),
-        Some("train") => cmd_train(&args[1..]),
-        Some("bench-scaling") => cmd_bench_scaling(&args[1..]),
-        Some("shape") => cmd_shape(&args[1..]),
         Some("help" | "-h" | "--help") => {
             say!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(usage_error(format!("unknown command {other:?}"))),
+        Some(name) => match command(name) {
+            Some(_) if asks_for_help(&args[1..]) => {
+                say!("{USAGE}");
+                Ok(())
+            }
+            Some(run) => run(&args[1..]),
+            None => Err(usage_error(format!("unknown command {name:?}"))),
+        },
         None => Err(usage_error("missing command")),
     };
     match result {

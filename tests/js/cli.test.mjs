@@ -139,12 +139,14 @@ test('the same usage, errors and exit statuses as the native command', async () 
     [['features', '--dot'], program],
     [['help'], ''],
     [['--help'], ''],
+    [['run', '--help'], ''],
+    [['leaderboard', '--quick', '-h'], ''],
   ];
   for (const [args, input] of cases) await same(args, input);
 });
 
 test('usage errors print the native usage without its benchmark commands', async () => {
-  const cases = [[], ['frobnicate'], ['\t"x"\\\n\u0001'], ['run', '--passes'], ['json', 'a', 'b']];
+  const cases = [[], ['frobnicate'], ['frobnicate', '--help'], ['\t"x"\\\n\u0001'], ['run', '--passes'], ['json', 'a', 'b']];
   for (const args of cases) {
     const { status, stderr } = await same(args);
     assert.equal(status, 1);

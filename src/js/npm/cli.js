@@ -342,8 +342,11 @@ function main(args) {
   const out = { stdout: '', stderr: '', status: 0 };
   const [command, ...rest] = args;
   try {
-    if (Object.hasOwn(COMMANDS, command ?? '')) COMMANDS[command](rest, out);
-    else if (['help', '-h', '--help'].includes(command)) out.stdout += `${USAGE}\n`;
+    // `compgym run --help` asks for the usage, as `compgym --help` does.
+    const known = Object.hasOwn(COMMANDS, command ?? '');
+    if (['help', '-h', '--help'].includes(command) || (known && rest.some((arg) => arg === '-h' || arg === '--help'))) {
+      out.stdout += `${USAGE}\n`;
+    } else if (known) COMMANDS[command](rest, out);
     else if (command === undefined) throw usageError('missing command');
     else throw usageError(`unknown command ${debugString(command)}`);
   } catch (error) {
