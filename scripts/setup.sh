@@ -74,6 +74,15 @@ fi
 
 [ "$purpose" = test ] || exit 0
 
+# The linters the native layer runs first (part of rustup's default profile).
+for tool in rustfmt clippy; do
+  if ! cargo "${tool/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    command -v rustup >/dev/null || die "cargo $tool is missing: install Rust with rustup."
+    say "adding the $tool component"
+    rustup component add "$tool"
+  fi
+done
+
 # Browser tests: Debian's Chromium and its WebDriver.
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

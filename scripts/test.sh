@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test layer and ends with a one-line summary per layer:
-#   native    cargo test (unit, integration, CLI, doc tests, and the short fuzz
-#             run of tests/fuzz_short.rs, which needs the fuzzing feature) and cargo fmt --check
+#   native    cargo fmt --check, cargo clippy (native and wasm32, -D warnings), then
+#             cargo test (unit, integration, CLI, doc tests, and the short fuzz
+#             run of tests/fuzz_short.rs, which needs the fuzzing feature)
 #   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
 #   node      the same wasm tests in Node (wasm-pack test --node)
 #   js        the npm package (pack, install, import from Node and a plain page)
@@ -41,7 +42,14 @@ layer() {
   summaries+=("$(printf '%-9s %s (%ss)' "$name:" "$counts" $((SECONDS - start)))")
 }
 
-native() { cargo fmt --check && cargo test --features fuzzing; }
+# Lints first: rustfmt, then clippy on the native targets and on the wasm
+# layer (src/js and the wasm tests build only for wasm32), warnings as errors.
+lint() {
+  cargo fmt --check &&
+    cargo clippy --quiet --all-targets --features fuzzing -- -D warnings &&
+    cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
+}
+native() { lint && cargo test --features fuzzing; }
 chromium() {
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
     wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver

@@ -177,7 +177,7 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
         name(&JsSearchAgent::new(JsValue::from(name_), options).err().unwrap())
     };
     let bench = ("benchmark", s(HISTOGRAM));
-    assert_eq!(error("oracle", obj(&[bench.clone()])), "LookupError");
+    assert_eq!(error("oracle", obj(std::slice::from_ref(&bench))), "LookupError");
     assert_eq!(error("greedy", JsValue::UNDEFINED), "TypeError");
     assert_eq!(error("greedy", obj(&[])), "ValueError");
     assert_eq!(error("greedy", obj(&[bench.clone(), ("steps", n(-1.0))])), "ValueError");
@@ -191,7 +191,7 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
     assert_eq!(error("greedy", obj(&[("benchmark", s("benchmark://suite-v0/nope"))])), "BenchmarkInitError");
     assert_eq!(error("greedy", obj(&[("source", s("@main {"))])), "BenchmarkInitError");
     assert_eq!(error("greedy", obj(&[("source", n(1.0))])), "TypeError");
-    let e = JsSearchAgent::new(s("oracle"), obj(&[bench.clone()])).err().unwrap();
+    let e = JsSearchAgent::new(s("oracle"), obj(std::slice::from_ref(&bench))).err().unwrap();
     assert!(message(&e).contains("random, greedy, beam, explore and policy"), "{}", message(&e));
     let a = agent("greedy", &[]);
     assert_eq!(name(&a.run_chunk(-1.0).err().unwrap()), "ValueError");

@@ -60,7 +60,7 @@ fn to_f64_vec(value: &JsValue, name: &str) -> Result<Vec<f64>> {
             .enumerate()
             .map(|(i, x)| {
                 x.as_f64().ok_or_else(|| {
-                    Error::value(format!("{name} must return numbers, element {i} is a {}", type_of(&x)))
+                    Error::value(format!("{name} must return numbers, element {i} is a {}", type_of(x)))
                 })
             })
             .collect();

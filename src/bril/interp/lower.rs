@@ -545,12 +545,10 @@ impl Checks {
             checks.names.push(f.vars[v.index()].clone());
         }
         if has_get {
-            for x in 0..n {
-                if shadow[x].is_some() {
-                    checks.shadow_flag[x] = Some(flag(slots)?);
-                    checks.name_of[n + x] = checks.names.len() as u32;
-                    checks.names.push(f.vars[x].clone());
-                }
+            for (x, _) in shadow.iter().enumerate().take(n).filter(|(_, s)| s.is_some()) {
+                checks.shadow_flag[x] = Some(flag(slots)?);
+                checks.name_of[n + x] = checks.names.len() as u32;
+                checks.names.push(f.vars[x].clone());
             }
         }
         checks.params = f.params.iter().filter_map(|p| checks.var_flag[p.var.index()]).collect();

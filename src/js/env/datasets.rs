@@ -21,18 +21,14 @@ fn dataset_to_js(dataset: &Dataset) -> JsValue {
     let object = Object::new();
     set(&object, "name", &JsValue::from(dataset.name.as_str()));
     set(&object, "description", &JsValue::from(dataset.description.as_str()));
-    set(
-        &object,
-        "size",
-        &JsValue::from(dataset.size().map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64))),
-    );
+    set(&object, "size", &dataset.size().map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64)));
     let benchmarks = match &dataset.benchmarks {
         DatasetBenchmarks::Listed(uris) => {
             uris.iter().map(|u| JsValue::from_str(u)).collect::<JsArray>().into()
         }
         DatasetBenchmarks::Seeded => JsValue::NULL,
     };
-    set(&object, "benchmarks", &JsValue::from(benchmarks));
+    set(&object, "benchmarks", &benchmarks);
     object.into()
 }
 

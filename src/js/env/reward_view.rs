@@ -36,11 +36,7 @@ fn reward_info(reward: &dyn Reward) -> JsValue {
     let (lo, hi) = s.range();
     set(&object, "range", &JsValue::from(js_sys::Array::of2(&lo.into(), &hi.into())));
     set(&object, "defaultValue", &JsValue::from(s.default_value()));
-    set(
-        &object,
-        "successThreshold",
-        &JsValue::from(s.success_threshold().map_or(JsValue::NULL, JsValue::from_f64)),
-    );
+    set(&object, "successThreshold", &s.success_threshold().map_or(JsValue::NULL, JsValue::from_f64));
     set(&object, "defaultNegatesReturns", &JsValue::from(s.default_negates_returns()));
     set(&object, "deterministic", &JsValue::from(s.deterministic()));
     set(&object, "platformDependent", &JsValue::from(s.platform_dependent()));

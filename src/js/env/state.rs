@@ -21,7 +21,7 @@ pub fn state_to_js(state: &CompilerEnvState) -> JsValue {
     set(&object, "benchmark", &JsValue::from(state.benchmark.as_str()));
     set(&object, "commandline", &JsValue::from(state.commandline.as_str()));
     set(&object, "walltime", &JsValue::from(state.walltime));
-    set(&object, "reward", &JsValue::from(state.reward.map_or(JsValue::NULL, JsValue::from_f64)));
+    set(&object, "reward", &state.reward.map_or(JsValue::NULL, JsValue::from_f64));
     object.into()
 }
 
@@ -52,7 +52,7 @@ fn states_from_js(value: &JsValue) -> Result<Vec<CompilerEnvState>> {
 /// The fields of `ValidationResult`, camelCase, with `okay`.
 pub fn validation_to_js(result: &ValidationResult) -> JsValue {
     let object = Object::new();
-    set(&object, "state", &JsValue::from(state_to_js(&result.state)));
+    set(&object, "state", &state_to_js(&result.state));
     set(&object, "okay", &JsValue::from(result.okay()));
     set(&object, "walltime", &JsValue::from(result.walltime));
     set(&object, "actionsReplayFailed", &JsValue::from(result.actions_replay_failed));
