@@ -168,6 +168,35 @@ test('a CFG of about 250 blocks: laid out, instructions inside, legible at first
   await page.closeAll();
 });
 
+test("every chart's vertical axes: wide enough for their tick labels, and more than one label", async () => {
+  // A 4,000-instruction program (five-character ticks), and a small one whose counts span little.
+  for (const fragment of ['#p=gen/1/1100&r=IrInstructionCount&s=-dce', '#p=suite/dead-code&r=IrInstructionCount&s=-dce,-adce']) {
+    const page = await open(env, { fragment });
+    await page.waitForFunction(() => Number(document.querySelector('#chart-counts').dataset.dynamicKnown) > 0, null, { timeout: 20_000 });
+    const axes = await page.evaluate(() => {
+      const measure = document.createElement('canvas').getContext('2d');
+      return [...document.querySelectorAll('*')]
+        .filter((host) => host.uplot)
+        .flatMap((host) =>
+          host.uplot.axes
+            .filter((axis) => axis.side === 1 || axis.side === 3)
+            .map((axis) => {
+              measure.font = axis.font[0];
+              const widest = Math.max(0, ...(axis._values ?? []).map((v) => measure.measureText(String(v)).width / devicePixelRatio));
+              return { chart: host.id, label: axis.label, values: axis._values ?? [], size: axis._size, needed: Math.ceil(axis.ticks.size + axis.gap + widest) };
+            }),
+        );
+    });
+    for (const axis of axes) {
+      const what = `${fragment} ${axis.chart} "${axis.label}": ${JSON.stringify(axis.values)}`;
+      assert.ok(axis.size >= axis.needed, `${what} in ${axis.size} px (needs ${axis.needed})`);
+      if (axis.chart === 'chart-counts' || axis.chart === 'chart-reward') assert.ok(axis.values.length >= 2, `${what}: one label`);
+    }
+    if (fragment.includes('gen/')) assert.ok(axes.some((a) => a.values.some((v) => String(v).length >= 5)), 'five-character ticks were drawn');
+    await page.closeAll();
+  }
+});
+
 test('the first step after loading: a pass click shows its result at once', async () => {
   const page = await open(env, { complete: false });
   await press(page, '-dce');

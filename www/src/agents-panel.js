@@ -4,7 +4,7 @@
 // best so far, and "adopt", which makes the best sequence found the episode.
 import { connectAgents } from '../pkg/agents.js';
 import { describe, count } from './format.js';
-import { lineChart } from './charts.js';
+import { fitTicks, lineChart } from './charts.js';
 import { AGENTS } from './search.js';
 import { wasmModule } from './wasm.js';
 
@@ -24,7 +24,7 @@ export function mountAgents(app, $) {
     {
       height: 170,
       scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max, 1)] } },
-      axes: [{ label: 'seconds', size: 36 }, { label: 'instructions', size: 56 }],
+      axes: [{ label: 'seconds', size: 36 }, { label: 'instructions', size: fitTicks(40) }],
       series: [
         { label: 'seconds' },
         { label: 'best size found', stroke: '#1d4f91', width: 2, paths: undefined },

@@ -1,7 +1,7 @@
 // The bandit panel: LinUCB against a random policy, computed in a worker,
 // cumulative regret drawn with axes, a legend and an optional log scale.
 import { describe } from './format.js';
-import { lineChart } from './charts.js';
+import { fitTicks, lineChart } from './charts.js';
 
 export function mountBandit(app, $) {
   let chart = null;
@@ -28,7 +28,7 @@ export function mountBandit(app, $) {
       {
         height: 240,
         scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
-        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: 64 }],
+        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: fitTicks(40) }],
         series: [
           { label: 'step' },
           { label: 'LinUCB', stroke: '#1d4f91', width: 2 },

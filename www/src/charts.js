@@ -22,6 +22,22 @@ export function lineChart(host, options, data) {
   return chart;
 }
 
+/**
+ * An axis size that fits its longest tick label (uPlot's recipe): fixed
+ * sizes clip "40,000" or let it run into the axis label. At least `min` px.
+ */
+export function fitTicks(min) {
+  return (u, values, axisIndex, cycle) => {
+    const axis = u.axes[axisIndex];
+    if (cycle > 1) return axis._size; // settle: no resizing back and forth
+    const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+    if (!longest) return min;
+    u.ctx.font = axis.font[0];
+    const text = u.ctx.measureText(longest).width / (globalThis.devicePixelRatio || 1);
+    return Math.max(min, Math.ceil(axis.ticks.size + axis.gap + text + 2));
+  };
+}
+
 const stepAxis = { label: 'step', labelSize: 16, size: 30, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500], values: (u, ticks) => ticks.map(String) };
 
 export function mountCharts(app, $) {
@@ -36,8 +52,8 @@ export function mountCharts(app, $) {
       scales: { x: { time: false, range: stepRange }, dyn: { auto: true } },
       axes: [
         stepAxis,
-        { label: 'instructions', labelSize: 16, size: 44, stroke: COLORS.static },
-        { scale: 'dyn', side: 1, label: 'executed', labelSize: 16, size: 56, stroke: COLORS.dynamic, grid: { show: false } },
+        { label: 'instructions', labelSize: 16, size: fitTicks(36), space: 20, stroke: COLORS.static },
+        { scale: 'dyn', side: 1, label: 'executed', labelSize: 16, size: fitTicks(36), space: 20, stroke: COLORS.dynamic, grid: { show: false } },
       ],
       series: [
         { label: 'step' },
@@ -56,7 +72,9 @@ export function mountCharts(app, $) {
       height: 95,
       // A flat line gets a small range around it rather than 0 to 100.
       scales: { x: { time: false, range: stepRange }, y: { range: (u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true)) } },
-      axes: [stepAxis, { label: 'reward', labelSize: 16, size: 44 }],
+      // Ticks at least 15 px apart (20 above): in charts this short uPlot's default
+      // spacing (30 px) can leave an axis with a single label.
+      axes: [stepAxis, { label: 'reward', labelSize: 16, size: fitTicks(36), space: 15 }],
       series: [{ label: 'step' }, { label: 'episode reward so far', stroke: COLORS.reward, width: 2, points: { size: 6 } }],
       legend: { live: false },
     },

@@ -6,7 +6,7 @@
 import uPlot from 'uplot';
 import { Space } from '../pkg/index.js';
 import { describe, h, show, count } from './format.js';
-import { lineChart } from './charts.js';
+import { fitTicks, lineChart } from './charts.js';
 import { OBSERVATIONS } from './glossary.js';
 
 /** The most values the page draws or builds at once. */
@@ -158,7 +158,7 @@ function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers
           ...(integers ? { incrs: [1, 2, 3, 5, 10], space: rotate ? 16 : 30 } : {}),
           values: values ?? ((u, ticks) => ticks.map((t) => +t.toFixed(2))),
         },
-        { label: 'samples', size: 48 },
+        { label: 'samples', size: fitTicks(36) },
       ],
       series: [{}, { stroke: '#1d4f91', fill: 'rgba(29,79,145,0.35)', width: 1, paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } }],
     },
