@@ -282,7 +282,9 @@ export function mountSpaces(app, $) {
     requestAnimationFrame(() =>
       barChart(chart, counts.map((_, i) => i), counts, {
         xLabel: 'pass',
-        rotate: -40,
+        // Turned so each name ends at its bar: names run down to the left,
+        // into the room under the y axis, never past the chart's right edge.
+        rotate: 40,
         integers: true,
         values: (u, ticks) => ticks.map((t) => (Number.isInteger(t) ? flags[t] ?? '' : '')),
       }),
