@@ -1,7 +1,7 @@
 //! `-peephole`: algebraic simplification of single instructions.
 //!
 //! Rewrites identities whose result does not depend on the unknown operand,
-//! or equals it: `x+0`, `x-0`, `x*1`, `x/1` to a copy; `x*0`, `x-x` to
+//! or equals it: `x+0`, `x-0`, `x*1`, `x/1`, `ptradd p 0` to a copy; `x*0`, `x-x` to
 //! `const 0`; `x*2` to `x+x` (same cost, frees the constant); `and`/`or` with
 //! a constant or twice the same operand; `not (not x)` and chains of `id` to a
 //! copy of the source; integer and char comparisons of a variable with itself
@@ -139,6 +139,7 @@ fn rewrite(instr: &Instr, facts: &Facts, globals: &[Option<Value>]) -> Rewrite {
         (Op::Add, Some(x), Some(y)) if int(y) == Some(0) => copy(x),
         (Op::Add, Some(x), Some(y)) if int(x) == Some(0) => copy(y),
         (Op::Sub, Some(x), Some(y)) if int(y) == Some(0) => copy(x),
+        (Op::PtrAdd, Some(p), Some(k)) if int(k) == Some(0) => copy(p),
         (Op::Sub, Some(x), Some(y)) if x == y => int_const(0),
         (Op::Mul, Some(x), Some(y)) if int(x) == Some(0) || int(y) == Some(0) => int_const(0),
         (Op::Mul, Some(x), Some(y)) if int(y) == Some(1) => copy(x),
@@ -191,6 +192,15 @@ mod tests {
         let lines =
             to_text(&p).lines().filter(|l| l.starts_with("  ")).map(|l| l.trim().to_string()).collect();
         (changed, lines)
+    }
+
+    #[test]
+    fn a_pointer_moved_by_zero_is_the_pointer() {
+        let (changed, lines) = body(
+            "@main {\n  n: int = const 2;\n  zero: int = const 0;\n  p: ptr<int> = alloc n;\n  q: ptr<int> = ptradd p zero;\n  store q n;\n  v: int = load p;\n  print v;\n  free p;\n}",
+        );
+        assert!(changed);
+        assert_eq!(lines[3], "q: ptr<int> = id p;");
     }
 
     #[test]
