@@ -22,6 +22,13 @@
 //!   such allocations at once in a wasm instance's 4 GiB. Sizes are upper
 //!   bounds computed before allocating (a Box keeps `low` and `high` for each
 //!   element, so its bounds count 16 bytes per element, 32 for integers).
+//! * Room: the wasm memory never shrinks, and a heap that big allocations of
+//!   different sizes came and went through is fragmented, so a long run of
+//!   large requests could still reach the 4 GiB ceiling and abort. A request
+//!   that would take the memory past [`MEMORY_CEILING`] is refused as well
+//!   (counted from what the memory has grown to, free parts included: the
+//!   allocator cannot say whether a free stretch is long enough), which
+//!   keeps the last [`RESERVE`] for the allocations no input sizes.
 //!
 //! [`crate::bril::interp::Limits`] bounds running Bril programs (fuel,
 //! memory cells, call depth, output); the random program generator caps its
@@ -64,14 +71,46 @@ pub fn bytes_of(count: usize, each: u64) -> u64 {
     bytes(u64::try_from(count).unwrap_or(u64::MAX), each)
 }
 
-/// A LimitError unless `size` (bytes) is within [`MAX_BYTES`]; `what` names
-/// what would be allocated ("a Box sample", "sample_batch(100000)").
+/// What a wasm32 instance can address: 4 GiB.
+const ADDRESS_SPACE: u64 = 1 << 32;
+
+/// The memory kept for allocations no input sizes (the compiler's own work,
+/// the bindings), which must never find the memory full.
+pub const RESERVE: u64 = 512 << 20;
+
+/// The most the wasm memory may grow to through allocations an input sizes.
+pub const MEMORY_CEILING: u64 = ADDRESS_SPACE - RESERVE;
+
+/// The bytes of linear memory the instance has grown to (none natively, where
+/// the operating system's memory is not this module's to count).
+pub fn memory_in_use() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    return core::arch::wasm32::memory_size(0) as u64 * 65536;
+    #[cfg(not(target_arch = "wasm32"))]
+    return 0;
+}
+
+/// A LimitError unless `size` (bytes) is within [`MAX_BYTES`] and fits under
+/// [`MEMORY_CEILING`]; `what` names what would be allocated ("a Box sample",
+/// "sample_batch(100000)").
 pub fn check_bytes(size: u64, what: impl fmt::Display) -> Result<u64> {
+    check_bytes_in(memory_in_use(), size, what)
+}
+
+fn check_bytes_in(in_use: u64, size: u64, what: impl fmt::Display) -> Result<u64> {
     if size > MAX_BYTES {
         return Err(Error::limit(format!(
             "{what} would take {} bytes, more than the limit of {MAX_BYTES} bytes ({} MiB)",
             if size == u64::MAX { "at least 2^64".to_string() } else { size.to_string() },
             MAX_BYTES >> 20
+        )));
+    }
+    if in_use.saturating_add(size) > MEMORY_CEILING {
+        return Err(Error::limit(format!(
+            "{what} would take {size} bytes, and the wasm memory has grown to {} of the {} MiB it may \
+             give to such values: free() what is no longer needed, or start a new instance",
+            in_use >> 20,
+            MEMORY_CEILING >> 20
         )));
     }
     Ok(size)
@@ -183,5 +222,27 @@ mod tests {
         assert_eq!(bytes_of(3, 8), 24);
         assert!(check_dims(&[1; 65], "shape").unwrap_err().message().contains("65 dimensions"));
         assert!(check_dims(&[1; 64], "shape").is_ok());
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_request_past_the_memory_ceiling_is_refused_and_the_reserve_kept() {
+        let mib = 1 << 20;
+        assert!(check_bytes_in(MEMORY_CEILING - 100 * mib, 100 * mib, "x").is_ok());
+        let e = check_bytes_in(MEMORY_CEILING - 100 * mib, 100 * mib + 1, "a Box sample").unwrap_err();
+        assert_eq!(e.name(), "LimitError");
+        assert!(e.message().starts_with("a Box sample would take 104857601 bytes"), "{e}");
+        assert!(e.message().contains("has grown to 3484 of the 3584 MiB"), "{e}");
+        // Now: far below the ceiling (natively nothing is counted).
+        assert!(memory_in_use() < MEMORY_CEILING / 2);
+        assert_eq!(check_bytes(MAX_BYTES, "x").unwrap(), MAX_BYTES);
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen_test]
+    fn the_memory_in_use_is_the_instance_s_own() {
+        let grown = memory_in_use();
+        assert!(grown > 0 && grown % 65536 == 0);
+        let big = vec![1u8; 32 << 20];
+        assert!(memory_in_use() >= grown.max(big.len() as u64));
     }
 }

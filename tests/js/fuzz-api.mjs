@@ -368,6 +368,23 @@ class Fixtures {
     this.freedOnes.push(o);
     if (this.freedOnes.length > 20) this.freedOnes.shift();
   }
+  /**
+   * Frees the package objects a call returned (alone or in an array), as a
+   * careful user does: left to the garbage collector, a run of a million
+   * calls that never yields to the event loop (where finalizers run) would
+   * fill the wasm memory with objects nobody holds.
+   */
+  release(value) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v === null || typeof v !== 'object' || typeof v.free !== 'function') continue;
+      if ([...this.live.values()].some((list) => list.includes(v))) continue;
+      try {
+        v.free();
+      } catch {
+        // not the package's, or already freed: nothing to let go of
+      }
+    }
+  }
   /** Frees `o` (any object, live or not) and stops handing it out as live. */
   free(o) {
     for (const [klass, list] of this.live) {
@@ -694,19 +711,19 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
       }
       switch (target.kind) {
         case 'function':
-          target.f(...args);
+          fx.release(target.f(...args));
           break;
         case 'constructor':
-          new klass(...args);
+          fx.release(new klass(...args));
           break;
         case 'static':
-          klass[target.member](...args);
+          fx.release(klass[target.member](...args));
           break;
         case 'method':
-          klass.prototype[target.member].apply(self, args);
+          fx.release(klass.prototype[target.member].apply(self, args));
           break;
         case 'getter':
-          Reflect.get(klass.prototype, target.member, self);
+          fx.release(Reflect.get(klass.prototype, target.member, self));
           break;
         case 'setter':
           Reflect.set(klass.prototype, target.member, args[0], self);
@@ -760,7 +777,7 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
 
 function report(result, seconds) {
   console.log(
-    `fuzz-api: seed ${result.seed}: ${result.calls} calls in ${seconds.toFixed(0)} s, ${result.failures.length} failures; errors thrown: ${JSON.stringify(result.thrown)}`,
+    `fuzz-api: seed ${result.seed}: ${result.calls} calls in ${seconds.toFixed(0)} s, ${result.failures.length} failures; wasm memory ${(api.wasmMemoryBytes() / 2 ** 20).toFixed(0)} MiB; errors thrown: ${JSON.stringify(result.thrown)}`,
   );
   for (const f of result.failures) {
     console.log(`  FAIL seed ${f.seed} call ${f.call} ${f.target}(${f.args.join(', ')}): ${f.problem}`);
