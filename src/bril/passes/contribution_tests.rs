@@ -11,6 +11,7 @@ use crate::bril::interp::{run, Limits};
 use crate::bril::ir::Program;
 use crate::bril::passes::testing::corpus;
 use crate::bril::passes::{registry, run_flags, run_pipeline};
+use std::time::{Duration, Instant};
 
 /// The passes whose contribution is measured by default: all but the first 18.
 const FIRST_NEW: usize = 18;
@@ -203,6 +204,30 @@ fn pipeline_against_o2() {
     );
 }
 
+/// The programs the timing tables run on: three generated programs at
+/// each of four sizes.
+fn timing_programs() -> Vec<Vec<Program>> {
+    [250u32, 500, 1000, 2000]
+        .iter()
+        .map(|&size| (0..3).map(|seed| crate::bril::generator::generate(seed, size).unwrap()).collect())
+        .collect()
+}
+
+/// Prints one row of a timing table: for each group of `programs`, the
+/// fastest of three runs of `run` (which times what it measures itself, so
+/// its set-up can stay outside) in nanoseconds per instruction.
+fn print_time_row(name: &str, programs: &[Vec<Program>], run: impl Fn(&[Program]) -> Duration) {
+    let per: Vec<String> = programs
+        .iter()
+        .map(|ps| {
+            let total: usize = ps.iter().map(Program::instr_count).sum();
+            let best = (0..3).map(|_| run(ps)).min().unwrap_or_default();
+            format!("{:>10.0}", best.as_nanos() as f64 / total as f64)
+        })
+        .collect();
+    println!("{:<16} {}", name, per.join(" "));
+}
+
 /// Time per instruction of each measured pass on generated programs of
 /// growing size (the fastest of three runs each): near-linear passes keep
 /// it roughly flat.
@@ -210,11 +235,7 @@ fn pipeline_against_o2() {
 #[test]
 #[ignore]
 fn pass_time_per_instruction() {
-    let sizes = [250u32, 500, 1000, 2000];
-    let programs: Vec<Vec<Program>> = sizes
-        .iter()
-        .map(|&size| (0..3).map(|seed| crate::bril::generator::generate(seed, size).unwrap()).collect())
-        .collect();
+    let programs = timing_programs();
     let header: Vec<String> = programs
         .iter()
         .map(|ps| {
@@ -224,25 +245,14 @@ fn pass_time_per_instruction() {
     println!("{:<16} {}  (ns per instruction)", "pass", header.join(" "));
     for flag in measured_passes() {
         let pass = crate::bril::passes::by_flag(flag).unwrap().run;
-        let per: Vec<String> = programs
-            .iter()
-            .map(|ps| {
-                let total: usize = ps.iter().map(Program::instr_count).sum();
-                let best = (0..3)
-                    .map(|_| {
-                        let start = std::time::Instant::now();
-                        for p in ps {
-                            let mut q = p.clone();
-                            pass(&mut q).unwrap();
-                        }
-                        start.elapsed()
-                    })
-                    .min()
-                    .unwrap_or_default();
-                format!("{:>10.0}", best.as_nanos() as f64 / total as f64)
-            })
-            .collect();
-        println!("{:<16} {}", flag, per.join(" "));
+        print_time_row(flag, &programs, |ps| {
+            let start = Instant::now();
+            for p in ps {
+                let mut q = p.clone();
+                pass(&mut q).unwrap();
+            }
+            start.elapsed()
+        });
     }
 }
 
@@ -253,11 +263,7 @@ fn analysis_time_per_instruction() {
     use crate::bril::analysis::{
         cfg::Cfg, definite::Definite, dom::Dominators, liveness::Liveness, loops::find_loops,
     };
-    let sizes = [250u32, 500, 1000, 2000];
-    let programs: Vec<Vec<Program>> = sizes
-        .iter()
-        .map(|&size| (0..3).map(|seed| crate::bril::generator::generate(seed, size).unwrap()).collect())
-        .collect();
+    let programs = timing_programs();
     type Analysis = fn(&Program);
     let analyses: [(&str, Analysis); 7] = [
         ("cfg", |p| p.functions.iter().for_each(|f| drop(Cfg::new(f)))),
@@ -281,22 +287,11 @@ fn analysis_time_per_instruction() {
         }),
     ];
     for (name, analysis) in analyses {
-        let per: Vec<String> = programs
-            .iter()
-            .map(|ps| {
-                let total: usize = ps.iter().map(Program::instr_count).sum();
-                let best = (0..3)
-                    .map(|_| {
-                        let start = std::time::Instant::now();
-                        ps.iter().for_each(analysis);
-                        start.elapsed()
-                    })
-                    .min()
-                    .unwrap_or_default();
-                format!("{:>10.0}", best.as_nanos() as f64 / total as f64)
-            })
-            .collect();
-        println!("{:<16} {}", name, per.join(" "));
+        print_time_row(name, &programs, |ps| {
+            let start = Instant::now();
+            ps.iter().for_each(analysis);
+            start.elapsed()
+        });
     }
 }
 
@@ -307,11 +302,7 @@ fn analysis_time_per_instruction() {
 fn transform_time_per_instruction() {
     use crate::bril::ir::Function;
     use crate::bril::passes::{jump_thread, loop_deletion, loop_rotate, pre, reassociate, sink, unroll_by};
-    let sizes = [250u32, 500, 1000, 2000];
-    let programs: Vec<Vec<Program>> = sizes
-        .iter()
-        .map(|&size| (0..3).map(|seed| crate::bril::generator::generate(seed, size).unwrap()).collect())
-        .collect();
+    let programs = timing_programs();
     type Transform = fn(&mut Function);
     let transforms: [(&str, Transform); 7] = [
         ("-loop-rotate", loop_rotate::rotate_function),
@@ -323,23 +314,12 @@ fn transform_time_per_instruction() {
         ("-loop-unroll=4", |f| unroll_by::unroll_function(f, 4)),
     ];
     for (name, transform) in transforms {
-        let per: Vec<String> = programs
-            .iter()
-            .map(|ps| {
-                let total: usize = ps.iter().map(Program::instr_count).sum();
-                let best = (0..3)
-                    .map(|_| {
-                        let mut copies: Vec<Program> = ps.to_vec();
-                        let start = std::time::Instant::now();
-                        copies.iter_mut().flat_map(|p| p.functions.iter_mut()).for_each(transform);
-                        start.elapsed()
-                    })
-                    .min()
-                    .unwrap_or_default();
-                format!("{:>10.0}", best.as_nanos() as f64 / total as f64)
-            })
-            .collect();
-        println!("{:<16} {}", name, per.join(" "));
+        print_time_row(name, &programs, |ps| {
+            let mut copies: Vec<Program> = ps.to_vec();
+            let start = Instant::now();
+            copies.iter_mut().flat_map(|p| p.functions.iter_mut()).for_each(transform);
+            start.elapsed()
+        });
     }
 }
 
