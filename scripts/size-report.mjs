@@ -84,8 +84,10 @@ console.log(`\nLargest areas of ${fmt(shippedRaw)} shipped bytes (${fmt(total)} 
 console.log('| area | bytes | share |');
 console.log('|---|---:|---:|');
 for (const [name, bytes] of areas.slice(0, top)) console.log(`| ${name} | ${fmt(bytes)} | ${percent(bytes, total)} |`);
-const rest = areas.slice(top).reduce((sum, [, bytes]) => sum + bytes, 0);
-console.log(`| ${areas.length - top} more areas | ${fmt(rest)} | ${percent(rest, total)} |`);
+if (areas.length > top) {
+  const rest = areas.slice(top).reduce((sum, [, bytes]) => sum + bytes, 0);
+  console.log(`| ${areas.length - top} more areas | ${fmt(rest)} | ${percent(rest, total)} |`);
+}
 
 const own = areas.filter(([name]) => name.startsWith('compgym::')).reduce((sum, [, bytes]) => sum + bytes, 0);
 console.log(`\ncompgym's own code, all modules together: ${fmt(own)} bytes, ${percent(own, total)}.`);

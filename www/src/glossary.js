@@ -9,7 +9,7 @@ export const TERMS = {
   reward: 'A number saying how good the last action was. The agent tries to collect as much reward as possible over an episode.',
   episode: 'Everything from a reset (the program as written) to the last action. Its reward is the sum of the step rewards.',
   step: 'One action and what follows from it: a new observation and a reward.',
-  space: 'The set of values an action or observation can take, such as "one of 31 passes" or "48 counts, each 0 or more".',
+  space: 'The set of values an action or observation can take, such as "one of 32 passes" or "48 counts, each 0 or more".',
   policy: 'The agent\'s rule for choosing an action from what it observes.',
   regret: 'The reward a policy gave up compared with always choosing the best action. A learning policy\'s regret grows ever slower.',
 };

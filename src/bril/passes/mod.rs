@@ -27,6 +27,7 @@ pub mod jump_thread;
 pub mod licm;
 pub mod loop_deletion;
 pub mod loop_rotate;
+pub mod outline;
 pub mod pre;
 pub mod quality;
 pub mod reassociate;
@@ -304,6 +305,12 @@ static REGISTRY: &[PassInfo] = &[
         run: loop_deletion::loop_deletion,
     },
     PassInfo {
+        flag: "-outline",
+        description: "Outlining: a run of instructions repeated with the same shape becomes a function called from each place",
+        properties: PassProperties { local: true, interprocedural: true, ..PassProperties::NONE },
+        run: outline::outline,
+    },
+    PassInfo {
         flag: "-inline=10",
         description: "-inline with callees of at most 10 instructions",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
@@ -424,6 +431,7 @@ const OZ_GROUPS: &[&[&str]] = &[
         "-simplify-cfg",
         "-dce",
     ],
+    &["-outline"],
 ];
 
 /// `-Oz`'s groups of passes, in order; each is kept only if the program
@@ -455,7 +463,8 @@ fn run_size_groups(program: &mut Program) -> Result<bool> {
 /// then constants, loops and redundancy; loops that stay are rotated (a jump
 /// less per iteration, and code the body always computes moves to the
 /// guard), then clean-up, threading and sinking. `-Oz`: size — everything
-/// that removes code, nothing that copies it.
+/// that removes code, nothing that copies it, and last, outlining of what
+/// repeats.
 static PIPELINES: &[(&str, &[&str])] = &[
     ("-O0", &[]),
     ("-O1", &["-lvn", "-peephole", "-dce", "-simplify-cfg", "-dce"]),
