@@ -47,6 +47,7 @@ export const PASSES = {
   '-loop-unroll=2': 'Runs two iterations of a counting loop per test, whatever the trip count; the original loop does what is left.',
   '-loop-unroll=4': 'Runs four iterations of a counting loop per test, whatever the trip count; the original loop does what is left.',
   '-loop-unroll=8': 'Runs eight iterations of a counting loop per test, whatever the trip count; the original loop does what is left.',
+  '-outline': 'Finds a run of instructions that appears in several places, moves it into a new function and calls that function from each place: smaller code, a call more at run time. The opposite of -inline.',
 };
 
 /** The rewards, as CompilerGym defines them. */

@@ -143,7 +143,9 @@ fn outline_round(program: &mut Program) -> Result<bool> {
     }
     let before = program.clone();
     rewrite(program, &types, &chosen);
-    if verify(program).is_err() {
+    if let Err(e) = verify(program) {
+        // A bug, never the program's fault: tests fail on it; users keep their program.
+        debug_assert!(false, "-outline made an ill-formed program: {e}");
         *program = before;
         return Ok(false);
     }
@@ -236,7 +238,8 @@ fn live_result(window: &[Instr], live_after: &Marks) -> Option<Option<usize>> {
 
 const INTERNAL: u64 = 1 << 32;
 const INPUT: u64 = 2 << 32;
-const NO_OUTPUT: u64 = u64::MAX;
+/// No destination, no constant, or no output (the op token tells which).
+const ABSENT: u64 = u64::MAX;
 
 fn type_code(ty: Type) -> u64 {
     ((ty.base as u64) << 8) | u64::from(ty.ptr_depth)
@@ -251,8 +254,8 @@ fn shape_of(window: &[Instr], types: &[Option<Type>], output: Option<usize>) -> 
     let mut written: Vec<(VarId, usize)> = Vec::new();
     for (j, instr) in window.iter().enumerate() {
         tokens.push(instr.op as u64);
-        tokens.push(instr.dest.map_or(NO_OUTPUT, |d| type_code(d.ty)));
-        tokens.push(const_bits(instr).unwrap_or(NO_OUTPUT));
+        tokens.push(instr.dest.map_or(ABSENT, |d| type_code(d.ty)));
+        tokens.push(const_bits(instr).unwrap_or(ABSENT));
         tokens.push(instr.args.len() as u64);
         for &a in instr.args.iter() {
             let token = match written.iter().rev().find(|(v, _)| *v == a) {
@@ -274,7 +277,7 @@ fn shape_of(window: &[Instr], types: &[Option<Type>], output: Option<usize>) -> 
     for &v in &inputs {
         tokens.push(type_code(types.get(v.index()).copied().flatten()?));
     }
-    tokens.push(output.map_or(NO_OUTPUT, |o| o as u64));
+    tokens.push(output.map_or(ABSENT, |o| o as u64));
     Some(Shape { tokens, inputs })
 }
 
