@@ -305,12 +305,6 @@ static REGISTRY: &[PassInfo] = &[
         run: loop_deletion::loop_deletion,
     },
     PassInfo {
-        flag: "-outline",
-        description: "Outlining: a run of instructions repeated with the same shape becomes a function called from each place",
-        properties: PassProperties { local: true, interprocedural: true, ..PassProperties::NONE },
-        run: outline::outline,
-    },
-    PassInfo {
         flag: "-inline=10",
         description: "-inline with callees of at most 10 instructions",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
@@ -339,6 +333,12 @@ static REGISTRY: &[PassInfo] = &[
         description: "Unroll counted while loops by 8, testing once per 8 iterations; the loop runs what is left",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll_by::loop_unroll_8,
+    },
+    PassInfo {
+        flag: "-outline",
+        description: "Outlining: a run of instructions repeated with the same shape becomes a function called from each place",
+        properties: PassProperties { local: true, interprocedural: true, ..PassProperties::NONE },
+        run: outline::outline,
     },
 ];
 
@@ -504,4 +504,52 @@ static PIPELINES: &[(&str, &[&str])] = &[
 /// The names of the fixed pipelines.
 pub fn pipelines() -> impl Iterator<Item = &'static str> {
     PIPELINES.iter().map(|(name, _)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::registry;
+
+    /// An action's index means the same pass in every release (saved states,
+    /// bandit arms and agents' logs name actions by index): passes are only
+    /// ever added at the end.
+    #[test]
+    fn passes_keep_their_action_index() {
+        let flags: Vec<&str> = registry().iter().map(|p| p.flag).collect();
+        let released = [
+            "-dce",
+            "-lvn",
+            "-peephole",
+            "-dead-functions",
+            "-inline",
+            "-tail-call",
+            "-dead-store",
+            "-mem2reg",
+            "-to-ssa",
+            "-from-ssa",
+            "-sccp",
+            "-copy-prop",
+            "-adce",
+            "-gvn",
+            "-simplify-cfg",
+            "-licm",
+            "-loop-unroll",
+            "-strength-reduce",
+            "-loop-rotate",
+            "-jump-thread",
+            "-pre",
+            "-dead-args",
+            "-specialize",
+            "-reassociate",
+            "-sink",
+            "-loop-deletion",
+            "-inline=10",
+            "-inline=120",
+            "-loop-unroll=2",
+            "-loop-unroll=4",
+            "-loop-unroll=8",
+            "-outline",
+        ];
+        assert_eq!(&flags[..released.len()], &released[..]);
+    }
 }

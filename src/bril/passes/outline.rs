@@ -94,6 +94,8 @@ struct Shape {
     tokens: Vec<u64>,
     /// The variables it reads before writing them, in first-read order.
     inputs: Vec<VarId>,
+    /// The window's last write of each variable so far, and where (scratch).
+    written: Vec<(VarId, usize)>,
 }
 
 fn outline_round(program: &mut Program) -> Result<bool> {
@@ -190,6 +192,7 @@ fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Ve
     let cfg = Cfg::new(f);
     let live = Liveness::new(f, &cfg);
     let mut scratch = Marks::new(f.vars.len());
+    let mut shape = Shape::new();
     for b in f.block_ids() {
         let instrs = &f.block(b).instrs;
         // How many instructions that may be outlined end at each index.
@@ -204,7 +207,9 @@ fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Ve
                 let start = end + 1 - len;
                 let window = &instrs[start..=end];
                 let Some(output) = live_result(window, live_after) else { continue };
-                let Some(shape) = shape_of(window, types, output) else { continue };
+                if !shape.read(window, types, output) {
+                    continue;
+                }
                 out.push(Window {
                     hash: hash(&shape.tokens),
                     func: fi as u32,
@@ -245,40 +250,49 @@ fn type_code(ty: Type) -> u64 {
     ((ty.base as u64) << 8) | u64::from(ty.ptr_depth)
 }
 
-/// The tokens that describe `window`'s shape, and its inputs; `None` when
-/// an input's type is not known.
-fn shape_of(window: &[Instr], types: &[Option<Type>], output: Option<usize>) -> Option<Shape> {
-    let mut tokens = Vec::with_capacity(window.len() * 5 + 4);
-    let mut inputs: Vec<VarId> = Vec::new();
-    // The window's last write of each variable so far, by index.
-    let mut written: Vec<(VarId, usize)> = Vec::new();
-    for (j, instr) in window.iter().enumerate() {
-        tokens.push(instr.op as u64);
-        tokens.push(instr.dest.map_or(ABSENT, |d| type_code(d.ty)));
-        tokens.push(const_bits(instr).unwrap_or(ABSENT));
-        tokens.push(instr.args.len() as u64);
-        for &a in instr.args.iter() {
-            let token = match written.iter().rev().find(|(v, _)| *v == a) {
-                Some(&(_, k)) => INTERNAL | k as u64,
-                None => {
-                    let slot = inputs.iter().position(|&v| v == a).unwrap_or_else(|| {
-                        inputs.push(a);
-                        inputs.len() - 1
-                    });
-                    INPUT | slot as u64
-                }
-            };
-            tokens.push(token);
-        }
-        if let Some(d) = instr.def() {
-            written.push((d, j));
-        }
+impl Shape {
+    fn new() -> Shape {
+        Shape { tokens: Vec::new(), inputs: Vec::new(), written: Vec::new() }
     }
-    for &v in &inputs {
-        tokens.push(type_code(types.get(v.index()).copied().flatten()?));
+
+    /// Reads `window`'s shape into the buffers, reused from window to
+    /// window; false when an input's type is not known.
+    fn read(&mut self, window: &[Instr], types: &[Option<Type>], output: Option<usize>) -> bool {
+        let Shape { tokens, inputs, written } = self;
+        tokens.clear();
+        inputs.clear();
+        written.clear();
+        for (j, instr) in window.iter().enumerate() {
+            tokens.push(instr.op as u64);
+            tokens.push(instr.dest.map_or(ABSENT, |d| type_code(d.ty)));
+            tokens.push(const_bits(instr).unwrap_or(ABSENT));
+            tokens.push(instr.args.len() as u64);
+            for &a in instr.args.iter() {
+                let token = match written.iter().rev().find(|(v, _)| *v == a) {
+                    Some(&(_, k)) => INTERNAL | k as u64,
+                    None => {
+                        let slot = inputs.iter().position(|&v| v == a).unwrap_or_else(|| {
+                            inputs.push(a);
+                            inputs.len() - 1
+                        });
+                        INPUT | slot as u64
+                    }
+                };
+                tokens.push(token);
+            }
+            if let Some(d) = instr.def() {
+                written.push((d, j));
+            }
+        }
+        for &v in inputs.iter() {
+            match types.get(v.index()).copied().flatten() {
+                Some(ty) => tokens.push(type_code(ty)),
+                None => return false,
+            }
+        }
+        tokens.push(output.map_or(ABSENT, |o| o as u64));
+        true
     }
-    tokens.push(output.map_or(ABSENT, |o| o as u64));
-    Some(Shape { tokens, inputs })
 }
 
 fn hash(tokens: &[u64]) -> u64 {
@@ -295,7 +309,8 @@ fn window_instrs<'p>(program: &'p Program, w: &Window) -> &'p [Instr] {
 }
 
 fn shape_at(program: &Program, types: &[Vec<Option<Type>>], w: &Window) -> Option<Shape> {
-    shape_of(window_instrs(program, w), &types[w.func as usize], w.output.map(usize::from))
+    let mut shape = Shape::new();
+    shape.read(window_instrs(program, w), &types[w.func as usize], w.output.map(usize::from)).then_some(shape)
 }
 
 /// The windows of `run` (one hash) that have the first one's shape, when
