@@ -428,33 +428,29 @@ mod tests {
         outcome.stdout
     }
 
-    const STORES: &str = "@main {
-  n: int = const 8;
-  one: int = const 1;
-  s: ptr<int> = alloc n;
-  a: int = const 10;
-  store s a;
-  p1: ptr<int> = ptradd s one;
-  b: int = const 11;
-  store p1 b;
-  p2: ptr<int> = ptradd p1 one;
-  c: int = const 12;
-  store p2 c;
-  p3: ptr<int> = ptradd p2 one;
-  d: int = const 13;
-  store p3 d;
-  p4: ptr<int> = ptradd p3 one;
-  e: int = const 14;
-  store p4 e;
-  x: int = load p4;
-  print x;
-  free s;
-}";
+    /// Writes 10, 11, ... into consecutive cells: `ptradd`, `const`,
+    /// `store` again and again, the constants differing.
+    fn stores(count: usize) -> String {
+        let runs: String = (1..=count)
+            .map(|k| {
+                format!(
+                    "  p{k}: ptr<int> = ptradd p{} one;\n  v{k}: int = const {};\n  store p{k} v{k};\n",
+                    k - 1,
+                    10 + k
+                )
+            })
+            .collect();
+        format!("@main {{\n  n: int = const 8;\n  one: int = const 1;\n  p0: ptr<int> = alloc n;\n{runs}  x: int = load p{count};\n  print x;\n  free p0;\n}}")
+    }
 
     #[test]
     fn a_repeated_run_becomes_one_function_and_calls() {
-        let before = parse_text(STORES).unwrap();
-        let after = outlined(STORES);
+        // A store and the next run's ptradd form the repeated window (each
+        // `const` differs, so none is in it): four calls, each passing the
+        // pointer, the value and `one`.
+        let text = stores(5);
+        let before = parse_text(&text).unwrap();
+        let after = outlined(&text);
         assert!(after.instr_count() < before.instr_count(), "{}", to_text(&after));
         let g = after.function_named("outlined.1").expect("a new function");
         assert_eq!(after.function(g).params.len(), 3, "{}", to_text(&after));
@@ -486,26 +482,9 @@ mod tests {
     fn a_window_reading_a_maybe_unassigned_variable_stays() {
         // `v` is unassigned on the path through .skip: reading it errors, after
         // the first print; a call reading it up front would fail before.
-        let text = "@main(c: bool) {
-  br c .set .skip;
-.set:
-  v: int = const 5;
-.skip:
-  one: int = const 1;
-  print one;
-  w: int = add v one;
-  print w;
-  print one;
-  w: int = add v one;
-  print w;
-  print one;
-  w: int = add v one;
-  print w;
-  print one;
-  w: int = add v one;
-  print w;
-}";
-        let mut p = parse_text(text).unwrap();
+        let run = "  print one;\n  w: int = add v one;\n  print w;\n";
+        let text = format!("@main(c: bool) {{\n  br c .set .skip;\n.set:\n  v: int = const 5;\n.skip:\n  one: int = const 1;\n{}}}", run.repeat(4));
+        let mut p = parse_text(&text).unwrap();
         assert!(!outline(&mut p).unwrap(), "{}", to_text(&p));
     }
 
