@@ -7,6 +7,10 @@
 //! random search lacks: it keeps building on the best states instead of
 //! starting over.
 //!
+//! The first walks take every action once from the start state, each walk
+//! one change long, so every one-move improvement is found within as many
+//! steps as there are actions, however large the archive grows later.
+//!
 //! Walks waste no steps on what is known to do nothing: a walk never
 //! repeats an action that left its current state unchanged, ends when no
 //! action is left to try there, and from an archived state first tries the
@@ -80,6 +84,8 @@ pub struct Explore {
     keys: StateKeys,
     /// Archived states by key.
     index: HashMap<String, usize>,
+    /// The start state's place in the archive.
+    start: Option<usize>,
     walk: Option<Walk>,
 }
 
@@ -87,7 +93,7 @@ impl Explore {
     pub fn new(options: ExploreOptions) -> Explore {
         let keys = StateKeys::new(options.state_key.clone());
         let rng = Rng::seed_from_u64(options.seed);
-        Explore { rng, options, archive: Vec::new(), keys, index: HashMap::new(), walk: None }
+        Explore { rng, options, archive: Vec::new(), keys, index: HashMap::new(), start: None, walk: None }
     }
 
     /// The cheapest of `tournament` open states drawn at random (the less
@@ -164,16 +170,23 @@ impl Explore {
         }
     }
 
+    /// The start state while some action was never taken from it.
+    fn start_untried(&self) -> Option<usize> {
+        let cell = self.archive.get(self.start?)?;
+        cell.tried.iter().zip(&cell.no_effect).any(|(&t, &n)| !t && !n).then_some(self.start?)
+    }
+
     fn start_walk(&mut self) -> Result<Option<Walk>> {
-        let Some(i) = self.pick() else { return Ok(None) };
+        let (i, left) = match self.start_untried() {
+            Some(i) => (i, 1),
+            None => match self.pick() {
+                Some(i) => (i, 1 + self.rng.index(self.options.walk.max(1))),
+                None => return Ok(None),
+            },
+        };
         let cell = &mut self.archive[i];
         cell.picked += 1;
-        let walk = Walk {
-            env: cell.env.fork()?,
-            left: 1 + self.rng.index(self.options.walk.max(1)),
-            at: Some(i),
-            no_effect: cell.no_effect.clone(),
-        };
+        let walk = Walk { env: cell.env.fork()?, left, at: Some(i), no_effect: cell.no_effect.clone() };
         Ok(Some(walk))
     }
 }
@@ -192,7 +205,7 @@ impl Search for Explore {
             let mut root = context.fork_root()?;
             self.archive(context, &mut root, context.initial_cost())?;
             let mut start = context.fork_start()?;
-            self.archive(context, &mut start, context.start_cost())?;
+            self.start = self.archive(context, &mut start, context.start_cost())?;
         }
         let mut walk = match self.walk.take() {
             Some(w) => w,
