@@ -65,6 +65,11 @@ impl Cell {
     fn closed(&self) -> bool {
         self.no_effect.iter().all(|&n| n)
     }
+
+    /// Some action was never taken from here and is not known to do nothing.
+    fn has_untried(&self) -> bool {
+        self.tried.iter().zip(&self.no_effect).any(|(&t, &n)| !t && !n)
+    }
 }
 
 struct Walk {
@@ -139,6 +144,9 @@ impl Explore {
                     if let Some(old) = &self.archive[w].key {
                         self.index.remove(old);
                     }
+                    if self.start == Some(w) {
+                        self.start = None; // its slot now holds another state
+                    }
                     self.archive[w] = cell;
                     w
                 }
@@ -172,8 +180,7 @@ impl Explore {
 
     /// The start state while some action was never taken from it.
     fn start_untried(&self) -> Option<usize> {
-        let cell = self.archive.get(self.start?)?;
-        cell.tried.iter().zip(&cell.no_effect).any(|(&t, &n)| !t && !n).then_some(self.start?)
+        self.start.filter(|&i| self.archive[i].has_untried())
     }
 
     fn start_walk(&mut self) -> Result<Option<Walk>> {

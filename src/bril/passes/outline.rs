@@ -339,9 +339,10 @@ fn rewrite(program: &mut Program, types: &[Vec<Option<Type>>], chosen: &[Vec<Win
         let first = &group[0];
         let name = (1u64..).map(|k| format!("outlined.{k}")).find(|n| !taken.contains(n)).unwrap_or_default();
         taken.insert(name.clone());
-        let Some(function) = new_function(program, types, first, &name) else { continue };
-        for w in group {
-            let Some(shape) = shape_at(program, types, w) else { continue };
+        let shapes: Option<Vec<Shape>> = group.iter().map(|w| shape_at(program, types, w)).collect();
+        let Some(shapes) = shapes else { continue };
+        let Some(function) = new_function(program, types, first, &shapes[0], &name) else { continue };
+        for (w, shape) in group.iter().zip(&shapes) {
             let instrs = window_instrs(program, w);
             let dest = w.output.and_then(|o| instrs[usize::from(o)].dest);
             calls.push((w.func, w.block, w.start, w.len, Instr::call(id, dest, &shape.inputs)));
@@ -375,9 +376,14 @@ fn rewrite(program: &mut Program, types: &[Vec<Option<Type>>], chosen: &[Vec<Win
 
 /// The function a window's code becomes: its inputs as parameters (named
 /// as in the window), its instructions, and a `ret` of its result.
-fn new_function(program: &Program, types: &[Vec<Option<Type>>], w: &Window, name: &str) -> Option<Function> {
+fn new_function(
+    program: &Program,
+    types: &[Vec<Option<Type>>],
+    w: &Window,
+    shape: &Shape,
+    name: &str,
+) -> Option<Function> {
     let source = &program.functions[w.func as usize];
-    let shape = shape_at(program, types, w)?;
     let mut g = Function::new(name);
     let rename = |g: &mut Function, v: VarId| g.var(source.var_name(v));
     for &input in &shape.inputs {
