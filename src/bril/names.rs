@@ -7,7 +7,7 @@
 //! O(k) in all, not O(k²) probes of a name table (or O(k²·n) scans).
 
 use super::hash::{FxHashMap, FxHashSet};
-use super::ir::{Function, Name, VarId};
+use super::ir::{Function, Name, Program, VarId};
 
 #[derive(Default)]
 pub struct FreshNames {
@@ -30,6 +30,24 @@ impl FreshNames {
         }
     }
 
+    /// The names of `program`'s functions.
+    pub fn functions(program: &Program) -> FreshNames {
+        FreshNames {
+            taken: program.functions.iter().map(|f| f.name.clone()).collect(),
+            next: FxHashMap::default(),
+        }
+    }
+
+    /// The first of `prefix1`, `prefix2`, ... that is neither taken nor
+    /// handed out before (for names that always carry a number, such as
+    /// `outlined.1` or `f.spec1`); it is taken from now on.
+    pub fn numbered(&mut self, prefix: &str) -> Name {
+        let mut k = self.next.get(prefix).copied().unwrap_or(1);
+        let name = self.first_free(prefix, &mut k);
+        self.next.insert(prefix.into(), k);
+        name
+    }
+
     /// A name starting with `hint` that is neither taken nor handed out
     /// before; it is taken from now on.
     pub fn fresh(&mut self, hint: &str) -> Name {
@@ -39,17 +57,23 @@ impl FreshNames {
             return name;
         }
         let mut k = self.next.get(hint).copied().unwrap_or(1);
-        let mut candidate = String::with_capacity(hint.len() + 4);
+        let name = self.first_free(&format!("{hint}."), &mut k);
+        self.next.insert(hint.into(), k);
+        name
+    }
+
+    /// Takes the first free `{prefix}{k}` from `k` on, leaving `k` past it.
+    fn first_free(&mut self, prefix: &str, k: &mut u64) -> Name {
+        let mut candidate = String::with_capacity(prefix.len() + 4);
         let name: Name = loop {
             use std::fmt::Write;
             candidate.clear();
-            let _ = write!(candidate, "{hint}.{k}");
-            k += 1;
+            let _ = write!(candidate, "{prefix}{k}");
+            *k += 1;
             if !self.taken.contains(candidate.as_str()) {
                 break candidate.as_str().into();
             }
         };
-        self.next.insert(hint.into(), k);
         self.taken.insert(name.clone());
         name
     }
@@ -83,6 +107,16 @@ mod tests {
         assert_eq!((make("y"), make("y")), ("y".to_string(), "y.1".to_string()));
         let mut labels = FreshNames::labels(f);
         assert_eq!((&*labels.fresh("l"), &*labels.fresh("m")), ("l.1", "m"));
+    }
+
+    #[test]
+    fn numbered_names_skip_the_taken_ones() {
+        let p = parse_text("@main {\n}\n@outlined.1 {\n}\n@f.spec2 {\n}").unwrap();
+        let mut names = FreshNames::functions(&p);
+        assert_eq!(&*names.numbered("outlined."), "outlined.2");
+        assert_eq!(&*names.numbered("outlined."), "outlined.3");
+        assert_eq!((&*names.numbered("f.spec"), &*names.numbered("f.spec")), ("f.spec1", "f.spec3"));
+        assert_eq!(&*names.fresh("main"), "main.1");
     }
 
     #[test]

@@ -36,6 +36,7 @@ use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::Marks;
 use crate::bril::hash::FxHasher;
 use crate::bril::ir::{Block, FuncId, Function, Instr, Op, Param, Program, Type, VarId};
+use crate::bril::names::FreshNames;
 use crate::bril::verify;
 use crate::error::Result;
 
@@ -330,15 +331,14 @@ fn same_shape(program: &Program, types: &[Vec<Option<Type>>], run: &[Window]) ->
 
 /// Makes one function per chosen group and calls it from each window.
 fn rewrite(program: &mut Program, types: &[Vec<Option<Type>>], chosen: &[Vec<Window>]) {
-    let mut taken: HashSet<String> = program.functions.iter().map(|f| f.name.to_string()).collect();
+    let mut names = FreshNames::functions(program);
     // Calls to place: (function, block, start, len, call).
     let mut calls: Vec<(u32, u32, u32, u8, Instr)> = Vec::new();
     let mut made = Vec::new();
     for group in chosen {
         let id = FuncId::new(program.functions.len() + made.len());
         let first = &group[0];
-        let name = (1u64..).map(|k| format!("outlined.{k}")).find(|n| !taken.contains(n)).unwrap_or_default();
-        taken.insert(name.clone());
+        let name = names.numbered("outlined.");
         let shapes: Option<Vec<Shape>> = group.iter().map(|w| shape_at(program, types, w)).collect();
         let Some(shapes) = shapes else { continue };
         let Some(function) = new_function(program, types, first, &shapes[0], &name) else { continue };

@@ -28,6 +28,7 @@ use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::Marks;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Op, Program, VarId};
+use crate::bril::names::FreshNames;
 use crate::bril::print::function_prints_same;
 use crate::error::Result;
 
@@ -68,8 +69,7 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
     let mut copies: FxHashMap<Key, FuncId> = FxHashMap::default();
     let mut made = 0;
     let mut budget = COPY_BUDGET;
-    let mut taken: std::collections::HashSet<String> =
-        program.functions.iter().map(|f| f.name.to_string()).collect();
+    let mut names = FreshNames::functions(program);
     let mut changed = false;
     for call in calls {
         let target = match copies.get(&call.key) {
@@ -86,7 +86,7 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
                     None => {
                         made += 1;
                         budget -= original.instr_count();
-                        copy.name = fresh_function_name(&mut taken, &original.name).into();
+                        copy.name = names.numbered(&format!("{}.spec", original.name));
                         program.functions.push(copy);
                         FuncId::new(program.functions.len() - 1)
                     }
@@ -206,12 +206,6 @@ fn existing_equal(program: &Program, copy: &Function) -> Option<FuncId> {
             }
         })
         .map(FuncId::new)
-}
-
-fn fresh_function_name(taken: &mut std::collections::HashSet<String>, base: &str) -> String {
-    let name = (1u64..).map(|k| format!("{base}.spec{k}")).find(|n| !taken.contains(n)).unwrap_or_default();
-    taken.insert(name.clone());
-    name
 }
 
 #[cfg(test)]
