@@ -59,7 +59,7 @@ fn make_knows_the_registered_ids_and_rejects_others() {
 fn step_before_reset_is_session_not_found_then_reset_works() {
     let e = env("bril-ic-v0", &[]);
     assert!(!e.in_episode().unwrap());
-    let err = e.step(n(0.0)).err().unwrap();
+    let err = e.step(n(0.0), None).err().unwrap();
     assert_eq!(name(&err), "SessionNotFound");
     assert_eq!(name(&e.observation().get(JsValue::from("Ir")).err().unwrap()), "SessionNotFound");
     assert_eq!(name(&e.reward().get(JsValue::from("IrInstructionCount")).err().unwrap()), "SessionNotFound");
@@ -67,11 +67,11 @@ fn step_before_reset_is_session_not_found_then_reset_works() {
     assert!(e.reset(None).unwrap().is_null(), "no observation space");
     assert!(e.in_episode().unwrap());
     assert_eq!(e.benchmark().unwrap().as_deref(), Some(FIB));
-    let r = e.step(n(0.0)).unwrap();
+    let r = e.step(n(0.0), None).unwrap();
     assert!(get(&r, "reward").as_f64().is_some());
     e.close().unwrap();
     assert!(!e.in_episode().unwrap());
-    assert_eq!(name(&e.step(n(0.0)).err().unwrap()), "SessionNotFound");
+    assert_eq!(name(&e.step(n(0.0), None).err().unwrap()), "SessionNotFound");
     e.reset(None).unwrap();
     assert!(e.in_episode().unwrap());
 }
@@ -81,7 +81,7 @@ fn steps_take_integers_and_pass_names_and_reject_bad_actions() {
     let e = env("bril-ir-ic-v0", &[]);
     let ir = e.reset(None).unwrap();
     assert!(ir.as_string().unwrap().contains("@main"));
-    let r = e.step("-dce".into()).unwrap();
+    let r = e.step("-dce".into(), None).unwrap();
     assert!(get(&r, "observation").as_string().is_some());
     assert!(get(&r, "reward").as_f64().is_some());
     assert_eq!(get(&r, "terminated"), JsValue::FALSE);
@@ -90,20 +90,20 @@ fn steps_take_integers_and_pass_names_and_reject_bad_actions() {
     assert!(get(&info, "actionHadNoEffect").as_bool().is_some());
     assert_eq!(get(&info, "newActionSpace"), JsValue::FALSE);
     assert!(get(&info, "error").is_undefined());
-    e.step(n(1.0)).unwrap();
+    e.step(n(1.0), None).unwrap();
     assert_eq!(e.commandline().unwrap(), "-dce -lvn");
     let actions: Vec<f64> = Array::from(&e.actions().unwrap()).iter().map(|a| a.as_f64().unwrap()).collect();
     assert_eq!(actions, vec![0.0, 1.0]);
     // Out of range, fractional, unknown names: errors, and the episode goes on.
     for (bad, kind) in [(n(999.0), "ValueError"), (n(-1.0), "ValueError"), (n(0.5), "TypeError")] {
-        let err = e.step(bad).err().unwrap();
+        let err = e.step(bad, None).err().unwrap();
         assert_eq!(name(&err), kind, "{}", message(&err));
     }
-    assert!(name(&e.step("-no-such-pass".into()).err().unwrap()).ends_with("Error"));
-    assert_eq!(name(&e.step("-dce -lvn".into()).err().unwrap()), "ValueError");
-    assert_eq!(name(&e.step(JsValue::NULL).err().unwrap()), "TypeError");
+    assert!(name(&e.step("-no-such-pass".into(), None).err().unwrap()).ends_with("Error"));
+    assert_eq!(name(&e.step("-dce -lvn".into(), None).err().unwrap()), "ValueError");
+    assert_eq!(name(&e.step(JsValue::NULL, None).err().unwrap()), "TypeError");
     assert_eq!(Array::from(&e.actions().unwrap()).length(), 2);
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
     assert_eq!(Array::from(&e.actions().unwrap()).length(), 3);
 }
 
@@ -132,6 +132,41 @@ fn multistep_returns_lists_for_explicit_spaces() {
 }
 
 #[wasm_bindgen_test]
+fn step_takes_compiler_gyms_per_step_spaces() {
+    let e = env("bril-autophase-ic-v0", &[]);
+    e.reset(None).unwrap();
+    let options =
+        js("({observationSpaces: ['IrInstructionCount', 'Ir'], rewardSpaces: ['IrInstructionCount']})");
+    let r = e.step("-dce".into(), Some(options)).unwrap();
+    let observations = Array::from(&get(&r, "observation"));
+    assert_eq!(observations.length(), 2);
+    assert!(observations.get(0).as_f64().unwrap() > 0.0);
+    assert!(observations.get(1).as_string().unwrap().contains("@main"));
+    let rewards = Array::from(&get(&r, "reward"));
+    assert_eq!(rewards.length(), 1);
+    assert!(rewards.get(0).as_f64().is_some());
+    // Only rewards asked for: the observation is a list of the environment's own.
+    let r = e
+        .step("-lvn".into(), Some(js("({rewardSpaces: ['IrInstructionCountNorm', 'IrInstructionCount']})")))
+        .unwrap();
+    let observations = Array::from(&get(&r, "observation"));
+    assert_eq!(observations.length(), 1);
+    assert!(
+        observations.get(0).is_instance_of::<js_sys::BigInt64Array>(),
+        "Autophase, as `observation` has it"
+    );
+    assert_eq!(Array::from(&get(&r, "reward")).length(), 2);
+    assert_eq!(e.commandline().unwrap(), "-dce -lvn");
+    // Bad options are errors that step nothing.
+    let err = e.step(n(0.0), Some(js("({observationSpaces: ['Nope']})"))).err().unwrap();
+    assert_eq!(name(&err), "LookupError");
+    let err = e.step(n(0.0), Some(js("({observations: []})"))).err().unwrap();
+    assert_eq!(name(&err), "TypeError");
+    assert!(message(&err).contains("step options"), "{}", message(&err));
+    assert_eq!(e.commandline().unwrap(), "-dce -lvn");
+}
+
+#[wasm_bindgen_test]
 fn properties_and_settings() {
     let e = env("bril-autophase-ic-v0", &[("maxEpisodeSteps", n(2.0))]);
     assert_eq!(e.observation_space().unwrap().as_deref(), Some("Autophase"));
@@ -148,19 +183,19 @@ fn properties_and_settings() {
     assert!(obs.is_instance_of::<js_sys::BigInt64Array>() || obs.is_object());
     assert_eq!(e.episode_reward().unwrap().as_f64(), Some(0.0));
     assert!(e.episode_walltime().unwrap() >= 0.0);
-    assert_eq!(get(&e.step(n(0.0)).unwrap(), "truncated"), JsValue::FALSE);
-    assert_eq!(get(&e.step(n(1.0)).unwrap(), "truncated"), JsValue::TRUE);
+    assert_eq!(get(&e.step(n(0.0), None).unwrap(), "truncated"), JsValue::FALSE);
+    assert_eq!(get(&e.step(n(1.0), None).unwrap(), "truncated"), JsValue::TRUE);
     e.set_max_episode_steps(JsValue::NULL).unwrap();
     assert!(e.max_episode_steps().unwrap().is_null());
     // Settable spaces: names, null, unknown names.
     e.set_observation_space(JsValue::from("IrInstructionCount")).unwrap();
-    assert!(get(&e.step(n(0.0)).unwrap(), "observation").as_f64().is_some());
+    assert!(get(&e.step(n(0.0), None).unwrap(), "observation").as_f64().is_some());
     e.set_observation_space(JsValue::UNDEFINED).unwrap();
-    assert!(get(&e.step(n(0.0)).unwrap(), "observation").is_null());
+    assert!(get(&e.step(n(0.0), None).unwrap(), "observation").is_null());
     assert_eq!(name(&e.set_observation_space(JsValue::from("Nope")).err().unwrap()), "LookupError");
     e.set_reward_space(JsValue::UNDEFINED).unwrap();
     assert!(e.episode_reward().unwrap().is_null());
-    assert!(get(&e.step(n(0.0)).unwrap(), "reward").is_null());
+    assert!(get(&e.step(n(0.0), None).unwrap(), "reward").is_null());
     assert_eq!(e.reward_range().unwrap(), vec![f64::NEG_INFINITY, f64::INFINITY]);
     assert_eq!(name(&e.set_reward_space(JsValue::from("Nope")).err().unwrap()), "LookupError");
     assert_eq!(name(&e.set_action_space(JsValue::from("nope")).err().unwrap()), "LookupError");
@@ -207,22 +242,22 @@ fn send_param_and_commandlines() {
 fn forks_are_independent_and_copy_reward_state() {
     let e = env("bril-ic-v0", &[("rewardSpace", "IrInstructionCount".into())]);
     e.reset(None).unwrap();
-    e.step("-inline".into()).unwrap();
+    e.step("-inline".into(), None).unwrap();
     let before = e.episode_reward().unwrap().as_f64().unwrap();
     let f = e.fork().unwrap();
     assert_eq!(f.commandline().unwrap(), e.commandline().unwrap());
     assert_eq!(f.episode_reward().unwrap().as_f64(), Some(before));
     // Same program: the same action gives the same reward on both.
-    let a = get(&e.step("-dce".into()).unwrap(), "reward").as_f64().unwrap();
-    let b = get(&f.step("-dce".into()).unwrap(), "reward").as_f64().unwrap();
+    let a = get(&e.step("-dce".into(), None).unwrap(), "reward").as_f64().unwrap();
+    let b = get(&f.step("-dce".into(), None).unwrap(), "reward").as_f64().unwrap();
     assert_eq!(a, b);
-    f.step("-lvn".into()).unwrap();
+    f.step("-lvn".into(), None).unwrap();
     assert_eq!(e.commandline().unwrap(), "-inline -dce");
     assert_eq!(f.commandline().unwrap(), "-inline -dce -lvn");
     assert!(e.observation().get(JsValue::from("Ir")).unwrap().as_string().is_some());
     f.close().unwrap();
     assert!(e.in_episode().unwrap());
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
     // Forking outside an episode resets first.
     let g = make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", FIB.into())]))).unwrap();
     let h = g.fork().unwrap();
@@ -276,7 +311,7 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
     assert_eq!(view.get(JsValue::from("Double")).unwrap().as_f64(), Some(count * 2.0));
     assert_eq!(view.get(JsValue::from("Half")).unwrap().as_f64(), Some(count / 2.0));
     e.set_observation_space(JsValue::from("Double")).unwrap();
-    assert!(get(&e.step(n(0.0)).unwrap(), "observation").as_f64().is_some());
+    assert!(get(&e.step(n(0.0), None).unwrap(), "observation").as_f64().is_some());
     // A throwing translate and one whose value is outside its space.
     let throws = Function::new_with_args("x", "throw new Error('bad translate')");
     view.add_derived_space(JsValue::from("Throws"), JsValue::from("IrInstructionCount"), throws.into(), None)
@@ -353,7 +388,7 @@ fn js_derived_spaces_translate_and_name_themselves_in_errors() {
         .unwrap();
     let count = view.get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap();
     assert_eq!(view.get(JsValue::from("Reads")).unwrap().as_f64(), Some(count * 2.0), "a nested read works");
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -420,22 +455,22 @@ fn js_rewards_plug_in_and_fork_with_their_state() {
     e.reset(None).unwrap();
     assert_eq!(get(&reward, "benchmark").as_string().as_deref(), Some(FIB));
     assert!(get(&reward, "start").as_f64().unwrap() > 0.0, "reset read an observation through its view");
-    assert_eq!(get(&e.step(n(0.0)).unwrap(), "reward").as_f64(), Some(11.0));
+    assert_eq!(get(&e.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(11.0));
     assert_eq!(get(&e.multistep(js("[0, 1]"), None).unwrap(), "reward").as_f64(), Some(22.0));
     assert!(get(&reward, "last").is_object(), "update read Autophase through its view");
     assert_eq!(e.reward().get(JsValue::from("Calls")).unwrap(), 30.0);
     // Fork: a shallow copy with the same prototype, carrying the count.
     let f = e.fork().unwrap();
-    assert_eq!(get(&f.step(n(0.0)).unwrap(), "reward").as_f64(), Some(41.0));
-    assert_eq!(get(&e.step(n(0.0)).unwrap(), "reward").as_f64(), Some(41.0));
+    assert_eq!(get(&f.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(41.0));
+    assert_eq!(get(&e.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(41.0));
     assert_eq!(get(&reward, "calls").as_f64(), Some(4.0), "the original counts only its own steps");
     // With clone(): it is used.
     let cloning = counting_reward("Cloned", true);
     e.reward().add_space(cloning.clone()).unwrap();
     e.set_reward_space(JsValue::from("Cloned")).unwrap();
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
     let g = e.fork().unwrap();
-    assert_eq!(get(&g.step(n(0.0)).unwrap(), "reward").as_f64(), Some(21.0));
+    assert_eq!(get(&g.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(21.0));
     assert_eq!(get(&cloning, "calls").as_f64(), Some(1.0));
     // A view kept after the call is no longer usable.
     let use_kept = Function::new_with_args(
@@ -452,12 +487,12 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     e.reward().add_space(throws).unwrap();
     e.set_reward_space(JsValue::from("Throws")).unwrap();
     e.reset(None).unwrap();
-    let err = e.step(n(0.0)).err().unwrap();
+    let err = e.step(n(0.0), None).err().unwrap();
     assert!(message(&err).contains("\"Throws\"") && message(&err).contains("no reward"), "{}", message(&err));
     let not_number = js("({name: 'Text', update() { return 'x'; }})");
     e.reward().add_space(not_number).unwrap();
     e.set_reward_space(JsValue::from("Text")).unwrap();
-    let err = e.step(n(0.0)).err().unwrap();
+    let err = e.step(n(0.0), None).err().unwrap();
     assert_eq!(name(&err), "TypeError");
     assert!(message(&err).contains("\"Text\""));
     let bad_reset =
@@ -473,10 +508,10 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     e2.reward().add_space(reenters).unwrap();
     e2.set_reward_space(JsValue::from("Reenters")).unwrap();
     e2.reset(None).unwrap();
-    let err = e2.step(n(0.0)).err().unwrap();
+    let err = e2.step(n(0.0), None).err().unwrap();
     assert_eq!(name(&err), "ServiceError", "{}", message(&err));
     e2.set_reward_space(JsValue::UNDEFINED).unwrap();
-    e2.step(n(0.0)).unwrap();
+    e2.step(n(0.0), None).unwrap();
     // Malformed reward objects.
     assert_eq!(name(&e.reward().add_space(js("({update() { return 0; }})")).err().unwrap()), "TypeError");
     assert_eq!(name(&e.reward().add_space(js("({name: 'NoUpdate'})")).err().unwrap()), "TypeError");
@@ -488,7 +523,7 @@ fn throwing_and_re_entrant_js_rewards_give_errors_that_name_them() {
     e.set_reward_space(JsValue::from("IrInstructionCount")).unwrap();
     let _ = e.reward().add_space(js("({name: 'BadReset', update() { return 0; }})"));
     e.reset(None).unwrap();
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -521,7 +556,7 @@ fn state_apply_and_validate() {
     assert!(other.apply(bad).is_err());
     assert_eq!(name(&other.apply(js("({benchmark: 'x'})")).err().unwrap()), "TypeError");
     assert_eq!(name(&other.validate(Some(n(3.0))).err().unwrap()), "TypeError");
-    other.step(n(0.0)).unwrap();
+    other.step(n(0.0), None).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -553,7 +588,7 @@ fn add_benchmark_takes_text_or_json_and_reports_parse_errors() {
     let text = "@main {\n  a: int = const 1;\n  b: int = const 2;\n  c: int = add a b;\n  print a;\n}\n";
     e.add_benchmark(JsValue::from("benchmark://user-v0/small"), text.into()).unwrap();
     e.reset(Some(js("({benchmark: 'benchmark://user-v0/small'})"))).unwrap();
-    let r = e.step("-dce".into()).unwrap();
+    let r = e.step("-dce".into(), None).unwrap();
     assert!(get(&r, "reward").as_f64().unwrap() > 0.0, "dce removes the dead add");
     let program = js("({functions: [{name: 'main', instrs: [{op: 'const', dest: 'x', type: 'int', value: 4}, {op: 'print', args: ['x']}]}]})");
     e.add_benchmark(JsValue::from("benchmark://user-v0/json"), program).unwrap();
@@ -573,7 +608,7 @@ fn add_benchmark_takes_text_or_json_and_reports_parse_errors() {
         name(&e.add_benchmark(JsValue::from("not a uri"), text.into()).err().unwrap()),
         "BenchmarkInitError"
     );
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -630,7 +665,7 @@ fn the_action_space_keeps_its_generator_across_getter_calls() {
     assert_eq!(first, standalone, "the same stream as a space seeded alike");
     // Steps and resets keep it; another environment has its own.
     e.reset(None).unwrap();
-    e.step(n(0.0)).unwrap();
+    e.step(n(0.0), None).unwrap();
     let other = env("bril-v0", &[]);
     other.action_space().unwrap().seed(n(42.0)).unwrap();
     e.action_space().unwrap().seed(n(42.0)).unwrap();

@@ -57,7 +57,7 @@ fn still_works() {
         make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", "benchmark://suite-v0/fib-iter".into())])))
             .unwrap();
     e.reset(None).unwrap();
-    e.step(JsValue::from_f64(0.0)).unwrap();
+    e.step(JsValue::from_f64(0.0), None).unwrap();
 }
 
 /// The JSON text of a SpaceSequence description nested `depth` levels above a Discrete.

@@ -514,7 +514,7 @@ function validArgs(key, r, fx, self) {
     'Service#step': () => [{ sessionId: 0, action: [{ int64Value: 0 }] }],
     'Service#addBenchmark': () => [{ benchmark: [{ uri: 'benchmark://x/y', program: { contents: new TextEncoder().encode('@main {\n}\n') } }] }],
     'CompilerEnv#reset': () => [{ benchmark: FIB }],
-    'CompilerEnv#step': () => [r.int(3)],
+    'CompilerEnv#step': () => r.pick([[r.int(3)], [r.int(3), { observationSpaces: ['Autophase'], rewardSpaces: ['IrInstructionCount'] }]]),
     'CompilerEnv#multistep': () => [[0, 1], { observationSpaces: ['IrInstructionCount'], rewardSpaces: ['IrInstructionCount'] }],
     'CompilerEnv#apply': () => [{ benchmark: FIB, commandline: '-dce' }],
     'CompilerEnv#validate': () => [],

@@ -59,6 +59,20 @@ impl JsCompilerEnv {
     pub fn from_shared(env: SharedEnv) -> JsCompilerEnv {
         JsCompilerEnv { env, action_space: RefCell::new(None) }
     }
+
+    /// `step` and `multistep`: `what` names the options in errors.
+    fn run_steps(&self, actions: &[Value], options: Option<JsValue>, what: &str) -> Result<JsValue> {
+        let options = step_options(&options.unwrap_or(JsValue::UNDEFINED), what)?;
+        let mut env = borrow_mut(&self.env)?;
+        let result = env.multistep(actions, &options)?;
+        // Lists hold the spaces asked for, or the environment's own
+        // observation space when only reward spaces were asked for.
+        let ids = match options.observation_spaces {
+            Some(ids) => ids,
+            None => env.observation_space().map(|spec| vec![spec.id.clone()]).unwrap_or_default(),
+        };
+        Ok(step_result_to_js(&env, result, &ids))
+    }
 }
 
 /// An action from JS: an integer, or a pass name for a NamedDiscrete or
@@ -151,17 +165,21 @@ impl JsCompilerEnv {
         run().map_err(to_js_error)
     }
 
-    /// One action: an integer, or a pass name like `"-dce"`.
+    /// One action: an integer, or a pass name like `"-dce"`. With
+    /// `observationSpaces`/`rewardSpaces` (CompilerGym's `step(action,
+    /// observation_spaces, reward_spaces)`) the observation and reward are
+    /// arrays in the order asked.
     #[wasm_bindgen(unchecked_return_type = "StepResult")]
     pub fn step(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SpaceValue")] action: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StepOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let mut env = borrow_mut(&self.env)?;
+            let env = borrow(&self.env)?;
             let action = read_action(&env, &action)?;
-            let result = env.step(action)?;
-            Ok(step_result_to_js(&env, result, &[]))
+            drop(env);
+            self.run_steps(std::slice::from_ref(&action), options, "step options")
         };
         run().map_err(to_js_error)
     }
@@ -175,12 +193,8 @@ impl JsCompilerEnv {
         #[wasm_bindgen(unchecked_param_type = "StepOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let options = step_options(&options.unwrap_or(JsValue::UNDEFINED))?;
-            let mut env = borrow_mut(&self.env)?;
-            let actions = read_actions(&env, &actions)?;
-            let result = env.multistep(&actions, &options)?;
-            let ids = options.observation_spaces.unwrap_or_default();
-            Ok(step_result_to_js(&env, result, &ids))
+            let actions = read_actions(&*borrow(&self.env)?, &actions)?;
+            self.run_steps(&actions, options, "multistep options")
         };
         run().map_err(to_js_error)
     }

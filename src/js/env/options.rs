@@ -1,4 +1,4 @@
-//! The option objects of `make`, `reset` and `multistep`, read from JS.
+//! The option objects of `make`, `reset`, `step` and `multistep`, read from JS.
 
 use crate::env::{EnvOptions, ResetOptions, StepOptions};
 use crate::error::Result;
@@ -52,10 +52,10 @@ pub fn reset_options(options: &JsValue) -> Result<ResetOptions> {
     })
 }
 
-/// `multistep`'s options: observationSpaces and rewardSpaces (arrays of names).
-pub fn step_options(options: &JsValue) -> Result<StepOptions> {
-    const WHAT: &str = "multistep options";
-    if !check_keys(options, &["observationSpaces", "rewardSpaces"], WHAT)? {
+/// `step`'s and `multistep`'s options (`what` names them in errors):
+/// observationSpaces and rewardSpaces (arrays of names).
+pub fn step_options(options: &JsValue, what: &str) -> Result<StepOptions> {
+    if !check_keys(options, &["observationSpaces", "rewardSpaces"], what)? {
         return Ok(StepOptions::default());
     }
     let list = |key: &str| -> Result<Option<Vec<String>>> {
@@ -63,7 +63,7 @@ pub fn step_options(options: &JsValue) -> Result<StepOptions> {
         if value.is_undefined() || value.is_null() {
             return Ok(None);
         }
-        strings(&value, &format!("{WHAT}.{key}")).map(Some)
+        strings(&value, &format!("{what}.{key}")).map(Some)
     };
     Ok(StepOptions { observation_spaces: list("observationSpaces")?, reward_spaces: list("rewardSpaces")? })
 }
