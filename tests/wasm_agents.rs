@@ -289,6 +289,39 @@ fn a_trainer_trains_in_chunks_and_gives_a_policy_that_plays() {
     assert_eq!(bad(obj(&[("sizes", Array::of2(&n(20.0), &n(10.0)).into())])), "ValueError");
     assert_eq!(bad(obj(&[("learningRate", n(-1.0))])), "ValueError");
     assert_eq!(bad(obj(&[("epochs", n(1.0))])), "TypeError");
+    assert_eq!(bad(obj(&[("programs", s("benchmark://large-v0"))])), "TypeError");
+    assert_eq!(bad(obj(&[("programs", Array::of1(&s("generator://random-v0")).into())])), "LookupError");
+    assert_eq!(bad(obj(&[("programShare", n(0.5))])), "ValueError", "a share of no programs");
+    assert_eq!(
+        bad(obj(&[("programs", Array::of1(&s(HISTOGRAM)).into()), ("programShare", n(2.0))])),
+        "ValueError"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_trainer_mixes_in_the_programs_it_is_given() {
+    let options = |share: f64| {
+        obj(&[
+            ("hidden", Array::of1(&n(4.0)).into()),
+            ("episodeLength", n(3.0)),
+            ("batch", n(2.0)),
+            ("validateEvery", n(0.0)),
+            ("programs", Array::of2(&s("benchmark://large-v0"), &s(HISTOGRAM)).into()),
+            ("programShare", n(share)),
+        ])
+    };
+    let saved = |t: &JsPolicyTrainer| {
+        serde_json::from_str::<serde_json::Value>(&t.policy().unwrap().to_json().unwrap()).unwrap()
+    };
+    let mixed = JsPolicyTrainer::new(options(1.0)).unwrap();
+    mixed.train_batch().unwrap();
+    let mixed = saved(&mixed);
+    assert_eq!(mixed["training"]["mixedIn"]["share"], 1.0);
+    assert_eq!(mixed["training"]["mixedIn"]["programs"][0], "benchmark://large-v0");
+    // Episodes on other programs: another network from the same seed.
+    let generated = JsPolicyTrainer::new(options(0.0)).unwrap();
+    generated.train_batch().unwrap();
+    assert_ne!(saved(&generated)["network"], mixed["network"]);
 }
 
 #[wasm_bindgen_test]

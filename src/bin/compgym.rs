@@ -64,9 +64,11 @@ const USAGE: &str = "usage:
                                         programs, 200 steps
   compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
                 [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
-                                        train a policy (REINFORCE) on generated programs,
-                                        print its curve, save it as JSON (default
-                                        policy.json)
+                [--programs URI,...] [--program-share X]
+                                        train a policy (REINFORCE) on generated programs
+                                        and, for a share X of episodes, on the benchmarks
+                                        or listed datasets given; print its curve, save
+                                        it as JSON (default policy.json)
   compgym bench-interp [--seconds S] [--json] [PATH...]
                                         interpreter throughput on the 8 largest .bril
                                         files given or in folders given (default: the
@@ -830,6 +832,11 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
             "--learning-rate" => options.learning_rate = flag_value(&mut it, a)?,
             "--entropy" => options.entropy = flag_value(&mut it, a)?,
             "--validate-every" => options.validate_every = flag_value(&mut it, a)?,
+            "--programs" => {
+                let list: String = flag_value(&mut it, a)?;
+                options.programs = list.split(',').map(str::to_string).collect();
+            }
+            "--program-share" => options.program_share = flag_value(&mut it, a)?,
             "--hidden" => {
                 let list: String = flag_value(&mut it, a)?;
                 options.hidden = list

@@ -25,6 +25,7 @@ use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
+use crate::service::{BenchmarkUri, DatasetBenchmarks};
 use crate::value::Value;
 use std::ops::Range;
 
@@ -52,8 +53,14 @@ pub struct TrainOptions {
     /// Weight of the value's squared error.
     pub value_weight: f64,
     pub max_grad_norm: f64,
-    /// Training programs' sizes are drawn uniformly from this range.
+    /// Generated training programs' sizes are drawn uniformly from this range.
     pub sizes: Range<u32>,
+    /// Benchmark URIs or dataset names (`benchmark://large-v0`) that
+    /// training also draws from, besides generated programs.
+    pub programs: Vec<String>,
+    /// The share of episodes played on `programs` rather than on a
+    /// generated program.
+    pub program_share: f64,
     /// Updates between validations.
     pub validate_every: usize,
     /// Benchmarks the curve is validated on (zero-shot, greedy).
@@ -79,6 +86,8 @@ impl Default for TrainOptions {
             value_weight: 0.5,
             max_grad_norm: 1.0,
             sizes: 20..81,
+            programs: Vec::new(),
+            program_share: 0.0,
             validate_every: 25,
             validation: VALIDATION_SEEDS.map(|s| generated_uri(s, generator::DEFAULT_SIZE)).collect(),
             observation: "Autophase".into(),
@@ -117,6 +126,12 @@ impl TrainOptions {
             if !(x.is_finite() && x >= 0.0) {
                 return fail(format!("{name} must be finite and not negative, got {x}"));
             }
+        }
+        if !(0.0..=1.0).contains(&self.program_share) {
+            return fail(format!("programShare must be from 0 to 1, got {}", self.program_share));
+        }
+        if self.program_share > 0.0 && self.programs.is_empty() {
+            return fail("programShare is above 0 but no programs are given".into());
         }
         let (lo, hi) = (self.sizes.start, self.sizes.end);
         if lo < 1 || hi <= lo || hi > generator::MAX_SIZE + 1 {
@@ -167,6 +182,8 @@ pub struct Trainer {
     to_env: Vec<Option<usize>>,
     /// The environment's action values, by index.
     values: Vec<Value>,
+    /// The benchmarks of `options.programs`, datasets listed out.
+    programs: Vec<String>,
     curve: Vec<CurvePoint>,
     updates: u64,
     episodes: u64,
@@ -213,13 +230,15 @@ impl Trainer {
         Trainer::resume(policy, options, env, rng)
     }
 
-    fn resume(policy: Policy, options: TrainOptions, env: CompilerEnv, rng: Rng) -> Result<Trainer> {
+    fn resume(policy: Policy, options: TrainOptions, mut env: CompilerEnv, rng: Rng) -> Result<Trainer> {
         let to_env = match_actions(&policy, &action_names(&env));
         let available = to_env.iter().map(Option::is_some).collect();
         let clock = options.clock.unwrap_or_else(|| env.clock());
         let values = action_values(&env)?;
+        let programs = training_programs(&mut env, &options.programs)?;
         Ok(Trainer {
             values,
+            programs,
             adam: Adam::new(&policy.network, options.learning_rate),
             grads: Gradients::zeros(&policy.network),
             policy,
@@ -256,6 +275,7 @@ impl Trainer {
             "learningRate": o.learning_rate,
             "entropy": o.entropy,
             "programs": format!("generated, seeds {}..{}, sizes {}..{}", TRAINING_SEEDS.start, TRAINING_SEEDS.end, o.sizes.start, o.sizes.end),
+            "mixedIn": if o.programs.is_empty() { serde_json::Value::Null } else { serde_json::json!({ "programs": o.programs, "share": o.program_share }) },
             "validation": self.curve.iter().rev().find_map(|p| p.validation),
         });
         policy
@@ -282,13 +302,23 @@ impl Trainer {
         Ok(cost_of(observation.as_ref()))
     }
 
-    /// Plays one episode, sampling actions; its samples go to `out`.
-    fn episode(&mut self, out: &mut Vec<Sample>) -> Result<f64> {
+    /// The program of the next training episode.
+    fn draw_program(&mut self) -> String {
+        // Without programs nothing extra is drawn: a seed trains as before.
+        if !self.programs.is_empty() && self.rng.next_f64() < self.options.program_share {
+            return self.programs[self.rng.index(self.programs.len())].clone();
+        }
         let seed = TRAINING_SEEDS.start + self.rng.below(TRAINING_SEEDS.end - TRAINING_SEEDS.start);
         let sizes = &self.options.sizes;
         let size =
             sizes.start + self.rng.below(u64::from(sizes.end.saturating_sub(sizes.start)).max(1)) as u32;
-        let initial = self.reset(generated_uri(seed, size))?;
+        generated_uri(seed, size)
+    }
+
+    /// Plays one episode, sampling actions; its samples go to `out`.
+    fn episode(&mut self, out: &mut Vec<Sample>) -> Result<f64> {
+        let uri = self.draw_program();
+        let initial = self.reset(uri)?;
         let n = self.policy.actions.len();
         let mut history = History::new(n, self.policy.episode_length);
         let (mut input, mut probabilities) = (Vec::new(), vec![0.0; n]);
@@ -455,6 +485,30 @@ impl Trainer {
     }
 }
 
+/// The benchmarks `names` stand for in `env`: a dataset's name stands for
+/// every benchmark it lists, anything else for itself. A LookupError names
+/// a dataset that lists none (a generator) or a benchmark `env` cannot load.
+fn training_programs(env: &mut CompilerEnv, names: &[String]) -> Result<Vec<String>> {
+    let mut uris = Vec::new();
+    for name in names {
+        // A URI with a benchmark path names that benchmark, not its dataset.
+        let is_dataset = BenchmarkUri::parse(name).is_ok_and(|u| u.path.is_empty());
+        match env.datasets().dataset(name).ok().filter(|_| is_dataset) {
+            Some(dataset) => match &dataset.benchmarks {
+                DatasetBenchmarks::Listed(listed) if !listed.is_empty() => {
+                    uris.extend(listed.iter().cloned())
+                }
+                _ => return Err(Error::lookup(format!("dataset {name:?} lists no benchmarks to train on"))),
+            },
+            None => {
+                env.reset(ResetOptions { benchmark: Some(name.clone()), ..Default::default() })?;
+                uris.push(name.clone());
+            }
+        }
+    }
+    Ok(uris)
+}
+
 /// The action whose cumulative probability first exceeds `u` in `[0, 1)`.
 fn sample(probabilities: &[f64], u: f64) -> usize {
     let mut cumulative = 0.0;
@@ -469,4 +523,65 @@ fn sample(probabilities: &[f64], u: f64) -> usize {
         }
     }
     last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn mixed(programs: &[&str], program_share: f64) -> Result<Trainer> {
+        Trainer::new(TrainOptions {
+            episode_length: 3,
+            hidden: vec![4],
+            batch: 4,
+            sizes: 10..12,
+            validate_every: 0,
+            programs: programs.iter().map(|p| p.to_string()).collect(),
+            program_share,
+            ..Default::default()
+        })
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn datasets_stand_for_the_benchmarks_they_list() {
+        let trainer = mixed(&["benchmark://large-v0", "benchmark://suite-v0/fib-iter"], 0.5).unwrap();
+        assert_eq!(trainer.programs.len(), crate::bril::suite::large::all().len() + 1);
+        assert!(trainer.programs[..trainer.programs.len() - 1]
+            .iter()
+            .all(|u| u.starts_with("benchmark://large-v0/")));
+        assert_eq!(trainer.programs.last().map(String::as_str), Some("benchmark://suite-v0/fib-iter"));
+        let training = &trainer.trained_policy().training;
+        assert_eq!(training["mixedIn"]["share"], 0.5);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn episodes_play_the_share_of_programs_asked_for() {
+        let fib = "benchmark://suite-v0/fib-iter";
+        let mut always = mixed(&[fib], 1.0).unwrap();
+        let mut never = mixed(&[fib], 0.0).unwrap();
+        for _ in 0..3 {
+            always.train_batch().unwrap();
+            assert_eq!(always.env.benchmark(), Some(fib));
+            never.train_batch().unwrap();
+            assert!(never.env.benchmark().is_some_and(|b| b.starts_with(generator::URI_PREFIX)));
+        }
+        // A share in between draws both.
+        let mut half = mixed(&[fib], 0.5).unwrap();
+        let drawn: Vec<String> = (0..40).map(|_| half.draw_program()).collect();
+        let from_programs = drawn.iter().filter(|u| *u == fib).count();
+        assert!((8..=32).contains(&from_programs), "{from_programs} of 40");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn programs_that_cannot_be_trained_on_are_errors() {
+        let e = mixed(&["generator://random-v0"], 0.5).err().unwrap();
+        assert_eq!(e.name(), "LookupError", "{e}");
+        assert!(e.to_string().contains("lists no benchmarks"), "{e}");
+        assert!(mixed(&["benchmark://suite-v0/no-such-program"], 0.5).is_err());
+        assert_eq!(mixed(&[], 0.5).err().unwrap().name(), "ValueError");
+        for share in [-0.1, 1.5, f64::NAN] {
+            assert_eq!(mixed(&["benchmark://suite-v0/fib-iter"], share).err().unwrap().name(), "ValueError");
+        }
+    }
 }

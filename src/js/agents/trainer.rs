@@ -62,6 +62,8 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
         "sizes",
         "validateEvery",
         "validation",
+        "programs",
+        "programShare",
     ];
     let mut out = TrainOptions { clock: Some(js_clock), ..Default::default() };
     if !check_keys(options, &known, WHAT)? {
@@ -78,6 +80,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     out.entropy = number(options, "entropy", WHAT)?.unwrap_or(out.entropy);
     out.value_weight = number(options, "valueWeight", WHAT)?.unwrap_or(out.value_weight);
     out.max_grad_norm = number(options, "maxGradNorm", WHAT)?.unwrap_or(out.max_grad_norm);
+    out.program_share = number(options, "programShare", WHAT)?.unwrap_or(out.program_share);
     let hidden = field(options, "hidden")?;
     if !hidden.is_undefined() {
         out.hidden = counts(&hidden, "trainer options.hidden")?;
@@ -96,6 +99,10 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     let validation = field(options, "validation")?;
     if !validation.is_undefined() {
         out.validation = strings(&validation, "trainer options.validation")?;
+    }
+    let programs = field(options, "programs")?;
+    if !programs.is_undefined() {
+        out.programs = strings(&programs, "trainer options.programs")?;
     }
     Ok(out)
 }

@@ -105,6 +105,10 @@ export interface PolicyTrainerOptions {
   maxGradNorm?: number;
   /** `[min, max]` statements of the generated training programs. */
   sizes?: [number, number];
+  /** Benchmark URIs or listed datasets (`"benchmark://large-v0"`) to train on besides generated programs. */
+  programs?: string[];
+  /** The share of episodes played on `programs` (0 to 1; default 0). */
+  programShare?: number;
   /** Updates between validations (0: never). */
   validateEvery?: number;
   /** The benchmark URIs the curve is validated on. */

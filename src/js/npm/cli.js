@@ -42,9 +42,11 @@ const USAGE = `usage:
                                         programs, 200 steps
   compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
                 [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
-                                        train a policy (REINFORCE) on generated programs,
-                                        print its curve, save it as JSON (default
-                                        policy.json)`;
+                [--programs URI,...] [--program-share X]
+                                        train a policy (REINFORCE) on generated programs
+                                        and, for a share X of episodes, on the benchmarks
+                                        or listed datasets given; print its curve, save
+                                        it as JSON (default policy.json)`;
 
 /** A failure: the message for stderr and the exit status. */
 class Failure extends Error {
@@ -284,6 +286,8 @@ function train(args, out) {
     '--learning-rate': (v) => (options.learningRate = number(v)),
     '--entropy': (v) => (options.entropy = number(v)),
     '--validate-every': (v) => (options.validateEvery = whole(v)),
+    '--programs': (v) => (options.programs = v?.split(',')),
+    '--program-share': (v) => (options.programShare = number(v)),
   };
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
