@@ -176,9 +176,7 @@ impl JsCompilerEnv {
         #[wasm_bindgen(unchecked_param_type = "StepOptions | void")] options: Option<JsValue>,
     ) -> JsResult<JsValue> {
         let run = || -> Result<JsValue> {
-            let env = borrow(&self.env)?;
-            let action = read_action(&env, &action)?;
-            drop(env);
+            let action = read_action(&*borrow(&self.env)?, &action)?;
             self.run_steps(std::slice::from_ref(&action), options, "step options")
         };
         run().map_err(to_js_error)
