@@ -45,7 +45,7 @@ bench-interp: ## interpreter throughput, natively and in wasm under Node, in one
 	@node bench/interp.mjs
 
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
-	@cargo run --quiet --release --bin compgym -- bench-passes ../shared/bril-bench
+	@cargo run --quiet --release --bin compgym -- bench-passes data/bril-community
 
 bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
 	@cargo run --quiet --release --bin compgym -- bench-scaling

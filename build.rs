@@ -1,5 +1,5 @@
 //! Writes `$OUT_DIR/bril_bench.rs`: the community Bril benchmarks from
-//! `../shared/bril-bench` (when that folder exists) as a static list, so the
+//! `data/bril-community` as a static list, so the
 //! wasm test layer can run them without a file system. Test data only: the
 //! files are embedded in test binaries that include this list, never in the
 //! library.
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let bench = manifest.join("../shared/bril-bench");
+    let bench = manifest.join("data/bril-community");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={}", bench.display());
@@ -30,7 +30,7 @@ fn main() {
         );
     }
     let code = format!(
-        "/// (path under bril-bench, program text, expected stdout, `total_dyn_inst: N`).\n\
+        "/// (path under data/bril-community, program text, expected stdout, `total_dyn_inst: N`).\n\
          pub static BRIL_BENCH: &[(&str, &str, &str, &str)] = &[\n{entries}];\n"
     );
     let _ = std::fs::write(out_dir.join("bril_bench.rs"), code);

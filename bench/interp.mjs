@@ -9,7 +9,7 @@ import { benchInterpreter } from '../pkg/node.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const seconds = Number(process.argv[2] ?? 8);
-const paths = process.argv.length > 3 ? process.argv.slice(3) : [`${root}../shared/bril-bench`];
+const paths = process.argv.length > 3 ? process.argv.slice(3) : [`${root}data/bril-community`];
 
 const native = JSON.parse(
   execFileSync(`${root}target/release/compgym`, ['bench-interp', '--json', '--seconds', String(seconds), ...paths], {

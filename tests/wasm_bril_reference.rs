@@ -3,8 +3,8 @@
 //! must agree with brili on both platforms.
 //!
 //! The benchmarks come from `$OUT_DIR/bril_bench.rs`, written by `build.rs`
-//! when `../shared/bril-bench` exists; `tests/bril_reference.rs` insists on
-//! the folder natively, so an empty list here is no silent pass there.
+//! from `data/bril-community`; `tests/bril_reference.rs` insists on the folder
+//! natively, so an empty list here is no silent pass there.
 
 use compgym::bril::{self, interp};
 use wasm_bindgen_test::wasm_bindgen_test;

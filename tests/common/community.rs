@@ -1,10 +1,10 @@
-//! The community Bril benchmarks, read in place (test data, never copied):
+//! The community Bril benchmarks in `data/bril-community`, read in place:
 //! the one walker that unit tests (`bril::passes::testing`, which includes
 //! this file) and integration tests (`tests/common`) share. It needs only
 //! `std`, so both crates can compile it.
 //!
-//! The folder is `$BRIL_BENCH_DIR` when that is set, else `../shared/bril-bench`
-//! beside the repository.
+//! The folder is `$BRIL_BENCH_DIR` when that is set, else the repository's
+//! `data/bril-community`.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,7 @@ pub struct BenchFile {
 pub fn bench_dir() -> PathBuf {
     match std::env::var_os("BRIL_BENCH_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bril-bench"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bril-community"),
     }
 }
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
 const pkgDir = join(root, 'pkg');
-// The community benchmarks, read in place (see tests/common/mod.rs).
-const benchDir = join(root, '../shared/bril-bench');
+// The community benchmarks, read in place (see tests/common/community.rs).
+const benchDir = join(root, 'data/bril-community');
 const native = join(root, 'target/debug/compgym');
 let scratch;
 let cli;

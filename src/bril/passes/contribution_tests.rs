@@ -362,7 +362,7 @@ fn generated_programs_changed() {
 #[ignore]
 fn every_pass_alone_on_every_community_benchmark() {
     use crate::bril::passes::testing::{check_pass_on, Case, Rerun};
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bril-bench"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bril-community"));
     let mut files: Vec<_> = std::fs::read_dir(root)
         .unwrap()
         .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())

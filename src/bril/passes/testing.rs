@@ -145,7 +145,7 @@ mod tests {
     fn the_corpus_holds_suite_community_and_generated_programs() {
         let cases = corpus(3);
         assert!(cases.iter().any(|c| c.name.starts_with("benchmark://suite-v0/")));
-        assert!(cases.iter().any(|c| c.name.contains("bril-bench")));
+        assert!(cases.iter().any(|c| c.name.contains("bril-community")));
         assert_eq!(cases.iter().filter(|c| c.name.starts_with("generator://")).count(), 3);
     }
 
