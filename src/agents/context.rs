@@ -236,6 +236,11 @@ impl SearchContext {
         self.root.actions_to_commandline(&values)
     }
 
+    /// The observation the search lowers.
+    pub fn cost_name(&self) -> &str {
+        &self.cost
+    }
+
     /// The benchmark searched.
     pub fn benchmark(&self) -> &str {
         self.root.benchmark().unwrap_or_default()

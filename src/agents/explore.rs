@@ -119,6 +119,28 @@ impl Explore {
         Some(best)
     }
 
+    /// Archives the unoptimised program and the search's start state, once.
+    fn begin(&mut self, context: &mut SearchContext) -> Result<()> {
+        if self.archive.is_empty() {
+            let mut root = context.fork_root()?;
+            self.archive(context, &mut root, context.initial_cost())?;
+            let mut start = context.fork_start()?;
+            self.start = self.archive(context, &mut start, context.start_cost())?;
+        }
+        Ok(())
+    }
+
+    /// Adds a state found elsewhere (at `cost`) to the archive; as the
+    /// start, the first walks take every action once from it.
+    pub fn seed(&mut self, context: &mut SearchContext, env: &mut CompilerEnv, cost: f64, as_start: bool) -> Result<()> {
+        self.begin(context)?;
+        let slot = self.archive(context, env, cost)?;
+        if as_start && slot.is_some() {
+            self.start = slot;
+        }
+        Ok(())
+    }
+
     /// The archive index of `env`'s state: the known one, or a new one if
     /// it fits (replacing the most expensive state when the archive is full
     /// and this one is cheaper); None if it is not archived.
@@ -208,12 +230,7 @@ impl Search for Explore {
         if actions == 0 {
             return Ok(false);
         }
-        if self.archive.is_empty() {
-            let mut root = context.fork_root()?;
-            self.archive(context, &mut root, context.initial_cost())?;
-            let mut start = context.fork_start()?;
-            self.start = self.archive(context, &mut start, context.start_cost())?;
-        }
+        self.begin(context)?;
         let mut walk = match self.walk.take() {
             Some(w) => w,
             None => match self.start_walk()? {

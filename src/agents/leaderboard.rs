@@ -20,11 +20,13 @@
 use super::baseline::{pipeline_actions, Pipeline};
 use super::kinds::AgentKind;
 use super::policy::train::generated_uri;
+use super::programs::{OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
 use crate::bril::{passes, suite};
 use crate::compilers::make;
 use crate::env::{default_clock, Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
+use crate::service::BenchmarkUri;
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -42,6 +44,14 @@ impl Task {
     pub fn name(self) -> &'static str {
         match self {
             Task::CodeSize => "code size",
+            Task::Runtime => "runtime",
+        }
+    }
+
+    /// The name `by_name` reads back: `size` or `runtime`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Task::CodeSize => "size",
             Task::Runtime => "runtime",
         }
     }
@@ -118,6 +128,42 @@ impl Dataset {
         Ok(Some(Dataset { name: short, benchmarks }))
     }
 
+    /// Programs of one's own, one dataset per folder (the URI's dataset).
+    pub fn own(programs: &[OwnProgram]) -> Vec<Dataset> {
+        let mut datasets: Vec<Dataset> = Vec::new();
+        for p in programs {
+            let name = BenchmarkUri::parse(&p.uri).map(|u| u.dataset).unwrap_or_else(|_| "own".into());
+            match datasets.iter_mut().find(|d| d.name == name) {
+                Some(d) => d.benchmarks.push(p.uri.clone()),
+                None => datasets.push(Dataset { name, benchmarks: vec![p.uri.clone()] }),
+            }
+        }
+        datasets
+    }
+
+    /// The hand-written programs (suite, large and `own`) on side `split`,
+    /// then the same without those that read no input (their `@main` takes
+    /// no arguments, so their output cannot depend on one and they may fold
+    /// to a constant).
+    pub fn hand_written(split: Split, own: &[OwnProgram]) -> Result<Vec<Dataset>> {
+        let mut all: Vec<(String, bool)> = Vec::new();
+        for b in suite::all().iter().chain(suite::large::all()) {
+            all.push((b.uri(), reads_input(b.source)?));
+        }
+        for p in own {
+            all.push((p.uri.clone(), reads_input(&p.source)?));
+        }
+        all.retain(|(uri, _)| Split::of(uri) == split);
+        let side = split.name();
+        Ok(vec![
+            Dataset { name: format!("hand-written, {side}"), benchmarks: all.iter().map(|(u, _)| u.clone()).collect() },
+            Dataset {
+                name: format!("hand-written, {side}, reading input"),
+                benchmarks: all.iter().filter(|(_, reads)| *reads).map(|(u, _)| u.clone()).collect(),
+            },
+        ])
+    }
+
     /// `count` generated programs of `size`, seeds from [`UNSEEN_SEEDS`].
     pub fn generated(count: usize, size: u32) -> Dataset {
         let benchmarks = (0..count as u64).map(|i| generated_uri(UNSEEN_SEEDS.start + i, size)).collect();
@@ -125,11 +171,19 @@ impl Dataset {
     }
 }
 
+/// Whether the program's `@main` takes arguments.
+fn reads_input(source: &str) -> Result<bool> {
+    let program = crate::bril::parse_any(source)?;
+    Ok(program.main().is_some_and(|m| !program.function(m).params.is_empty()))
+}
+
 #[derive(Clone)]
 pub struct LeaderboardOptions {
     pub tasks: Vec<Task>,
     pub datasets: Vec<Dataset>,
     pub agents: Vec<AgentKind>,
+    /// Programs of one's own the datasets may name, added to every row's compiler.
+    pub own: Vec<OwnProgram>,
     /// Per program, for searches (the policy plays one episode).
     pub budget: Budget,
     /// Searches start from the baseline's pass sequence.
@@ -253,7 +307,10 @@ impl Leaderboard {
         }
         self.current = None;
         let Some(&(t, d, a)) = self.plan.get(self.rows.len()) else { return Ok(false) };
-        let env = make("bril-v0", EnvOptions { clock: self.options.clock, ..Default::default() })?;
+        let mut env = make("bril-v0", EnvOptions { clock: self.options.clock, ..Default::default() })?;
+        for program in &self.options.own {
+            program.add_to(&mut env)?;
+        }
         self.current = Some((env, 0));
         self.rows.push(Row {
             task: self.options.tasks[t],
@@ -282,7 +339,7 @@ impl Leaderboard {
         }
         let options =
             SearchOptions { cost: task.cost().to_string(), budget, start, clock: self.options.clock };
-        self.run = Some((SearchRun::new(env, agent.make(self.options.seed), options)?, baseline));
+        self.run = Some((SearchRun::new(env, agent.make(self.options.seed, task)?, options)?, baseline));
         Ok(())
     }
 

@@ -6,9 +6,11 @@
 //! fields lives here, so each face only reads its own kind of values.
 
 use super::baseline::pipeline_actions;
-use super::kinds::{AgentKind, SEARCHES};
+use super::fixed::{best_sequence, MAX_LENGTH};
+use super::kinds::{AgentKind, Policies, SEARCHES};
 use super::leaderboard::{Dataset, LeaderboardOptions, Task};
 use super::policy::Policy;
+use super::programs::{bundled, own, OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
 use crate::bril::generator;
 use crate::compilers::make;
@@ -48,19 +50,33 @@ pub fn budget(steps: Limit<u64>, seconds: Limit<f64>) -> Result<Budget> {
     Ok(Budget { steps, seconds })
 }
 
-/// An agent by name: a search, or `policy` (the given weights, or the
-/// bundled ones).
-pub fn agent_kind(name: &str, policy: Option<Rc<Policy>>) -> Result<AgentKind> {
-    if name == "policy" {
-        return Ok(AgentKind::Policy(match policy {
-            Some(p) => p,
-            None => Rc::new(Policy::pretrained()?),
-        }));
+/// An agent by name: a search; `policy` or `guided` (the given weights for
+/// their task, else the bundled ones); `fixed` (the best sequence on the
+/// train side of the bundled programs and of `own`, for each of `tasks`).
+pub fn agent_kind(name: &str, policy: Option<Rc<Policy>>, tasks: &[Task], own_programs: &[OwnProgram]) -> Result<AgentKind> {
+    let policies = || match &policy {
+        Some(p) => Policies::with(p.clone()),
+        None => Policies::bundled(),
+    };
+    match name {
+        "policy" => return Ok(AgentKind::Policy(policies()?)),
+        "guided" => return Ok(AgentKind::Guided(policies()?)),
+        _ if policy.is_some() => {
+            return Err(Error::value(format!(
+                "a policy is given, but the agent is {name:?}, not \"policy\" or \"guided\""
+            )))
+        }
+        "fixed" => {}
+        _ => return AgentKind::by_name(name),
     }
-    if policy.is_some() {
-        return Err(Error::value(format!("a policy is given, but the agent is {name:?}, not \"policy\"")));
+    let mut env = make(DEFAULT_ENV, EnvOptions::default())?;
+    let mut programs = bundled(Split::Train);
+    for p in own(own_programs, Split::Train) {
+        p.add_to(&mut env)?;
+        programs.push(p.uri);
     }
-    AgentKind::by_name(name)
+    let sequences = tasks.iter().map(|&t| best_sequence(&env, t, &programs, MAX_LENGTH)).collect::<Result<_>>()?;
+    Ok(AgentKind::Fixed(Rc::new(sequences)))
 }
 
 /// The observation an agent lowers to earn `reward`: the one cost the
@@ -105,7 +121,6 @@ pub struct AgentRequest {
 impl AgentRequest {
     /// The run, on an environment of its own, ready for its first chunk.
     pub fn start(self) -> Result<SearchRun> {
-        let kind = agent_kind(&self.agent, self.policy)?;
         let budget = budget(self.steps, self.seconds)?;
         let env_options = EnvOptions {
             clock: self.clock,
@@ -126,8 +141,10 @@ impl AgentRequest {
         env.reset(ResetOptions { benchmark: Some(uri), ..Default::default() })?;
         let reward = self.reward_space.as_deref().unwrap_or(DEFAULT_REWARD);
         let cost = objective_cost(&env, reward)?;
+        let task = Task::for_cost(&cost);
+        let kind = agent_kind(&self.agent, self.policy, &[task.unwrap_or(Task::CodeSize)], &[])?;
         let start = if self.from_baseline && kind.is_search() {
-            let task = Task::for_cost(&cost).ok_or_else(|| {
+            let task = task.ok_or_else(|| {
                 Error::value(format!(
                     "no baseline lowers {cost:?}: fromBaseline needs a code size or runtime reward"
                 ))
@@ -137,7 +154,7 @@ impl AgentRequest {
             Vec::new()
         };
         let options = SearchOptions { cost, budget, start, clock: self.clock };
-        SearchRun::new(&env, kind.make(self.seed), options)
+        SearchRun::new(&env, kind.make(self.seed, task.unwrap_or(Task::CodeSize))?, options)
     }
 }
 
@@ -157,6 +174,12 @@ pub struct LeaderboardRequest {
     /// Generated programs, of seeds training never draws.
     pub generated: usize,
     pub size: u32,
+    /// Programs of one's own (one dataset per folder they came from).
+    pub own: Vec<OwnProgram>,
+    /// Only the hand-written programs (suite, large, one's own) on this
+    /// side of the train/held-out split, as one dataset, and the same
+    /// without the programs that read no input.
+    pub split: Option<Split>,
     pub steps: Limit<u64>,
     pub seconds: Limit<f64>,
     pub from_baseline: bool,
@@ -176,6 +199,8 @@ impl Default for LeaderboardRequest {
             large: None,
             generated: 100,
             size: generator::DEFAULT_SIZE,
+            own: Vec::new(),
+            split: None,
             steps: None,
             seconds: None,
             from_baseline: true,
@@ -199,28 +224,33 @@ impl LeaderboardRequest {
     }
 
     pub fn options(self) -> Result<LeaderboardOptions> {
-        let mut agents: Vec<AgentKind> = self
-            .agents
-            .iter()
-            .filter(|name| name.as_str() != "policy")
-            .map(|name| AgentKind::by_name(name))
-            .collect::<Result<_>>()?;
-        if self.policy.is_some() || self.agents.iter().any(|name| name == "policy") {
-            agents.push(agent_kind("policy", self.policy)?);
-        }
-        if agents.is_empty() {
-            return Err(Error::value("the leaderboard needs at least one agent"));
-        }
         let tasks = self.tasks.iter().map(|t| Task::by_name(t)).collect::<Result<Vec<_>>>()?;
         if tasks.is_empty() {
             return Err(Error::value("the leaderboard needs at least one task: size or runtime"));
         }
-        let mut datasets = Vec::new();
-        if self.suite != Some(0) {
-            datasets.push(Dataset::suite(self.suite));
+        let mut agents: Vec<AgentKind> = Vec::new();
+        for name in &self.agents {
+            let policy = if matches!(name.as_str(), "policy" | "guided") { self.policy.clone() } else { None };
+            agents.push(agent_kind(name, policy, &tasks, &self.own)?);
         }
-        if self.large != Some(0) {
-            datasets.extend(Dataset::listed("benchmark://large-v0", self.large)?);
+        if self.policy.is_some() && !self.agents.iter().any(|n| n == "policy" || n == "guided") {
+            agents.push(agent_kind("policy", self.policy.clone(), &tasks, &self.own)?);
+        }
+        if agents.is_empty() {
+            return Err(Error::value("the leaderboard needs at least one agent"));
+        }
+        let mut datasets = Vec::new();
+        match self.split {
+            Some(side) => datasets.extend(Dataset::hand_written(side, &self.own)?),
+            None => {
+                if self.suite != Some(0) {
+                    datasets.push(Dataset::suite(self.suite));
+                }
+                if self.large != Some(0) {
+                    datasets.extend(Dataset::listed("benchmark://large-v0", self.large)?);
+                }
+                datasets.extend(Dataset::own(&self.own));
+            }
         }
         if self.generated > 0 {
             datasets.push(Dataset::generated(self.generated, self.size));
@@ -229,6 +259,7 @@ impl LeaderboardRequest {
             tasks,
             datasets,
             agents,
+            own: self.own,
             budget: budget(self.steps, self.seconds)?,
             from_baseline: self.from_baseline,
             seed: self.seed,

@@ -50,25 +50,34 @@ const USAGE: &str = "usage:
                                         JSON; --dot prints the CFG as Graphviz DOT
   compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
                       [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
+                      [--programs PATH,...] [--split train|held-out]
                       [--from-scratch] [--policy FILE] [--seed N] [--json]
-                                        every agent (random, greedy, beam, explore, policy)
-                                        on code size (vs -Oz) and runtime (vs -O2) over
-                                        the suite, large-v0 (when the compiler has it)
-                                        and 100 generated programs the policy never
-                                        saw; per program a budget of steps and/or
+                                        agents (random, greedy, beam, explore, guided,
+                                        policy, fixed) on code size (vs -Oz) and runtime
+                                        (vs -O2) over the suite, large-v0, the .bril
+                                        files in PATHs (a dataset per folder) and 100
+                                        generated programs the policy never saw;
+                                        --split keeps one side of the hand-written
+                                        programs, as one dataset and again without the
+                                        programs that read no input; per program a budget of steps and/or
                                         seconds (default 5000 steps, 10 s; --no-step-limit,
                                         --no-time-limit); searches start from the
                                         baseline's passes unless --from-scratch; the
                                         policy is the bundled one unless --policy FILE;
                                         --quick: 4 suite, 2 large and 4 generated
                                         programs, 200 steps
-  compgym train [--seconds S] [--updates N] [--seed N] [--out FILE]
-                [--episode-length N] [--batch N] [--learning-rate X] [--hidden 64,64]
-                [--programs URI,...] [--program-share X]
-                                        train a policy (REINFORCE) on generated programs
-                                        and, for a share X of episodes, on the benchmarks
-                                        or listed datasets given; print its curve, save
-                                        it as JSON (default policy.json)
+  compgym train [--task size|runtime] [--seconds S] [--updates N] [--seed N]
+                [--out FILE] [--episode-length N] [--batch N] [--epochs N]
+                [--minibatch N] [--learning-rate X] [--entropy X] [--hidden 64,64]
+                [--programs URI,...] [--own PATH,...] [--program-share X]
+                                        train a policy (PPO) that picks passes before
+                                        -Oz (size) or -O2 (runtime): on generated
+                                        programs and, for a share X of episodes (0.5), on
+                                        the train side of the hand-written programs (the
+                                        bundled ones, or the URIs and datasets given,
+                                        plus the .bril files in PATHs); print its curve
+                                        (validated on the held-out side), save it as
+                                        JSON (default policy.json)
   compgym bench-interp [--seconds S] [--json] [PATH...]
                                         interpreter throughput on the 8 largest .bril
                                         files given or in folders given (default: the
@@ -753,8 +762,8 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
     use compgym::agents::leaderboard::{table, to_json, Leaderboard};
     use compgym::agents::request::LeaderboardRequest;
     let mut request = LeaderboardRequest::default();
-    let (mut policy, mut json) = (None, false);
-    let list = |text: String| text.split(',').filter(|n| !n.is_empty()).map(String::from).collect();
+    let (mut policy, mut json, mut own_paths) = (None, false, Vec::<String>::new());
+    let list = |text: String| -> Vec<String> { text.split(',').filter(|n| !n.is_empty()).map(String::from).collect() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -781,9 +790,15 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
             "--policy" => policy = Some(flag_value::<String>(&mut it, a)?),
             "--seed" => request.seed = flag_value(&mut it, a)?,
             "--json" => json = true,
+            "--programs" => own_paths.extend(list(flag_value(&mut it, a)?)),
+            "--split" => {
+                let side: String = flag_value(&mut it, a)?;
+                request.split = Some(compgym::agents::programs::Split::by_name(&side).map_err(agent_failure("leaderboard"))?);
+            }
             other => return Err(usage_error(format!("leaderboard: unknown argument {other:?}"))),
         }
     }
+    request.own = read_own_programs(&own_paths)?;
     let fail = agent_failure("leaderboard");
     if let Some(path) = &policy {
         request.policy = Some(std::rc::Rc::new(read_policy(path)?));
@@ -817,25 +832,30 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
 }
 
 fn cmd_train(args: &[String]) -> Result<(), Failure> {
+    use compgym::agents::leaderboard::Task;
     use compgym::agents::policy::train::{TrainOptions, Trainer};
+    use compgym::agents::programs::{own, Split};
     let mut options = TrainOptions::default();
     let (mut seconds, mut updates, mut out) = (None, None, "policy.json".to_string());
+    let mut own_paths = Vec::new();
+    let list = |text: String| -> Vec<String> { text.split(',').filter(|n| !n.is_empty()).map(String::from).collect() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--task" => options.task = Task::by_name(&flag_value::<String>(&mut it, a)?).map_err(agent_failure("train"))?,
             "--seconds" => seconds = Some(flag_value::<f64>(&mut it, a)?),
             "--updates" => updates = Some(flag_value::<u64>(&mut it, a)?),
             "--seed" => options.seed = flag_value(&mut it, a)?,
             "--out" => out = flag_value(&mut it, a)?,
             "--episode-length" => options.episode_length = flag_value(&mut it, a)?,
             "--batch" => options.batch = flag_value(&mut it, a)?,
+            "--epochs" => options.epochs = flag_value(&mut it, a)?,
+            "--minibatch" => options.minibatch = flag_value(&mut it, a)?,
             "--learning-rate" => options.learning_rate = flag_value(&mut it, a)?,
             "--entropy" => options.entropy = flag_value(&mut it, a)?,
             "--validate-every" => options.validate_every = flag_value(&mut it, a)?,
-            "--programs" => {
-                let list: String = flag_value(&mut it, a)?;
-                options.programs = list.split(',').map(str::to_string).collect();
-            }
+            "--programs" => options.programs = list(flag_value(&mut it, a)?),
+            "--own" => own_paths.extend(list(flag_value(&mut it, a)?)),
             "--program-share" => options.program_share = flag_value(&mut it, a)?,
             "--hidden" => {
                 let list: String = flag_value(&mut it, a)?;
@@ -850,6 +870,11 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
     if seconds.is_none() && updates.is_none() {
         seconds = Some(60.0);
     }
+    let programs = read_own_programs(&own_paths)?;
+    let (train, held_out) = (own(&programs, Split::Train), own(&programs, Split::HeldOut));
+    options.programs.extend(train.iter().map(|p| p.uri.clone()));
+    options.validation.extend(held_out.iter().map(|p| p.uri.clone()));
+    options.own_programs = programs;
     let fail = agent_failure("train");
     let mut trainer = Trainer::new(options).map_err(&fail)?;
     say!("update episodes steps seconds mean_return entropy validation");
@@ -876,10 +901,32 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
     let text = policy.to_json().map_err(&fail)?;
     std::fs::write(&out, &text).map_err(|e| Failure(format!("{out}: {e}"), 1))?;
     say!(
-        "saved {out} ({} bytes, {} parameters); validation {:.4}x -Oz",
+        "saved {out} ({} bytes, {} parameters); held-out validation {:.4}x the pipeline",
         text.len(),
         policy.network.parameters(),
         validation
     );
     Ok(())
+}
+
+/// The `.bril` files in `paths` (files, or folders searched two levels
+/// deep) as programs of one's own, each named after the folder it was
+/// found in and its path there.
+fn read_own_programs(paths: &[String]) -> Result<Vec<compgym::agents::programs::OwnProgram>, Failure> {
+    use compgym::agents::programs::OwnProgram;
+    let mut programs = Vec::new();
+    for p in paths {
+        let root = Path::new(p);
+        let folder = if root.is_dir() { root } else { root.parent().unwrap_or(Path::new(".")) };
+        let name = std::fs::canonicalize(folder)
+            .ok()
+            .and_then(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "own".into());
+        for file in collect_bril_files(std::slice::from_ref(p))? {
+            let source = std::fs::read_to_string(&file).map_err(|e| Failure(format!("{}: {e}", file.display()), 1))?;
+            let relative = file.strip_prefix(folder).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+            programs.push(OwnProgram::from_file(&name, &relative, source));
+        }
+    }
+    Ok(programs)
 }

@@ -92,6 +92,8 @@ export const OBSERVATIONS = {
   DynamicInstructionCountOz: 'The instructions the program executes after -Oz.',
   Output: 'What the program prints when it runs on its arguments.',
   IsRunnable: 'Whether the program can run at all (it has a @main).',
+  Structure: 'The program\'s loops (how deep, whether their trip counts are known, how much code runs in them) and its call graph (recursion, depth, small and single-use functions).',
+  Features: 'Autophase, InstCount and Structure in one vector: what the learned policy reads.',
 };
 
 /** A sentence for `name` from any of the tables, or null. */

@@ -1,20 +1,26 @@
-//! A learned policy: a small network that picks the next action from the
-//! program's features and what the episode has done so far, trained by
-//! [`train`] (REINFORCE with a learned baseline) and played zero-shot by
-//! [`PolicyRollout`]: one episode, the most probable action each step, no
-//! search.
+//! A learned policy: a small network that picks the passes to run before
+//! the compiler's own pipeline (`-Oz` for code size, `-O2` for runtime),
+//! trained by [`train`] (PPO with action masking) and played zero-shot by
+//! [`PolicyRollout`]: one episode, the most probable choice each step, no
+//! search, then the pipeline.
 //!
-//! The input is the observation (Autophase by default), each feature
-//! squashed as `ln(1 + x)` so small and large programs share a scale, then
-//! the episode's history: `ln(1 + times each action was applied)`, the last
-//! action one-hot, the actions known to leave the current program
-//! unchanged, and the share of the episode gone. The output is one logit per
-//! action and a value estimate. Actions known to do nothing here are masked
-//! out (they would only waste a step), in training and in play; an episode
-//! ends early when every action is known to do nothing. Actions are matched to an
-//! environment's by name, so a policy runs on an action space that has
-//! grown (it never picks an action it does not know) and reports one it
-//! needs that is missing.
+//! Why a prefix: the pipeline already does what every program needs; what
+//! it cannot know is when unrolling, inlining, specialising or rotating
+//! first pays, and that is a per-program decision a network can learn. The
+//! policy may stop at once (a choice of its own), so on a program where
+//! nothing helps it matches the pipeline exactly.
+//!
+//! The input is the observation (`Features`: Autophase, InstCount and
+//! Structure), each count squashed as `ln(1 + x)`, then the episode's
+//! history: `ln(1 + times each action was applied)`, the last action
+//! one-hot, the actions known to leave the current program unchanged, and
+//! the share of the episode gone; the whole vector is then standardised by
+//! means and scales measured when training began (saved with the policy).
+//! The output is one logit per action, one for stopping, and a value
+//! estimate. Actions known to do nothing here are masked out, in training
+//! and in play. Actions are matched to an environment's by name, so a
+//! policy runs on an action space that has grown (it never picks an action
+//! it does not know) and reports one it needs that is missing.
 
 pub mod mlp;
 pub mod play;
@@ -22,7 +28,9 @@ pub mod play;
 mod tests;
 pub mod train;
 
+use super::baseline::{apply_pipeline, pipeline_indices, ContextSteps};
 use super::context::SearchContext;
+use super::leaderboard::Task;
 use super::search::Search;
 use crate::env::CompilerEnv;
 use crate::error::{Error, Result};
@@ -33,23 +41,35 @@ use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 /// The format tag of saved policies.
-pub const FORMAT: &str = "compgym-policy-v1";
+pub const FORMAT: &str = "compgym-policy-v2";
 
-/// A policy trained for ten minutes on one core with `compgym train --seconds
-/// 600 --seed 1 --hidden 32,32` (its `training` field says more).
-const PRETRAINED: &str = include_str!("pretrained.json");
+/// The name of the policy's own choice to stop and hand over to the pipeline.
+pub const STOP: &str = "stop";
+
+/// The observation policies read by default.
+pub const DEFAULT_OBSERVATION: &str = "Features";
+
+/// The bundled policies, one per task (their `training` fields say how
+/// they were trained).
+const PRETRAINED_SIZE: &str = include_str!("pretrained-size.json");
+const PRETRAINED_RUNTIME: &str = include_str!("pretrained-runtime.json");
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Policy {
     pub format: String,
+    /// `size` or `runtime`: the cost it lowers and the pipeline that finishes
+    /// its episodes (see [`Task`]).
+    pub task: String,
     /// The observation the network reads (a numeric vector).
     pub observation: String,
     pub observation_length: usize,
     /// The actions it chooses among, by name, in output order.
     pub actions: Vec<String>,
-    /// Steps per episode.
+    /// The most passes it runs before the pipeline.
     pub episode_length: usize,
+    /// The input's standardisation.
+    pub normalizer: Normalizer,
     pub network: Mlp,
     /// How it was trained (free-form; for people).
     #[serde(default)]
@@ -57,8 +77,9 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// A new policy with random weights.
+    /// A new policy with random weights and an identity normalizer.
     pub fn new(
+        task: Task,
         observation: &str,
         observation_length: usize,
         actions: Vec<String>,
@@ -66,23 +87,51 @@ impl Policy {
         hidden: &[usize],
         rng: &mut crate::Rng,
     ) -> Policy {
-        let mut sizes = vec![input_length(observation_length, actions.len())];
+        let inputs = input_length(observation_length, actions.len());
+        let mut sizes = vec![inputs];
         sizes.extend_from_slice(hidden);
-        sizes.push(actions.len() + 1);
+        sizes.push(actions.len() + 2);
         Policy {
             format: FORMAT.into(),
+            task: task.short_name().into(),
             observation: observation.into(),
             observation_length,
             actions,
             episode_length,
+            normalizer: Normalizer::identity(inputs),
             network: Mlp::new(&sizes, 0.1, rng),
             training: serde_json::Value::Null,
         }
     }
 
-    /// The policy that comes with compgym.
+    /// The policy that comes with compgym for `task`.
+    pub fn pretrained_for(task: Task) -> Result<Policy> {
+        Policy::from_json(match task {
+            Task::CodeSize => PRETRAINED_SIZE,
+            Task::Runtime => PRETRAINED_RUNTIME,
+        })
+    }
+
+    /// The bundled code-size policy.
     pub fn pretrained() -> Result<Policy> {
-        Policy::from_json(PRETRAINED)
+        Policy::pretrained_for(Task::CodeSize)
+    }
+
+    /// The task the policy was trained for.
+    pub fn task(&self) -> Result<Task> {
+        Task::by_name(&self.task)
+    }
+
+    /// The index of the stop choice among the network's outputs.
+    pub fn stop_index(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// The network's input for an observation vector and the episode's
+    /// history, standardised.
+    pub fn input(&self, observation: &[f64], history: &History, out: &mut Vec<f64>) {
+        history.input(observation, out);
+        self.normalizer.apply(out);
     }
 
     /// Reads a saved policy; a ValueError says what is wrong with it.
@@ -104,14 +153,15 @@ impl Policy {
 
     /// The policy as it is saved: weights rounded to f32.
     pub fn rounded(&self) -> Policy {
-        Policy { network: self.network.rounded(), ..self.clone() }
+        Policy { network: self.network.rounded(), normalizer: self.normalizer.rounded(), ..self.clone() }
     }
 
     /// Checks that the network fits the observation and the actions.
     pub fn check(&self) -> Result<()> {
         self.network.check()?;
+        self.task()?;
         let inputs = input_length(self.observation_length, self.actions.len());
-        if self.network.inputs() != inputs || self.network.outputs() != self.actions.len() + 1 {
+        if self.network.inputs() != inputs || self.network.outputs() != self.actions.len() + 2 {
             return Err(Error::value(format!(
                 "the network takes {} inputs and gives {} outputs; {} actions and an observation of {} need {} and {}",
                 self.network.inputs(),
@@ -119,11 +169,70 @@ impl Policy {
                 self.actions.len(),
                 self.observation_length,
                 inputs,
-                self.actions.len() + 1
+                self.actions.len() + 2
             )));
         }
+        self.normalizer.check(inputs)?;
         if self.episode_length == 0 {
             return Err(Error::value("the episode length must be positive"));
+        }
+        Ok(())
+    }
+}
+
+/// The input's standardisation: `(x - mean) * scale`, each measured on the
+/// inputs met when training began, so every input has about the same range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Normalizer {
+    #[serde(with = "mlp::f32_values")]
+    pub mean: Vec<f64>,
+    #[serde(with = "mlp::f32_values")]
+    pub scale: Vec<f64>,
+}
+
+impl Normalizer {
+    pub fn identity(len: usize) -> Normalizer {
+        Normalizer { mean: vec![0.0; len], scale: vec![1.0; len] }
+    }
+
+    /// Means and inverse standard deviations of `samples` (an input that
+    /// never varies keeps scale 1).
+    pub fn fit(samples: &[Vec<f64>], len: usize) -> Normalizer {
+        let n = samples.len().max(1) as f64;
+        let mut mean = vec![0.0; len];
+        for s in samples {
+            mean.iter_mut().zip(s).for_each(|(m, x)| *m += x / n);
+        }
+        let mut variance = vec![0.0; len];
+        for s in samples {
+            variance.iter_mut().zip(s.iter().zip(&mean)).for_each(|(v, (x, m))| *v += (x - m) * (x - m) / n);
+        }
+        let scale = variance.iter().map(|&v| if v > 1e-12 { 1.0 / libm::sqrt(v) } else { 1.0 }).collect();
+        Normalizer { mean, scale }
+    }
+
+    pub fn apply(&self, x: &mut [f64]) {
+        for ((x, m), s) in x.iter_mut().zip(&self.mean).zip(&self.scale) {
+            *x = (*x - m) * s;
+        }
+    }
+
+    /// Rounded to f32, as saved.
+    pub fn rounded(&self) -> Normalizer {
+        let round = |v: &[f64]| v.iter().map(|&x| f64::from(x as f32)).collect();
+        Normalizer { mean: round(&self.mean), scale: round(&self.scale) }
+    }
+
+    fn check(&self, inputs: usize) -> Result<()> {
+        if self.mean.len() != inputs || self.scale.len() != inputs {
+            return Err(Error::value(format!(
+                "the normalizer has {} means and {} scales for {inputs} inputs",
+                self.mean.len(),
+                self.scale.len()
+            )));
+        }
+        if self.mean.iter().chain(&self.scale).any(|x| !x.is_finite()) {
+            return Err(Error::value("the normalizer holds a number that is not finite"));
         }
         Ok(())
     }
@@ -180,10 +289,12 @@ impl History {
         self.step >= self.episode_length
     }
 
-    /// `available` without the actions known to leave the program unchanged.
+    /// `available` without the actions known to leave the program
+    /// unchanged, then the stop choice (always allowed).
     pub fn allowed(&self, available: &[bool], out: &mut Vec<bool>) {
         out.clear();
         out.extend(available.iter().zip(&self.no_effect).map(|(&a, &n)| a && !n));
+        out.push(true);
     }
 
     /// The input for an observation vector.
@@ -250,8 +361,9 @@ pub fn match_actions(policy: &Policy, env_names: &[String]) -> Vec<Option<usize>
 }
 
 /// One zero-shot episode of a policy: from the unoptimised program, the most
-/// probable action at each step, for the policy's episode length. The
-/// result is the final state, not the best one met on the way.
+/// probable choice at each step until it stops (or its episode length is
+/// reached), then its task's pipeline. The result is the final state, not
+/// the best one met on the way.
 pub struct PolicyRollout {
     policy: Rc<Policy>,
     state: Option<(CompilerEnv, Player)>,
@@ -284,15 +396,23 @@ impl Search for PolicyRollout {
                 (env, player)
             }
         };
-        let Some(choice) = player.choose(env)? else { return Ok(false) };
-        let Some(stepped) = context.step(env, choice.env_action)? else {
+        if let Some(choice) = player.choose(env)? {
+            let Some(stepped) = context.step(env, choice.env_action)? else {
+                return Ok(true);
+            };
+            player.record(&choice, stepped.changed, false);
+            if stepped.failed() {
+                return Err(Error::service("the compiler failed during the policy's episode"));
+            }
+            context.set_result(env, stepped.cost);
             return Ok(true);
-        };
-        player.record(&choice, stepped.changed, false);
-        if stepped.failed() {
-            return Err(Error::service("the compiler failed during the policy's episode"));
         }
-        context.set_result(env, stepped.cost);
-        Ok(!player.done())
+        // The policy has stopped: its task's pipeline finishes the episode.
+        let pipeline = self.policy.task()?.baseline_pipeline()?;
+        let groups = pipeline_indices(&pipeline, &context.action_names())?;
+        let start = context.observe(env, context.cost_name())?.as_f64().unwrap_or(f64::INFINITY);
+        let cost = apply_pipeline(env, &groups, pipeline.conditional, start, &mut ContextSteps(context))?;
+        context.set_result(env, cost);
+        Ok(false)
     }
 }

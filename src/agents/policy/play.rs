@@ -1,11 +1,13 @@
 //! Playing a policy on an environment, one step at a time: the network
 //! reads the environment's observation and the episode's history, the most
-//! probable allowed action is taken, and the history learns what the step
-//! did. What a zero-shot rollout ([`super::PolicyRollout`]) and a caller
-//! stepping its own environment (the JS `PolicyPlayer`) share.
+//! probable allowed choice is taken (a pass, or stopping), and the history
+//! learns what the step did; once the policy stops, [`Player::finish`] runs
+//! its task's pipeline. What a zero-shot rollout ([`super::PolicyRollout`])
+//! and a caller stepping its own environment (the JS `PolicyPlayer`) share.
 
 use super::mlp::Trace;
 use super::{argmax, match_actions, observe_vector, softmax, History, Policy};
+use crate::agents::baseline::{apply_pipeline, pipeline_indices, DirectSteps};
 use crate::agents::context::{action_names, action_values};
 use crate::env::CompilerEnv;
 use crate::error::{Error, Result};
@@ -50,7 +52,9 @@ pub struct Player {
     input: Vec<f64>,
     trace: Trace,
     probabilities: Vec<f64>,
+    /// The policy chose to stop, or a step ended the episode.
     over: bool,
+    finished: bool,
 }
 
 impl Player {
@@ -75,6 +79,7 @@ impl Player {
             trace: Trace::default(),
             probabilities: Vec::new(),
             over: false,
+            finished: false,
         })
     }
 
@@ -82,8 +87,9 @@ impl Player {
         &self.policy
     }
 
-    /// The episode is over: its length is reached, a step ended it, or no
-    /// action is left that is not known to do nothing.
+    /// The policy's passes are over: its length is reached, it chose to
+    /// stop, or a step ended the episode. ([`finish`](Self::finish) runs the
+    /// pipeline after them.)
     pub fn done(&self) -> bool {
         self.over || self.history.done()
     }
@@ -93,24 +99,38 @@ impl Player {
         self.history.steps()
     }
 
-    /// The action the policy takes in `env`'s current state; `None` when the
-    /// episode is over.
+    /// The action the policy takes in `env`'s current state; `None` when
+    /// its passes are over (it stops here, or had stopped).
     pub fn choose(&mut self, env: &CompilerEnv) -> Result<Option<Choice>> {
         if self.done() {
             return Ok(None);
         }
-        let p = &self.policy;
-        let observation = observe_vector(env, &p.observation, p.observation_length)?;
-        self.history.input(&observation, &mut self.input);
-        p.network.forward(&self.input, &mut self.trace);
-        let logits = &self.trace.output()[..p.actions.len()];
-        self.history.allowed(&self.available, &mut self.allowed);
-        // None: every action is known to do nothing here; the episode is over.
-        let Some(action) = argmax(logits, &self.allowed) else {
-            self.over = true;
+        let observation = observe_vector(env, &self.policy.observation, self.policy.observation_length)?;
+        self.choose_for(&observation)
+    }
+
+    /// [`choose`](Self::choose) for an observation the caller read itself
+    /// (the policy's observation, as raw counts).
+    pub fn choose_for(&mut self, observation: &[f64]) -> Result<Option<Choice>> {
+        if self.done() {
             return Ok(None);
-        };
-        let Some(env_action) = self.to_env.get(action).copied().flatten() else {
+        }
+        let p = &self.policy;
+        if observation.len() != p.observation_length {
+            return Err(Error::value(format!(
+                "the observation has {} values; the policy reads {} ({})",
+                observation.len(),
+                p.observation_length,
+                p.observation
+            )));
+        }
+        p.input(observation, &self.history, &mut self.input);
+        p.network.forward(&self.input, &mut self.trace);
+        let logits = &self.trace.output()[..=p.actions.len()];
+        self.history.allowed(&self.available, &mut self.allowed);
+        let stop = p.stop_index();
+        let action = argmax(logits, &self.allowed).unwrap_or(stop);
+        let Some(env_action) = self.to_env.get(action).copied().flatten().filter(|_| action != stop) else {
             self.over = true;
             return Ok(None);
         };
@@ -133,7 +153,7 @@ impl Player {
     }
 
     /// Chooses, steps `env` with the choice and records it; `None` when the
-    /// episode is over.
+    /// policy's passes are over.
     pub fn step(&mut self, env: &mut CompilerEnv) -> Result<Option<Played>> {
         let Some(choice) = self.choose(env)? else { return Ok(None) };
         let value = self
@@ -146,5 +166,28 @@ impl Player {
         let ended = result.info.error.is_some() || result.terminated || result.truncated || !env.in_episode();
         self.record(&choice, changed, ended);
         Ok(Some(Played { choice, changed, error: result.info.error, done: self.done() }))
+    }
+
+    /// Runs the policy's pipeline on `env` once its passes are over (a
+    /// ValueError before; nothing the second time): the cost at the end,
+    /// as the task measures it.
+    pub fn finish(&mut self, env: &mut CompilerEnv) -> Result<f64> {
+        let task = self.policy.task()?;
+        let cost = || -> Result<f64> {
+            env.observation().get(task.cost())?.as_f64().ok_or_else(|| Error::type_error("the cost is not a number"))
+        };
+        if self.finished {
+            return cost();
+        }
+        if !self.done() {
+            return Err(Error::value("the policy has not stopped yet: step it until it does"));
+        }
+        let pipeline = task.baseline_pipeline()?;
+        let groups = pipeline_indices(&pipeline, &action_names(env))?;
+        let start = cost()?;
+        let mut steps = DirectSteps { cost: task.cost(), values: &self.values };
+        let cost = apply_pipeline(env, &groups, pipeline.conditional, start, &mut steps)?;
+        self.finished = true;
+        Ok(cost)
     }
 }

@@ -1,25 +1,33 @@
-//! Training a policy with REINFORCE and a learned baseline (the value head),
-//! on generated programs, in resumable pieces: [`Trainer::train_batch`] is
-//! one update (a batch of episodes), so a Web Worker or Node can train a
-//! little, report, and go on.
+//! Training a policy with PPO (clipped objective, generalised advantage
+//! estimates, several epochs of minibatches per batch) and action masking,
+//! in resumable pieces: [`Trainer::train_batch`] is one update, so a Web
+//! Worker or Node can train a little, report, and go on.
 //!
-//! The reward of a step is `ln(cost before) - ln(cost after)`, so an
-//! episode's return is `ln(initial cost / final cost)`: maximising it is
-//! maximising the final program's `baseline / final` ratio, the
-//! leaderboard's measure, in the same geometric terms. Advantages are the
-//! returns to go less the value estimate, normalised over the batch; the
-//! loss adds an entropy bonus and the value's squared error, and the
-//! gradient is clipped by its norm before Adam. Every random draw comes from
+//! An episode starts from an unoptimised program: the policy picks passes
+//! (never one known to do nothing) until it chooses to stop or its episode
+//! length is reached; then its task's pipeline (`-Oz` or `-O2`) runs. An
+//! episode's return is `ln(baseline / final)`, the pipeline alone against
+//! the policy's passes then the pipeline, so a return of 0 is the
+//! pipeline's result, above 0 is better, and maximising the mean return
+//! maximises the leaderboard's geometric mean. Stopping at once earns
+//! exactly 0: a policy can always learn to do no harm. The return is paid
+//! out step by step (a pass earns how much it lowered the cost the
+//! pipeline would reach from there), which tells each pass what it did.
+//!
+//! Programs are drawn from generated ones (seeds in [`TRAINING_SEEDS`]) and
+//! from `programs` (by default the hand-written programs of the train side
+//! of [`Split`](crate::agents::programs::Split)); the curve is validated
+//! greedily on `validation` (by default the held-out side, which is only
+//! reported, never used to choose anything). Every random draw comes from
 //! the trainer's seeded generator, so a seed and a number of updates give
 //! the same network on every platform.
-//!
-//! Training programs are generated with seeds in [`TRAINING_SEEDS`]; the
-//! curve's validation programs and the leaderboard's unseen programs come
-//! from seeds outside it.
 
 use super::mlp::{Adam, Gradients, Trace};
-use super::{argmax, match_actions, observe_vector, softmax, History, Policy};
+use super::{argmax, match_actions, observe_vector, softmax, History, Normalizer, Policy, DEFAULT_OBSERVATION};
+use crate::agents::baseline::{apply_pipeline, pipeline_indices, DirectSteps};
 use crate::agents::context::{action_names, action_values};
+use crate::agents::leaderboard::Task;
+use crate::agents::programs::{bundled, OwnProgram, Split};
 use crate::bril::generator;
 use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
@@ -32,7 +40,7 @@ use std::ops::Range;
 /// The generator seeds training draws its programs from.
 pub const TRAINING_SEEDS: Range<u64> = 0..1_000_000;
 
-/// The generator seeds of the programs the training curve is validated on.
+/// The generator seeds of generated programs the curve may be validated on.
 pub const VALIDATION_SEEDS: Range<u64> = 2_000_000..2_000_016;
 
 /// The URI of a generated program.
@@ -43,11 +51,22 @@ pub fn generated_uri(seed: u64, size: u32) -> String {
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
     pub seed: u64,
+    /// What the policy lowers, and the pipeline that finishes its episodes.
+    pub task: Task,
+    /// The most passes an episode runs before the pipeline.
     pub episode_length: usize,
     pub hidden: Vec<usize>,
     pub learning_rate: f64,
     /// Episodes per update.
     pub batch: usize,
+    /// Passes over each batch.
+    pub epochs: usize,
+    /// Samples per gradient step.
+    pub minibatch: usize,
+    /// PPO's clipping of the probability ratio.
+    pub clip: f64,
+    /// λ of the generalised advantage estimates.
+    pub gae_lambda: f64,
     /// Weight of the entropy bonus.
     pub entropy: f64,
     /// Weight of the value's squared error.
@@ -55,9 +74,12 @@ pub struct TrainOptions {
     pub max_grad_norm: f64,
     /// Generated training programs' sizes are drawn uniformly from this range.
     pub sizes: Range<u32>,
-    /// Benchmark URIs or dataset names (`benchmark://large-v0`) that
-    /// training also draws from, besides generated programs.
+    /// Benchmark URIs or dataset names (`benchmark://large-v0`) training
+    /// draws from besides generated programs.
     pub programs: Vec<String>,
+    /// Programs of one's own added to the environment first (name them in
+    /// `programs` to train on them).
+    pub own_programs: Vec<OwnProgram>,
     /// The share of episodes played on `programs` rather than on a
     /// generated program.
     pub program_share: f64,
@@ -67,10 +89,6 @@ pub struct TrainOptions {
     pub validation: Vec<String>,
     /// The observation the policy reads.
     pub observation: String,
-    /// The cost to lower.
-    pub cost: String,
-    /// The baseline the validation ratios are measured against.
-    pub baseline: String,
     pub clock: Option<Clock>,
 }
 
@@ -78,21 +96,25 @@ impl Default for TrainOptions {
     fn default() -> Self {
         TrainOptions {
             seed: 0,
-            episode_length: 40,
+            task: Task::CodeSize,
+            episode_length: 6,
             hidden: vec![64, 64],
-            learning_rate: 1e-3,
-            batch: 16,
+            learning_rate: 5e-4,
+            batch: 32,
+            epochs: 4,
+            minibatch: 64,
+            clip: 0.2,
+            gae_lambda: 0.95,
             entropy: 0.01,
             value_weight: 0.5,
-            max_grad_norm: 1.0,
-            sizes: 20..81,
-            programs: Vec::new(),
-            program_share: 0.0,
+            max_grad_norm: 0.5,
+            sizes: 20..301,
+            programs: bundled(Split::Train),
+            own_programs: Vec::new(),
+            program_share: 0.5,
             validate_every: 25,
-            validation: VALIDATION_SEEDS.map(|s| generated_uri(s, generator::DEFAULT_SIZE)).collect(),
-            observation: "Autophase".into(),
-            cost: "IrInstructionCount".into(),
-            baseline: "IrInstructionCountOz".into(),
+            validation: bundled(Split::HeldOut),
+            observation: DEFAULT_OBSERVATION.into(),
             clock: None,
         }
     }
@@ -103,11 +125,16 @@ impl TrainOptions {
     /// naming the first that cannot.
     pub fn check(&self) -> Result<()> {
         let fail = |what: String| Err(Error::value(what));
-        if !(1..=10_000).contains(&self.episode_length) {
-            return fail(format!("episodeLength must be from 1 to 10000, got {}", self.episode_length));
-        }
-        if !(1..=10_000).contains(&self.batch) {
-            return fail(format!("batch must be from 1 to 10000, got {}", self.batch));
+        let counts = [
+            ("episodeLength", self.episode_length),
+            ("batch", self.batch),
+            ("epochs", self.epochs),
+            ("minibatch", self.minibatch),
+        ];
+        for (name, n) in counts {
+            if !(1..=10_000).contains(&n) {
+                return fail(format!("{name} must be from 1 to 10000, got {n}"));
+            }
         }
         if self.hidden.len() > 8 || self.hidden.iter().any(|&h| !(1..=4096).contains(&h)) {
             return fail(format!(
@@ -127,8 +154,14 @@ impl TrainOptions {
                 return fail(format!("{name} must be finite and not negative, got {x}"));
             }
         }
-        if !(0.0..=1.0).contains(&self.program_share) {
-            return fail(format!("programShare must be from 0 to 1, got {}", self.program_share));
+        let unit = [("programShare", self.program_share), ("gaeLambda", self.gae_lambda)];
+        for (name, x) in unit {
+            if !(0.0..=1.0).contains(&x) {
+                return fail(format!("{name} must be from 0 to 1, got {x}"));
+            }
+        }
+        if !(self.clip > 0.0 && self.clip < 1.0) {
+            return fail(format!("clip must be above 0 and below 1, got {}", self.clip));
         }
         if self.program_share > 0.0 && self.programs.is_empty() {
             return fail("programShare is above 0 but no programs are given".into());
@@ -152,22 +185,47 @@ pub struct CurvePoint {
     pub steps: u64,
     /// Seconds of training so far.
     pub seconds: f64,
-    /// The batch's mean return, `ln(initial / final cost)`.
+    /// The batch's mean return, `ln(baseline / final cost)`.
     pub mean_return: f64,
-    /// The policy's mean entropy over the batch's steps.
+    /// The policy's mean entropy over the batch's choices.
     pub entropy: f64,
     /// Geometric mean of `baseline / final` over the validation programs,
     /// when validated at this update.
     pub validation: Option<f64>,
 }
 
-/// A step of an episode, kept for the update.
+/// A choice of an episode, kept for the update.
 struct Sample {
-    trace: Trace,
-    /// The actions it could choose from.
+    input: Vec<f64>,
+    /// The choices it could make (passes, then stop).
     allowed: Vec<bool>,
-    action: usize,
+    choice: usize,
+    log_probability: f64,
+    value: f64,
     reward: f64,
+    /// The episode's last choice.
+    last: bool,
+}
+
+/// What an episode ended with.
+struct Played {
+    baseline: f64,
+    cost: f64,
+}
+
+impl Played {
+    fn log_ratio(&self) -> f64 {
+        log_cost(self.baseline) - log_cost(self.cost)
+    }
+}
+
+/// How an episode picks: sampling (training), the most probable choice
+/// (validation), or uniformly among the allowed (measuring the inputs).
+#[derive(Clone, Copy, PartialEq)]
+enum Pick {
+    Sample,
+    Greedy,
+    Uniform,
 }
 
 pub struct Trainer {
@@ -182,6 +240,8 @@ pub struct Trainer {
     to_env: Vec<Option<usize>>,
     /// The environment's action values, by index.
     values: Vec<Value>,
+    /// The task's pipeline, as action indices, group by group.
+    pipeline: (Vec<Vec<usize>>, bool),
     /// The benchmarks of `options.programs`, datasets listed out.
     programs: Vec<String>,
     curve: Vec<CurvePoint>,
@@ -192,27 +252,25 @@ pub struct Trainer {
     clock: Clock,
 }
 
-fn cost_of(value: Option<&Value>) -> f64 {
-    value.and_then(Value::as_f64).unwrap_or(f64::INFINITY)
-}
-
 /// `ln(max(cost, 1))`: costs below 1 (an empty program) count as 1.
 fn log_cost(cost: f64) -> f64 {
     libm::log(cost.max(1.0))
 }
 
+/// Episodes played uniformly at random to measure the inputs' scales.
+const NORMALIZER_EPISODES: usize = 48;
+
 impl Trainer {
     /// A trainer with a new random policy over the actions of `bril-v0`.
     pub fn new(options: TrainOptions) -> Result<Trainer> {
         options.check()?;
-        let env_options = EnvOptions {
-            observation_space: Some(Some(options.cost.clone())),
-            reward_space: Some(None),
-            ..Default::default()
-        };
+        let env_options =
+            EnvOptions { observation_space: Some(None), reward_space: Some(None), ..Default::default() };
         let mut env = make("bril-v0", env_options)?;
-        let first =
-            options.validation.first().cloned().unwrap_or_else(|| generated_uri(VALIDATION_SEEDS.start, 40));
+        for program in &options.own_programs {
+            program.add_to(&mut env)?;
+        }
+        let first = generated_uri(VALIDATION_SEEDS.start, generator::DEFAULT_SIZE);
         env.reset(ResetOptions { benchmark: Some(first), ..Default::default() })?;
         let observation_length =
             env.observation().get(&options.observation)?.as_array().map(|a| a.len()).ok_or_else(|| {
@@ -220,6 +278,7 @@ impl Trainer {
             })?;
         let mut rng = Rng::seed_from_u64(options.seed);
         let policy = Policy::new(
+            options.task,
             &options.observation,
             observation_length,
             action_names(&env),
@@ -227,17 +286,23 @@ impl Trainer {
             &options.hidden,
             &mut rng,
         );
-        Trainer::resume(policy, options, env, rng)
+        let mut trainer = Trainer::resume(policy, options, env, rng)?;
+        trainer.fit_normalizer()?;
+        Ok(trainer)
     }
 
     fn resume(policy: Policy, options: TrainOptions, mut env: CompilerEnv, rng: Rng) -> Result<Trainer> {
-        let to_env = match_actions(&policy, &action_names(&env));
+        let names = action_names(&env);
+        let to_env = match_actions(&policy, &names);
         let available = to_env.iter().map(Option::is_some).collect();
         let clock = options.clock.unwrap_or_else(|| env.clock());
         let values = action_values(&env)?;
+        let pipeline = options.task.baseline_pipeline()?;
+        let pipeline = (pipeline_indices(&pipeline, &names)?, pipeline.conditional);
         let programs = training_programs(&mut env, &options.programs)?;
         Ok(Trainer {
             values,
+            pipeline,
             programs,
             adam: Adam::new(&policy.network, options.learning_rate),
             grads: Gradients::zeros(&policy.network),
@@ -256,6 +321,19 @@ impl Trainer {
         })
     }
 
+    /// Plays episodes uniformly at random and standardises the inputs they met.
+    fn fit_normalizer(&mut self) -> Result<()> {
+        let mut inputs = Vec::new();
+        for _ in 0..NORMALIZER_EPISODES {
+            let uri = self.draw_program();
+            let mut samples = Vec::new();
+            self.play(&uri, Pick::Uniform, Some(&mut samples))?;
+            inputs.extend(samples.into_iter().map(|s| s.input));
+        }
+        self.policy.normalizer = Normalizer::fit(&inputs, self.policy.network.inputs());
+        Ok(())
+    }
+
     pub fn policy(&self) -> &Policy {
         &self.policy
     }
@@ -265,17 +343,21 @@ impl Trainer {
         let mut policy = self.policy.clone();
         let o = &self.options;
         policy.training = serde_json::json!({
-            "algorithm": "REINFORCE with a learned baseline",
+            "algorithm": "PPO with action masking",
             "seed": o.seed,
+            "task": o.task.short_name(),
             "updates": self.updates,
             "episodes": self.episodes,
             "steps": self.steps,
             "seconds": self.elapsed,
             "batch": o.batch,
+            "epochs": o.epochs,
+            "minibatch": o.minibatch,
             "learningRate": o.learning_rate,
             "entropy": o.entropy,
-            "programs": format!("generated, seeds {}..{}, sizes {}..{}", TRAINING_SEEDS.start, TRAINING_SEEDS.end, o.sizes.start, o.sizes.end),
-            "mixedIn": if o.programs.is_empty() { serde_json::Value::Null } else { serde_json::json!({ "programs": o.programs, "share": o.program_share }) },
+            "generated": format!("{}, seeds {}..{}, sizes {}..{}", generator::URI_PREFIX, TRAINING_SEEDS.start, TRAINING_SEEDS.end, o.sizes.start, o.sizes.end),
+            "programs": o.programs,
+            "programShare": o.program_share,
             "validation": self.curve.iter().rev().find_map(|p| p.validation),
         });
         policy
@@ -290,21 +372,8 @@ impl Trainer {
         self.elapsed
     }
 
-    /// The environment's value of policy action `action`.
-    fn action_value(&self, action: usize) -> Result<Value> {
-        self.to_env.get(action).copied().flatten().and_then(|i| self.values.get(i).cloned()).ok_or_else(
-            || Error::value(format!("the environment has no action {:?}", self.policy.actions.get(action))),
-        )
-    }
-
-    fn reset(&mut self, uri: String) -> Result<f64> {
-        let observation = self.env.reset(ResetOptions { benchmark: Some(uri), ..Default::default() })?;
-        Ok(cost_of(observation.as_ref()))
-    }
-
     /// The program of the next training episode.
     fn draw_program(&mut self) -> String {
-        // Without programs nothing extra is drawn: a seed trains as before.
         if !self.programs.is_empty() && self.rng.next_f64() < self.options.program_share {
             return self.programs[self.rng.index(self.programs.len())].clone();
         }
@@ -315,55 +384,117 @@ impl Trainer {
         generated_uri(seed, size)
     }
 
-    /// Plays one episode, sampling actions; its samples go to `out`.
-    fn episode(&mut self, out: &mut Vec<Sample>) -> Result<f64> {
-        let uri = self.draw_program();
-        let initial = self.reset(uri)?;
-        let n = self.policy.actions.len();
-        let mut history = History::new(n, self.policy.episode_length);
-        let (mut input, mut probabilities) = (Vec::new(), vec![0.0; n]);
-        let mut cost = initial;
-        while !history.done() {
-            let mut allowed = Vec::with_capacity(n);
-            history.allowed(&self.available, &mut allowed);
-            if !allowed.iter().any(|&a| a) {
-                break;
-            }
-            let observation =
-                observe_vector(&self.env, &self.policy.observation, self.policy.observation_length)?;
-            history.input(&observation, &mut input);
-            let mut trace = Trace::default();
-            self.policy.network.forward(&input, &mut trace);
-            probabilities.copy_from_slice(&trace.output()[..n]);
-            softmax(&mut probabilities, &allowed);
-            let action = sample(&probabilities, self.rng.next_f64());
-            let value = self.action_value(action)?;
-            let result = self.env.step(value)?;
-            self.steps += 1;
-            history.record(action, !result.info.action_had_no_effect);
-            let failed = result.info.error.is_some();
-            let next = if failed { cost } else { cost_of(result.observation.one()) };
-            out.push(Sample { trace, allowed, action, reward: log_cost(cost) - log_cost(next) });
-            cost = next;
-            if failed {
-                break;
-            }
-        }
-        self.episodes += 1;
-        Ok(log_cost(initial) - log_cost(cost))
+    fn cost(&self, id: &str) -> Result<f64> {
+        self.env.observation().get(id)?.as_f64().ok_or_else(|| Error::type_error(format!("{id} is not a number")))
     }
 
-    /// Plays a batch of episodes and updates the policy once.
+    /// The cost `env`'s program would have after the task's pipeline (its
+    /// potential: what stopping here would earn). `env` is left as it is.
+    fn finished_cost(&mut self) -> Result<f64> {
+        let task = self.options.task;
+        let start = self.cost(task.cost())?;
+        let mut finished = self.env.fork()?;
+        let mut steps = DirectSteps { cost: task.cost(), values: &self.values };
+        apply_pipeline(&mut finished, &self.pipeline.0, self.pipeline.1, start, &mut steps)
+    }
+
+    /// Plays one episode on `uri`: passes chosen by `pick` until the policy
+    /// stops, then the pipeline. Its choices go to `samples` when given,
+    /// each rewarded by how much it lowered the cost the pipeline would
+    /// reach from there (so an episode's rewards add up to
+    /// `ln(baseline / final)`, and each pass gets the credit it earned).
+    fn play(&mut self, uri: &str, pick: Pick, mut samples: Option<&mut Vec<Sample>>) -> Result<Played> {
+        self.env.reset(ResetOptions { benchmark: Some(uri.to_string()), ..Default::default() })?;
+        let task = self.options.task;
+        let baseline = self.cost(task.baseline_cost())?;
+        let n = self.policy.actions.len();
+        let stop = self.policy.stop_index();
+        let mut history = History::new(n, self.policy.episode_length);
+        let (mut input, mut trace, mut probabilities) = (Vec::new(), Trace::default(), vec![0.0; n + 1]);
+        let first = samples.as_ref().map_or(0, |s| s.len());
+        // The potential: the pipeline's cost from the current state.
+        let mut potential = baseline;
+        loop {
+            let mut allowed = Vec::with_capacity(n + 1);
+            history.allowed(&self.available, &mut allowed);
+            let observation = observe_vector(&self.env, &self.policy.observation, self.policy.observation_length)?;
+            if pick == Pick::Uniform {
+                history.input(&observation, &mut input);
+            } else {
+                self.policy.input(&observation, &history, &mut input);
+            }
+            self.policy.network.forward(&input, &mut trace);
+            probabilities.copy_from_slice(&trace.output()[..=n]);
+            let choice = match pick {
+                Pick::Greedy => argmax(&probabilities, &allowed).unwrap_or(stop),
+                Pick::Sample => {
+                    softmax(&mut probabilities, &allowed);
+                    sample(&probabilities, self.rng.next_f64())
+                }
+                Pick::Uniform => {
+                    let open: Vec<usize> = (0..=n).filter(|&i| allowed[i]).collect();
+                    open[self.rng.index(open.len())]
+                }
+            };
+            let mut reward = 0.0;
+            if choice != stop {
+                let value = self.action_value(choice)?;
+                let result = self.env.step(value)?;
+                self.steps += 1;
+                if let Some(e) = result.info.error {
+                    return Err(Error::service(format!("{} failed on {uri}: {e}", self.policy.actions[choice])));
+                }
+                let changed = !result.info.action_had_no_effect;
+                history.record(choice, changed);
+                if changed {
+                    let next = self.finished_cost()?;
+                    reward = log_cost(potential) - log_cost(next);
+                    potential = next;
+                }
+            }
+            if let Some(out) = samples.as_deref_mut() {
+                if pick == Pick::Greedy {
+                    softmax(&mut probabilities, &allowed);
+                }
+                out.push(Sample {
+                    log_probability: libm::log(probabilities[choice].max(1e-300)),
+                    value: trace.output()[n + 1],
+                    input: input.clone(),
+                    allowed,
+                    choice,
+                    reward,
+                    last: false,
+                });
+            }
+            if choice == stop || history.done() {
+                break;
+            }
+        }
+        if let Some(last) = samples.and_then(|out| out.get_mut(first..)).and_then(|s| s.last_mut()) {
+            last.last = true;
+        }
+        Ok(Played { baseline, cost: potential })
+    }
+
+    /// The environment's value of policy action `action`.
+    fn action_value(&self, action: usize) -> Result<Value> {
+        self.to_env.get(action).copied().flatten().and_then(|i| self.values.get(i).cloned()).ok_or_else(
+            || Error::value(format!("the environment has no action {:?}", self.policy.actions.get(action))),
+        )
+    }
+
+    /// Plays a batch of episodes and updates the policy on them.
     pub fn train_batch(&mut self) -> Result<&CurvePoint> {
         let started = (self.clock)();
-        let mut episodes: Vec<Vec<Sample>> = Vec::with_capacity(self.options.batch);
+        let mut samples = Vec::new();
         let mut returns = 0.0;
-        for _ in 0..self.options.batch.max(1) {
-            let mut samples = Vec::with_capacity(self.policy.episode_length);
-            returns += self.episode(&mut samples)?;
-            episodes.push(samples);
+        let batch = self.options.batch.max(1);
+        for _ in 0..batch {
+            let uri = self.draw_program();
+            returns += self.play(&uri, Pick::Sample, Some(&mut samples))?.log_ratio();
         }
-        let entropy = self.update(&episodes);
+        self.episodes += batch as u64;
+        let entropy = self.update(&samples);
         self.updates += 1;
         let validation =
             if self.options.validate_every > 0 && self.updates % self.options.validate_every as u64 == 0 {
@@ -377,7 +508,7 @@ impl Trainer {
             episodes: self.episodes,
             steps: self.steps,
             seconds: self.elapsed,
-            mean_return: returns / episodes.len() as f64,
+            mean_return: returns / batch as f64,
             entropy,
             validation,
         });
@@ -395,57 +526,82 @@ impl Trainer {
         }
     }
 
-    /// One REINFORCE update from a batch; returns the mean entropy.
-    fn update(&mut self, episodes: &[Vec<Sample>]) -> f64 {
-        let n = self.policy.actions.len();
-        // Returns to go and advantages, normalised over the batch.
-        let mut targets = Vec::new();
-        let mut advantages = Vec::new();
-        for samples in episodes {
-            let mut to_go = 0.0;
-            let mut g: Vec<f64> = samples
-                .iter()
-                .rev()
-                .map(|s| {
-                    to_go += s.reward;
-                    to_go
-                })
-                .collect();
-            g.reverse();
-            for (s, g) in samples.iter().zip(g) {
-                advantages.push(g - s.trace.output()[n]);
-                targets.push(g);
+    /// Advantages (GAE with γ = 1, the one reward at the end) and the
+    /// values' targets, per sample.
+    fn advantages(&self, samples: &[Sample]) -> (Vec<f64>, Vec<f64>) {
+        let lambda = self.options.gae_lambda;
+        let mut advantages = vec![0.0; samples.len()];
+        let mut running = 0.0;
+        for i in (0..samples.len()).rev() {
+            let s = &samples[i];
+            let next_value = if s.last { 0.0 } else { samples.get(i + 1).map_or(0.0, |n| n.value) };
+            if s.last {
+                running = 0.0;
             }
+            let delta = s.reward + next_value - s.value;
+            running = delta + lambda * running;
+            advantages[i] = running;
         }
-        let count = advantages.len().max(1) as f64;
+        let targets = advantages.iter().zip(samples).map(|(a, s)| a + s.value).collect();
+        (advantages, targets)
+    }
+
+    /// PPO's update: epochs of shuffled minibatches over the batch's
+    /// choices; the mean entropy of the first pass.
+    fn update(&mut self, samples: &[Sample]) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let (mut advantages, targets) = self.advantages(samples);
+        let count = advantages.len() as f64;
         let mean = advantages.iter().sum::<f64>() / count;
-        let std = (advantages.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / count).sqrt();
-        self.grads.clear();
-        let mut out_grad = vec![0.0; n + 1];
-        let mut probabilities = vec![0.0; n];
-        let mut entropy_sum = 0.0;
-        let samples = episodes.iter().flatten();
-        for ((sample, advantage), target) in samples.zip(&advantages).zip(&targets) {
-            let advantage = (advantage - mean) / (std + 1e-8);
-            let output = sample.trace.output();
-            probabilities.copy_from_slice(&output[..n]);
-            softmax(&mut probabilities, &sample.allowed);
-            let entropy: f64 = probabilities.iter().filter(|&&p| p > 0.0).map(|&p| -p * libm::log(p)).sum();
-            entropy_sum += entropy;
-            for (i, &p) in probabilities.iter().enumerate() {
-                let chosen = if i == sample.action { 1.0 } else { 0.0 };
-                let entropy_grad = if p > 0.0 { p * (libm::log(p) + entropy) } else { 0.0 };
-                out_grad[i] = (advantage * (p - chosen) + self.options.entropy * entropy_grad) / count;
+        let std = libm::sqrt(advantages.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / count);
+        advantages.iter_mut().for_each(|a| *a = (*a - mean) / (std + 1e-8));
+        let o = self.options.clone();
+        let choices = self.policy.actions.len() + 1;
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        let (mut trace, mut probabilities, mut out_grad) =
+            (Trace::default(), vec![0.0; choices], vec![0.0; choices + 1]);
+        let (mut entropy_sum, mut entropy_count) = (0.0, 0usize);
+        for epoch in 0..o.epochs {
+            self.rng.shuffle(&mut order);
+            for chunk in order.chunks(o.minibatch.max(1)) {
+                self.grads.clear();
+                let m = chunk.len() as f64;
+                for &i in chunk {
+                    let s = &samples[i];
+                    self.policy.network.forward(&s.input, &mut trace);
+                    let output = trace.output();
+                    probabilities.copy_from_slice(&output[..choices]);
+                    softmax(&mut probabilities, &s.allowed);
+                    let entropy: f64 =
+                        probabilities.iter().filter(|&&p| p > 0.0).map(|&p| -p * libm::log(p)).sum();
+                    if epoch == 0 {
+                        entropy_sum += entropy;
+                        entropy_count += 1;
+                    }
+                    let ratio = libm::exp(libm::log(probabilities[s.choice].max(1e-300)) - s.log_probability);
+                    let a = advantages[i];
+                    // The clipped objective has no gradient where the ratio
+                    // has moved past the clip in the advantage's direction.
+                    let clipped = (a > 0.0 && ratio > 1.0 + o.clip) || (a < 0.0 && ratio < 1.0 - o.clip);
+                    let weight = if clipped { 0.0 } else { ratio * a };
+                    for (j, &p) in probabilities.iter().enumerate() {
+                        let chosen = if j == s.choice { 1.0 } else { 0.0 };
+                        let entropy_grad = if p > 0.0 { p * (libm::log(p) + entropy) } else { 0.0 };
+                        out_grad[j] = (weight * (p - chosen) + o.entropy * entropy_grad) / m;
+                    }
+                    out_grad[choices] = o.value_weight * (output[choices] - targets[i]) / m;
+                    self.policy.network.backward(&trace, &out_grad, &mut self.grads);
+                }
+                let norm = self.grads.norm();
+                if norm > o.max_grad_norm {
+                    self.grads.scale(o.max_grad_norm / norm);
+                }
+                self.adam.step(&mut self.policy.network, &self.grads);
             }
-            out_grad[n] = self.options.value_weight * (output[n] - target) / count;
-            self.policy.network.backward(&sample.trace, &out_grad, &mut self.grads);
         }
-        let norm = self.grads.norm();
-        if norm > self.options.max_grad_norm {
-            self.grads.scale(self.options.max_grad_norm / norm);
-        }
-        self.adam.step(&mut self.policy.network, &self.grads);
-        entropy_sum / count
+        entropy_sum / entropy_count.max(1) as f64
     }
 
     /// The geometric mean of `baseline / final` over the validation
@@ -454,34 +610,9 @@ impl Trainer {
         let mut log_sum = 0.0;
         let uris = self.options.validation.clone();
         for uri in &uris {
-            let (cost, baseline) = self.greedy_episode(uri)?;
-            log_sum += log_cost(baseline) - log_cost(cost);
+            log_sum += self.play(uri, Pick::Greedy, None)?.log_ratio();
         }
         Ok(libm::exp(log_sum / uris.len().max(1) as f64))
-    }
-
-    /// One greedy episode on `uri`: the final cost and the baseline's.
-    fn greedy_episode(&mut self, uri: &str) -> Result<(f64, f64)> {
-        let mut cost = self.reset(uri.to_string())?;
-        let baseline = cost_of(Some(&self.env.observation().get(&self.options.baseline)?));
-        let n = self.policy.actions.len();
-        let mut history = History::new(n, self.policy.episode_length);
-        let (mut input, mut trace, mut allowed) = (Vec::new(), Trace::default(), Vec::new());
-        while !history.done() {
-            let observation =
-                observe_vector(&self.env, &self.policy.observation, self.policy.observation_length)?;
-            history.input(&observation, &mut input);
-            self.policy.network.forward(&input, &mut trace);
-            history.allowed(&self.available, &mut allowed);
-            let Some(action) = argmax(&trace.output()[..n], &allowed) else { break };
-            let result = self.env.step(self.action_value(action)?)?;
-            history.record(action, !result.info.action_had_no_effect);
-            if result.info.error.is_some() {
-                break;
-            }
-            cost = cost_of(result.observation.one());
-        }
-        Ok((cost, baseline))
     }
 }
 
@@ -509,7 +640,7 @@ fn training_programs(env: &mut CompilerEnv, names: &[String]) -> Result<Vec<Stri
     Ok(uris)
 }
 
-/// The action whose cumulative probability first exceeds `u` in `[0, 1)`.
+/// The choice whose cumulative probability first exceeds `u` in `[0, 1)`.
 fn sample(probabilities: &[f64], u: f64) -> usize {
     let mut cumulative = 0.0;
     let mut last = 0;
@@ -552,7 +683,7 @@ mod tests {
             .all(|u| u.starts_with("benchmark://large-v0/")));
         assert_eq!(trainer.programs.last().map(String::as_str), Some("benchmark://suite-v0/fib-iter"));
         let training = &trainer.trained_policy().training;
-        assert_eq!(training["mixedIn"]["share"], 0.5);
+        assert_eq!(training["programShare"], 0.5);
     }
 
     #[wasm_bindgen_test(unsupported = test)]
@@ -583,5 +714,44 @@ mod tests {
         for share in [-0.1, 1.5, f64::NAN] {
             assert_eq!(mixed(&["benchmark://suite-v0/fib-iter"], share).err().unwrap().name(), "ValueError");
         }
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn stopping_at_once_earns_exactly_the_pipeline() {
+        let mut trainer = mixed(&["benchmark://suite-v0/fib-iter"], 1.0).unwrap();
+        // A policy that can only stop: every pass unavailable.
+        trainer.available.iter_mut().for_each(|a| *a = false);
+        for task in [Task::CodeSize, Task::Runtime] {
+            trainer.options.task = task;
+            let pipeline = task.baseline_pipeline().unwrap();
+            trainer.pipeline = (pipeline_indices(&pipeline, &action_names(&trainer.env)).unwrap(), pipeline.conditional);
+            let mut samples = Vec::new();
+            let played = trainer.play("benchmark://suite-v0/fib-iter", Pick::Sample, Some(&mut samples)).unwrap();
+            assert_eq!(played.cost, played.baseline, "{task:?}");
+            assert_eq!(samples.len(), 1);
+            assert!(samples[0].last && samples[0].reward == 0.0 && samples[0].choice == trainer.policy.stop_index());
+        }
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn advantages_run_back_from_each_episodes_end() {
+        let trainer = mixed(&["benchmark://suite-v0/fib-iter"], 1.0).unwrap();
+        let s = |value: f64, reward: f64, last: bool| Sample {
+            input: Vec::new(),
+            allowed: Vec::new(),
+            choice: 0,
+            log_probability: 0.0,
+            value,
+            reward,
+            last,
+        };
+        // Two episodes: (0.5, 0.2 | end 1.0) and (0.1 | end -0.5).
+        let samples = [s(0.5, 0.0, false), s(0.2, 1.0, true), s(0.1, -0.5, true)];
+        let (advantages, targets) = trainer.advantages(&samples);
+        let lambda = trainer.options.gae_lambda;
+        assert!((advantages[1] - 0.8).abs() < 1e-12);
+        assert!((advantages[0] - ((0.2 - 0.5) + lambda * 0.8)).abs() < 1e-12);
+        assert!((advantages[2] - (-0.6)).abs() < 1e-12, "nothing leaks from the episode before");
+        assert!((targets[1] - 1.0).abs() < 1e-12);
     }
 }

@@ -6,6 +6,8 @@
 //! - [`autophase`]: `Autophase`, 60 named structural features;
 //! - [`programl`]: `Programl`, the instruction/variable/constant graph with
 //!   control, data and call edges, as a [`Graph`] and as JSON;
+//! - [`structure`]: `Structure`, loops (depth, known trip counts) and the
+//!   call graph (recursion, depth, small and single-use functions);
 //! - [`mod@cfg`]: each function's control-flow graph as JSON and Graphviz DOT;
 //! - [`ir_sha1`], [`ir_instruction_count`];
 //! - [`observe`]: every numeric observation at once; [`to_json`]: every
@@ -20,6 +22,7 @@ pub mod autophase;
 pub mod cfg;
 pub mod inst_count;
 pub mod programl;
+pub mod structure;
 mod sha1;
 mod shape;
 #[cfg(test)]

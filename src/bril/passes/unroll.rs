@@ -221,38 +221,10 @@ fn count(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, form: &Form) -> 
 fn unroll_sweep(f: &mut Function) -> bool {
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
-    let loops = find_loops(&cfg, &dom);
-    if loops.is_empty() {
-        return false;
-    }
-    let mut scratch = Scratch {
-        indegree: vec![0; cfg.len()],
-        defs_in_loop: vec![Vec::new(); f.vars.len()],
-        touched: Vec::new(),
-    };
-    let forms: Vec<(Loop, Form)> = loops
-        .into_iter()
-        .filter_map(|lp| form(f, &cfg, &dom, &lp, &mut scratch).map(|form| (lp, form)))
-        .collect();
-    if forms.is_empty() {
-        return false;
-    }
-    // Reaching definitions of the counters, bounds and steps only.
-    let mut tracked = vec![false; f.vars.len()];
-    for (_, form) in &forms {
-        for v in [form.counter, form.bound, form.step] {
-            tracked[v.index()] = true;
-        }
-    }
-    let rd = ReachingDefs::of(f, &cfg, &Liveness::of(f, &cfg, &tracked), &tracked);
     let mut chosen: Vec<(Loop, Counted)> = Vec::new();
-    for (lp, form) in forms {
-        let Some(counted) = count(f, &cfg, &rd, &lp, &form) else { continue };
-        let header_len = f.block(lp.header).instrs.len();
-        let body_len: usize =
-            lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
-        let size = (counted.trips as usize + 1) * header_len + counted.trips as usize * body_len;
-        if size <= BUDGET {
+    for (lp, counted) in counted_loops(f, &cfg, &dom) {
+        let Some(counted) = counted else { continue };
+        if unrolled_size(f, &lp, &counted) <= BUDGET {
             chosen.push((lp, counted));
         }
     }
@@ -261,6 +233,64 @@ fn unroll_sweep(f: &mut Function) -> bool {
     }
     rebuild(f, &chosen);
     true
+}
+
+/// Instructions a loop becomes when fully unrolled.
+fn unrolled_size(f: &Function, lp: &Loop, counted: &Counted) -> usize {
+    let header_len = f.block(lp.header).instrs.len();
+    let body_len: usize = lp.body.iter().filter(|&&b| b != lp.header).map(|&b| f.block(b).instrs.len()).sum();
+    (counted.trips as usize + 1) * header_len + counted.trips as usize * body_len
+}
+
+/// What the features see of a function's loops: each loop's trip count when
+/// it is known, and whether `-loop-unroll` would unroll it.
+pub(crate) fn trip_counts(f: &Function, cfg: &Cfg, dom: &Dominators) -> Vec<(Loop, Option<u64>, bool)> {
+    counted_loops(f, cfg, dom)
+        .into_iter()
+        .map(|(lp, counted)| {
+            let unrollable = counted.as_ref().is_some_and(|c| unrolled_size(f, &lp, c) <= BUDGET);
+            let trips = counted.map(|c| c.trips);
+            (lp, trips, unrollable)
+        })
+        .collect()
+}
+
+/// Every loop of `f`, with what it does on every entry when that is known.
+fn counted_loops(f: &Function, cfg: &Cfg, dom: &Dominators) -> Vec<(Loop, Option<Counted>)> {
+    let loops = find_loops(cfg, dom);
+    if loops.is_empty() {
+        return Vec::new();
+    }
+    let mut scratch = Scratch {
+        indegree: vec![0; cfg.len()],
+        defs_in_loop: vec![Vec::new(); f.vars.len()],
+        touched: Vec::new(),
+    };
+    let forms: Vec<(Loop, Option<Form>)> = loops
+        .into_iter()
+        .map(|lp| {
+            let form = form(f, cfg, dom, &lp, &mut scratch);
+            (lp, form)
+        })
+        .collect();
+    // Reaching definitions of the counters, bounds and steps only.
+    let mut tracked = vec![false; f.vars.len()];
+    for form in forms.iter().filter_map(|(_, form)| form.as_ref()) {
+        for v in [form.counter, form.bound, form.step] {
+            tracked[v.index()] = true;
+        }
+    }
+    if !tracked.contains(&true) {
+        return forms.into_iter().map(|(lp, _)| (lp, None)).collect();
+    }
+    let rd = ReachingDefs::of(f, cfg, &Liveness::of(f, cfg, &tracked), &tracked);
+    forms
+        .into_iter()
+        .map(|(lp, form)| {
+            let counted = form.and_then(|form| count(f, cfg, &rd, &lp, &form));
+            (lp, counted)
+        })
+        .collect()
 }
 
 /// Where one unrolled loop goes: its blocks other than the header, and the

@@ -1,7 +1,7 @@
 //! The observation spaces of the Bril environment: their order (the
 //! protocol's indices), their spaces, and how each is computed.
 
-use crate::bril::features::{autophase, cfg, inst_count, ir_instruction_count, ir_sha1_hex, programl};
+use crate::bril::features::{autophase, cfg, inst_count, ir_instruction_count, ir_sha1_hex, programl, structure};
 use crate::bril::{to_json, to_text, Program};
 use crate::error::Result;
 use crate::service::ObservationSpace;
@@ -53,6 +53,8 @@ declare_observations!(
     DynamicInstructionCountOz,
     Output,
     IsRunnable,
+    Structure,
+    Features,
 );
 
 impl Obs {
@@ -101,6 +103,8 @@ impl Obs {
             Obs::IrSha1 => Ok(Sequence::new(name, (40, Some(40)), SequenceDType::Str, None, None)?.into()),
             Obs::InstCount => counts(inst_count::LEN),
             Obs::Autophase => counts(autophase::LEN),
+            Obs::Structure => counts(structure::LEN),
+            Obs::Features => counts(FEATURES_LEN),
             Obs::Programl => {
                 let features = vec![programl::NODE_FEATURES.len()];
                 let node = BoxSpace::new_int("node", vec![-1], vec![i64::MAX as i128], features, DType::I64)?;
@@ -123,6 +127,19 @@ impl Obs {
     }
 }
 
+/// The length of `Features`: Autophase, InstCount and Structure in one vector.
+pub const FEATURES_LEN: usize = autophase::LEN + inst_count::LEN + structure::LEN;
+
+/// `Features`: Autophase, InstCount and Structure, in that order, in one
+/// vector (what the learned policy reads).
+pub fn features_vector(program: &Program) -> Vec<i64> {
+    let mut v = Vec::with_capacity(FEATURES_LEN);
+    v.extend_from_slice(&autophase::features(program));
+    v.extend_from_slice(&inst_count::counts(program));
+    v.extend_from_slice(&structure::features(program));
+    v
+}
+
 /// Every observation space, in order.
 pub fn observation_spaces() -> Result<Vec<ObservationSpace>> {
     Obs::ALL.iter().map(|o| o.observation_space()).collect()
@@ -140,6 +157,8 @@ pub fn static_observation(obs: Obs, program: &Program) -> Option<Value> {
         Obs::IrSha1 => Value::Str(ir_sha1_hex(program)),
         Obs::InstCount => int64s(&inst_count::counts(program)),
         Obs::Autophase => int64s(&autophase::features(program)),
+        Obs::Structure => int64s(&structure::features(program)),
+        Obs::Features => int64s(&features_vector(program)),
         Obs::Programl => Value::Graph(Box::new(programl::graph(program))),
         Obs::ProgramlJson => Value::Str(programl::build(program).to_json(program).to_string()),
         Obs::Cfg => Value::Str(cfg::to_json(program).to_string()),
