@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page clean
+.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -61,6 +61,9 @@ bench-vector: ## vector environments in Node: steps/s of one environment, SyncVe
 	@scripts/setup.sh build
 	@scripts/build.sh
 	@node bench/vector.mjs
+
+bench-learning: ## docs/learning.md's tables from scratch: the policies of both tasks, three seeds each, ranked on held-out programs (hours of CPU)
+	@scripts/learning.sh
 
 bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded
 	@scripts/setup.sh test

@@ -54,7 +54,7 @@ fn replay(result: &JsValue, source: Option<&str>) -> (f64, JsValue) {
 
 #[wasm_bindgen_test]
 fn the_agents_are_named() {
-    assert_eq!(agent_names(), ["random", "greedy", "beam", "explore", "policy"]);
+    assert_eq!(agent_names(), ["random", "greedy", "beam", "explore", "guided", "policy", "fixed"]);
 }
 
 #[wasm_bindgen_test]
@@ -192,7 +192,7 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
     assert_eq!(error("greedy", obj(&[("source", s("@main {"))])), "BenchmarkInitError");
     assert_eq!(error("greedy", obj(&[("source", n(1.0))])), "TypeError");
     let e = JsSearchAgent::new(s("oracle"), obj(std::slice::from_ref(&bench))).err().unwrap();
-    assert!(message(&e).contains("random, greedy, beam, explore and policy"), "{}", message(&e));
+    assert!(message(&e).contains("random, greedy, beam, explore, guided, policy, fixed"), "{}", message(&e));
     let a = agent("greedy", &[]);
     assert_eq!(name(&a.run_chunk(-1.0).err().unwrap()), "ValueError");
     assert_eq!(name(&a.run(n(1.0), None).err().unwrap()), "TypeError");
@@ -202,8 +202,10 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
 
 #[wasm_bindgen_test]
 fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
-    let policy = JsPolicy::pretrained().unwrap();
-    assert_eq!(policy.observation(), "Autophase");
+    let policy = JsPolicy::pretrained(JsValue::UNDEFINED).unwrap();
+    assert_eq!((policy.observation(), policy.task(), policy.pipeline()), ("Features".into(), "size".into(), "-Oz".into()));
+    assert_eq!(JsPolicy::pretrained(s("runtime")).unwrap().pipeline(), "-O2");
+    assert_eq!(name(&JsPolicy::pretrained(s("speed")).err().unwrap()), "LookupError");
     assert!(policy.parameters() > 1000 && policy.episode_length() > 0);
     assert!(policy.actions().contains(&"-dce".to_string()));
     assert!(get(&policy.training(), "seconds").as_f64().unwrap() > 0.0);
@@ -211,7 +213,7 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     assert_eq!(copy.to_json().unwrap(), policy.to_json().unwrap());
     assert_eq!(name(&JsPolicy::from_json(s("{}")).err().unwrap()), "ValueError");
 
-    let benchmark = "generator://random-v0/1000003?size=40";
+    let benchmark = "benchmark://suite-v0/loop-invariant";
     let rollout = policy.rollout(obj(&[("benchmark", s(benchmark))])).unwrap();
     let rolled = rollout.run(JsValue::UNDEFINED, None).unwrap();
     let by_name = JsSearchAgent::new(s("policy"), obj(&[("benchmark", s(benchmark))])).unwrap();
@@ -234,6 +236,7 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
         make(JsValue::from("bril-v0"), Some(obj(&[("benchmark", s(benchmark))]))).unwrap();
     env.reset(None).unwrap();
     let player = policy.play(&env).unwrap();
+    assert_eq!(name(&player.finish().err().unwrap()), "ValueError", "its passes are not over yet");
     let mut taken = Vec::new();
     while let Some(choice) = Some(player.act().unwrap()).filter(|c| !c.is_null()) {
         let step = player.step().unwrap();
@@ -243,11 +246,31 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     }
     assert!(player.done().unwrap() && player.step().unwrap().is_null());
     assert_eq!(player.steps().unwrap(), taken.len());
-    assert_eq!(taken.join(" "), get(&rolled, "commandline").as_string().unwrap());
-    assert_eq!(
-        env.observation().get(JsValue::from("IrInstructionCount")).unwrap().as_f64().unwrap(),
-        f(&rolled, "cost")
-    );
+    // Its passes, then the pipeline: the rollout's result.
+    assert_eq!(player.finish().unwrap(), f(&rolled, "cost"));
+    assert!(get(&rolled, "commandline").as_string().unwrap().starts_with(&taken.join(" ")));
+
+    // act(observation, info) in a loop of one's own: the same passes.
+    let env: JsCompilerEnv = make(
+        JsValue::from("bril-v0"),
+        Some(obj(&[("benchmark", s(benchmark)), ("observationSpace", s("Features"))])),
+    )
+    .unwrap();
+    let mut observation = env.reset(None).unwrap();
+    let mut info = obj(&[("benchmark", s(benchmark))]);
+    let mut acted = Vec::new();
+    while let Some(index) = policy.act(observation.clone(), info.clone()).unwrap().as_f64() {
+        acted.push(policy.actions()[index as usize].clone());
+        let step = env.step(n(index), None).unwrap();
+        observation = get(&step, "observation");
+        let changed = get(&get(&step, "info"), "actionHadNoEffect");
+        info = obj(&[("actionHadNoEffect", changed)]);
+    }
+    assert_eq!(acted, taken);
+    assert_eq!(name(&policy.act(n(1.0), JsValue::UNDEFINED).err().unwrap()), "ValueError", "not its observation");
+    let zeros = js_sys::Uint8Array::new_with_length(policy.actions().len() as u32);
+    let masked = obj(&[("benchmark", s(benchmark)), ("actionMask", zeros.into())]);
+    assert!(policy.act(env.reset(None).unwrap(), masked).unwrap().is_null(), "nothing allowed: it stops");
 }
 
 #[wasm_bindgen_test]
@@ -255,8 +278,12 @@ fn a_trainer_trains_in_chunks_and_gives_a_policy_that_plays() {
     let options = obj(&[
         ("seed", n(1.0)),
         ("hidden", Array::of1(&n(8.0)).into()),
+        ("task", s("runtime")),
         ("episodeLength", n(5.0)),
         ("batch", n(2.0)),
+        ("epochs", n(2.0)),
+        ("normalizerEpisodes", n(2.0)),
+        ("programShare", n(0.0)),
         ("sizes", Array::of2(&n(10.0), &n(20.0)).into()),
         ("validateEvery", n(2.0)),
         ("validation", Array::of1(&s("generator://random-v0/2000000?size=10")).into()),
@@ -270,10 +297,10 @@ fn a_trainer_trains_in_chunks_and_gives_a_policy_that_plays() {
     assert!(f(&more.get(0), "validation") > 0.0, "validated every 2 updates");
     assert_eq!(Array::from(&trainer.curve().unwrap()).length(), 2);
     let policy = trainer.policy().unwrap();
-    assert_eq!(policy.episode_length(), 5);
+    assert_eq!((policy.episode_length(), policy.task()), (5, "runtime".to_string()));
     let result =
         policy.rollout(obj(&[("benchmark", s(HISTOGRAM))])).unwrap().run(JsValue::UNDEFINED, None).unwrap();
-    assert!(f(&result, "steps") <= 5.0);
+    assert!(f(&result, "cost") <= f(&result, "initialCost"));
     // The same seed trains the same network.
     let again = JsPolicyTrainer::new(options).unwrap();
     again.train_batch().unwrap();
@@ -288,7 +315,9 @@ fn a_trainer_trains_in_chunks_and_gives_a_policy_that_plays() {
     assert_eq!(bad(obj(&[("sizes", Array::of1(&n(8.0)).into())])), "TypeError");
     assert_eq!(bad(obj(&[("sizes", Array::of2(&n(20.0), &n(10.0)).into())])), "ValueError");
     assert_eq!(bad(obj(&[("learningRate", n(-1.0))])), "ValueError");
-    assert_eq!(bad(obj(&[("epochs", n(1.0))])), "TypeError");
+    assert_eq!(bad(obj(&[("epoch", n(1.0))])), "TypeError");
+    assert_eq!(bad(obj(&[("task", s("speed"))])), "LookupError");
+    assert_eq!(bad(obj(&[("clip", n(1.5))])), "ValueError");
     assert_eq!(bad(obj(&[("programs", s("benchmark://large-v0"))])), "TypeError");
     assert_eq!(bad(obj(&[("programs", Array::of1(&s("generator://random-v0")).into())])), "LookupError");
     assert_eq!(bad(obj(&[("programShare", n(0.5))])), "ValueError", "a share of no programs");
@@ -305,6 +334,7 @@ fn a_trainer_mixes_in_the_programs_it_is_given() {
             ("hidden", Array::of1(&n(4.0)).into()),
             ("episodeLength", n(3.0)),
             ("batch", n(2.0)),
+            ("normalizerEpisodes", n(2.0)),
             ("validateEvery", n(0.0)),
             ("programs", Array::of2(&s("benchmark://large-v0"), &s(HISTOGRAM)).into()),
             ("programShare", n(share)),
@@ -316,8 +346,8 @@ fn a_trainer_mixes_in_the_programs_it_is_given() {
     let mixed = JsPolicyTrainer::new(options(1.0)).unwrap();
     mixed.train_batch().unwrap();
     let mixed = saved(&mixed);
-    assert_eq!(mixed["training"]["mixedIn"]["share"], 1.0);
-    assert_eq!(mixed["training"]["mixedIn"]["programs"][0], "benchmark://large-v0");
+    assert_eq!(mixed["training"]["programShare"], 1.0);
+    assert_eq!(mixed["training"]["programs"][0], "benchmark://large-v0");
     // Episodes on other programs: another network from the same seed.
     let generated = JsPolicyTrainer::new(options(0.0)).unwrap();
     generated.train_batch().unwrap();

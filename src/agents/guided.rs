@@ -235,3 +235,46 @@ impl Search for Guided {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::leaderboard::Task;
+    use crate::agents::search::{Budget, SearchOptions, SearchRun};
+    use crate::compilers::make;
+    use crate::env::{EnvOptions, ResetOptions};
+
+    fn run(benchmark: &str, task: Task, steps: u64, seed: u64) -> (crate::agents::SearchResult, f64) {
+        let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+        env.reset(ResetOptions { benchmark: Some(benchmark.into()), ..Default::default() }).unwrap();
+        let baseline = env.observation().get(task.baseline_cost()).unwrap().as_f64().unwrap();
+        let policy = Rc::new(Policy::pretrained_for(task).unwrap());
+        let options = SearchOptions { cost: task.cost().into(), budget: Budget::steps(steps), ..Default::default() };
+        let guided = Guided::new(policy, GuidedOptions { seed, ..Default::default() });
+        let mut run = SearchRun::new(&env, Box::new(guided), options).unwrap();
+        run.run(1.0, |_| true).unwrap();
+        (run.result().unwrap(), baseline)
+    }
+
+    #[test]
+    fn it_is_never_worse_than_the_pipeline_and_replays() {
+        for (benchmark, task) in
+            [("benchmark://suite-v0/histogram", Task::CodeSize), ("benchmark://suite-v0/fib-iter", Task::Runtime)]
+        {
+            let (result, baseline) = run(benchmark, task, 600, 1);
+            assert!(result.cost <= baseline, "{task:?}: {} > {baseline}", result.cost);
+            assert!(result.steps <= 600);
+            let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+            env.apply(&result.state()).unwrap();
+            assert_eq!(env.observation().get(task.cost()).unwrap().as_f64(), Some(result.cost));
+            let (again, _) = run(benchmark, task, 600, 1);
+            assert_eq!((again.actions, again.cost), (result.actions, result.cost), "a step budget reproduces it");
+        }
+    }
+
+    #[test]
+    fn a_budget_too_small_for_the_pipeline_still_ends() {
+        let (result, _) = run("benchmark://suite-v0/histogram", Task::CodeSize, 10, 0);
+        assert!(result.steps <= 10);
+    }
+}

@@ -489,17 +489,20 @@ mod tests {
     #[test]
     fn a_small_leaderboard_checks_every_result() {
         let policy = std::rc::Rc::new(crate::agents::policy::Policy::new(
-            "Autophase",
-            crate::bril::features::autophase::LEN,
+            Task::CodeSize,
+            "Features",
+            crate::compilers::bril::observations::FEATURES_LEN,
             passes::registry().iter().map(|p| p.flag.to_string()).collect(),
             5,
             &[8],
             &mut crate::Rng::seed_from_u64(1),
         ));
+        let policies = crate::agents::kinds::Policies::only(policy);
         let options = LeaderboardOptions {
             tasks: vec![Task::CodeSize, Task::Runtime],
             datasets: vec![Dataset::suite(Some(2)), Dataset::generated(2, 20), Dataset::suite(Some(0))],
-            agents: vec![AgentKind::Greedy, AgentKind::Random, AgentKind::Policy(policy)],
+            agents: vec![AgentKind::Greedy, AgentKind::Random, AgentKind::Policy(policies)],
+            own: Vec::new(),
             budget: Budget::steps(80),
             from_baseline: true,
             seed: 0,
@@ -532,6 +535,7 @@ mod tests {
             tasks: vec![Task::CodeSize],
             datasets: vec![Dataset::suite(Some(1)), Dataset::suite(Some(0)), Dataset::suite(Some(2))],
             agents: vec![AgentKind::Greedy],
+            own: Vec::new(),
             budget: Budget::steps(5),
             from_baseline: false,
             seed: 0,
@@ -553,6 +557,7 @@ mod tests {
             tasks: vec![Task::CodeSize],
             datasets: vec![Dataset::suite(Some(1))],
             agents: vec![AgentKind::Random],
+            own: Vec::new(),
             budget: Budget::default(),
             from_baseline: false,
             seed: 0,

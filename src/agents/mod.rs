@@ -12,14 +12,14 @@
 //!
 //! ```
 //! # fn main() -> compgym::Result<()> {
-//! use compgym::agents::{kinds::AgentKind, Budget, SearchOptions, SearchRun};
+//! use compgym::agents::{kinds::AgentKind, leaderboard::Task, Budget, SearchOptions, SearchRun};
 //! use compgym::compilers::make;
 //! use compgym::env::{EnvOptions, ResetOptions};
 //! let mut env = make("bril-v0", EnvOptions::default())?;
 //! env.reset(ResetOptions { benchmark: Some("benchmark://suite-v0/trapezoid".into()), ..Default::default() })?;
 //! let budget = Budget { steps: Some(3000), seconds: Some(10.0) };
 //! let options = SearchOptions { cost: "IrInstructionCount".into(), budget, ..Default::default() };
-//! let mut run = SearchRun::new(&env, AgentKind::Explore.make(0), options)?;
+//! let mut run = SearchRun::new(&env, AgentKind::Explore.make(0, Task::CodeSize)?, options)?;
 //! while run.run_chunk(0.05)?.is_running() {
 //!     assert!(run.progress().best_cost <= 72.0); // best_cost, steps, elapsed, status
 //! }
@@ -33,8 +33,12 @@
 //! * [`greedy`]: the best single action each step, until none helps;
 //! * [`beam`]: beam search over distinct states;
 //! * [`explore`]: an archive of distinct states explored by short walks (after Go-Explore);
-//! * [`policy`]: a network trained with REINFORCE ([`policy::train`]), played
-//!   step by step by [`policy::play::Player`] and zero-shot by [`policy::PolicyRollout`];
+//! * [`guided`]: a search that a trained policy guides (prefix beam, then explore);
+//! * [`policy`]: a network choosing passes before the pipeline, trained with
+//!   PPO ([`policy::train`]), played step by step by [`policy::play::Player`]
+//!   and zero-shot by [`policy::PolicyRollout`];
+//! * [`fixed`]: the fixed-sequence ablation every learned number is read against;
+//! * [`programs`]: the hand-written programs and their train/held-out split;
 //! * [`baseline`]: a baseline pipeline as a start state;
 //! * [`kinds`]: the agents by name;
 //! * [`leaderboard`]: every agent on code size and runtime, one table;

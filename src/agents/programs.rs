@@ -9,7 +9,9 @@
 //! forever, decided by the name alone so adding a program never moves
 //! another across the line. Every learning number in the docs is on
 //! held-out programs; training and the fixed-sequence ablation see only
-//! the rest.
+//! the rest. Choices made while developing (training options, features)
+//! are made on a development quarter of the train side ([`is_dev`]),
+//! never on held-out programs.
 
 use crate::bril::suite;
 use crate::env::CompilerEnv;
@@ -48,6 +50,14 @@ impl Split {
             Split::HeldOut => "held-out",
         }
     }
+}
+
+/// The program is on the train side and in its development quarter: what
+/// training options are compared on (trained on the rest of the train side).
+pub fn is_dev(name: &str) -> bool {
+    let name = name.split_once("://").map_or(name, |(_, rest)| rest);
+    let h = fnv1a(name.as_bytes());
+    h % 3 != 0 && (h / 3) % 4 == 0
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -7,6 +7,7 @@ use super::beam::{BeamSearch, BeamSearchOptions};
 use super::explore::{Explore, ExploreOptions};
 use super::greedy::Greedy;
 use super::kinds::{AgentKind, SEARCHES};
+use super::leaderboard::Task;
 use super::random::{RandomSearch, RandomSearchOptions};
 use super::search::{Budget, Search, SearchOptions, SearchResult, SearchRun, Status};
 use crate::bril::passes;
@@ -61,8 +62,8 @@ fn every_search_is_reproducible_within_budget_and_replays() {
     let initial = env.observation().get(SIZE).unwrap().as_f64().unwrap();
     for name in SEARCHES {
         let kind = AgentKind::by_name(name).unwrap();
-        let a = run(&env, kind.make(7), SIZE, Vec::new(), 300);
-        let b = run(&env, kind.make(7), SIZE, Vec::new(), 300);
+        let a = run(&env, kind.make(7, Task::CodeSize).unwrap(), SIZE, Vec::new(), 300);
+        let b = run(&env, kind.make(7, Task::CodeSize).unwrap(), SIZE, Vec::new(), 300);
         assert_eq!(
             (&a.actions, a.cost, a.steps),
             (&b.actions, b.cost, b.steps),
@@ -79,9 +80,9 @@ fn every_search_is_reproducible_within_budget_and_replays() {
 #[wasm_bindgen_test(unsupported = test)]
 fn a_search_run_in_pieces_finds_what_it_finds_in_one_go() {
     let env = bril("benchmark://suite-v0/bubble-sort");
-    let whole = run(&env, AgentKind::Explore.make(3), SIZE, Vec::new(), 200);
+    let whole = run(&env, AgentKind::Explore.make(3, Task::CodeSize).unwrap(), SIZE, Vec::new(), 200);
     let options = SearchOptions { cost: SIZE.into(), budget: Budget::steps(200), ..Default::default() };
-    let mut pieces = SearchRun::new(&env, AgentKind::Explore.make(3), options).unwrap();
+    let mut pieces = SearchRun::new(&env, AgentKind::Explore.make(3, Task::CodeSize).unwrap(), options).unwrap();
     let mut calls = 0;
     while pieces.step_once().unwrap().is_running() {
         calls += 1;
@@ -96,7 +97,7 @@ fn a_search_run_in_pieces_finds_what_it_finds_in_one_go() {
 fn a_cancelled_run_keeps_its_best_so_far() {
     let env = bril("benchmark://suite-v0/dead-code");
     let options = SearchOptions { cost: SIZE.into(), ..Default::default() }; // no budget at all
-    let mut run = SearchRun::new(&env, AgentKind::Random.make(1), options).unwrap();
+    let mut run = SearchRun::new(&env, AgentKind::Random.make(1, Task::CodeSize).unwrap(), options).unwrap();
     let mut reports = 0;
     let status = run
         .run(0.0, |progress| {
@@ -134,7 +135,7 @@ fn the_time_budget_reads_the_injected_clock() {
         clock: Some(ticking_clock),
         ..Default::default()
     };
-    let mut run = SearchRun::new(&env, AgentKind::Random.make(1), options).unwrap();
+    let mut run = SearchRun::new(&env, AgentKind::Random.make(1, Task::CodeSize).unwrap(), options).unwrap();
     assert_eq!(run.run(1.0, |_| true).unwrap(), Status::OutOfBudget);
     let progress = run.progress();
     assert!(progress.elapsed >= 0.1 && progress.elapsed < 0.11, "{}", progress.elapsed);
@@ -184,7 +185,7 @@ fn starting_from_the_baseline_never_ends_worse_than_it() {
             "the start is the baseline"
         );
         for name in SEARCHES {
-            let result = run(&env, AgentKind::by_name(name).unwrap().make(0), cost, start.clone(), 60);
+            let result = run(&env, AgentKind::by_name(name).unwrap().make(0, Task::CodeSize).unwrap(), cost, start.clone(), 60);
             assert!(result.cost <= baseline, "{name} on {benchmark}: {} > {baseline}", result.cost);
         }
     }
@@ -257,7 +258,7 @@ fn explore_first_takes_every_action_from_the_start() {
     let env = bril("benchmark://suite-v0/histogram");
     let actions = passes::registry().len() as u64;
     for seed in 0..5 {
-        let result = run(&env, AgentKind::Explore.make(seed), SIZE, Vec::new(), actions);
+        let result = run(&env, AgentKind::Explore.make(seed, Task::CodeSize).unwrap(), SIZE, Vec::new(), actions);
         assert!(result.cost <= 67.0, "seed {seed}: {} after {} steps", result.cost, result.steps);
     }
 }

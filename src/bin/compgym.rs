@@ -69,14 +69,16 @@ const USAGE: &str = "usage:
   compgym train [--task size|runtime] [--seconds S] [--updates N] [--seed N]
                 [--out FILE] [--episode-length N] [--batch N] [--epochs N]
                 [--minibatch N] [--learning-rate X] [--entropy X] [--hidden 64,64]
-                [--programs URI,...] [--own PATH,...] [--program-share X]
+                [--programs URI,...] [--own PATH,...] [--program-share X] [--dev]
                                         train a policy (PPO) that picks passes before
                                         -Oz (size) or -O2 (runtime): on generated
                                         programs and, for a share X of episodes (0.5), on
                                         the train side of the hand-written programs (the
                                         bundled ones, or the URIs and datasets given,
                                         plus the .bril files in PATHs); print its curve
-                                        (validated on the held-out side), save it as
+                                        (validated on the held-out side; with --dev,
+                                        trained without the train side's development
+                                        quarter and validated on it), save it as
                                         JSON (default policy.json)
   compgym bench-interp [--seconds S] [--json] [PATH...]
                                         interpreter throughput on the 8 largest .bril
@@ -804,6 +806,19 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
         request.policy = Some(std::rc::Rc::new(read_policy(path)?));
     }
     let options = request.options().map_err(&fail)?;
+    for agent in &options.agents {
+        if let compgym::agents::kinds::AgentKind::Fixed(sequences) = agent {
+            for s in sequences.iter() {
+                eprintln!(
+                    "fixed sequence for {}: {} (chosen on the train side: {:.4}x {})",
+                    s.task.name(),
+                    if s.passes.is_empty() { "none".to_string() } else { s.passes.join(" ") },
+                    s.train_ratio,
+                    s.task.baseline_name()
+                );
+            }
+        }
+    }
     let mut board = Leaderboard::new(options);
     let total = board.progress().1;
     let mut done = 0;
@@ -834,8 +849,9 @@ fn cmd_leaderboard(args: &[String]) -> Result<(), Failure> {
 fn cmd_train(args: &[String]) -> Result<(), Failure> {
     use compgym::agents::leaderboard::Task;
     use compgym::agents::policy::train::{TrainOptions, Trainer};
-    use compgym::agents::programs::{own, Split};
+    use compgym::agents::programs::{is_dev, own, Split};
     let mut options = TrainOptions::default();
+    let mut dev = false;
     let (mut seconds, mut updates, mut out) = (None, None, "policy.json".to_string());
     let mut own_paths = Vec::new();
     let list = |text: String| -> Vec<String> { text.split(',').filter(|n| !n.is_empty()).map(String::from).collect() };
@@ -857,6 +873,7 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
             "--programs" => options.programs = list(flag_value(&mut it, a)?),
             "--own" => own_paths.extend(list(flag_value(&mut it, a)?)),
             "--program-share" => options.program_share = flag_value(&mut it, a)?,
+            "--dev" => dev = true,
             "--hidden" => {
                 let list: String = flag_value(&mut it, a)?;
                 options.hidden = list
@@ -870,10 +887,16 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
     if seconds.is_none() && updates.is_none() {
         seconds = Some(60.0);
     }
+    options.planned_updates = updates;
     let programs = read_own_programs(&own_paths)?;
     let (train, held_out) = (own(&programs, Split::Train), own(&programs, Split::HeldOut));
     options.programs.extend(train.iter().map(|p| p.uri.clone()));
     options.validation.extend(held_out.iter().map(|p| p.uri.clone()));
+    if dev {
+        // Development: validate on the train side's development quarter, train on the rest.
+        options.validation = options.programs.iter().filter(|u| is_dev(u)).cloned().collect();
+        options.programs.retain(|u| !is_dev(u));
+    }
     options.own_programs = programs;
     let fail = agent_failure("train");
     let mut trainer = Trainer::new(options).map_err(&fail)?;
@@ -901,9 +924,10 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
     let text = policy.to_json().map_err(&fail)?;
     std::fs::write(&out, &text).map_err(|e| Failure(format!("{out}: {e}"), 1))?;
     say!(
-        "saved {out} ({} bytes, {} parameters); held-out validation {:.4}x the pipeline",
+        "saved {out} ({} bytes, {} parameters); validation ({}) {:.4}x the pipeline",
         text.len(),
         policy.network.parameters(),
+        if dev { "the development quarter" } else { "held-out" },
         validation
     );
     Ok(())

@@ -61,9 +61,9 @@ test('random search reports progress while it runs, can be stopped, and keeps th
 
 test('every core agent is offered; beam, explore and the policy each find a sequence that adopt replays exactly', async () => {
   const offered = await page.$$eval('#agent-name option', (options) => options.map((o) => o.value));
-  assert.deepEqual(offered, ['random', 'greedy', 'beam', 'explore', 'policy']);
+  assert.deepEqual(offered, ['random', 'greedy', 'beam', 'explore', 'guided', 'policy']);
   await loadSuite(page, 'trapezoid');
-  for (const agent of ['beam', 'explore', 'policy']) {
+  for (const agent of ['beam', 'explore', 'guided', 'policy']) {
     await page.selectOption('#agent-name', agent);
     assert.ok((await page.textContent('#agent-description')).length > 40, 'a sentence for each agent');
     await page.fill('#agent-seconds', '2');

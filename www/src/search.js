@@ -2,7 +2,8 @@
 // run by compgym/agents.js in a worker of its own), in the panel's order,
 // with a label and a sentence each. Every search lowers the program's
 // instruction count from the program as loaded; the policy plays one
-// episode it was trained for, without searching.
+// episode it was trained for, without searching; guided search searches
+// where the policy points.
 export const AGENTS = [
   {
     name: 'random',
@@ -29,9 +30,15 @@ export const AGENTS = [
       'Explore: keeps an archive of the distinct programs found, returns to a small one (a fork costs nothing) and walks a few random passes from it; the strongest search here.',
   },
   {
+    name: 'guided',
+    label: 'guided search (policy + explore)',
+    description:
+      'Guided search: the learned policy ranks the passes to try before -Oz, the most promising prefixes are finished with -Oz, and explore walks on from the best of them.',
+  },
+  {
     name: 'policy',
     label: 'learned policy (zero-shot)',
     description:
-      'The learned policy: a small network trained with REINFORCE on generated programs picks each pass from the program’s features; one episode, no search.',
+      'The learned policy: a small network trained with PPO on hand-written and generated programs picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.',
   },
 ];

@@ -159,7 +159,7 @@ impl Policy {
     /// Checks that the network fits the observation and the actions.
     pub fn check(&self) -> Result<()> {
         self.network.check()?;
-        self.task()?;
+        self.task().map_err(|e| Error::value(e.message().to_string()))?;
         let inputs = input_length(self.observation_length, self.actions.len());
         if self.network.inputs() != inputs || self.network.outputs() != self.actions.len() + 2 {
             return Err(Error::value(format!(
@@ -250,6 +250,8 @@ pub struct History {
     last: Option<usize>,
     /// Actions that left the current program unchanged.
     no_effect: Vec<bool>,
+    /// Actions masked for the next choice only (by the caller's action mask).
+    masked: Vec<bool>,
     step: usize,
     episode_length: usize,
 }
@@ -260,13 +262,20 @@ impl History {
             counts: vec![0; actions],
             last: None,
             no_effect: vec![false; actions],
+            masked: vec![false; actions],
             step: 0,
             episode_length,
         }
     }
 
+    /// Masks the actions `masked` yields true for, for the next choice only.
+    pub fn mask_next(&mut self, masked: impl Iterator<Item = bool>) {
+        self.masked.iter_mut().zip(masked).for_each(|(m, x)| *m = x);
+    }
+
     /// Records a step: `action`, and whether it changed the program.
     pub fn record(&mut self, action: usize, changed: bool) {
+        self.masked.iter_mut().for_each(|m| *m = false);
         if let Some(c) = self.counts.get_mut(action) {
             *c += 1;
         }
@@ -293,7 +302,8 @@ impl History {
     /// unchanged, then the stop choice (always allowed).
     pub fn allowed(&self, available: &[bool], out: &mut Vec<bool>) {
         out.clear();
-        out.extend(available.iter().zip(&self.no_effect).map(|(&a, &n)| a && !n));
+        let known = self.no_effect.iter().zip(&self.masked).map(|(&n, &m)| n || m);
+        out.extend(available.iter().zip(known).map(|(&a, n)| a && !n));
         out.push(true);
     }
 

@@ -61,15 +61,28 @@ impl Player {
     /// A new episode of `policy` on the actions of `env` (matched by name;
     /// a ValueError if the policy knows none of them or is malformed).
     pub fn new(policy: Rc<Policy>, env: &CompilerEnv) -> Result<Player> {
+        Player::on(policy, &action_names(env), action_values(env)?)
+    }
+
+    /// A new episode of `policy` on the Bril environment's actions (the
+    /// passes, in registry order), for a caller that steps an environment
+    /// the player never sees and reports what happened ([`record`](Self::record)).
+    pub fn detached(policy: Rc<Policy>) -> Result<Player> {
+        let names: Vec<String> = crate::bril::passes::registry().iter().map(|p| p.flag.to_string()).collect();
+        let values = (0..names.len() as i64).map(Value::Int).collect();
+        Player::on(policy, &names, values)
+    }
+
+    fn on(policy: Rc<Policy>, names: &[String], values: Vec<Value>) -> Result<Player> {
         policy.check()?;
-        let to_env = match_actions(&policy, &action_names(env));
+        let to_env = match_actions(&policy, names);
         let available: Vec<bool> = to_env.iter().map(Option::is_some).collect();
         if !available.iter().any(|&a| a) {
             return Err(Error::value("the policy knows none of the environment's actions"));
         }
         let history = History::new(policy.actions.len(), policy.episode_length);
         Ok(Player {
-            values: action_values(env)?,
+            values,
             policy,
             history,
             to_env,
@@ -81,6 +94,21 @@ impl Player {
             over: false,
             finished: false,
         })
+    }
+
+    /// Masks out environment actions the caller knows do nothing now
+    /// (`mask[i]` false: action `i` of the environment is not to be taken),
+    /// for the next choice only.
+    pub fn mask(&mut self, mask: &[bool]) -> Result<()> {
+        if mask.len() != self.values.len() {
+            return Err(Error::value(format!(
+                "the action mask has {} entries; the action space has {}",
+                mask.len(),
+                self.values.len()
+            )));
+        }
+        self.history.mask_next(self.to_env.iter().map(|e| e.is_some_and(|i| !mask[i])));
+        Ok(())
     }
 
     pub fn policy(&self) -> &Policy {

@@ -69,6 +69,10 @@ pub struct TrainOptions {
     pub gae_lambda: f64,
     /// Weight of the entropy bonus.
     pub entropy: f64,
+    /// The updates training will make, when known: the learning rate and
+    /// the entropy bonus then fall linearly to a tenth of theirs by the
+    /// last, so the final policy settles (as PPO's schedules do).
+    pub planned_updates: Option<u64>,
     /// Weight of the value's squared error.
     pub value_weight: f64,
     pub max_grad_norm: f64,
@@ -89,6 +93,9 @@ pub struct TrainOptions {
     pub validation: Vec<String>,
     /// The observation the policy reads.
     pub observation: String,
+    /// Episodes played uniformly at random, before training, to measure the
+    /// inputs' scales.
+    pub normalizer_episodes: usize,
     pub clock: Option<Clock>,
 }
 
@@ -106,6 +113,7 @@ impl Default for TrainOptions {
             clip: 0.2,
             gae_lambda: 0.95,
             entropy: 0.01,
+            planned_updates: None,
             value_weight: 0.5,
             max_grad_norm: 0.5,
             sizes: 20..301,
@@ -115,6 +123,7 @@ impl Default for TrainOptions {
             validate_every: 25,
             validation: bundled(Split::HeldOut),
             observation: DEFAULT_OBSERVATION.into(),
+            normalizer_episodes: 48,
             clock: None,
         }
     }
@@ -257,9 +266,6 @@ fn log_cost(cost: f64) -> f64 {
     libm::log(cost.max(1.0))
 }
 
-/// Episodes played uniformly at random to measure the inputs' scales.
-const NORMALIZER_EPISODES: usize = 48;
-
 impl Trainer {
     /// A trainer with a new random policy over the actions of `bril-v0`.
     pub fn new(options: TrainOptions) -> Result<Trainer> {
@@ -324,13 +330,14 @@ impl Trainer {
     /// Plays episodes uniformly at random and standardises the inputs they met.
     fn fit_normalizer(&mut self) -> Result<()> {
         let mut inputs = Vec::new();
-        for _ in 0..NORMALIZER_EPISODES {
+        for _ in 0..self.options.normalizer_episodes {
             let uri = self.draw_program();
             let mut samples = Vec::new();
             self.play(&uri, Pick::Uniform, Some(&mut samples))?;
             inputs.extend(samples.into_iter().map(|s| s.input));
         }
         self.policy.normalizer = Normalizer::fit(&inputs, self.policy.network.inputs());
+        self.steps = 0; // the count is training's
         Ok(())
     }
 
@@ -355,6 +362,9 @@ impl Trainer {
             "minibatch": o.minibatch,
             "learningRate": o.learning_rate,
             "entropy": o.entropy,
+            "plannedUpdates": o.planned_updates,
+            "hidden": o.hidden,
+            "episodeLength": o.episode_length,
             "generated": format!("{}, seeds {}..{}, sizes {}..{}", generator::URI_PREFIX, TRAINING_SEEDS.start, TRAINING_SEEDS.end, o.sizes.start, o.sizes.end),
             "programs": o.programs,
             "programShare": o.program_share,
@@ -557,7 +567,13 @@ impl Trainer {
         let mean = advantages.iter().sum::<f64>() / count;
         let std = libm::sqrt(advantages.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / count);
         advantages.iter_mut().for_each(|a| *a = (*a - mean) / (std + 1e-8));
-        let o = self.options.clone();
+        let mut o = self.options.clone();
+        if let Some(planned) = o.planned_updates.filter(|&p| p > 0) {
+            let left = 1.0 - (self.updates as f64 / planned as f64).min(1.0);
+            let scale = 0.1 + 0.9 * left;
+            self.adam.learning_rate = o.learning_rate * scale;
+            o.entropy *= scale;
+        }
         let choices = self.policy.actions.len() + 1;
         let mut order: Vec<usize> = (0..samples.len()).collect();
         let (mut trace, mut probabilities, mut out_grad) =

@@ -45,7 +45,7 @@ struct Recent {
 
 /// How many benchmarks the backend remembers; past it, it forgets them all
 /// (cheap to relearn, and it bounds memory without bookkeeping).
-const RECENT_BENCHMARKS: usize = 32;
+const RECENT_BENCHMARKS: usize = 256;
 
 impl BrilBackend {
     pub fn new() -> BrilBackend {

@@ -1,7 +1,7 @@
 //! The agents for JavaScript: [`search_agent`] (`SearchAgent`: a search or
 //! the policy's zero-shot rollout, by name, run in chunks with progress and
 //! cancellation), [`policy`] (`Policy`, `PolicyPlayer`), [`trainer`]
-//! (`PolicyTrainer`: REINFORCE in chunks, with its curve) and
+//! (`PolicyTrainer`: PPO in chunks, with its curve) and
 //! [`leaderboard`] (`Leaderboard`, `leaderboard()`). Every default, check
 //! and decision is `crate::agents`'s (most in `agents::request`); these
 //! classes read options and write results, through [`convert`].
@@ -15,10 +15,8 @@ mod typescript;
 
 use wasm_bindgen::prelude::*;
 
-/// The agents' names: the searches, then `policy`.
+/// The agents' names, in table order.
 #[wasm_bindgen(js_name = agentNames, unchecked_return_type = "AgentName[]")]
 pub fn agent_names() -> Vec<String> {
-    let mut names: Vec<String> = crate::agents::kinds::SEARCHES.iter().map(|s| s.to_string()).collect();
-    names.push("policy".into());
-    names
+    crate::agents::kinds::ALL.iter().map(|s| s.to_string()).collect()
 }

@@ -1,11 +1,15 @@
-//! `Policy` (a trained network: the bundled one, or read from its JSON) and
-//! `PolicyPlayer` (one episode of it on a `CompilerEnv` of one's own, step
-//! by step). The choices are the core's `agents::policy::play::Player`'s.
+//! `Policy` (a trained network: a bundled one, or read from its JSON; its
+//! `act(observation, info)` plays in any Gymnasium loop) and `PolicyPlayer`
+//! (one episode of it on a `CompilerEnv` of one's own, step by step, then
+//! its pipeline). The choices are the core's `agents::policy::play::Player`'s.
 
 use super::convert::choice_json;
 use super::search_agent::{agent_request, JsSearchAgent};
-use crate::agents::policy::play::Player;
+use crate::agents::leaderboard::Task;
+use crate::agents::policy::play::{Choice, Player};
 use crate::agents::policy::Policy;
+use crate::js::interop::numbers::js_to_array;
+use crate::value::DType;
 use crate::error::{Error, Result};
 use crate::js::env::compiler_env::JsCompilerEnv;
 use crate::js::env::{borrow, borrow_mut, SharedEnv};
@@ -24,19 +28,91 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 #[wasm_bindgen(js_name = Policy)]
 pub struct JsPolicy {
     policy: Rc<Policy>,
+    /// The episode `act` is playing, and the choice it made last.
+    acting: RefCell<Option<(Player, Option<Choice>)>>,
 }
 
 impl JsPolicy {
     pub fn wrap(policy: Policy) -> JsPolicy {
-        JsPolicy { policy: Rc::new(policy) }
+        JsPolicy { policy: Rc::new(policy), acting: RefCell::new(None) }
+    }
+
+    fn act_on(&self, observation: &JsValue, info: &JsValue) -> Result<JsValue> {
+        let mut acting = self.acting.try_borrow_mut().map_err(|_| Error::service("the policy is busy"))?;
+        let stepped = if info.is_undefined() || info.is_null() {
+            None
+        } else {
+            let flag = field(info, "actionHadNoEffect")?;
+            if flag.is_undefined() { None } else { Some(crate::js::interop::args::flag(&flag, "info.actionHadNoEffect")?) }
+        };
+        // A reset's info (no actionHadNoEffect) starts an episode.
+        let (player, last) = match (acting.as_mut(), stepped) {
+            (Some(state), Some(no_effect)) => {
+                if let Some(choice) = state.1.take() {
+                    state.0.record(&choice, !no_effect, false);
+                }
+                state
+            }
+            _ => acting.insert((Player::detached(self.policy.clone())?, None)),
+        };
+        let mask = if info.is_undefined() || info.is_null() { JsValue::UNDEFINED } else { field(info, "actionMask")? };
+        if !mask.is_undefined() && !mask.is_null() {
+            let n = crate::bril::passes::registry().len();
+            let array = js_to_array(&mask, DType::F64, &[n], "info.actionMask")?;
+            player.mask(&array.data().to_f64_vec().iter().map(|&m| m != 0.0).collect::<Vec<_>>())?;
+        }
+        let length = self.policy.observation_length;
+        let observation = js_to_array(observation, DType::F64, &[length], "the observation")
+            .map_err(|e| Error::new(e.kind(), format!("{} (the policy reads {:?}, raw counts)", e.message(), self.policy.observation)))?;
+        let choice = player.choose_for(&observation.data().to_f64_vec())?;
+        let index = choice.as_ref().map_or(JsValue::NULL, |c| JsValue::from(c.env_action as u32));
+        *last = choice;
+        Ok(index)
     }
 }
 
 #[wasm_bindgen(js_class = Policy)]
 impl JsPolicy {
-    /// The policy that comes with compgym (ten minutes of training; see the README).
-    pub fn pretrained() -> JsResult<JsPolicy> {
-        Policy::pretrained().map(JsPolicy::wrap).map_err(to_js_error)
+    /// A policy that comes with compgym: for `"size"` (the default) or
+    /// `"runtime"` (see docs/learning.md for how each was trained).
+    pub fn pretrained(
+        #[wasm_bindgen(unchecked_param_type = "PolicyTask | void")] task: JsValue,
+    ) -> JsResult<JsPolicy> {
+        let run = || -> Result<JsPolicy> {
+            let task = match crate::js::interop::args::optional_string(&task, "the task")? {
+                Some(name) => Task::by_name(&name)?,
+                None => Task::CodeSize,
+            };
+            Policy::pretrained_for(task).map(JsPolicy::wrap)
+        };
+        run().map_err(to_js_error)
+    }
+
+    /// What it lowers: `"size"` (its episodes end with `-Oz`) or `"runtime"` (`-O2`).
+    #[wasm_bindgen(getter, unchecked_return_type = "PolicyTask")]
+    pub fn task(&self) -> String {
+        self.policy.task.clone()
+    }
+
+    /// The pipeline that finishes its episodes (`"-Oz"` or `"-O2"`).
+    #[wasm_bindgen(getter)]
+    pub fn pipeline(&self) -> String {
+        self.policy.task().map(|t| t.baseline_name().to_string()).unwrap_or_default()
+    }
+
+    /// The pass to take next in a Gymnasium loop, as an index into the Bril
+    /// action space, or null when the policy stops (then run its
+    /// `pipeline`, or `finish(env)`). `observation` is the environment's
+    /// `observation` (the policy's, as raw counts: `"Features"`); `info` is
+    /// what `reset` or `step` returned: a reset's info starts an episode, a
+    /// step's tells whether the last choice changed the program, and its
+    /// `actionMask`, when given, is honoured.
+    pub fn act(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ArrayLike<number | bigint>")] observation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | void")] info: JsValue,
+    ) -> JsResult<JsValue> {
+        self.act_on(&observation, &info).map_err(to_js_error)
     }
 
     /// A saved policy (what `toJson()` or `compgym train` wrote); a
@@ -61,13 +137,13 @@ impl JsPolicy {
         self.policy.actions.clone()
     }
 
-    /// The observation it reads (`"Autophase"`).
+    /// The observation it reads (`"Features"`).
     #[wasm_bindgen(getter)]
     pub fn observation(&self) -> String {
         self.policy.observation.clone()
     }
 
-    /// Steps per episode.
+    /// The most passes it runs before its pipeline.
     #[wasm_bindgen(getter, js_name = episodeLength)]
     pub fn episode_length(&self) -> usize {
         self.policy.episode_length
@@ -159,7 +235,18 @@ impl JsPolicyPlayer {
         run().map_err(to_js_error)
     }
 
-    /// The episode is over.
+    /// Runs the policy's pipeline once its passes are over (a ValueError
+    /// before): the cost at the end, as its task measures it.
+    pub fn finish(&self) -> JsResult<f64> {
+        let run = || -> Result<f64> {
+            let mut player = self.player.try_borrow_mut().map_err(|_| busy())?;
+            let mut env = borrow_mut(&self.env)?;
+            player.finish(&mut env)
+        };
+        run().map_err(to_js_error)
+    }
+
+    /// The policy's passes are over (it stopped, or its length is reached).
     #[wasm_bindgen(getter)]
     pub fn done(&self) -> JsResult<bool> {
         self.player.try_borrow().map(|p| p.done()).map_err(|_| to_js_error(busy()))

@@ -1,4 +1,4 @@
-//! `PolicyTrainer`: REINFORCE on generated programs in chunks
+//! `PolicyTrainer`: PPO on generated and hand-written programs in chunks
 //! (`trainBatch()`, `trainFor(seconds)`), its curve, and the policy it has
 //! trained so far. The training is the core's `agents::policy::train`.
 
@@ -52,10 +52,16 @@ fn counts(value: &JsValue, what: &str) -> Result<Vec<usize>> {
 fn train_options(options: &JsValue) -> Result<TrainOptions> {
     let known = [
         "seed",
+        "task",
         "episodeLength",
         "hidden",
         "learningRate",
         "batch",
+        "epochs",
+        "minibatch",
+        "clip",
+        "gaeLambda",
+        "normalizerEpisodes",
         "entropy",
         "valueWeight",
         "maxGradNorm",
@@ -73,7 +79,17 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     if !seed.is_undefined() {
         out.seed = js_to_u64(&seed, "trainer options.seed")?;
     }
+    let task = field(options, "task")?;
+    if !task.is_undefined() {
+        let name = crate::js::interop::args::string(&task, "trainer options.task")?;
+        out.task = crate::agents::leaderboard::Task::by_name(&name)?;
+    }
     out.episode_length = count(options, "episodeLength")?.unwrap_or(out.episode_length);
+    out.epochs = count(options, "epochs")?.unwrap_or(out.epochs);
+    out.minibatch = count(options, "minibatch")?.unwrap_or(out.minibatch);
+    out.normalizer_episodes = count(options, "normalizerEpisodes")?.unwrap_or(out.normalizer_episodes);
+    out.clip = number(options, "clip", WHAT)?.unwrap_or(out.clip);
+    out.gae_lambda = number(options, "gaeLambda", WHAT)?.unwrap_or(out.gae_lambda);
     out.batch = count(options, "batch")?.unwrap_or(out.batch);
     out.validate_every = count(options, "validateEvery")?.unwrap_or(out.validate_every);
     out.learning_rate = number(options, "learningRate", WHAT)?.unwrap_or(out.learning_rate);
@@ -174,7 +190,7 @@ impl JsPolicyTrainer {
         self.trainer().map(|t| t.elapsed()).map_err(to_js_error)
     }
 
-    /// The geometric mean of `-Oz / final` over the validation programs,
+    /// The geometric mean of `baseline / final` over the validation programs,
     /// each one greedy episode of the policy as it is now.
     pub fn validate(&self) -> JsResult<f64> {
         self.trainer().and_then(|mut t| t.validate()).map_err(to_js_error)

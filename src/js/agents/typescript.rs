@@ -5,8 +5,11 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_AGENTS: &'static str = r#"
-/** The agents by name: four searches and the learned policy's zero-shot rollout. */
-export type AgentName = "random" | "greedy" | "beam" | "explore" | "policy";
+/** The agents by name: four searches, the search the policy guides, the learned policy's zero-shot rollout, and the fixed-sequence ablation. */
+export type AgentName = "random" | "greedy" | "beam" | "explore" | "guided" | "policy" | "fixed";
+
+/** What a policy lowers: code size (then `-Oz`) or runtime (then `-O2`). */
+export type PolicyTask = "size" | "runtime";
 
 /** `"out of budget"`: the steps or seconds are spent; `"done"`: the agent finished on its own. */
 export type AgentStatus = "running" | "done" | "out of budget" | "cancelled";
@@ -29,7 +32,7 @@ export interface AgentOptions {
   seconds?: number | null;
   /** Searches start from the baseline's passes (`-Oz` for code size, `-O2` for runtime), as on the leaderboard. */
   fromBaseline?: boolean;
-  /** For `"policy"`: the policy, or its JSON (default: the bundled one). */
+  /** For `"policy"` and `"guided"`: the policy, or its JSON (default: the bundled one for the task). */
   policy?: Policy | string;
 }
 
@@ -94,25 +97,38 @@ export interface PolicyStep extends PolicyChoice {
 /** Options of `new PolicyTrainer(options)`; defaults are `compgym train`'s. */
 export interface PolicyTrainerOptions {
   seed?: number | bigint;
+  /** What the policy lowers (default `"size"`): its episodes end with `-Oz` or `-O2`. */
+  task?: PolicyTask;
+  /** The most passes before the pipeline. */
   episodeLength?: number;
-  /** Hidden layer sizes (default `[64, 64]`). */
+  /** Hidden layer sizes. */
   hidden?: number[];
   learningRate?: number;
   /** Episodes per update. */
   batch?: number;
+  /** Passes of PPO over each batch. */
+  epochs?: number;
+  /** Choices per gradient step. */
+  minibatch?: number;
+  /** PPO's clipping of the probability ratio (0 to 1). */
+  clip?: number;
+  /** λ of the advantage estimates (0 to 1). */
+  gaeLambda?: number;
   entropy?: number;
   valueWeight?: number;
   maxGradNorm?: number;
   /** `[min, max]` statements of the generated training programs. */
   sizes?: [number, number];
-  /** Benchmark URIs or listed datasets (`"benchmark://large-v0"`) to train on besides generated programs. */
+  /** Benchmark URIs or listed datasets (`"benchmark://large-v0"`) to train on besides generated programs (default: the train side of the bundled hand-written programs). */
   programs?: string[];
-  /** The share of episodes played on `programs` (0 to 1; default 0). */
+  /** The share of episodes played on `programs` (0 to 1). */
   programShare?: number;
   /** Updates between validations (0: never). */
   validateEvery?: number;
-  /** The benchmark URIs the curve is validated on. */
+  /** The benchmark URIs the curve is validated on (default: the held-out side of the bundled programs). */
   validation?: string[];
+  /** Episodes played at random first, to measure the inputs' scales. */
+  normalizerEpisodes?: number;
 }
 
 /** One point of the training curve, after an update. */
@@ -121,10 +137,10 @@ export interface CurvePoint {
   episodes: number;
   steps: number;
   seconds: number;
-  /** The batch's mean return, `ln(initial / final cost)`. */
+  /** The batch's mean return, `ln(baseline / final cost)` (0: the pipeline's result). */
   meanReturn: number;
   entropy: number;
-  /** Geometric mean of `-Oz / final` over the validation programs, when validated at this update. */
+  /** Geometric mean of `baseline / final` over the validation programs, when validated at this update. */
   validation: number | null;
 }
 
