@@ -18,11 +18,13 @@ use crate::env::CompilerEnv;
 use crate::error::{Error, Result};
 use crate::service::{Benchmark, BenchmarkUri};
 
-/// Which side of the split a program is on.
+/// Which side of the split a program is on; `Dev` is the train side's
+/// development quarter (see [`is_dev`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
     Train,
     HeldOut,
+    Dev,
 }
 
 impl Split {
@@ -36,11 +38,21 @@ impl Split {
         }
     }
 
+    /// Whether the program named `name` is on this side (the development
+    /// quarter is part of the train side).
+    pub fn contains(self, name: &str) -> bool {
+        match self {
+            Split::Dev => is_dev(name),
+            side => Split::of(name) == side,
+        }
+    }
+
     pub fn by_name(name: &str) -> Result<Split> {
         match name {
             "train" => Ok(Split::Train),
             "held-out" | "heldout" | "test" => Ok(Split::HeldOut),
-            _ => Err(Error::lookup(format!("unknown split {name:?}; the splits are train and held-out"))),
+            "dev" => Ok(Split::Dev),
+            _ => Err(Error::lookup(format!("unknown split {name:?}; the splits are train, held-out and dev"))),
         }
     }
 
@@ -48,6 +60,7 @@ impl Split {
         match self {
             Split::Train => "train",
             Split::HeldOut => "held-out",
+            Split::Dev => "dev",
         }
     }
 }
@@ -91,12 +104,12 @@ impl OwnProgram {
 /// The URIs of the bundled hand-written programs (`suite-v0`, then
 /// `large-v0`) on side `split`.
 pub fn bundled(split: Split) -> Vec<String> {
-    suite::all().iter().chain(suite::large::all()).map(|b| b.uri()).filter(|u| Split::of(u) == split).collect()
+    suite::all().iter().chain(suite::large::all()).map(|b| b.uri()).filter(|u| split.contains(u)).collect()
 }
 
 /// The programs of `own` on side `split`.
 pub fn own(own: &[OwnProgram], split: Split) -> Vec<OwnProgram> {
-    own.iter().filter(|p| Split::of(&p.uri) == split).cloned().collect()
+    own.iter().filter(|p| split.contains(&p.uri)).cloned().collect()
 }
 
 #[cfg(test)]
@@ -125,6 +138,8 @@ mod tests {
         assert_eq!(p.uri, "benchmark://bril-community/core/ackermann");
         assert_eq!(OwnProgram::from_file("my dir", "a b.json", String::new()).uri, "benchmark://my_dir/a_b");
         assert_eq!(Split::by_name("held-out").unwrap(), Split::HeldOut);
+        let dev = bundled(Split::Dev);
+        assert!(!dev.is_empty() && dev.iter().all(|u| bundled(Split::Train).contains(u)), "dev is part of train");
         assert_eq!(Split::by_name("nope").unwrap_err().name(), "LookupError");
     }
 }

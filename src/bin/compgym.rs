@@ -50,7 +50,7 @@ const USAGE: &str = "usage:
                                         JSON; --dot prints the CFG as Graphviz DOT
   compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
                       [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
-                      [--programs PATH,...] [--split train|held-out]
+                      [--programs PATH,...] [--split train|held-out|dev]
                       [--from-scratch] [--policy FILE] [--seed N] [--json]
                                         agents (random, greedy, beam, explore, guided,
                                         policy, fixed) on code size (vs -Oz) and runtime
@@ -68,7 +68,8 @@ const USAGE: &str = "usage:
                                         programs, 200 steps
   compgym train [--task size|runtime] [--seconds S] [--updates N] [--seed N]
                 [--out FILE] [--episode-length N] [--batch N] [--epochs N]
-                [--minibatch N] [--learning-rate X] [--entropy X] [--hidden 64,64]
+                [--minibatch N] [--learning-rate X] [--entropy X] [--weight-decay X]
+                [--hidden 64,64]
                 [--programs URI,...] [--own PATH,...] [--program-share X] [--dev]
                                         train a policy (PPO) that picks passes before
                                         -Oz (size) or -O2 (runtime): on generated
@@ -869,6 +870,7 @@ fn cmd_train(args: &[String]) -> Result<(), Failure> {
             "--minibatch" => options.minibatch = flag_value(&mut it, a)?,
             "--learning-rate" => options.learning_rate = flag_value(&mut it, a)?,
             "--entropy" => options.entropy = flag_value(&mut it, a)?,
+            "--weight-decay" => options.weight_decay = flag_value(&mut it, a)?,
             "--validate-every" => options.validate_every = flag_value(&mut it, a)?,
             "--programs" => options.programs = list(flag_value(&mut it, a)?),
             "--own" => own_paths.extend(list(flag_value(&mut it, a)?)),

@@ -217,6 +217,9 @@ impl Gradients {
 #[derive(Clone, Debug)]
 pub struct Adam {
     pub learning_rate: f64,
+    /// Decoupled weight decay (AdamW): each step also shrinks every
+    /// parameter by `learning_rate * weight_decay` of itself.
+    pub weight_decay: f64,
     beta1: f64,
     beta2: f64,
     /// `beta1^t` and `beta2^t`, by repeated multiplication (exact, portable).
@@ -231,6 +234,7 @@ impl Adam {
         let n = network.parameters();
         Adam {
             learning_rate,
+            weight_decay: 0.0,
             beta1: 0.9,
             beta2: 0.999,
             beta1_t: 1.0,
@@ -238,6 +242,11 @@ impl Adam {
             m: vec![0.0; n],
             v: vec![0.0; n],
         }
+    }
+
+    /// With decoupled weight decay `weight_decay`.
+    pub fn with_weight_decay(self, weight_decay: f64) -> Adam {
+        Adam { weight_decay, ..self }
     }
 
     /// One descent step along `grads`.
@@ -249,7 +258,7 @@ impl Adam {
         for (((p, g), m), v) in params.zip(&grads.values).zip(&mut self.m).zip(&mut self.v) {
             *m = self.beta1 * *m + (1.0 - self.beta1) * g;
             *v = self.beta2 * *v + (1.0 - self.beta2) * g * g;
-            *p -= self.learning_rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            *p -= self.learning_rate * ((*m / c1) / ((*v / c2).sqrt() + 1e-8) + self.weight_decay * *p);
         }
     }
 }

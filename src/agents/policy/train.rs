@@ -57,6 +57,9 @@ pub struct TrainOptions {
     pub episode_length: usize,
     pub hidden: Vec<usize>,
     pub learning_rate: f64,
+    /// Decoupled weight decay (AdamW), a regulariser against fitting the
+    /// few training programs too closely.
+    pub weight_decay: f64,
     /// Episodes per update.
     pub batch: usize,
     /// Passes over each batch.
@@ -107,6 +110,7 @@ impl Default for TrainOptions {
             episode_length: 6,
             hidden: vec![64, 64],
             learning_rate: 5e-4,
+            weight_decay: 0.0,
             batch: 32,
             epochs: 4,
             minibatch: 64,
@@ -116,7 +120,7 @@ impl Default for TrainOptions {
             planned_updates: None,
             value_weight: 0.5,
             max_grad_norm: 0.5,
-            sizes: 20..301,
+            sizes: 20..81,
             programs: bundled(Split::Train),
             own_programs: Vec::new(),
             program_share: 0.5,
@@ -152,7 +156,8 @@ impl TrainOptions {
             ));
         }
         let positive = [("learningRate", self.learning_rate), ("maxGradNorm", self.max_grad_norm)];
-        let non_negative = [("entropy", self.entropy), ("valueWeight", self.value_weight)];
+        let non_negative =
+            [("entropy", self.entropy), ("valueWeight", self.value_weight), ("weightDecay", self.weight_decay)];
         for (name, x) in positive {
             if !(x.is_finite() && x > 0.0) {
                 return fail(format!("{name} must be positive and finite, got {x}"));
@@ -310,7 +315,7 @@ impl Trainer {
             values,
             pipeline,
             programs,
-            adam: Adam::new(&policy.network, options.learning_rate),
+            adam: Adam::new(&policy.network, options.learning_rate).with_weight_decay(options.weight_decay),
             grads: Gradients::zeros(&policy.network),
             policy,
             options,
@@ -361,6 +366,7 @@ impl Trainer {
             "epochs": o.epochs,
             "minibatch": o.minibatch,
             "learningRate": o.learning_rate,
+            "weightDecay": o.weight_decay,
             "entropy": o.entropy,
             "plannedUpdates": o.planned_updates,
             "hidden": o.hidden,

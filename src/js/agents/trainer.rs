@@ -62,6 +62,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
         "clip",
         "gaeLambda",
         "normalizerEpisodes",
+        "weightDecay",
         "entropy",
         "valueWeight",
         "maxGradNorm",
@@ -94,6 +95,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     out.validate_every = count(options, "validateEvery")?.unwrap_or(out.validate_every);
     out.learning_rate = number(options, "learningRate", WHAT)?.unwrap_or(out.learning_rate);
     out.entropy = number(options, "entropy", WHAT)?.unwrap_or(out.entropy);
+    out.weight_decay = number(options, "weightDecay", WHAT)?.unwrap_or(out.weight_decay);
     out.value_weight = number(options, "valueWeight", WHAT)?.unwrap_or(out.value_weight);
     out.max_grad_norm = number(options, "maxGradNorm", WHAT)?.unwrap_or(out.max_grad_norm);
     out.program_share = number(options, "programShare", WHAT)?.unwrap_or(out.program_share);

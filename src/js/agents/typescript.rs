@@ -104,6 +104,8 @@ export interface PolicyTrainerOptions {
   /** Hidden layer sizes. */
   hidden?: number[];
   learningRate?: number;
+  /** Decoupled weight decay (AdamW). */
+  weightDecay?: number;
   /** Episodes per update. */
   batch?: number;
   /** Passes of PPO over each batch. */

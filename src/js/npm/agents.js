@@ -113,7 +113,7 @@ export class RemoteAgents {
   }
 
   /**
-   * Runs agent `agent` ("random", "greedy", "beam", "explore", "policy") with
+   * Runs agent `agent` ("random", "greedy", "beam", "explore", "guided", "policy", "fixed") with
    * `options` (SearchAgent's: `benchmark` or `source`, `seed`, `steps`,
    * `seconds`, ...). `onProgress(progress)` about every 100 ms; resolves
    * with the result (status "cancelled" after a cancel).
