@@ -34,26 +34,26 @@ clean:
 bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gymnasium
 	@scripts/setup.sh build
 	@scripts/build.sh --bench
-	@cargo build --quiet --release --bin compgym
+	@cargo build --quiet --release --bin compgym-bench
 	@scripts/setup.sh bench
 	@node bench/spaces.mjs
 
 bench-interp: ## interpreter throughput, natively and in wasm under Node, in one run
 	@scripts/setup.sh build
 	@scripts/build.sh --bench
-	@cargo build --quiet --release --bin compgym
+	@cargo build --quiet --release --bin compgym-bench
 	@node bench/interp.mjs
 
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
-	@cargo run --quiet --release --bin compgym -- bench-passes data/bril-community
+	@cargo run --quiet --release --bin compgym-bench -- passes data/bril-community
 
 bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
-	@cargo run --quiet --release --bin compgym -- bench-scaling
+	@cargo run --quiet --release --bin compgym-bench -- scaling
 
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build
 	@scripts/build.sh --bench
-	@cargo build --quiet --release --bin compgym
+	@cargo build --quiet --release --bin compgym-bench
 	@scripts/setup.sh test
 	@node bench/env.mjs
 

@@ -16,7 +16,7 @@ const root = new URL('..', import.meta.url).pathname;
 const seconds = Number(process.argv[2] ?? 1);
 
 const native = JSON.parse(
-  execFileSync(`${root}target/release/compgym`, ['bench-env', '--json', '--seconds', String(seconds)], {
+  execFileSync(`${root}target/release/compgym-bench`, ['env', '--json', '--seconds', String(seconds)], {
     encoding: 'utf8',
   }),
 );

@@ -12,7 +12,7 @@ const seconds = Number(process.argv[2] ?? 8);
 const paths = process.argv.length > 3 ? process.argv.slice(3) : [`${root}data/bril-community`];
 
 const native = JSON.parse(
-  execFileSync(`${root}target/release/compgym`, ['bench-interp', '--json', '--seconds', String(seconds), ...paths], {
+  execFileSync(`${root}target/release/compgym-bench`, ['interp', '--json', '--seconds', String(seconds), ...paths], {
     encoding: 'utf8',
   }),
 );

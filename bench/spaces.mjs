@@ -67,7 +67,7 @@ const rounds = { js: [], native: [], gym: [] };
 let gym;
 for (let r = 0; r < ROUNDS; r++) {
   rounds.js.push(compgymRates());
-  rounds.native.push(run(`${root}target/release/compgym`, ['bench-spaces', '--seconds', String(SECONDS), '--json']));
+  rounds.native.push(run(`${root}target/release/compgym-bench`, ['spaces', '--seconds', String(SECONDS), '--json']));
   gym = run(`${root}.tmp/bench-venv/bin/python`, ['bench/gym_spaces.py', String(SECONDS)]);
   rounds.gym.push(gym.rates);
 }

@@ -135,3 +135,28 @@ fn opt_with_an_unknown_pass_fails_clearly() {
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("LookupError"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn file_errors_are_the_hosts_words() {
+    let o = compgym(&["run", "/nonexistent/file.bril"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stderr), "error: /nonexistent/file.bril: No such file or directory (os error 2)\n");
+}
+
+#[test]
+fn benchmark_drivers_are_compgym_bench_commands() {
+    let o = compgym(&["bench-interp"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).starts_with("error: unknown command \"bench-interp\"\nusage:\n"));
+    assert!(!text(&compgym(&["--help"], "").stdout).contains("bench"));
+
+    let bench =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_compgym-bench")).args(args).output().unwrap();
+    let shape = bench(&["shape", "loop-heavy", "60", "3"]);
+    assert!(shape.status.success(), "{}", text(&shape.stderr));
+    let program = text(&shape.stdout);
+    assert_eq!(compgym(&["verify"], &program).status.code(), Some(0), "{program}");
+    let unknown = bench(&["frobnicate"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("compgym-bench scaling"));
+}

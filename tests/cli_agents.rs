@@ -84,3 +84,36 @@ fn bad_arguments_say_what_is_wrong() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("--hidden"));
 }
+
+#[test]
+fn own_programs_are_a_dataset_named_after_their_folder() {
+    let folder = std::env::temp_dir().join(format!("compgym-own-{}", std::process::id()));
+    std::fs::create_dir_all(folder.join("sub")).unwrap();
+    let program = "@main {\n  a: int = const 2;\n  b: int = add a a;\n  c: int = add a a;\n  print b;\n}\n";
+    std::fs::write(folder.join("one.bril"), program).unwrap();
+    std::fs::write(folder.join("sub/two.bril"), program).unwrap();
+    std::fs::write(folder.join("notes.txt"), "not a program").unwrap();
+    let path = folder.to_str().unwrap();
+    let o = compgym(&[
+        "leaderboard",
+        "--quick",
+        "--agents",
+        "greedy",
+        "--tasks",
+        "size",
+        "--suite",
+        "0",
+        "--large",
+        "0",
+        "--generated",
+        "0",
+        "--programs",
+        path,
+    ]);
+    let _ = std::fs::remove_dir_all(&folder);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = rows(&text(&o.stdout));
+    let name = folder.file_name().unwrap().to_str().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!((rows[0][1].as_str(), rows[0][7].as_str()), (name, "2/2"), "{rows:?}");
+}

@@ -69,6 +69,23 @@ const LAYERS: &[(&str, &[&str])] = &[
             "compilers",
         ],
     ),
+    (
+        "cli",
+        &[
+            "error",
+            "rng",
+            "value",
+            "limits",
+            "spaces",
+            "service",
+            "views",
+            "rewards",
+            "env",
+            "bril",
+            "compilers",
+            "agents",
+        ],
+    ),
     ("fuzzing", &["*"]),
     ("js", &["*"]),
 ];

@@ -1,6 +1,7 @@
-// `npx compgym`: the package's CLI, installed from the packed tarball, gives
-// byte for byte the native command's stdout, stderr and exit status, on
-// every community benchmark and on bad input.
+// `npx compgym`, installed from the packed tarball: a shell over `runCli`,
+// the same core command line as the native binary. It runs every community
+// program as `brili` does, gives the native binary's bytes and status (by
+// construction; one test shows it), and speaks Node's words for OS errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -10,8 +11,8 @@ import { join } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
 const pkgDir = join(root, 'pkg');
-// The community benchmarks, read in place (see tests/common/community.rs).
-const benchDir = join(root, 'data/bril-community');
+// The community programs with brili's outputs and counts beside them (see their README).
+const community = join(root, 'data/bril-community');
 const native = join(root, 'target/debug/compgym');
 let scratch;
 let cli;
@@ -32,10 +33,10 @@ before(() => {
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs `command args` with `input` on stdin: `{stdout, stderr, status}` (strings). */
-function execute(command, args, input = '') {
+/** Runs `command args` in `cwd` with `input` on stdin: `{stdout, stderr, status}` (strings). */
+function execute(command, args, input = '', cwd = scratch) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: scratch });
+    const child = spawn(command, args, { cwd });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -49,17 +50,6 @@ function execute(command, args, input = '') {
   });
 }
 
-/** The native usage text without the benchmark commands, which the package's command lacks. */
-const withoutBench = (text) => text.replace(/\n {2}compgym bench-[^]*$/, '\n');
-
-/** Both commands on the same arguments and input; asserts they agree and returns the native result. */
-async function same(args, input = '') {
-  const [want, got] = await Promise.all([execute(native, args, input), execute(cli, args, input)]);
-  const expected = { ...want, stdout: withoutBench(want.stdout), stderr: withoutBench(want.stderr) };
-  assert.deepEqual(got, expected, `compgym ${args.join(' ')}`);
-  return want;
-}
-
 /** Runs `jobs` (functions returning promises) `width` at a time. */
 async function pool(jobs, width) {
   let next = 0;
@@ -69,133 +59,164 @@ async function pool(jobs, width) {
   await Promise.all(Array.from({ length: width }, worker));
 }
 
-function benchmarks() {
-  assert.ok(existsSync(benchDir), `benchmark folder ${benchDir} is missing`);
-  const files = readdirSync(benchDir, { withFileTypes: true })
+/** Every community program: `{file, args, out, prof, json}`, from the files beside it (`out`
+ * and `prof` are null for the one program brili has no reference output for). */
+function programs() {
+  const files = readdirSync(community, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(benchDir, d.name))
-        .filter((f) => f.endsWith('.bril'))
-        .map((f) => join(benchDir, d.name, f)),
-    )
+    .flatMap((d) => readdirSync(join(community, d.name)).filter((f) => f.endsWith('.bril')).map((f) => join(community, d.name, f)))
     .sort();
-  assert.ok(files.length >= 80, `expected the whole benchmark set, found ${files.length}`);
-  return files;
+  assert.ok(files.length >= 80, `expected the whole community set, found ${files.length}`);
+  return files.map((file) => {
+    const line = readFileSync(file, 'utf8').split('\n').find((l) => /^#\s*ARGS:/.test(l));
+    const besides = (ext) => {
+      const path = file.replace(/\.bril$/, ext);
+      return existsSync(path) ? readFileSync(path, 'utf8') : null;
+    };
+    return {
+      file,
+      args: line ? line.replace(/^#\s*ARGS:/, '').trim().split(/\s+/).filter(Boolean) : [],
+      out: besides('.out'),
+      prof: besides('.prof'),
+      json: besides('.json'),
+    };
+  });
 }
 
-/** The `# ARGS:` arguments of a Bril text file, as brili takes them on its command line. */
-function argsLine(source) {
-  const line = source.split('\n').find((l) => l.startsWith('# ARGS:'));
-  return line ? line.slice('# ARGS:'.length).trim().split(/\s+/).filter(Boolean) : [];
-}
-
-test('every community benchmark: json, text, run -p, opt and features agree with the native command', async () => {
-  const files = benchmarks();
-  let ran = 0;
-  const jobs = files.map((file, i) => async () => {
-    const source = readFileSync(file, 'utf8');
-    const { stdout: json } = await same(['json', file]);
-    // The course pipeline: `bril2json < f.bril | brili -p ARGS`, program on stdin.
-    await same(['text', '-'], json);
-    const run = await same(['run', '-p', '-', ...argsLine(source)], json);
-    if (run.status === 0) ran++;
-    await same(['opt', '--passes', '-O2', file]);
-    await same(['features', file]);
-    // The rarer forms on every eighth program.
-    if (i % 8 === 0) {
-      await same(['run', '--passes', '-lvn -dce -Oz', '-p', file]);
-      await same(['verify', file]);
-      // Source positions, as `bril2json -p` and `-pp` give them.
-      await same(['json', '-p', file]);
-      await same(['json', '-pp', '-'], source);
-      await same(['opt', '--passes', '-to-ssa -gvn', '--json', file]);
-      await same(['features', '--dot', '-'], source);
+test('every community program: bril2json, then brili -p on stdin, give the reference outputs', async () => {
+  const all = programs();
+  const jobs = all.map((p, i) => async () => {
+    const json = await execute(cli, ['json', p.file]);
+    assert.equal(json.status, 0, `${p.file}: ${json.stderr}`);
+    assert.deepEqual(JSON.parse(json.stdout), JSON.parse(p.json), `${p.file}: the reference bril2json`);
+    // The course pipeline: `bril2json < f.bril | brili -p ARGS`.
+    const run = await execute(cli, ['run', '-p', '-', ...p.args], json.stdout);
+    if (p.out === null) {
+      assert.equal(run.status, 0, `${p.file}: ${run.stderr}`);
+      return;
+    }
+    assert.deepEqual(run, { stdout: p.out, stderr: p.prof, status: 0 }, p.file);
+    if (i % 4 === 0) {
+      // Optimised, from the file and its `# ARGS:` line: the same output.
+      const optimised = await execute(cli, ['run', '--passes', '-O2', p.file]);
+      assert.deepEqual(optimised, { stdout: p.out, stderr: '', status: 0 }, `${p.file} at -O2`);
     }
   });
-  await pool(jobs, 3);
-  assert.ok(ran >= files.length - 5, `only ${ran} of ${files.length} programs ran`);
+  await pool(jobs, 2);
 });
 
-test('the same usage, errors and exit statuses as the native command', async () => {
+test('the npx shell and the native binary print the same bytes and exit with the same status', async () => {
   const program = '# ARGS: 4\n@main(n: int) {\n  one: int = const 1;\n  m: int = add n one;\n  print m;\n}\n';
   const crash = '@main {\n  a: int = const 1;\n  print a;\n  z: int = const 0;\n  q: int = div a z;\n}\n';
+  const file = join(community, 'mem/fib.bril');
   const cases = [
     [['run', '-p'], program],
-    [['run', '-', '41', '-p'], program],
     [['run', '-p'], crash], // the output before the failure, then exit status 2
     [['run', '-'], '@main {\n  x: int = bogus;\n}'],
-    [['run', '/nonexistent/file.bril'], ''],
-    [['run', scratch], ''], // a folder
-    [['run'], '@main(n: int) {\n  print n;\n}\n'], // no arguments for @main
-    [['run', '-', 'x'], program], // a bad argument
-    [['run', '--passes', '-nope'], program],
+    [['run', '-', 'x'], program],
     [['verify'], '@main {\n  print nothing;\n}'],
-    [['verify'], program],
     [['text'], Buffer.from([0x40, 0xff, 0xfe])], // not UTF-8
-    [['opt', '--passes', '-lvn -dce', '--json'], program],
+    [['opt', '--passes', '-lvn -dce -nope'], program],
     [['opt', '--list'], ''],
-    [['json', '-p', '-p'], program], // twice -p is -pp
-    [['json', '-p'], '{"functions": [{"name": "main", "instrs": [{"op": "print", "args": []}]}]}'],
-    [['features', '--dot'], program],
-    [['help'], ''],
+    [['opt', '--passes', '-to-ssa -gvn', '--json', file], ''],
+    [['features', file], ''],
+    [['features', '--dot', '-'], program],
+    [['json', '-pp', file], ''],
+    [[], ''],
+    [['\t"x"\\\n\u0001'], ''],
+    [['bench-interp'], ''],
+    [['leaderboard', '--agents', 'oracle'], ''],
+    [['train', '--hidden', 'big'], ''],
     [['--help'], ''],
-    [['run', '--help'], ''],
-    [['leaderboard', '--quick', '-h'], ''],
   ];
-  for (const [args, input] of cases) await same(args, input);
-});
-
-test('usage errors print the native usage without its benchmark commands', async () => {
-  const cases = [[], ['frobnicate'], ['frobnicate', '--help'], ['\t"x"\\\n\u0001'], ['run', '--passes'], ['json', 'a', 'b']];
-  for (const args of cases) {
-    const { status, stderr } = await same(args);
-    assert.equal(status, 1);
-    assert.match(stderr, /^error: (missing command|unknown command "|expected at most one file|--passes needs)/);
-    assert.match(stderr, /\n {2}compgym bench-env/);
+  for (const [args, input] of cases) {
+    const [want, got] = await Promise.all([execute(native, args, input), execute(cli, args, input)]);
+    assert.deepEqual(got, want, `compgym ${args.join(' ')}`);
   }
-  const bench = await execute(cli, ['bench-interp']);
-  assert.equal(bench.status, 1);
-  assert.match(bench.stderr, /^error: unknown command "bench-interp"\nusage:\n/);
 });
 
 /** A table's rows without the column of seconds, which is each side's own time. */
 const withoutSeconds = (table) => table.trimEnd().split('\n').map((row) => row.replace(/\| [\d.]+ \|$/, '|'));
 
-test('leaderboard and train: the same table and the same trained policy as the native command', async () => {
-  const args = ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy,explore,policy', '--suite', '3', '--large', '1', '--generated', '2'];
-  const [want, got] = await Promise.all([execute(native, args), execute(cli, args)]);
+test('leaderboard and train take every flag in npx too: own programs, a split, PPO options', async () => {
+  const own = ['--programs', `${community}/mixed,${community}/long`];
+  const args = ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy,policy', '--suite', '2', '--large', '0', '--generated', '1', ...own];
+  const [want, got] = await Promise.all([execute(native, args, '', root), execute(cli, args, '', root)]);
   assert.equal(got.status, 0, got.stderr);
-  assert.deepEqual(withoutSeconds(got.stdout), withoutSeconds(want.stdout));
-  assert.equal(withoutSeconds(got.stdout).length, 2 + 3 * 3);
-  assert.match(got.stderr, /^\[\d+\/18\]\n/);
-  const json = await execute(cli, [...args, '--json']);
-  const rows = JSON.parse(json.stdout);
-  assert.deepEqual(rows.map((r) => r.agent), ['greedy', 'explore', 'policy', 'greedy', 'explore', 'policy', 'greedy', 'explore', 'policy']);
+  const rows = withoutSeconds(got.stdout);
+  assert.deepEqual(rows, withoutSeconds(want.stdout));
+  assert.deepEqual(rows.slice(2).map((r) => r.split('|')[2].trim()), ['suite-v0', 'suite-v0', 'mixed', 'mixed', 'long', 'long', 'random-v0, size 40', 'random-v0, size 40']);
+  assert.match(got.stderr, /^\[1\/14\] code size suite-v0 greedy benchmark:\/\/suite-v0\//);
+  const split = await execute(cli, ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy', '--split', 'sideways']);
+  assert.equal(split.status, 2);
+  assert.match(split.stderr, /^error: leaderboard: LookupError: unknown split "sideways"/);
 
   // Training is the same arithmetic natively and in wasm: the same curve and the same weights.
-  const train = (out) => ['train', '--updates', '4', '--batch', '2', '--episode-length', '6', '--hidden', '8', '--validate-every', '2', '--seed', '5', '--out', join(scratch, out)];
+  const train = (out) => ['train', '--task', 'runtime', '--updates', '2', '--batch', '2', '--episode-length', '4', '--hidden', '8', '--epochs', '1', '--minibatch', '4', '--validate-every', '1', '--seed', '5', '--own', `${community}/mixed`, '--dev', '--out', join(scratch, out)];
   const [nativeTrain, jsTrain] = await Promise.all([execute(native, train('native.json')), execute(cli, train('js.json'))]);
   assert.equal(jsTrain.status, 0, jsTrain.stderr);
   // Each line without its seconds; the saved file's size differs by the digits of its training seconds.
-  const curve = (text) =>
-    text.split('\n').map((line) => (line.startsWith('saved') ? line.replace(/\(\d+ bytes/, '(N bytes') : line.split(' ').filter((_, i) => i !== 3).join(' ')));
-  assert.deepEqual(curve(jsTrain.stdout.replaceAll(join(scratch, 'js.json'), 'F')), curve(nativeTrain.stdout.replaceAll(join(scratch, 'native.json'), 'F')));
+  const curve = (text, file) =>
+    text
+      .replaceAll(join(scratch, file), 'F')
+      .split('\n')
+      .map((line) => (line.startsWith('saved') ? line.replace(/\(\d+ bytes/, '(N bytes') : line.split(' ').filter((_, i) => i !== 3).join(' ')));
+  assert.deepEqual(curve(jsTrain.stdout, 'js.json'), curve(nativeTrain.stdout, 'native.json'));
+  assert.match(jsTrain.stdout, /validation \(the development quarter\) [\d.]+x the pipeline\n$/);
   const policy = (file) => {
     const p = JSON.parse(readFileSync(join(scratch, file), 'utf8'));
     delete p.training.seconds;
     return p;
   };
   assert.deepEqual(policy('js.json'), policy('native.json'));
-
-  // Bad arguments: the native statuses and messages.
-  for (const bad of [['leaderboard', '--agents', 'oracle'], ['leaderboard', '--steps', 'many'], ['leaderboard', '--policy', '/no/such/policy.json'], ['train', '--hidden', 'big'], ['train', '--batch', '0', '--updates', '1']]) {
-    await same(bad);
-  }
 });
 
-test('a closed pipe ends the output quietly, as for the native command', () => {
+test('OS errors are in the host’s words; a missing file is bad input', async () => {
+  const missing = await execute(cli, ['run', '/nonexistent/file.bril']);
+  assert.deepEqual(missing, { stdout: '', stderr: 'error: /nonexistent/file.bril: no such file or directory (ENOENT)\n', status: 1 });
+  const folder = await execute(cli, ['text', scratch]);
+  assert.equal(folder.stderr, `error: ${scratch}: illegal operation on a directory (EISDIR)\n`);
+  const unwritable = await execute(cli, ['train', '--updates', '1', '--batch', '1', '--episode-length', '2', '--hidden', '4', '--out', '/nonexistent/p.json']);
+  assert.equal(unwritable.status, 1);
+  assert.match(unwritable.stderr, /^error: \/nonexistent\/p\.json: no such file or directory \(ENOENT\)\n$/);
+});
+
+test('a closed pipe ends the output quietly', () => {
   const program = '@main {\n  i: int = const 0;\n  one: int = const 1;\n  n: int = const 20000;\n.loop:\n  print i;\n  i: int = add i one;\n  c: bool = lt i n;\n  br c .loop .end;\n.end:\n}\n';
   writeFileSync(join(scratch, 'count.bril'), program);
   const out = execFileSync('sh', ['-c', `"${cli}" run count.bril | head -n 2`], { cwd: scratch, encoding: 'utf8' });
   assert.equal(out, '0\n1\n');
+});
+
+test('runCli streams a running program to its host and refuses a host it cannot use', async () => {
+  const { runCli } = await import(join(scratch, 'node_modules/compgym/node.js'));
+  const program = '@main {\n  i: int = const 0;\n  one: int = const 1;\n  n: int = const 5000;\n.loop:\n  print i;\n  i: int = add i one;\n  c: bool = lt i n;\n  br c .loop .end;\n.end:\n}\n';
+  const files = new Map([['count.bril', program]]);
+  const pieces = [];
+  let errors = '';
+  const fail = () => {
+    throw new Error('no such thing');
+  };
+  const host = {
+    readFile: (path) => (files.has(path) ? files.get(path) : fail()),
+    readStdin: () => new Uint8Array(),
+    writeFile: (path, text) => files.set(path, text),
+    listFolder: fail,
+    isFolder: () => false,
+    realPath: fail,
+    stdout: (text) => pieces.push(text),
+    stderr: (text) => (errors += text),
+  };
+  assert.equal(runCli(['run', '-p', 'count.bril'], host), 0);
+  assert.ok(pieces.length > 2, `output in pieces as it is printed, not at the end: ${pieces.length}`);
+  assert.equal(pieces.join('').split('\n').length, 5001);
+  assert.equal(errors, 'total_dyn_inst: 20003\n');
+  errors = '';
+  assert.equal(runCli(['verify', 'gone.bril'], host), 1);
+  assert.equal(errors, 'error: gone.bril: no such thing\n');
+
+  assert.throws(() => runCli(['verify', 'count.bril'], { ...host, stdout: undefined }), { name: 'TypeError', message: /host\.stdout must be a function/ });
+  assert.throws(() => runCli('verify', host), { name: 'TypeError' });
+  assert.throws(() => runCli(['verify', 'count.bril'], { ...host, readFile: () => 42 }), { name: 'TypeError', message: /Uint8Array or a string/ });
+  assert.equal(runCli(['verify', 'count.bril'], host), 0, 'the instance keeps working');
 });

@@ -456,6 +456,24 @@ function banditOptions(r, fx) {
   };
 }
 
+/** A `runCli` host over one program in memory; it throws for anything else. */
+function cliHost() {
+  const program = '@main {\n  x: int = const 4;\n  print x;\n}\n';
+  const none = () => {
+    throw new Error('no such file');
+  };
+  return {
+    readFile: (path) => (path === 'p.bril' ? program : none()),
+    readStdin: () => new TextEncoder().encode(program),
+    writeFile: none,
+    listFolder: none,
+    isFolder: () => false,
+    realPath: none,
+    stdout: () => {},
+    stderr: () => {},
+  };
+}
+
 // ---- valid arguments for each member, to mutate ----
 
 /** Valid arguments for `Class.member` / `Class#member` / `function`, or null if none are known. */
@@ -467,6 +485,7 @@ function validArgs(key, r, fx, self) {
     compilerEnvStatesToCsv: () => [[{ benchmark: FIB, commandline: '-dce', walltime: 1, reward: null }], { header: false }],
     make: () => ['bril-v0', { benchmark: FIB, maxEpisodeSteps: 4 }],
     runBril: () => ['@main {\n  x: int = const 4;\n  print x;\n}\n', []],
+    runCli: () => [r.pick([['run', '-p'], ['verify', 'p.bril'], ['opt', '--passes', '-dce', '-']]), cliHost()],
     spaceFromJSON: () => [r.pick(SPACES)],
     validateEnvironment: () => [fx.get(api.CompilerTimeStepEnvironment), 1],
     'Space.fromJSON': () => [r.pick(SPACES)],
