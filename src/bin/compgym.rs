@@ -13,6 +13,9 @@
 //! compgym bench-spaces [--seconds S] [--json]
 //!                                       space sampling and checking rates
 //! compgym bench-passes [PATH...]        what the pipelines cut, outputs checked
+//! compgym bench-datasets [DIR]          what -O2, -Oz and each pass do to generated
+//!                                       and hand-written datasets
+//! compgym generate URI                  print the program a generator URI names
 //! compgym bench-pass-speed [--seconds S] [--only FLAG]
 //!                                       time per pass and for all features
 //! compgym bench-env [--seconds S] [--json]  environment steps/s, fork and observation latency
@@ -79,6 +82,14 @@ const USAGE: &str = "usage:
   compgym bench-passes [PATH...]        static and dynamic instruction counts under
                                         -O0/-O1/-O2/-Oz, outputs checked (default:
                                         the bundled suite)
+  compgym bench-datasets [DIR]          per dataset (random-v0 and random-v1, 100 programs
+                                        each; suite-v0; large-v0; the community programs
+                                        in DIR, default data/bril-community): the static
+                                        share -O2 and -Oz remove, the dynamic share -O2
+                                        leaves, the share folded to constants, and how
+                                        often each pass changes a program alone
+  compgym generate URI                  print the program generator://random-v0/SEED?size=N
+                                        or generator://random-v1/SEED?size=N names
   compgym bench-pass-speed [--seconds S] [--only FLAG]
                                         microseconds per pass (on a fresh program and
                                         at the pass's fixpoint) and for all features
@@ -128,6 +139,8 @@ fn command(name: &str) -> Option<Command> {
         "bench-interp" => cmd_bench_interp,
         "bench-spaces" => cmd_bench_spaces,
         "bench-passes" => cmd_bench_passes,
+        "bench-datasets" => cmd_bench_datasets,
+        "generate" => cmd_generate,
         "bench-pass-speed" => cmd_bench_pass_speed,
         "bench-env" => cmd_bench_env,
         "leaderboard" => cmd_leaderboard,
@@ -484,6 +497,43 @@ fn cmd_bench_passes(args: &[String]) -> Result<(), Failure> {
     if broken > 0 {
         return Err(Failure(format!("{broken} optimised programs changed their output"), 2));
     }
+    Ok(())
+}
+
+fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
+    use compgym::bril::passes::dataset_stats::{builtin_datasets, format_tables, measure_dataset, Dataset};
+    let dir = match args {
+        [] => "data/bril-community".to_string(),
+        [dir] => dir.clone(),
+        _ => return Err(usage_error("expected at most one folder")),
+    };
+    let mut datasets = builtin_datasets().map_err(|e| Failure(e.to_string(), 2))?;
+    let mut community = Dataset { name: "community".into(), programs: Vec::new() };
+    for f in collect_bril_files(&[dir])? {
+        let name = f.display().to_string();
+        community.programs.push((name.clone(), load(Some(&name))?));
+    }
+    datasets.push(community);
+    let limits = interp::Limits::default();
+    let mut stats = Vec::new();
+    let mut broken = Vec::new();
+    for d in &datasets {
+        let (summary, programs) =
+            measure_dataset(d, &limits).map_err(|e| Failure(format!("{}: {e}", d.name), 2))?;
+        broken.extend(programs.iter().filter(|p| !p.outputs_kept).map(|p| p.name.clone()));
+        stats.push(summary);
+    }
+    say!("{}", format_tables(&stats).trim_end());
+    if !broken.is_empty() {
+        return Err(Failure(format!("optimisation changed the output of: {}", broken.join(", ")), 2));
+    }
+    Ok(())
+}
+
+fn cmd_generate(args: &[String]) -> Result<(), Failure> {
+    let [uri] = args else { return Err(usage_error("expected one generator URI")) };
+    let program = bril::generator::from_uri(uri).map_err(|e| Failure(e.to_string(), 1))?;
+    let _ = std::io::stdout().write_all(bril::to_text(&program).as_bytes());
     Ok(())
 }
 
