@@ -27,6 +27,8 @@ pub(super) struct Body {
     /// How many names each hint has handed out.
     fresh: HashMap<&'static str, u32>,
     labels: u32,
+    /// Constants defined inside loops so far (each gets its own name).
+    local_constants: u32,
     /// Static instructions so far (prologue included).
     pub instrs: usize,
     /// How many times the current point can run per call.
@@ -53,6 +55,7 @@ impl Body {
             constants: HashMap::new(),
             fresh: HashMap::new(),
             labels: 0,
+            local_constants: 0,
             instrs: 0,
             mult: 1,
             cost: 0,
@@ -89,6 +92,13 @@ impl Body {
     /// function (declared on first use).
     pub fn int(&mut self, value: i64) -> String {
         self.constant(value.to_string(), "int", int_name(value))
+    }
+
+    /// A name of its own for the int constant `value` defined at the
+    /// current point, e.g. `seven_3`.
+    pub fn local_int(&mut self, value: i64) -> String {
+        self.local_constants += 1;
+        format!("{}_{}", int_name(value), self.local_constants)
     }
 
     /// The name of the float constant `value` declared at the top.

@@ -35,9 +35,9 @@ enum Start<'s> {
 /// What a loop's counter stays below.
 enum Bound<'s> {
     Var(&'s str),
-    /// `len - k`: computed before the loop, or (as people write it) again
-    /// in every test, where it is loop-invariant.
-    Minus(&'s str, i64),
+    /// `len - k [- extra]`: computed before the loop, or (as people write
+    /// it) again in every test, where it is loop-invariant.
+    Minus(&'s str, i64, Option<&'s str>),
 }
 
 /// The kernels, by template.
@@ -357,13 +357,16 @@ impl<'a> Fun<'a> {
     ) {
         let (bound, in_test) = match bound {
             Bound::Var(v) => (v.to_string(), None),
-            Bound::Minus(v, k) => {
+            Bound::Minus(v, k, extra) => {
                 let last = self.b.var("last");
                 let k = self.constant(k);
                 if self.chance(40) {
-                    (last, Some((v, k)))
+                    (last, Some((v, k, extra)))
                 } else {
                     emit!(self, "{last}: int = sub {v} {k}");
+                    if let Some(e) = extra {
+                        emit!(self, "{last}: int = sub {last} {e}");
+                    }
                     (last, None)
                 }
             }
@@ -380,8 +383,11 @@ impl<'a> Fun<'a> {
         self.b.label(&head);
         let saved = self.b.mult;
         self.b.mult = saved.saturating_mul(trips + 1);
-        if let Some((v, k)) = in_test {
+        if let Some((v, k, extra)) = in_test {
             emit!(self, "{bound}: int = sub {v} {k}");
+            if let Some(e) = extra {
+                emit!(self, "{bound}: int = sub {bound} {e}");
+            }
         }
         emit!(self, "cond: bool = lt {c} {bound}");
         emit!(self, "br cond .{inside} .{done}");
@@ -446,11 +452,15 @@ impl<'a> Fun<'a> {
     }
 
     /// An int constant: usually the one declared at the top of the
-    /// function, sometimes (as people write) defined again right where it
-    /// is used, inside loops too.
+    /// function, sometimes (as people write) defined right where it is
+    /// used: again under its usual name outside loops, under a name of its
+    /// own inside them (where it is loop-invariant).
     fn constant(&mut self, value: i64) -> String {
-        let here = if self.depth > 0 { 35 } else { 30 };
-        if self.chance(here) {
+        if self.depth > 0 && self.chance(40) {
+            let name = self.b.local_int(value);
+            emit!(self, "{name}: int = const {value}");
+            name
+        } else if self.depth == 0 && self.chance(30) {
             let name = int_name(value);
             emit!(self, "{name}: int = const {value}");
             name
@@ -477,7 +487,7 @@ impl<'a> Fun<'a> {
     fn modulo(&mut self, x: &str, m: i64) -> String {
         let r = self.b.var("r");
         if let Some(h) = self.callees.modulo.clone() {
-            if self.chance(50) {
+            if self.chance(70) {
                 let m = self.constant(m);
                 emit!(self, "{r}: int = call @{h} {x} {m}");
                 return r;
@@ -548,6 +558,29 @@ impl<'a> Fun<'a> {
         }
     }
 
+    /// Often, `cell` passed through an int helper (`abs`, `mix`, `clamp`,
+    /// `scale`...) as people call small functions inside loops; else `cell`.
+    fn through_helper(&mut self, cell: &str) -> String {
+        let usable = |s: &super::sig::Sig| {
+            matches!(s.ret, Ret::Int | Ret::NonNeg)
+                && s.params.iter().all(|(_, r)| matches!(r, Role::Any | Role::NonNeg | Role::Positive))
+        };
+        let helpers: Vec<usize> =
+            self.callees.helpers.iter().copied().filter(|&h| usable(&self.callees[h])).collect();
+        if helpers.is_empty() || !self.chance(50) {
+            return cell.to_string();
+        }
+        let h = self.prefer_uncalled(&helpers);
+        let (name, params, cost) =
+            (self.callees[h].name.clone(), self.callees[h].params.clone(), self.callees[h].cost);
+        let args: Vec<String> = params.iter().filter_map(|(_, role)| self.arg(*role, Some(cell))).collect();
+        let w = self.b.var("w");
+        emit!(self, "{w}: int = call @{name} {}", args.join(" "));
+        self.done.calls.push(h);
+        self.b.cost = self.b.cost.saturating_add(self.b.mult.saturating_mul(cost));
+        w
+    }
+
     /// Now and then, a value nobody reads (people leave some).
     fn maybe_dead(&mut self, x: &str) {
         if self.chance(4) {
@@ -570,11 +603,13 @@ impl<'a> Fun<'a> {
         match self.rng.index(4) {
             0 => self.for_loop(Start::Zero, &len, self.n_max, |f, i| {
                 let v = f.load(&a, i);
+                let v = f.through_helper(&v);
                 emit!(f, "{s}: int = add {s} {v}");
                 f.maybe_dead(&v);
             }),
             1 => self.for_loop(Start::Zero, &len, self.n_max, |f, i| {
                 let v = f.load(&a, i);
+                let v = f.through_helper(&v);
                 let w = f.b.var("w");
                 emit!(f, "{w}: int = mul {v} {i}");
                 emit!(f, "{s}: int = add {s} {w}");
@@ -584,6 +619,7 @@ impl<'a> Fun<'a> {
                 let count = self.counter_var("count");
                 self.for_loop(Start::Zero, &len, self.n_max, |f, i| {
                     let v = f.load(&a, i);
+                    let v = f.through_helper(&v);
                     let big = f.b.var("big");
                     emit!(f, "{big}: bool = gt {v} {t}");
                     f.if_else(
@@ -735,7 +771,7 @@ impl<'a> Fun<'a> {
         };
         let rows = self.b.var("rows");
         emit!(self, "{rows}: int = div {len} {wc}");
-        let hoisted = self.chance(60);
+        let hoisted = self.chance(40);
         let use_max = self.chance(30);
         self.for_loop(Start::Zero, &rows, row_count, |f, r| {
             let rs = f.counter_var("row");
@@ -780,11 +816,7 @@ impl<'a> Fun<'a> {
         };
         let swaps = self.counter_var("swaps");
         self.for_loop(Start::Zero, &pc, passes as u64, |f, pass| {
-            let one = f.constant(1);
-            let lim = f.b.var("lim");
-            emit!(f, "{lim}: int = sub {len} {one}");
-            emit!(f, "{lim}: int = sub {lim} {pass}");
-            f.for_loop(Start::Zero, &lim, f.n_max, |f, j| {
+            f.for_loop_by(Start::Zero, Bound::Minus(&len, 1, Some(pass)), f.n_max, 1, |f, j| {
                 let x = f.load(&a, j);
                 let one = f.constant(1);
                 let next = f.b.var("next");
@@ -948,7 +980,7 @@ impl<'a> Fun<'a> {
         let a = self.array();
         let len = self.scope.len.clone();
         let g = self.counter_var("gcds");
-        self.for_loop_by(Start::Zero, Bound::Minus(&len, 1), self.n_max, 1, |f, i| {
+        self.for_loop_by(Start::Zero, Bound::Minus(&len, 1, None), self.n_max, 1, |f, i| {
             let x = f.load(&a, i);
             let next = f.b.var("next");
             let one = f.constant(1);

@@ -174,10 +174,16 @@ pub fn generate_text(seed: u64, size: u32) -> String {
     let mut sigs = Callees::default();
     let mut texts: Vec<String> = Vec::new();
 
-    let helper_count = (1 + target / 400).min(20);
+    let helper_count = (1 + target / 300).min(20);
     let mut templates: Vec<Helper> =
         Helper::ALL.iter().copied().filter(|h| args.rate.is_some() || !h.uses_floats()).collect();
     rng.shuffle(&mut templates);
+    // Half the programs have a modulo helper first, as people write one
+    // and call it from every loop that reduces.
+    if rng.index(2) == 0 {
+        templates.retain(|&h| h != Helper::Modulo);
+        templates.insert(0, Helper::Modulo);
+    }
     for k in 0..helper_count {
         let (sig, text) = helpers::helper(&mut rng, templates[k % templates.len()], k / templates.len());
         sigs.push(sig);
