@@ -501,7 +501,9 @@ fn cmd_bench_passes(args: &[String]) -> Result<(), Failure> {
 }
 
 fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
-    use compgym::bril::passes::dataset_stats::{builtin_datasets, format_tables, measure_dataset, Dataset};
+    use compgym::bril::passes::dataset_stats::{
+        at_most, builtin_datasets, format_tables, measure_dataset, summarise, Dataset, HAND_WRITTEN_SIZE,
+    };
     let dir = match args {
         [] => "data/bril-community".to_string(),
         [dir] => dir.clone(),
@@ -522,6 +524,11 @@ fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
             measure_dataset(d, &limits).map_err(|e| Failure(format!("{}: {e}", d.name), 2))?;
         broken.extend(programs.iter().filter(|p| !p.outputs_kept).map(|p| p.name.clone()));
         stats.push(summary);
+        if d.name.starts_with("random-") {
+            // The generated programs as large as hand-written ones.
+            let name = format!("{} (≤ {HAND_WRITTEN_SIZE} instrs)", d.name);
+            stats.push(summarise(&name, &at_most(&programs, HAND_WRITTEN_SIZE)));
+        }
     }
     say!("{}", format_tables(&stats).trim_end());
     if !broken.is_empty() {

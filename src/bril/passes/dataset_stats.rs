@@ -153,6 +153,15 @@ pub fn summarise(name: &str, programs: &[ProgramStats]) -> DatasetStats {
     }
 }
 
+/// The largest hand-written programs have about this many static
+/// instructions: generated programs up to it compare like with like.
+pub const HAND_WRITTEN_SIZE: usize = 600;
+
+/// The programs of at most `most` static instructions.
+pub fn at_most(programs: &[ProgramStats], most: usize) -> Vec<ProgramStats> {
+    programs.iter().filter(|p| p.static_before <= most).cloned().collect()
+}
+
 /// The sizes of the generated samples, cycled through by seed: a mix from
 /// 20 to 10,000 statements.
 pub const SAMPLE_SIZES: [u32; 10] = [20, 40, 80, 150, 300, 600, 1200, 2500, 5000, 10_000];
@@ -277,12 +286,15 @@ mod tests {
         assert!(!r.folded && r.outputs_kept, "{r:?}");
         let lvn = registry().iter().position(|p| p.flag == "-lvn").unwrap();
         assert!(s.changed_by[lvn] && !r.changed_by[lvn]);
-        let d = summarise("two", &[s, r]);
+        let d = summarise("two", &[s.clone(), r.clone()]);
         assert_eq!((d.programs, d.folded, d.broken), (2, 0.5, 0));
         assert_eq!(d.pass_changes[lvn], ("-lvn", 0.5));
         assert!(d.static_cut_o2.median > 0.0 && d.dynamic_left_o2 <= 1.0);
         let table = format_tables(&[d]);
         assert!(table.contains("| two | 2 |") && table.contains("| `-lvn` | 50.0% |"), "{table}");
+        let small = at_most(&[s.clone(), r.clone()], 2);
+        assert_eq!(small.len(), 1);
+        assert_eq!(small[0].name, "real");
     }
 
     #[test]
