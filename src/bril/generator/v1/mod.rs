@@ -80,7 +80,8 @@ impl Args {
     fn random(rng: &mut Rng, size: u32) -> Args {
         // Larger programs do more things once, each on fewer cells.
         let (lo, hi) = match size {
-            0..=999 => (16, 48),
+            0..=199 => (32, 96),
+            200..=999 => (16, 64),
             1000..=4999 => (12, 32),
             _ => (8, 24),
         };
