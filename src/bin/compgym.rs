@@ -502,7 +502,8 @@ fn cmd_bench_passes(args: &[String]) -> Result<(), Failure> {
 
 fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
     use compgym::bril::passes::dataset_stats::{
-        at_most, builtin_datasets, format_tables, measure_dataset, summarise, Dataset, HAND_WRITTEN_SIZE,
+        at_most, builtin_datasets, format_by_size, format_tables, measure_dataset, summarise, Dataset,
+        HAND_WRITTEN_SIZE,
     };
     let dir = match args {
         [] => "data/bril-community".to_string(),
@@ -519,6 +520,7 @@ fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
     let limits = interp::Limits::default();
     let mut stats = Vec::new();
     let mut broken = Vec::new();
+    let mut by_size = String::new();
     for d in &datasets {
         let (summary, programs) =
             measure_dataset(d, &limits).map_err(|e| Failure(format!("{}: {e}", d.name), 2))?;
@@ -528,9 +530,11 @@ fn cmd_bench_datasets(args: &[String]) -> Result<(), Failure> {
             // The generated programs as large as hand-written ones.
             let name = format!("{} (≤ {HAND_WRITTEN_SIZE} instrs)", d.name);
             stats.push(summarise(&name, &at_most(&programs, HAND_WRITTEN_SIZE)));
+            by_size += &format!("\n{} by size:\n\n{}", d.name, format_by_size(&programs));
         }
     }
     say!("{}", format_tables(&stats).trim_end());
+    say!("{}", by_size.trim_end());
     if !broken.is_empty() {
         return Err(Failure(format!("optimisation changed the output of: {}", broken.join(", ")), 2));
     }

@@ -221,6 +221,41 @@ pub fn measure_dataset(dataset: &Dataset, limits: &Limits) -> Result<(DatasetSta
     Ok((summarise(&dataset.name, &programs), programs))
 }
 
+/// Generated programs by size (read from `?size=N` in their names): per
+/// size, the programs, the median static and dynamic instruction counts,
+/// and the medians of `-O2`'s static cut and dynamic share left.
+pub fn format_by_size(programs: &[ProgramStats]) -> String {
+    let size_of = |p: &ProgramStats| p.name.rsplit_once("size=").and_then(|(_, n)| n.parse::<u32>().ok());
+    let mut sizes: Vec<u32> = programs.iter().filter_map(size_of).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let mut out = String::from(
+        "| size | programs | static instructions | dynamic instructions | -O2 static cut | -O2 dynamic left |\n\
+         |---:|---:|---:|---:|---:|---:|\n",
+    );
+    for size in sizes {
+        let group: Vec<&ProgramStats> = programs.iter().filter(|p| size_of(p) == Some(size)).collect();
+        let statics: Vec<f64> = group.iter().map(|p| p.static_before as f64).collect();
+        let dynamics: Vec<f64> = group.iter().filter_map(|p| p.dynamic.map(|d| d.0 as f64)).collect();
+        let cuts: Vec<f64> =
+            group.iter().map(|p| 1.0 - p.static_o2 as f64 / p.static_before.max(1) as f64).collect();
+        let left: Vec<f64> = group
+            .iter()
+            .filter_map(|p| p.dynamic.filter(|d| d.0 > 0).map(|(b, a)| a as f64 / b as f64))
+            .collect();
+        out.push_str(&format!(
+            "| {size} | {} | {:.0} | {:.0} | {} | {} |\n",
+            group.len(),
+            median(&statics),
+            median(&dynamics),
+            pct(median(&cuts)),
+            pct(median(&left))
+        ));
+    }
+    out
+}
+
 /// The datasets side by side as Markdown tables: the pipelines' numbers,
 /// then how often each pass changes a program alone.
 pub fn format_tables(datasets: &[DatasetStats]) -> String {
@@ -295,6 +330,27 @@ mod tests {
         let small = at_most(&[s.clone(), r.clone()], 2);
         assert_eq!(small.len(), 1);
         assert_eq!(small[0].name, "real");
+    }
+
+    #[test]
+    fn by_size_groups_programs_by_their_uri() {
+        let p = |name: &str, before: usize, after: usize, dynamic: (u64, u64)| ProgramStats {
+            name: name.into(),
+            static_before: before,
+            static_o2: after,
+            static_oz: after,
+            dynamic: Some(dynamic),
+            folded: false,
+            outputs_kept: true,
+            changed_by: Vec::new(),
+        };
+        let table = format_by_size(&[
+            p("g/1?size=20", 100, 90, (1000, 500)),
+            p("g/2?size=20", 300, 300, (3000, 3000)),
+            p("g/3?size=40", 400, 400, (8000, 6000)),
+        ]);
+        assert!(table.contains("| 20 | 2 | 200 | 2000 | 5.0% | 75.0% |"), "{table}");
+        assert!(table.contains("| 40 | 1 | 400 | 8000 | 0.0% | 75.0% |"), "{table}");
     }
 
     #[test]
