@@ -1234,6 +1234,9 @@ impl<'a> Fun<'a> {
             return self.reduce();
         }
         let w = workers[self.rng.index(workers.len())];
+        if !self.can_call(w) {
+            return self.reduce();
+        }
         self.call_worker(w);
     }
 
@@ -1250,14 +1253,10 @@ impl<'a> Fun<'a> {
     fn call_with(&mut self, callee: usize, cell: Option<&str>, into: Option<&str>, fsum: Option<&str>) {
         let sig = &self.callees[callee];
         let (name, params, ret, cost) = (sig.name.clone(), sig.params.clone(), sig.ret, sig.cost);
-        let mut args = Vec::with_capacity(params.len());
-        for (_, role) in &params {
-            let arg = match self.arg(*role, cell) {
-                Some(a) => a,
-                None => return self.reduce(),
-            };
-            args.push(arg);
+        if !self.can_call(callee) {
+            return self.reduce();
         }
+        let args: Vec<String> = params.iter().filter_map(|(_, role)| self.arg(*role, cell)).collect();
         let call = format!("call @{name} {}", args.join(" "));
         self.done.calls.push(callee);
         let into = into.map(str::to_string);
@@ -1297,6 +1296,15 @@ impl<'a> Fun<'a> {
             }
         }
         self.b.cost = self.b.cost.saturating_add(self.b.mult.saturating_mul(cost));
+    }
+
+    /// Whether this function has an argument for every parameter of `callee`.
+    fn can_call(&self, callee: usize) -> bool {
+        self.callees[callee].params.iter().all(|(_, role)| match role {
+            Role::Rate => self.scope.rate.is_some(),
+            Role::Float => self.scope.rate.is_some() || self.scope.facc.is_some(),
+            _ => true,
+        })
     }
 
     /// An argument for `role`, or `None` when this function has none.
