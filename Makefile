@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-scaling bench-env bench-vector bench-page bench-learning clean
+.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -46,6 +46,9 @@ bench-interp: ## interpreter throughput, natively and in wasm under Node, in one
 
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
 	@cargo run --quiet --release --bin compgym-bench -- passes data/bril-community
+
+bench-datasets: ## what -O2, -Oz and each pass do to random-v0, random-v1, suite-v0, large-v0 and the community programs
+	@cargo run --quiet --release --bin compgym-bench -- datasets data/bril-community
 
 bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
 	@cargo run --quiet --release --bin compgym-bench -- scaling

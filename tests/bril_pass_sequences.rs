@@ -87,6 +87,19 @@ fn generated(programs: u64) {
     }
 }
 
+/// `random-v1` programs (loops over arrays bounded by their arguments,
+/// calls, recursion), sizes 20 to 600.
+fn generated_v1(programs: u64) {
+    let mut rng = Rng::seed_from_u64(13);
+    for seed in 0..programs {
+        let size = [20, 50, 100, 200, 400, 600][(seed % 6) as usize];
+        let program = generator::v1::generate(seed, size).unwrap();
+        let args = program.main_args();
+        let c = case(format!("{}{seed}?size={size}", generator::v1::URI_PREFIX), program, args);
+        check(&c, &sequence(&mut rng, 30));
+    }
+}
+
 /// Programs past the generator's first sizes, up to its largest.
 fn generated_large(programs: u64) {
     let mut rng = Rng::seed_from_u64(11);
@@ -107,6 +120,17 @@ fn random_sequences_keep_outputs_sample() {
 #[test]
 fn random_sequences_keep_generated_outputs_sample() {
     generated(600);
+}
+
+#[test]
+fn random_sequences_keep_random_v1_outputs_sample() {
+    generated_v1(40);
+}
+
+#[test]
+#[ignore = "the full run: cargo test --release --test bril_pass_sequences -- --ignored"]
+fn random_sequences_keep_random_v1_outputs_full() {
+    generated_v1(600);
 }
 
 #[test]

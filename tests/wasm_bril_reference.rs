@@ -64,3 +64,20 @@ fn generated_programs_are_identical_and_run() {
         assert!(o.result.is_ok(), "seed {seed}: {:?}", o.result);
     }
 }
+
+/// FNV-1a of `v1::generate_text(12345, 300)` and of its output (an int
+/// checksum and a float sum), recorded natively.
+const RANDOM_V1_12345_300: (u64, u64) = (2371784028944924305, 9911045340407883638);
+
+#[wasm_bindgen_test(unsupported = test)]
+fn random_v1_programs_are_identical_and_run() {
+    let text = bril::generator::v1::generate_text(12345, 300);
+    let p = bril::parse_text(&text).unwrap();
+    let out = interp::run(&p, &p.main_args(), &interp::Limits::default()).into_stdout().unwrap();
+    assert_eq!((fnv1a(&text), fnv1a(&out)), RANDOM_V1_12345_300, "{out}\n{text}");
+    for seed in 0..20 {
+        let p = bril::generator::v1::generate(seed, 60).unwrap();
+        let o = interp::run(&p, &p.main_args(), &interp::Limits::default());
+        assert!(o.result.is_ok(), "seed {seed}: {:?}", o.result);
+    }
+}

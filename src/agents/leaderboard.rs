@@ -167,7 +167,7 @@ impl Dataset {
     /// `count` generated programs of `size`, seeds from [`UNSEEN_SEEDS`].
     pub fn generated(count: usize, size: u32) -> Dataset {
         let benchmarks = (0..count as u64).map(|i| generated_uri(UNSEEN_SEEDS.start + i, size)).collect();
-        Dataset { name: format!("random-v0, size {size}"), benchmarks }
+        Dataset { name: format!("random-v1, size {size}"), benchmarks }
     }
 }
 
@@ -525,7 +525,7 @@ mod tests {
         }
         let text = table(rows);
         assert_eq!(text.lines().count(), 2 + rows.len());
-        assert!(text.contains("| runtime | random-v0, size 20 | policy | -O2 |"), "{text}");
+        assert!(text.contains("| runtime | random-v1, size 20 | policy | -O2 |"), "{text}");
         assert_eq!(to_json(rows)[0]["programs"].as_array().unwrap().len(), 2);
     }
 

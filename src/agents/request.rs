@@ -198,7 +198,7 @@ impl Default for LeaderboardRequest {
             suite: None,
             large: None,
             generated: 100,
-            size: generator::DEFAULT_SIZE,
+            size: generator::v1::DEFAULT_SIZE,
             own: Vec::new(),
             split: None,
             steps: None,

@@ -14,7 +14,8 @@
 //! - [`verify()`]: types, arities, signatures, definedness, SSA rules.
 //! - [`interp`]: [`interp::run`] or [`interp::Executable`] with [`interp::Limits`].
 //! - [`suite`]: `benchmark://suite-v0/NAME` and [`suite::large`]:
-//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`;
+//!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`
+//!   and `generator://random-v1/SEED?size=N` (shaped like hand-written programs);
 //!   [`shapes`]: large programs of a given size and shape (straight-line,
 //!   loop-heavy, call-heavy, block-chain, call-chain).
 //! - [`mod@bench`]: interpreter throughput with the caller's clock;

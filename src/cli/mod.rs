@@ -8,7 +8,7 @@
 //! | command | file |
 //! |---|---|
 //! | `run` (`brili`-compatible: `-p`, stdin, `# ARGS:`) | [`run`](mod@run) |
-//! | `json`, `text`, `verify`, `features`, `opt` | [`tools`] |
+//! | `json`, `text`, `verify`, `features`, `opt`, `generate` | [`tools`] |
 //! | `leaderboard` | [`leaderboard`] |
 //! | `train` | [`train`] |
 //!
@@ -77,6 +77,7 @@ fn command(name: &str) -> Option<Command> {
         "verify" => tools::verify,
         "opt" => tools::opt,
         "features" => tools::features,
+        "generate" => tools::generate,
         "leaderboard" => leaderboard::leaderboard,
         "train" => train::train,
         _ => return None,

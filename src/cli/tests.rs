@@ -154,6 +154,17 @@ fn features_print_json_or_the_cfg_as_dot() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn generate_prints_the_program_a_generator_uri_names() {
+    let uri = "generator://random-v1/7?size=30";
+    let printed = cli(&["generate", uri], "");
+    assert_eq!((printed.status, printed.stderr.as_str()), (OK, ""));
+    assert_eq!(printed.stdout, crate::bril::to_text(&crate::bril::generator::from_uri(uri).unwrap()));
+    assert_eq!(cli(&["run"], &printed.stdout).status, OK, "a generated program runs");
+    assert_eq!(cli(&["generate", "generator://random-v9/1"], "").status, BAD_INPUT);
+    assert_eq!(cli(&["generate"], "").status, BAD_INPUT);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn the_host_keeps_working_after_an_error() {
     let mut io = Memory::default();
     assert_eq!(on(&mut io, &["run"], CRASH).status, FAILED);

@@ -1,5 +1,5 @@
 //! The Bril tools: `json` (as `bril2json`), `text` (as `bril2txt`),
-//! `verify`, `features` and `opt`.
+//! `verify`, `features`, `opt` and `generate`.
 
 use super::args::{single_file, take_passes};
 use super::files::{load, read_source};
@@ -79,5 +79,13 @@ pub(super) fn opt(args: &[String], io: &mut dyn Io) -> Result<(), Failure> {
     optimise(&mut program, &flags.unwrap_or_default())?;
     let out = if json { bril::to_json(&program) + "\n" } else { bril::to_text(&program) };
     io.stdout(&out);
+    Ok(())
+}
+
+/// `generate URI`: the program a generator URI names, as text.
+pub(super) fn generate(args: &[String], io: &mut dyn Io) -> Result<(), Failure> {
+    let [uri] = args else { return Err(Failure::usage("expected one generator URI")) };
+    let program = bril::generator::from_uri(uri).map_err(|e| Failure::input(e.to_string()))?;
+    io.stdout(&bril::to_text(&program));
     Ok(())
 }

@@ -19,6 +19,9 @@ pub const USAGE: &str = "usage:
   compgym features [--dot] [FILE|-]      print the program's features (InstCount,
                                         Autophase, ProGraML graph, CFG, IrSha1) as
                                         JSON; --dot prints the CFG as Graphviz DOT
+  compgym generate URI                  print the program a generator URI names
+                                        (generator://random-v0/SEED?size=N or
+                                        generator://random-v1/SEED?size=N)
   compgym leaderboard [--quick] [--steps N] [--seconds S] [--agents LIST]
                       [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
                       [--programs PATH,...] [--split train|held-out|dev]

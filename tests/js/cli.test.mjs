@@ -145,7 +145,7 @@ test('leaderboard and train take every flag in npx too: own programs, a split, P
   assert.equal(got.status, 0, got.stderr);
   const rows = withoutSeconds(got.stdout);
   assert.deepEqual(rows, withoutSeconds(want.stdout));
-  assert.deepEqual(rows.slice(2).map((r) => r.split('|')[2].trim()), ['suite-v0', 'suite-v0', 'mixed', 'mixed', 'long', 'long', 'random-v0, size 40', 'random-v0, size 40']);
+  assert.deepEqual(rows.slice(2).map((r) => r.split('|')[2].trim()), ['suite-v0', 'suite-v0', 'mixed', 'mixed', 'long', 'long', 'random-v1, size 40', 'random-v1, size 40']);
   assert.match(got.stderr, /^\[1\/14\] code size suite-v0 greedy benchmark:\/\/suite-v0\//);
   const split = await execute(cli, ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy', '--split', 'sideways']);
   assert.equal(split.status, 2);

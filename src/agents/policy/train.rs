@@ -28,7 +28,9 @@ use crate::agents::baseline::{apply_pipeline, pipeline_indices, DirectSteps};
 use crate::agents::context::{action_names, action_values};
 use crate::agents::leaderboard::Task;
 use crate::agents::programs::{bundled, OwnProgram, Split};
-use crate::bril::generator;
+// Generated training programs are random-v1's: shaped like hand-written ones
+// (random-v0's fold away, and a policy trained on them learns to unroll).
+use crate::bril::generator::v1 as generator;
 use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};

@@ -6,6 +6,7 @@
 //! compgym-bench interp [--seconds S] [--json] [PATH...]   interpreter throughput
 //! compgym-bench spaces [--seconds S] [--json]             space sampling and checking rates
 //! compgym-bench passes [PATH...]                          what the pipelines cut, outputs checked
+//! compgym-bench datasets [DIR]                            what -O2, -Oz and each pass do per dataset
 //! compgym-bench pass-speed [--seconds S] [--only FLAG]    time per pass and for all features
 //! compgym-bench env [--seconds S] [--json]                environment steps/s, fork and observation latency
 //! compgym-bench scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
@@ -26,6 +27,7 @@ macro_rules! say {
     }};
 }
 
+mod datasets;
 mod environment;
 mod interp;
 mod passes;
@@ -42,6 +44,12 @@ const USAGE: &str = "usage:
   compgym-bench passes [PATH...]        static and dynamic instruction counts under
                                         -O0/-O1/-O2/-Oz, outputs checked (default:
                                         the bundled suite)
+  compgym-bench datasets [DIR]          per dataset (random-v0 and random-v1, 100 programs
+                                        each; suite-v0; large-v0; the community programs
+                                        in DIR, default data/bril-community): the static
+                                        share -O2 and -Oz remove, the dynamic share -O2
+                                        leaves, the share folded to constants, and how
+                                        often each pass changes a program alone
   compgym-bench pass-speed [--seconds S] [--only FLAG]
                                         microseconds per pass (on a fresh program and
                                         at the pass's fixpoint) and for all features
@@ -79,6 +87,7 @@ fn command(name: &str) -> Option<Command> {
         "interp" => interp::interp,
         "spaces" => environment::spaces,
         "passes" => passes::passes,
+        "datasets" => datasets::datasets,
         "pass-speed" => passes::pass_speed,
         "env" => environment::env,
         "scaling" => scaling::scaling,

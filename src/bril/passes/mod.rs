@@ -19,6 +19,7 @@ mod assigned_tests;
 #[cfg(test)]
 mod contribution_tests;
 pub mod copy_prop;
+pub mod dataset_stats;
 pub mod dead_args;
 #[cfg(test)]
 mod global_tests;

@@ -19,14 +19,37 @@ pub(crate) struct Case {
 /// per-pass unit tests (the integration tests run them all).
 const QUICK_FUEL: u64 = 3_000_000;
 
+/// The `random-v1` programs (seed, size) in every corpus: loops over
+/// arrays bounded by arguments, calls, recursion, checksums.
+pub(crate) const RANDOM_V1: [(u64, u32); 12] = [
+    (0, 20),
+    (1, 40),
+    (2, 60),
+    (3, 80),
+    (4, 120),
+    (5, 150),
+    (6, 200),
+    (7, 250),
+    (8, 300),
+    (9, 400),
+    (10, 500),
+    (11, 600),
+];
+
 /// The bundled suite, the community benchmarks that run in under
-/// [`QUICK_FUEL`] instructions, and `generated` random programs.
+/// [`QUICK_FUEL`] instructions, the [`RANDOM_V1`] programs and
+/// `generated` `random-v0` programs.
 pub(crate) fn corpus(generated: u64) -> Vec<Case> {
     let mut cases: Vec<Case> = suite::all()
         .iter()
         .map(|b| Case { name: b.uri(), program: b.program().unwrap(), args: b.args() })
         .collect();
     cases.extend(community_benchmarks());
+    for (seed, size) in RANDOM_V1 {
+        let program = generator::v1::generate(seed, size).unwrap();
+        let args = program.main_args();
+        cases.push(Case { name: format!("{}{seed}?size={size}", generator::v1::URI_PREFIX), program, args });
+    }
     for seed in 0..generated {
         let program = generator::generate(seed, 40).unwrap();
         let args = program.main_args();
@@ -122,8 +145,9 @@ pub(crate) fn check_pass_on(case: &Case, pass: &dyn Fn(&mut Program) -> Result<b
 }
 
 /// What every pass's tests check: [`check_pass_on`] over the whole corpus
-/// (the suite, the quick community benchmarks, 300 generated programs run
-/// with their own arguments), a second run changing nothing.
+/// (the suite, the quick community benchmarks, 12 `random-v1` and 300
+/// `random-v0` programs run with their own arguments), a second run
+/// changing nothing.
 pub(crate) fn check_pass(pass: &dyn Fn(&mut Program) -> Result<bool>) {
     check_corpus(pass, Rerun::ChangesNothing);
 }
@@ -146,7 +170,11 @@ mod tests {
         let cases = corpus(3);
         assert!(cases.iter().any(|c| c.name.starts_with("benchmark://suite-v0/")));
         assert!(cases.iter().any(|c| c.name.contains("bril-community")));
-        assert_eq!(cases.iter().filter(|c| c.name.starts_with("generator://")).count(), 3);
+        assert_eq!(cases.iter().filter(|c| c.name.starts_with("generator://random-v0/")).count(), 3);
+        assert_eq!(
+            cases.iter().filter(|c| c.name.starts_with("generator://random-v1/")).count(),
+            RANDOM_V1.len()
+        );
     }
 
     #[test]

@@ -25,6 +25,8 @@ use std::rc::Rc;
 pub const SUITE_DATASET: &str = "benchmark://suite-v0";
 pub const LARGE_DATASET: &str = "benchmark://large-v0";
 pub const RANDOM_DATASET: &str = "generator://random-v0";
+/// Generated programs shaped like hand-written ones ([`generator::v1`]).
+pub const RANDOM_V1_DATASET: &str = "generator://random-v1";
 
 /// The name of the action space: one flag per pass.
 pub const ACTION_SPACE: &str = "passes";
@@ -126,7 +128,7 @@ impl CompilerBackend for BrilBackend {
             let program =
                 suite::large::get(&uri.path).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
             Ok(Some(Benchmark::from_contents(&name, program.source)))
-        } else if dataset == RANDOM_DATASET {
+        } else if dataset == RANDOM_DATASET || dataset == RANDOM_V1_DATASET {
             let program =
                 generator::from_uri(&name).map_err(|e| Error::benchmark_init(e.message().to_string()))?;
             Ok(Some(Benchmark::from_contents(&name, crate::bril::to_text(&program))))
@@ -157,6 +159,12 @@ impl CompilerBackend for BrilBackend {
             Dataset {
                 name: RANDOM_DATASET.into(),
                 description: "random well-formed, terminating programs: SEED, optionally ?size=N".into(),
+                benchmarks: DatasetBenchmarks::Seeded,
+            },
+            Dataset {
+                name: RANDOM_V1_DATASET.into(),
+                description: "random programs shaped like hand-written ones (loops over arrays bounded by # ARGS, calls, recursion, checksums printed): SEED, optionally ?size=N"
+                    .into(),
                 benchmarks: DatasetBenchmarks::Seeded,
             },
         ]

@@ -226,6 +226,24 @@ fn forks_share_the_program_until_one_changes_it() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn random_v1_programs_are_a_dataset() {
+    let mut env = ic_env();
+    assert_eq!(env.datasets().dataset("generator://random-v1").unwrap().size(), None);
+    let uri = "generator://random-v1/7?size=200";
+    env.reset(ResetOptions { benchmark: Some(uri.into()), ..Default::default() }).unwrap();
+    assert_eq!(env.benchmark().unwrap(), uri);
+    assert_eq!(env.observation().get("IsRunnable").unwrap(), Value::Bool(true));
+    let program = crate::bril::generator::v1::generate(7, 200).unwrap();
+    let expected = run(&program, &program.main_args(), &Limits::default()).into_stdout().unwrap();
+    assert_eq!(env.observation().get("Output").unwrap(), Value::Str(expected));
+    let count = env.observation().get("IrInstructionCount").unwrap().as_int().unwrap();
+    assert_eq!(count, program.instr_count() as i64);
+    let bad =
+        env.reset(ResetOptions { benchmark: Some("generator://random-v1/x".into()), ..Default::default() });
+    assert_eq!(bad.err().unwrap().kind(), ErrorKind::BenchmarkInit);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn the_large_programs_are_a_dataset() {
     let mut env = ic_env();
     let large = env.datasets().dataset("large-v0").unwrap().clone();

@@ -18,9 +18,9 @@
 
 use std::fmt::Write;
 
-use super::ir::Program;
-use super::parse_text;
-use crate::error::{Error, Result};
+use crate::bril::ir::Program;
+use crate::bril::parse_text;
+use crate::error::Result;
 use crate::rng::Rng;
 
 pub const URI_PREFIX: &str = "generator://random-v0/";
@@ -31,23 +31,7 @@ pub const WORK_BUDGET: u64 = 2_000_000;
 
 /// The program a `generator://random-v0/...` URI names.
 pub fn from_uri(uri: &str) -> Result<Program> {
-    let rest =
-        uri.strip_prefix(URI_PREFIX).ok_or_else(|| Error::lookup(format!("not a generator URI: {uri:?}")))?;
-    let (seed, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let seed: u64 = seed.parse().map_err(|_| Error::value(format!("bad seed in {uri:?}")))?;
-    let mut size = DEFAULT_SIZE;
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        match pair.split_once('=') {
-            Some(("size", n)) => {
-                size = n
-                    .parse()
-                    .ok()
-                    .filter(|s| (1..=MAX_SIZE).contains(s))
-                    .ok_or_else(|| Error::value(format!("size must be 1..={MAX_SIZE} in {uri:?}")))?;
-            }
-            _ => return Err(Error::value(format!("unknown parameter {pair:?} in {uri:?}"))),
-        }
-    }
+    let (seed, size) = super::seed_and_size(uri, URI_PREFIX, DEFAULT_SIZE, MAX_SIZE)?;
     generate(seed, size)
 }
 
