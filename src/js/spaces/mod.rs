@@ -8,6 +8,7 @@ mod describe;
 use super::error::to_js_error;
 use super::rng::JsRng;
 use crate::error::{Error, Result};
+use crate::js::interop::constraint::read_constraint;
 use crate::js::interop::keys::Keys;
 use crate::js::interop::space_value::{self as values, js_to_value, value_to_js, value_to_js_keyed};
 use crate::js::interop::{
@@ -340,9 +341,25 @@ impl JsSpace {
         Ok(seeds.into_iter().map(|s| int_to_js(s as i64)).collect())
     }
 
-    /// A sample from the space's own generator.
+    /// A sample from the space's own generator; with a mask or
+    /// `{mask, probability}`, one that respects it (Gymnasium 1.x's
+    /// `sample(mask, probability)`: Discrete-like, MultiDiscrete,
+    /// MultiBinary and Batched spaces of them).
     #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
-    pub fn sample(&mut self) -> JsValue {
+    pub fn sample(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
+        constraint: JsValue,
+    ) -> JsResult<JsValue> {
+        if !constraint.is_undefined() && !constraint.is_null() {
+            let value = read_constraint(&constraint)
+                .and_then(|c| match c {
+                    Some(c) => self.with_generator(|space| space.sample_constrained(&c)),
+                    None => Ok(self.with_generator(|space| space.sample())),
+                })
+                .map_err(to_js_error)?;
+            return Ok(self.value_to_js(&value));
+        }
         let drawn = self.with_generator(|space| {
             if let SpaceKind::Box(_) = space.kind() {
                 if let Some(sample) = values::sample_box_js(space) {
@@ -351,17 +368,26 @@ impl JsSpace {
             }
             Drawn::Value(space.sample())
         });
-        match drawn {
+        Ok(match drawn {
             Drawn::Js(sample) => sample,
             Drawn::Value(value) => self.value_to_js(&value),
-        }
+        })
     }
 
-    /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
+    /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as
+    /// it was. A mask or `{mask, probability}` constrains it as in `sample`.
     #[wasm_bindgen(js_name = sampleWith, unchecked_return_type = "[Rng, SpaceValue]")]
-    pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
-        let (next, value) = self.space.sample_with(rng.get());
-        js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
+    pub fn sample_with(
+        &self,
+        rng: &JsRng,
+        #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
+        constraint: JsValue,
+    ) -> JsResult<js_sys::Array> {
+        let (next, value) = match read_constraint(&constraint).map_err(to_js_error)? {
+            Some(c) => self.space.sample_constrained_with(rng.get(), &c).map_err(to_js_error)?,
+            None => self.space.sample_with(rng.get()),
+        };
+        Ok(js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value)))
     }
 
     /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).
