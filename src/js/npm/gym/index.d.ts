@@ -478,10 +478,12 @@ export type VectorInfo = { [key: string]: Float64Array | Uint8Array | BigInt64Ar
   actionMask?: Uint8Array;
 };
 
-export type VectorStepResult = [
+/** How rewards batch: a Float64Array, or a Float32Array with `rewardDtype: "float32"` (makeVec's mlReady). */
+export type RewardArray = Float64Array | Float32Array;
+
+export type VectorStepResult<Rewards extends RewardArray = Float64Array> = [
   observations: SpaceValue,
-  /** A Float32Array with `rewardDtype: "float32"` (makeVec's mlReady). */
-  rewards: Float64Array | Float32Array,
+  rewards: Rewards,
   terminations: Uint8Array,
   truncations: Uint8Array,
   infos: VectorInfo,
@@ -528,7 +530,7 @@ export type EnvFn =
 /** The actions of one step: a batch shaped like actionSpace.sample() (typed arrays or arrays). */
 export type VectorActions = SpaceValue | ArrayLike<number | bigint>;
 
-export class SyncVectorEnv implements VectorEnvAttributes {
+export class SyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envFns: EnvFn[], options?: VectorOptions);
   readonly numEnvs: number;
   readonly autoresetMode: AutoresetModeName;
@@ -542,7 +544,7 @@ export class SyncVectorEnv implements VectorEnvAttributes {
   readonly closed: boolean;
   readonly envs: Env<unknown, unknown>[];
   reset(args?: VectorResetArgs): VectorResetResult;
-  step(actions: VectorActions): VectorStepResult;
+  step(actions: VectorActions): VectorStepResult<Rewards>;
   call(name: string, ...args: unknown[]): unknown[];
   getAttr(name: string): unknown[];
   setAttr(name: string, values: unknown): void;
@@ -564,7 +566,7 @@ export interface AsyncVectorOptions extends VectorOptions {
   workerUrl?: string | URL;
 }
 
-export class AsyncVectorEnv implements VectorEnvAttributes {
+export class AsyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envs: WorkerEnvSpec[], options?: AsyncVectorOptions);
   readonly numEnvs: number;
   readonly numWorkers: number;
@@ -581,7 +583,7 @@ export class AsyncVectorEnv implements VectorEnvAttributes {
   readonly rewardRange: [number, number];
   readonly closed: boolean;
   reset(args?: VectorResetArgs): Promise<VectorResetResult>;
-  step(actions: VectorActions): Promise<VectorStepResult>;
+  step(actions: VectorActions): Promise<VectorStepResult<Rewards>>;
   call(name: string, ...args: unknown[]): Promise<unknown[]>;
   getAttr(name: string): Promise<unknown[]>;
   setAttr(name: string, values: unknown): Promise<void>;
@@ -597,7 +599,15 @@ export interface MakeVecOptions {
   /** Every environment ML-ready, rewards a Float32Array, actions sampled as an Int32Array. */
   mlReady?: boolean;
 }
-/** Gymnasium's make_vec: numEnvs copies of `id` in a SyncVectorEnv or an AsyncVectorEnv. */
+/** Gymnasium's make_vec: numEnvs copies of `id` in a SyncVectorEnv or an AsyncVectorEnv (with `mlReady`, Float32Array rewards). */
+export function makeVec(
+  id: string,
+  options: MakeVecOptions & { mlReady: true; vectorizationMode?: 'sync'; vectorOptions?: VectorOptions },
+): SyncVectorEnv<Float32Array>;
+export function makeVec(
+  id: string,
+  options: MakeVecOptions & { mlReady: true; vectorizationMode: 'async'; vectorOptions?: AsyncVectorOptions },
+): AsyncVectorEnv<Float32Array>;
 export function makeVec(
   id: string,
   options?: MakeVecOptions & { vectorizationMode?: 'sync'; vectorOptions?: VectorOptions },

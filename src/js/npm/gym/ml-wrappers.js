@@ -29,16 +29,35 @@ export function readDtype(dtype, what, allowed = Object.keys(DTYPES)) {
   return dtype;
 }
 
-const isBig = (Ctor) => Ctor === BigInt64Array || Ctor === BigUint64Array;
+/** The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one. */
+function intRange(dtype) {
+  if (dtype.startsWith('float')) return null;
+  if (dtype === 'int64') return [-(2n ** 63n), 2n ** 63n - 1n];
+  if (dtype === 'uint64') return [0n, 2n ** 64n - 1n];
+  const bits = Number(dtype.replace(/\D/g, ''));
+  return dtype.startsWith('u') ? [0, 2 ** bits - 1] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
+}
 
-/** `values` (a typed array, an array or a number) as a new `Ctor` typed array, mapped by `f`. */
-function convert(values, Ctor, f = (x) => x) {
+/** `x` truncated and saturated into `range` (numbers, or BigInts for a 64-bit range); infinities stay. */
+function saturate(x, range) {
+  if (typeof range[0] === 'bigint') {
+    if (!Number.isFinite(x)) return x;
+    const b = typeof x === 'bigint' ? x : BigInt(Math.trunc(x));
+    return b < range[0] ? range[0] : b > range[1] ? range[1] : b;
+  }
+  return Math.min(range[1], Math.max(range[0], Math.trunc(Number(x))));
+}
+
+/**
+ * `values` (a typed array, an array or a number) as a new `Ctor` typed
+ * array, mapped by `f`; into an integer `range` values truncate and saturate.
+ */
+function convert(values, Ctor, f = null, range = null) {
   const list = ArrayBuffer.isView(values) || Array.isArray(values) ? values : [values];
   const out = new Ctor(list.length);
-  const big = isBig(Ctor);
   for (let i = 0; i < list.length; i++) {
-    const x = f(Number(list[i]));
-    out[i] = big ? BigInt(Math.trunc(x)) : x;
+    const x = f ? f(Number(list[i])) : list[i];
+    out[i] = range ? saturate(x, range) : Number(x);
   }
   return out;
 }
@@ -87,7 +106,8 @@ const mapBound = (b, f) => (Array.isArray(b) ? b.map(f) : f(b));
 /**
  * Gymnasium's DtypeObservation: observations as a typed array of `dtype`
  * (one of DTYPES), the observation space a Box of that dtype with the same
- * bounds. Box, MultiDiscrete, MultiBinary and Discrete observations.
+ * bounds. Box, MultiDiscrete, MultiBinary and Discrete observations. Into
+ * an integer dtype values truncate and saturate at its range (bounds too).
  */
 export class DtypeObservation extends ObservationWrapper {
   constructor(env, dtype) {
@@ -95,10 +115,13 @@ export class DtypeObservation extends ObservationWrapper {
     this.dtype = readDtype(dtype, 'DtypeObservation: dtype');
     const { shape, low, high } = arraySpace(this.env.observationSpace, 'DtypeObservation');
     this._Ctor = DTYPES[this.dtype];
-    this.observationSpace = Space.box({ low, high, shape, dtype: this.dtype });
+    this._range = intRange(this.dtype);
+    // Bounds beyond an integer dtype's range saturate at it, as the values do.
+    const bound = (x) => (this._range && Number.isFinite(x) ? saturate(x, this._range) : x);
+    this.observationSpace = Space.box({ low: mapBound(low, bound), high: mapBound(high, bound), shape, dtype: this.dtype });
   }
   observation(observation) {
-    return convert(observation, this._Ctor);
+    return convert(observation, this._Ctor, null, this._range);
   }
 }
 
