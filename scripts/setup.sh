@@ -96,3 +96,6 @@ fi
 
 # The JS test tools (playwright-core drives the system Chromium; it downloads nothing).
 npm_install_locked tests/js "the JS test tools"
+
+# TensorFlow.js (pure JS, CPU backend) for the DQN example that tests/js/tfjs-dqn.test.mjs trains.
+npm_install_locked examples/tfjs-dqn "TensorFlow.js for examples/tfjs-dqn"

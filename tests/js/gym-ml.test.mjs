@@ -188,3 +188,18 @@ test('NormalizeObservation and NormalizeReward keep Gymnasium running statistics
   throwsNamed(() => new gym.NormalizeObservation(raw, { epsilon: 0 }), 'ValueError', /epsilon/);
   throwsNamed(() => new gym.NormalizeObservation(gym.make('bril-v0')), 'TypeError');
 });
+
+test('the Commandline wrappers keep the action mask over their own action space', () => {
+  const inner = gym.make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/fib-iter' });
+  const constrained = new gym.ConstrainedCommandline(inner, ['-dce', '-lvn']);
+  const [, info] = constrained.reset({ seed: 0 });
+  assert.deepEqual(info.actionMask, Uint8Array.of(1, 1));
+  let step = constrained.step(0);
+  if (!step[4].actionHadNoEffect) step = constrained.step(0);
+  assert.equal(step[4].actionMask[0], 0, '-dce did nothing');
+  assert.equal(constrained.actionSpace.sample(step[4].actionMask), 1);
+  const terminal = new gym.CommandlineWithTerminalAction(gym.make('bril-ic-v0'));
+  const [, first] = terminal.reset({ seed: 0 });
+  assert.equal(first.actionMask.length, terminal.actionSpace.n);
+  assert.equal(first.actionMask[terminal.terminalAction], 1, 'the terminal action is always allowed');
+});

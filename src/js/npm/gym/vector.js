@@ -165,12 +165,17 @@ function entriesOf(array, set, n) {
  * (such as `actionMask`) into one typed array of the same kind holding
  * the n rows end to end (Gymnasium's `(n, *shape)` array), anything else
  * into arrays (null where unset; also where rows differ in kind or
- * length); `_key` is a Uint8Array mask of the environments that set `key`.
+ * length), and `finalObs` stays an array of the observations;
+ * `_key` is a Uint8Array mask of the environments that set `key`.
  */
 export function addInfo(infos, info, i, n) {
   for (const [key, value] of Object.entries(info)) {
     let array;
-    if (isPlainObject(value)) {
+    if (key === 'finalObs') {
+      // As Gymnasium's final_obs: the observations themselves, easier to use unbatched.
+      array = infos[key] ?? new Array(n).fill(null);
+      array[i] = value;
+    } else if (isPlainObject(value)) {
       array = addInfo(isPlainObject(infos[key]) ? infos[key] : {}, value, i, n);
     } else {
       array = infos[key] ?? infoArray(value, n);
