@@ -259,6 +259,8 @@ mod tests {
     use crate::spaces::{Commandline, CommandlineFlag, Discrete, MultiBinary, MultiDiscrete};
     use crate::value::DType;
 
+    const SEED_3_DRAWS: [i64; 6] = [3, 3, 0, 3, 1, 1];
+
     fn draw(space: &Space, seed: u64, c: &Constraint) -> Result<Value> {
         sample_constrained(space, &mut Rng::seed_from_u64(seed), c)
     }
@@ -276,6 +278,17 @@ mod tests {
         assert_eq!(seen, [false, true, false, true, false]);
         assert_eq!(draw(&d, 2, &Constraint::mask(vec![0; 5])).unwrap(), Value::Int(10), "Gymnasium: start");
         assert_eq!(draw(&d, 3, &mask).unwrap(), draw(&d, 3, &mask).unwrap(), "seeded draws replay");
+    }
+
+    /// The same draws as `tests/wasm_spaces_js.rs` makes through JavaScript.
+    #[test]
+    fn seeded_masked_draws_are_fixed() {
+        let d: Space = Discrete::new("d", 5, 0).unwrap().into();
+        let mut rng = Rng::seed_from_u64(3);
+        let mask = Constraint::mask(vec![1, 1, 0, 1, 1]);
+        let draws: Vec<i64> =
+            (0..6).map(|_| sample_constrained(&d, &mut rng, &mask).unwrap().as_int().unwrap()).collect();
+        assert_eq!(draws, SEED_3_DRAWS);
     }
 
     #[test]

@@ -345,48 +345,34 @@ impl JsSpace {
     /// `{mask, probability}`, one that respects it (Gymnasium 1.x's
     /// `sample(mask, probability)`: Discrete-like, MultiDiscrete,
     /// MultiBinary and Batched spaces of them).
-    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
-    pub fn sample(
+    #[wasm_bindgen(js_name = sample, unchecked_return_type = "SpaceValue")]
+    pub fn sample_constrained(
         &mut self,
         #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
         constraint: JsValue,
     ) -> JsResult<JsValue> {
-        if !constraint.is_undefined() && !constraint.is_null() {
-            let value = read_constraint(&constraint)
-                .and_then(|c| match c {
-                    Some(c) => self.with_generator(|space| space.sample_constrained(&c)),
-                    None => Ok(self.with_generator(|space| space.sample())),
-                })
-                .map_err(to_js_error)?;
-            return Ok(self.value_to_js(&value));
-        }
-        let drawn = self.with_generator(|space| {
-            if let SpaceKind::Box(_) = space.kind() {
-                if let Some(sample) = values::sample_box_js(space) {
-                    return Drawn::Js(sample);
-                }
-            }
-            Drawn::Value(space.sample())
-        });
-        Ok(match drawn {
-            Drawn::Js(sample) => sample,
-            Drawn::Value(value) => self.value_to_js(&value),
-        })
+        let Some(constraint) = read_constraint(&constraint).map_err(to_js_error)? else {
+            return Ok(self.sample());
+        };
+        let value =
+            self.with_generator(|space| space.sample_constrained(&constraint)).map_err(to_js_error)?;
+        Ok(self.value_to_js(&value))
     }
 
     /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as
     /// it was. A mask or `{mask, probability}` constrains it as in `sample`.
     #[wasm_bindgen(js_name = sampleWith, unchecked_return_type = "[Rng, SpaceValue]")]
-    pub fn sample_with(
+    pub fn sample_with_constrained(
         &self,
         rng: &JsRng,
         #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
         constraint: JsValue,
     ) -> JsResult<js_sys::Array> {
-        let (next, value) = match read_constraint(&constraint).map_err(to_js_error)? {
-            Some(c) => self.space.sample_constrained_with(rng.get(), &c).map_err(to_js_error)?,
-            None => self.space.sample_with(rng.get()),
+        let Some(constraint) = read_constraint(&constraint).map_err(to_js_error)? else {
+            return Ok(self.sample_with(rng));
         };
+        let (next, value) =
+            self.space.sample_constrained_with(rng.get(), &constraint).map_err(to_js_error)?;
         Ok(js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value)))
     }
 
@@ -660,6 +646,29 @@ impl JsSpace {
 }
 
 impl JsSpace {
+    /// A sample from the space's own generator (`sample()` without a mask);
+    /// a Box draws straight into a typed array.
+    pub fn sample(&mut self) -> JsValue {
+        let drawn = self.with_generator(|space| {
+            if let SpaceKind::Box(_) = space.kind() {
+                if let Some(sample) = values::sample_box_js(space) {
+                    return Drawn::Js(sample);
+                }
+            }
+            Drawn::Value(space.sample())
+        });
+        match drawn {
+            Drawn::Js(sample) => sample,
+            Drawn::Value(value) => self.value_to_js(&value),
+        }
+    }
+
+    /// `sampleWith(rng)` without a mask: `[advancedRng, value]`.
+    pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
+        let (next, value) = self.space.sample_with(rng.get());
+        js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
+    }
+
     fn ensure_contains(&self, value: Value) -> Result<Value> {
         if self.space.contains(&value) {
             Ok(value)
