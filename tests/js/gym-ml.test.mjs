@@ -203,3 +203,25 @@ test('the Commandline wrappers keep the action mask over their own action space'
   assert.equal(first.actionMask.length, terminal.actionSpace.n);
   assert.equal(first.actionMask[terminal.terminalAction], 1, 'the terminal action is always allowed');
 });
+
+test('an async mlReady vector environment batches the same arrays from its workers', async () => {
+  const options = { ...SUITE, maxEpisodeSteps: 3 };
+  const remote = gym.makeVec(ID, { numEnvs: 2, vectorizationMode: 'async', mlReady: true, options });
+  const local = gym.makeVec(ID, { numEnvs: 2, mlReady: true, options });
+  try {
+    const [observations, infos] = await remote.reset({ seed: 6 });
+    const [expected, expectedInfos] = local.reset({ seed: 6 });
+    assert.deepEqual(observations, expected);
+    assert.deepEqual(infos.actionMask, expectedInfos.actionMask);
+    const actions = Int32Array.of(0, 1);
+    const [, rewards, , , stepInfos] = await remote.step(actions);
+    const [, expectedRewards] = local.step(actions);
+    assert.ok(rewards instanceof Float32Array);
+    assert.deepEqual(rewards, expectedRewards);
+    assert.ok(stepInfos.actionMask instanceof Uint8Array && stepInfos.actionMask.length === 64);
+    assert.ok(remote.actionSpace.sample(stepInfos.actionMask) instanceof Int32Array);
+  } finally {
+    await remote.close();
+    local.close();
+  }
+});
