@@ -27,7 +27,7 @@ import { codeBlocks, docFiles } from './doc-examples.mjs';
 const root = new URL('../../', import.meta.url).pathname;
 const tsc = new URL('./node_modules/typescript/bin/tsc', import.meta.url).pathname;
 /** Markdown files whose examples are checked; the package page as packed (node_modules/compgym/README.md). */
-const READMES = [
+const DOCS = [
   ...docFiles().map((name) => ({ name, path: join(root, name) })),
   { name: 'the package page', path: null },
 ];
@@ -89,16 +89,16 @@ before(async () => {
   execFileSync('tar', ['xzf', join(scratch, tarball), '-C', pkg, '--strip-components=1']);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
 
-  READMES.at(-1).path = join(pkg, 'README.md');
-  for (const [k, readme] of READMES.entries()) {
-    for (const example of examplesIn(readFileSync(readme.path, 'utf8'))) {
+  DOCS.at(-1).path = join(pkg, 'README.md');
+  for (const [k, doc] of DOCS.entries()) {
+    for (const example of examplesIn(readFileSync(doc.path, 'utf8'))) {
       if (example.skip) {
-        skipped.push(`${readme.name} line ${example.line}: ${example.skip}`);
+        skipped.push(`${doc.name} line ${example.line}: ${example.skip}`);
         continue;
       }
       const file = `example-${k}-${example.line}.${example.ext}`;
       writeFileSync(join(scratch, file), example.code);
-      examples.push({ file, readme: readme.name, line: example.line, map: example.map });
+      examples.push({ file, doc: doc.name, line: example.line, map: example.map });
     }
   }
 
@@ -163,9 +163,9 @@ test('every example of the docs type-checks under strict, and each line marked â
   assert.ok(examples.some((e) => e.file.endsWith('.mts')), 'a ```ts example is checked');
   assert.ok(skipped.length <= MAX_SKIPPED, `examples left out:\n${skipped.join('\n')}`);
   // Each error is placed in its Markdown file: `docs/gym.md:49:72: error TS2365: ...`.
-  const failures = examples.flatMap(({ file, readme, line, map }) =>
+  const failures = examples.flatMap(({ file, doc, line, map }) =>
     errorsIn(file).map((d) =>
-      d.replace(/^[^(]+\((\d+),(\d+)\)/, (_, row, col) => `${readme}:${line + (map ? map[Number(row) - 1] : Number(row) - 1)}:${col}`),
+      d.replace(/^[^(]+\((\d+),(\d+)\)/, (_, row, col) => `${doc}:${line + (map ? map[Number(row) - 1] : Number(row) - 1)}:${col}`),
     ),
   );
   assert.deepEqual(failures, []);
