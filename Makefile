@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-vector bench-page bench-learning clean
+.PHONY: serve test build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -21,6 +21,10 @@ fuzz-js: ## the long run of the JS API fuzzer over the built package, FUZZ_MINUT
 build: ## build pkg/ and www/pkg/ (release)
 	@scripts/setup.sh build
 	@scripts/build.sh
+
+docs: ## after make build: the documentation site in .tmp/site/ (the guides, the JS and Rust references), served at /docs/ by make serve
+	@scripts/setup.sh docs
+	@node scripts/site/build.mjs
 
 size: ## build, then print the package's sizes (raw, gzip, brotli, tarball) and what takes the wasm's bytes
 	@scripts/setup.sh build

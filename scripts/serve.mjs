@@ -2,10 +2,12 @@
 // correct MIME types for wasm and ES modules, nothing outside the root,
 // compression (a precompressed `.br`/`.gz` beside a file when there is one,
 // else compressed once and kept), and ETag validators so a reload costs a
-// 304 per file. No dependencies.
-// Usage: node scripts/serve.mjs [--root DIR] [--port N]   (port 0: any free port)
+// 304 per file. Folders may be mounted under a prefix: the playground's
+// server mounts the documentation site (`make docs`, .tmp/site/) at /docs/.
+// No dependencies.
+// Usage: node scripts/serve.mjs [--root DIR] [--docs DIR] [--port N]   (port 0: any free port)
 import { createServer } from 'node:http';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
@@ -82,9 +84,12 @@ function pick(entry, acceptEncoding) {
   return [null, entry.identity];
 }
 
-/** Starts serving `root`; resolves to the server once it listens. */
-export function serve(root, port = 8080, host = '127.0.0.1') {
-  const base = resolve(root);
+/**
+ * Starts serving `root`, and each folder of `mounts` (`{'/docs/': dir}`)
+ * under its prefix; resolves to the server once it listens.
+ */
+export function serve(root, port = 8080, host = '127.0.0.1', { mounts = {} } = {}) {
+  const folders = Object.entries(mounts).map(([prefix, dir]) => [prefix, resolve(dir)]);
   const server = createServer((req, res) => {
     let path;
     try {
@@ -92,6 +97,23 @@ export function serve(root, port = 8080, host = '127.0.0.1') {
     } catch {
       res.writeHead(400).end('bad request');
       return;
+    }
+    let base = resolve(root);
+    for (const [prefix, dir] of folders) {
+      // `/docs` is `/docs/`, so that the site's relative links resolve inside it.
+      if (path === prefix.slice(0, -1)) {
+        res.writeHead(301, { location: prefix }).end();
+        return;
+      }
+      if (path.startsWith(prefix)) {
+        if (!existsSync(dir)) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end(`not built: run make docs (${prefix} serves ${dir})`);
+          return;
+        }
+        base = dir;
+        path = path.slice(prefix.length - 1);
+        break;
+      }
     }
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
@@ -135,9 +157,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return i > 0 ? process.argv[i + 1] : fallback;
   };
   const root = arg('--root', new URL('../www/dist', import.meta.url).pathname);
+  const docs = arg('--docs', new URL('../.tmp/site', import.meta.url).pathname);
   const port = Number(arg('--port', process.env.PORT ?? 8080));
-  serve(root, port, process.env.HOST ?? '127.0.0.1').then(
-    (server) => console.log(`compgym playground: http://localhost:${server.address().port}/`),
+  serve(root, port, process.env.HOST ?? '127.0.0.1', { mounts: { '/docs/': docs } }).then(
+    (server) => {
+      const url = `http://localhost:${server.address().port}/`;
+      console.log(`compgym playground: ${url}`);
+      console.log(`documentation: ${url}docs/${existsSync(docs) ? '' : ' (not built yet: make docs)'}`);
+    },
     (err) => {
       console.error(`cannot serve on port ${port}: ${err.message}`);
       process.exit(1);

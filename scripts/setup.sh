@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing for building (`setup.sh build`), for running every
-# test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`) or for the
-# size report (`setup.sh size`). Idempotent: a second run only checks.
+# test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`), for the
+# size report (`setup.sh size`) or for the documentation site (`setup.sh docs`).
+# Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 purpose=${1:-build}
@@ -52,6 +53,12 @@ npm_install_locked() {
 # The playground's libraries and its bundler (esbuild).
 npm_install_locked www "the playground's libraries"
 
+if [ "$purpose" = docs ]; then
+  # TypeDoc (the JS reference) and markdown-it (the guides), pinned.
+  npm_install_locked scripts/site "the documentation tools"
+  exit 0
+fi
+
 if [ "$purpose" = size ]; then
   # twiggy, which attributes the wasm's bytes to the functions and data they belong to.
   if [ "$(twiggy --version 2>/dev/null)" != "twiggy-opt 0.8.0" ]; then
@@ -96,3 +103,9 @@ fi
 
 # The JS test tools (playwright-core drives the system Chromium; it downloads nothing).
 npm_install_locked tests/js "the JS test tools"
+
+# The documentation tools, for the test that builds the site.
+npm_install_locked scripts/site "the documentation tools"
+
+# TensorFlow.js (pure JS, CPU backend) for the DQN example that tests/js/tfjs-dqn.test.mjs trains.
+npm_install_locked examples/tfjs-dqn "TensorFlow.js for examples/tfjs-dqn"

@@ -29,3 +29,13 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;
+
+/// The Rust examples of the guides in `docs/`, compiled and run as doc tests
+/// (`tests/js/docs.test.mjs` checks that every guide with one is here).
+#[cfg(doctest)]
+pub mod guides {
+    #[doc = include_str!("../docs/agents.md")]
+    pub struct Agents;
+    #[doc = include_str!("../docs/environments.md")]
+    pub struct Environments;
+}

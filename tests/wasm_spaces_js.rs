@@ -380,3 +380,26 @@ fn every_kind_batched_ones_included_contains_its_samples_from_js() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+fn masked_sampling_reads_typed_arrays_arrays_and_options_in_both_platforms() {
+    let mut d = Space::discrete(js("5"), js("{start: 10}")).unwrap();
+    d.seed(js("1")).unwrap();
+    let masked = d.sample_constrained(js("new Uint8Array([0, 0, 0, 1, 0])")).unwrap();
+    assert_eq!(masked.as_f64(), Some(13.0));
+    assert_eq!(d.sample_constrained(js("[0, 0, 0, 0, 0]")).unwrap().as_f64(), Some(10.0), "start");
+    assert_eq!(d.sample_constrained(js("{probability: [0, 1, 0, 0, 0]}")).unwrap().as_f64(), Some(11.0));
+    let e = d.sample_constrained(js("new Float32Array(5)")).unwrap_err();
+    assert_eq!(name(e), "TypeError");
+    let e = d.sample_constrained(js("{probability: [0.5, 0.4, 0, 0, 0]}")).unwrap_err();
+    assert!(message(&e).contains("sum to 1"), "{}", message(&e));
+    // Seeded masked draws give the same bits as natively (spaces::masked's seeded_masked_draws_are_fixed).
+    let mut a = Space::discrete(js("5"), JsValue::UNDEFINED).unwrap();
+    a.seed(js("3")).unwrap();
+    let draws: Vec<f64> =
+        (0..6).map(|_| a.sample_constrained(js("[1, 1, 0, 1, 1]")).unwrap().as_f64().unwrap()).collect();
+    assert_eq!(draws, [3.0, 3.0, 0.0, 3.0, 1.0, 1.0]);
+    let rng = JsRng::new(js("7")).unwrap();
+    let pair = a.sample_with_constrained(&rng, js("{mask: [0, 0, 1, 0, 0]}")).unwrap();
+    assert_eq!(pair.get(1).as_f64(), Some(2.0));
+}

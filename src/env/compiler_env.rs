@@ -9,6 +9,7 @@
 //! observations, `reward_on_error` rewards, `terminated = true` and the
 //! error in `info.error`. After any error, the next valid call works.
 
+use super::action_mask::{action_count, ActionMask, NoEffectActions};
 use super::clock::{default_clock, Clock};
 use super::datasets::Datasets;
 use super::step_plan::StepPlan;
@@ -147,6 +148,8 @@ pub struct CompilerEnv {
     benchmark: Option<Rc<str>>,
     next_benchmark: Option<Rc<str>>,
     actions: Vec<Value>,
+    /// The actions that did nothing since the program last changed.
+    no_effect: NoEffectActions,
     episode_reward: Option<f64>,
     episode_start: f64,
     max_episode_steps: Option<u64>,
@@ -198,6 +201,7 @@ impl CompilerEnv {
             benchmark: None,
             next_benchmark: None,
             actions: Vec::new(),
+            no_effect: NoEffectActions::default(),
             episode_reward: None,
             episode_start: 0.0,
             max_episode_steps: options.max_episode_steps,
@@ -415,6 +419,7 @@ impl CompilerEnv {
         self.benchmark = Some(benchmark.clone());
         self.next_benchmark = Some(benchmark.clone());
         self.actions.clear();
+        self.no_effect.clear();
         self.episode_reward = self.reward_space.map(|_| 0.0);
         if let Err(e) = self.reward.reset(&benchmark, &self.observation) {
             self.end_session();
@@ -474,8 +479,10 @@ impl CompilerEnv {
             Err(e) => return Err(e),
         };
         let new_action_space = outcome.new_action_space.is_some();
+        self.no_effect.record(&self.action_space.space, actions, outcome.action_had_no_effect);
         if let Some(a) = outcome.new_action_space {
             self.action_space = Rc::new(a);
+            self.no_effect.clear();
         }
         let mut observations = Vec::with_capacity(if lists { plan.observations.len() } else { 0 });
         let mut observation = Observed::None;
@@ -532,6 +539,7 @@ impl CompilerEnv {
     /// The compiler failed: the episode ends with default results.
     fn failed_step(&mut self, plan: &StepPlan, lists: bool, truncated: bool, error: Error) -> StepResult {
         self.end_session();
+        self.no_effect.clear();
         let defaults: Vec<Value> = plan
             .observations
             .iter()
@@ -592,6 +600,7 @@ impl CompilerEnv {
             benchmark: self.benchmark.clone(),
             next_benchmark: self.benchmark.clone(),
             actions: self.actions.clone(),
+            no_effect: self.no_effect.clone(),
             episode_reward: self.episode_reward,
             episode_start: self.episode_start,
             max_episode_steps: self.max_episode_steps,
@@ -619,6 +628,7 @@ impl CompilerEnv {
             benchmark: None,
             next_benchmark: self.next_benchmark.clone(),
             actions: Vec::new(),
+            no_effect: NoEffectActions::default(),
             episode_reward: None,
             episode_start: 0.0,
             max_episode_steps: self.max_episode_steps,
@@ -626,6 +636,19 @@ impl CompilerEnv {
             raw: Vec::new(),
             reward_inputs: Vec::new(),
         }
+    }
+
+    /// Which actions may change the program now, at no cost (see
+    /// [`super::action_mask`]): None for an action space that is not
+    /// discrete. Outside an episode nothing is known and all are allowed.
+    pub fn action_mask(&self) -> Result<Option<ActionMask>> {
+        let Some(n) = action_count(&self.action_space.space) else { return Ok(None) };
+        let mut no_effect = vec![false; n];
+        if let Some(id) = self.link.session_id() {
+            self.no_effect.mark(&mut no_effect);
+            self.link.with_service(|s| s.known_no_effect(id, &mut no_effect))?;
+        }
+        Ok(Some(ActionMask::from_no_effect(&no_effect)))
     }
 
     /// Sends one `<key, value>` parameter to the session; returns its reply.

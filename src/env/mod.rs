@@ -10,9 +10,11 @@
 //! [`timestep_env`] (the `TimeStepEnvironment` trait with tf_agents' reset
 //! and auto-reset rules), [`validate`] (the environment checker) and
 //! [`compiler_timestep`], which shows any `CompilerEnv` through that API.
+//! [`action_mask`]: the actions known to do nothing, at no cost.
 //! Gymnasium's face: [`gym`] (`GymEnv`, seeded resets, and its
 //! implementation for `CompilerEnv`).
 
+pub mod action_mask;
 pub mod clock;
 pub mod compiler_env;
 #[cfg(test)]
@@ -28,6 +30,7 @@ pub mod timestep_env;
 pub mod validate;
 pub mod validation;
 
+pub use action_mask::ActionMask;
 pub use clock::{default_clock, zero_clock, Clock};
 pub use compiler_env::{
     CompilerEnv, DerivedSpace, EnvExtras, EnvOptions, Observed, ResetOptions, StepInfo, StepOptions,

@@ -239,6 +239,13 @@ impl Service {
         })
     }
 
+    /// Marks the actions the session knows to leave its current state
+    /// unchanged (see [`CompilationSession::known_no_effect`]).
+    pub fn known_no_effect(&mut self, session_id: SessionId, no_effect: &mut [bool]) -> Result<()> {
+        self.session(session_id)?.known_no_effect(no_effect);
+        Ok(())
+    }
+
     /// Adds benchmarks; one with the URI of an earlier one replaces it.
     /// Either all are added or, if a URI is malformed, none.
     pub fn add_benchmark(&mut self, request: AddBenchmarkRequest) -> Result<AddBenchmarkReply> {

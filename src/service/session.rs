@@ -41,6 +41,14 @@ pub trait CompilationSession {
         None
     }
 
+    /// Marks in `no_effect` (one entry per action of the session's action
+    /// space, by position) the actions already known to leave the current
+    /// state unchanged, without trying any: it must be cheap. The default
+    /// knows nothing.
+    fn known_no_effect(&self, no_effect: &mut [bool]) {
+        let _ = no_effect;
+    }
+
     /// Handles a `<key, value>` parameter; `Ok(None)` for an unknown key.
     fn handle_session_parameter(&mut self, key: &str, value: &str) -> Result<Option<String>> {
         let _ = (key, value);

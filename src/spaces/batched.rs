@@ -66,6 +66,14 @@ impl BatchedSpace {
     pub fn batch_shape(&self) -> &[usize] {
         &self.batch_shape
     }
+    /// The number of values in a batch.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+    /// A batch from its values in row-major order (as sampling builds them).
+    pub fn assemble_samples(&self, parts: Vec<Value>) -> Value {
+        self.assemble(&[], parts)
+    }
 
     /// The dtype and shape of the one array a batch's values are stacked
     /// into, or None when they are nested lists (see the module docs).

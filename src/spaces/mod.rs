@@ -62,6 +62,7 @@ pub mod flatten;
 pub mod graph;
 pub mod gym;
 pub mod json_util;
+pub mod masked;
 pub mod multi_binary;
 pub mod multi_discrete;
 pub mod named_discrete;
@@ -95,6 +96,7 @@ pub use dynamic_box::DynamicBoxSpace;
 pub use flatten::{flatdim, flatten, flatten_space, unflatten};
 pub use graph::GraphSpace;
 pub use gym::{from_gym_space, to_gym_space};
+pub use masked::Constraint;
 pub use multi_binary::MultiBinary;
 pub use multi_discrete::MultiDiscrete;
 pub use named_discrete::NamedDiscrete;
@@ -365,6 +367,22 @@ impl Space {
             };
             s.assemble(&plan, parts)
         })
+    }
+
+    /// A sample that respects a mask or probabilities (Gymnasium's
+    /// `sample(mask)` / `sample(probability)`; see [`masked`]), drawn with
+    /// the space's own generator, which an error leaves untouched.
+    pub fn sample_constrained(&mut self, constraint: &Constraint) -> Result<Value> {
+        let (rng, value) = self.sample_constrained_with(self.rng, constraint)?;
+        self.rng = rng;
+        Ok(value)
+    }
+
+    /// Functional form of [`Space::sample_constrained`].
+    pub fn sample_constrained_with(&self, rng: Rng, constraint: &Constraint) -> Result<(Rng, Value)> {
+        let mut rng = rng;
+        let value = masked::sample_constrained(self, &mut rng, constraint)?;
+        Ok((rng, value))
     }
 
     /// For a Box, the sample [`Space::sample`] would draw, written into `out`

@@ -25,6 +25,10 @@ impl MultiBinary {
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
+    /// The number of elements (bits) of a sample.
+    pub fn size(&self) -> usize {
+        self.len
+    }
     pub fn sample_batch(&self, rng: &mut Rng, n: usize) -> Result<Array> {
         let shape = batch_shape(n, &self.shape)?;
         let mut out = vec![0i8; n * self.len];

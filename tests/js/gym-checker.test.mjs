@@ -50,7 +50,7 @@ test('every registered environment passes', () => {
   assert.deepEqual(errors(seeded), []);
 });
 
-test('the README\'s environments pass: a TimeLimit from make, and the vector example\'s', () => {
+test('the environments of docs/gym.md pass: a TimeLimit from make, and the vector example\'s', () => {
   const episode = gym.make('bril-autophase-ic-v0', { dataset: 'benchmark://suite-v0', maxEpisodeSteps: 20 });
   assert.deepEqual(checks(gym.checkEnv(episode), 'error'), []);
   assert.deepEqual(checks(gym.checkEnv(episode), 'warning'), ['wrapped']);

@@ -2,9 +2,11 @@
 // the TypeScript compiler (pinned in package.json), against the packed
 // tarball as users install it:
 // - no declaration is `any` (the wasm module's raw exports aside);
-// - every ```js example of README.md and of the package page type-checks
-//   as JavaScript under `checkJs` and `strict` (an example after a
-//   `<!-- types: skip (why) -->` line is left out: fragments only);
+// - every example of README.md, of the guides in docs/ and of the package
+//   page type-checks: ```js blocks and the module scripts of ```html ones as
+//   JavaScript under `checkJs` and `strict`, ```ts blocks as TypeScript, in
+//   which a line ending in a `// ✗` comment must be an error (an example
+//   after a `<!-- types: skip (why) -->` line is left out: fragments only);
 // - types/usage.ts, a strict project using the whole public API, compiles
 //   with `tsc --strict`, each of its @ts-expect-error lines is an error the
 //   declarations catch, and it runs;
@@ -20,15 +22,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { typescript as shapesTypeScript } from './types/shapes.mjs';
+import { codeBlocks, docFiles } from './doc-examples.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const tsc = new URL('./node_modules/typescript/bin/tsc', import.meta.url).pathname;
-/** Markdown files whose examples are checked, and where the packed package has them. */
-const READMES = [
-  { name: 'README.md', path: join(root, 'README.md') },
-  { name: 'the package page', path: null }, // node_modules/compgym/README.md, as packed
+/** Markdown files whose examples are checked; the package page as packed (node_modules/compgym/README.md). */
+const DOCS = [
+  ...docFiles().map((name) => ({ name, path: join(root, name) })),
+  { name: 'the package page', path: null },
 ];
-/** Fragments a README may leave out; more than this means examples stopped being programs. */
+/** Fragments the docs may leave out in all; more than this means examples stopped being programs. */
 const MAX_SKIPPED = 2;
 
 let scratch;
@@ -37,19 +40,43 @@ let diagnostics = [];
 const examples = [];
 const skipped = [];
 
-/** ```js blocks of `text`, with the line each starts on and the reason when marked to skip. */
-function jsBlocks(text) {
-  const lines = text.split('\n');
-  const blocks = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() !== '```js') continue;
-    const skip = /^<!-- types: skip \((.+)\) -->$/.exec(lines[i - 1]?.trim() ?? '');
-    let end = i + 1;
-    while (end < lines.length && lines[end].trim() !== '```') end++;
-    blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') + '\n', skip: skip?.[1] });
-    i = end;
+/**
+ * The examples of Markdown `text` as files to compile: `{code, ext, line,
+ * skip}`, `line` being where the code starts in the Markdown. A ```ts block's
+ * lines that end in a `// ✗` comment get a `// @ts-expect-error` line before
+ * them (an error not found is then itself an error); an ```html block gives
+ * its module scripts.
+ */
+function examplesIn(text) {
+  const out = [];
+  for (const { lang, code, line, skip } of codeBlocks(text)) {
+    if (lang === 'js') out.push({ code, ext: 'mjs', line, skip, map: null });
+    if (lang === 'ts') {
+      // map[i]: the Markdown offset of the compiled file's line i, so errors point into the guide.
+      const lines = [];
+      const map = [];
+      code.split('\n').forEach((l, i) => {
+        if (/\/\/ ✗/.test(l)) {
+          lines.push('// @ts-expect-error');
+          map.push(i);
+        }
+        lines.push(l);
+        map.push(i);
+      });
+      out.push({ code: lines.join('\n'), ext: 'mts', line, skip, map });
+    }
+    if (lang === 'html') {
+      // A page imports the package by path; its types are those of the package's entry point
+      // (`compgym.d.ts`, whose default export is `init`), which a bare `compgym` resolves to.
+      const scripts = /<script type="module">\n([\s\S]*?)<\/script>/g;
+      for (const m of code.matchAll(scripts)) {
+        const offset = code.slice(0, m.index).split('\n').length;
+        const script = m[1].replaceAll("'./node_modules/compgym/index.js'", "'compgym'");
+        out.push({ code: script, ext: 'mjs', line: line + offset, skip, map: null });
+      }
+    }
   }
-  return blocks;
+  return out;
 }
 
 before(async () => {
@@ -62,16 +89,16 @@ before(async () => {
   execFileSync('tar', ['xzf', join(scratch, tarball), '-C', pkg, '--strip-components=1']);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
 
-  READMES[1].path = join(pkg, 'README.md');
-  for (const [k, readme] of READMES.entries()) {
-    for (const block of jsBlocks(readFileSync(readme.path, 'utf8'))) {
-      if (block.skip) {
-        skipped.push(`${readme.name} line ${block.line}: ${block.skip}`);
+  DOCS.at(-1).path = join(pkg, 'README.md');
+  for (const [k, doc] of DOCS.entries()) {
+    for (const example of examplesIn(readFileSync(doc.path, 'utf8'))) {
+      if (example.skip) {
+        skipped.push(`${doc.name} line ${example.line}: ${example.skip}`);
         continue;
       }
-      const file = `example-${k}-${block.line}.mjs`;
-      writeFileSync(join(scratch, file), block.code);
-      examples.push({ file, readme: readme.name, line: block.line });
+      const file = `example-${k}-${example.line}.${example.ext}`;
+      writeFileSync(join(scratch, file), example.code);
+      examples.push({ file, doc: doc.name, line: example.line, map: example.map });
     }
   }
 
@@ -131,12 +158,15 @@ test('no public declaration is `any`', () => {
   assert.deepEqual(found, []);
 });
 
-test("every JS example of the READMEs type-checks under checkJs and strict", () => {
-  assert.ok(examples.length >= 14, `only ${examples.length} examples found`);
+test('every example of the docs type-checks under strict, and each line marked ✗ is an error', () => {
+  assert.ok(examples.length >= 20, `only ${examples.length} examples found`);
+  assert.ok(examples.some((e) => e.file.endsWith('.mts')), 'a ```ts example is checked');
   assert.ok(skipped.length <= MAX_SKIPPED, `examples left out:\n${skipped.join('\n')}`);
-  // Each error is placed in its README: `README.md:449:72: error TS2365: ...`.
-  const failures = examples.flatMap(({ file, readme, line }) =>
-    errorsIn(file).map((d) => d.replace(/^[^(]+\((\d+),(\d+)\)/, (_, row, col) => `${readme}:${line + Number(row) - 1}:${col}`)),
+  // Each error is placed in its Markdown file: `docs/gym.md:49:72: error TS2365: ...`.
+  const failures = examples.flatMap(({ file, doc, line, map }) =>
+    errorsIn(file).map((d) =>
+      d.replace(/^[^(]+\((\d+),(\d+)\)/, (_, row, col) => `${doc}:${line + (map ? map[Number(row) - 1] : Number(row) - 1)}:${col}`),
+    ),
   );
   assert.deepEqual(failures, []);
 });
@@ -154,6 +184,6 @@ test('the values the package returns have the types it declares', () => {
   assert.ok(shapes > 250, `${shapes} values checked`);
   assert.deepEqual(errorsIn('shapes.ts'), []);
   // Nothing else went wrong (a declaration file that does not compile, say).
-  const elsewhere = diagnostics.filter((d) => !/^(usage\.ts|shapes\.ts|example-[\d-]+\.mjs)[(:]/.test(d));
+  const elsewhere = diagnostics.filter((d) => !/^(usage\.ts|shapes\.ts|example-[\d-]+\.m[jt]s)[(:]/.test(d));
   assert.deepEqual(elsewhere, []);
 });

@@ -335,6 +335,12 @@ impl CompilationSession for BrilSession {
         })
     }
 
+    /// What the shared tree of states knows: passes that some session
+    /// already found to leave this very program unchanged.
+    fn known_no_effect(&self, no_effect: &mut [bool]) {
+        self.state.mark_unchanged(no_effect);
+    }
+
     fn fork(&self) -> Result<Box<dyn CompilationSession>> {
         Ok(Box::new(BrilSession {
             state: self.state.clone(),

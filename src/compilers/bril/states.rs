@@ -67,6 +67,13 @@ impl ProgramState {
         &self.program
     }
 
+    /// Marks in `no_effect` the passes known to leave this program unchanged.
+    pub fn mark_unchanged(&self, no_effect: &mut [bool]) {
+        for (slot, transition) in no_effect.iter_mut().zip(self.next.borrow().iter()) {
+            *slot |= matches!(transition, Transition::Unchanged);
+        }
+    }
+
     /// The remembered run of this program, made by `run` the first time.
     pub fn run(&self, run: impl FnOnce(&Program) -> RunSummary) -> Rc<RunSummary> {
         self.run.get_or_init(|| Rc::new(run(&self.program))).clone()
@@ -162,6 +169,21 @@ mod tests {
         let (same, changed) = step(&first, "-dce", &budget);
         assert!(!changed && Rc::ptr_eq(&same, &first), "nothing left to remove");
         assert_eq!(root.program().instr_count(), 3, "the parent is untouched");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_state_knows_which_passes_left_it_unchanged() {
+        let (root, budget) = (root(), StateBudget::new(10));
+        let (dce, _) = pass("-dce");
+        let mut known = vec![false; registry().len()];
+        root.mark_unchanged(&mut known);
+        assert!(known.iter().all(|&k| !k), "nothing tried yet");
+        let (first, _) = step(&root, "-dce", &budget);
+        step(&first, "-dce", &budget);
+        root.mark_unchanged(&mut known);
+        assert!(!known[dce], "-dce changed the root");
+        first.mark_unchanged(&mut known);
+        assert!(known[dce] && known.iter().filter(|&&k| k).count() == 1, "-dce is done at its result");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

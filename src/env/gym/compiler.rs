@@ -17,16 +17,22 @@
 //!   Gymnasium's API always observes something. Without a reward space the
 //!   reward is 0.
 //! - Infos are dicts with JavaScript's key spelling: reset gives
-//!   `{benchmark}`, a step `{actionHadNoEffect, newActionSpace}` and, when
-//!   the compiler failed (the episode then terminates), `error: {name, message}`.
+//!   `{benchmark, actionMask}`, a step `{actionHadNoEffect, newActionSpace,
+//!   actionMask}` and, when the compiler failed (the episode then
+//!   terminates), `error: {name, message}`. `actionMask` (a discrete action
+//!   space only) is a uint8 array, 1 for an action that may change the
+//!   program, 0 for one known to do nothing ([`crate::env::action_mask`]);
+//!   when every action is known to do nothing it is all ones and the info
+//!   has `fixedPoint: true`.
 //! - The `"ansi"` render mode renders the text observation.
 
 use super::{default_entropy, Entropy, GymEnv, GymSpec, GymStep, Metadata};
+use crate::env::action_mask::ActionMask;
 use crate::env::compiler_env::{CompilerEnv, Observed, ResetOptions};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::spaces::{SequenceDType, Space, SpaceKind};
-use crate::value::Value;
+use crate::value::{Array, ArrayData, Value};
 
 /// How the Gymnasium face draws benchmarks and renders.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +75,17 @@ fn is_text(space: &Space) -> bool {
 
 fn dict(entries: Vec<(&str, Value)>) -> Value {
     Value::Dict(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+/// Adds `actionMask` (and `fixedPoint` when it applies) to an info's entries.
+fn add_action_mask(env: &CompilerEnv, info: &mut Vec<(&str, Value)>) -> Result<()> {
+    if let Some(ActionMask { allowed, fixed_point }) = env.action_mask()? {
+        info.push(("actionMask", Value::Array(Array::vector(ArrayData::U8(allowed)))));
+        if fixed_point {
+            info.push(("fixedPoint", Value::Bool(true)));
+        }
+    }
+    Ok(())
 }
 
 impl GymFace {
@@ -153,8 +170,9 @@ impl GymFace {
         }
         self.adopt_spaces(env, true, false, action_seed);
         let observation = observed.ok_or_else(|| Error::value("reset gave no observation"))?;
-        let info = dict(vec![("benchmark", env.benchmark().map_or(Value::None, |b| Value::Str(b.into())))]);
-        Ok((observation, info))
+        let mut info = vec![("benchmark", env.benchmark().map_or(Value::None, |b| Value::Str(b.into())))];
+        add_action_mask(env, &mut info)?;
+        Ok((observation, dict(info)))
     }
 
     /// Takes the environment's spaces where they changed, and reseeds the
@@ -211,6 +229,7 @@ impl GymFace {
                 ]),
             ));
         }
+        add_action_mask(env, &mut info)?;
         Ok(GymStep {
             observation,
             reward: result.reward.one().copied().unwrap_or(0.0),

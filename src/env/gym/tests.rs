@@ -211,3 +211,45 @@ fn the_first_unseeded_reset_seeds_from_entropy() {
     assert_eq!(benchmark_of(&info), benchmark_of(&expected));
     assert_eq!(samples(&mut env, 3), samples(&mut seeded, 3));
 }
+
+fn mask_of(info: &Value) -> Vec<u8> {
+    match info.get("actionMask").and_then(Value::as_array).map(|a| a.data()) {
+        Some(crate::value::ArrayData::U8(m)) => m.clone(),
+        other => panic!("info.actionMask is not a uint8 array: {other:?}"),
+    }
+}
+
+fn flag(env: &GymCompilerEnv, flag: &str) -> i64 {
+    env.compiler_env().commandline_to_actions(flag).expect("a pass")[0].as_int().expect("an index")
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_action_mask_hides_what_is_known_to_do_nothing() {
+    let mut env = gym("bril-ic-v0", GymOptions::default());
+    let program =
+        ResetOptions { benchmark: Some("benchmark://suite-v0/fib-iter".into()), ..Default::default() };
+    let (_, info) = env.reset(Some(0), program.clone()).expect("reset");
+    assert_eq!(mask_of(&info), vec![1; 32], "nothing is known before any step");
+    let dce = flag(&env, "-dce");
+    let mut first = env.step(&Value::Int(dce)).expect("step");
+    if first.info.get("actionHadNoEffect") != Some(&Value::Bool(true)) {
+        first = env.step(&Value::Int(dce)).expect("-dce again does nothing");
+    }
+    assert_eq!(first.info.get("actionHadNoEffect"), Some(&Value::Bool(true)));
+    let mask = mask_of(&first.info);
+    assert_eq!(mask[dce as usize], 0, "-dce did nothing here");
+    assert!(first.info.get("fixedPoint").is_none());
+    assert_eq!(mask.iter().filter(|&&m| m == 0).count(), 1);
+
+    // The shared tree of states remembers it for every later episode.
+    let (_, info) = env.reset(None, program).expect("reset");
+    let again = env.step(&Value::Int(dce)).expect("step");
+    let remembered = mask_of(&again.info);
+    assert_eq!(remembered, mask, "the state after -dce is known to be -dce's fixed point");
+    assert_eq!(mask_of(&info).len(), 32);
+    let mut space = env.action_space().clone();
+    for _ in 0..50 {
+        let sampled = space.sample_constrained(&crate::spaces::Constraint::mask(remembered.clone())).unwrap();
+        assert_ne!(sampled, Value::Int(dce), "a masked sample never draws a masked action");
+    }
+}

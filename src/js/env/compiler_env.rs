@@ -7,6 +7,7 @@ use super::{borrow, borrow_mut, with_keys, SharedEnv};
 use crate::env::{CompilerEnv, Observed, StepResult};
 use crate::error::{Error, Result};
 use crate::js::interop::space_value::{js_to_value, value_to_js};
+use crate::js::interop::typed::array_data_to_js;
 use crate::js::interop::{
     args,
     object::{set_fresh, type_of},
@@ -15,7 +16,7 @@ use crate::js::interop::{
 };
 use crate::js::spaces::{JsSpace, SharedSpace};
 use crate::js::to_js_error;
-use crate::value::Value;
+use crate::value::{ArrayData, Value};
 use js_sys::{Array as JsArray, Object};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -129,6 +130,12 @@ fn step_result_to_js(env: &CompilerEnv, result: StepResult, observation_ids: &[S
         set_fresh(&info, &k.new_action_space, &result.info.new_action_space.into());
         if let Some(e) = result.info.error {
             set_fresh(&info, &k.error, &to_js_error(e));
+        }
+        if let Ok(Some(mask)) = env.action_mask() {
+            set_fresh(&info, &"actionMask".into(), &array_data_to_js(&ArrayData::U8(mask.allowed)));
+            if mask.fixed_point {
+                set_fresh(&info, &"fixedPoint".into(), &JsValue::TRUE);
+            }
         }
         let out = Object::new();
         set_fresh(&out, &k.observation, &observation);

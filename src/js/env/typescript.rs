@@ -38,6 +38,10 @@ export interface StepInfo {
   newActionSpace: boolean;
   /** Set when the compiler failed and the episode ended. */
   error?: CompgymError;
+  /** A discrete action space's mask: 1 = may change the program, 0 = known to do nothing here. */
+  actionMask?: Uint8Array;
+  /** Every action is known to do nothing (the mask is then all ones). */
+  fixedPoint?: true;
 }
 
 /** Gymnasium's step results. */

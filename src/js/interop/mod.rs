@@ -18,9 +18,11 @@
 //! - [`value`]: core values without a space; [`space_value`] values read and
 //!   written by their space (Gymnasium's coercions), with dict [`keys`] made
 //!   once per space;
-//! - [`json`]: JS values ⇄ `serde_json` (protocol messages, state tokens).
+//! - [`json`]: JS values ⇄ `serde_json` (protocol messages, state tokens);
+//! - [`constraint`]: `sample(mask)`'s masks and probabilities.
 
 pub mod args;
+pub mod constraint;
 pub mod json;
 pub mod keys;
 pub mod memory;

@@ -8,6 +8,7 @@ mod describe;
 use super::error::to_js_error;
 use super::rng::JsRng;
 use crate::error::{Error, Result};
+use crate::js::interop::constraint::read_constraint;
 use crate::js::interop::keys::Keys;
 use crate::js::interop::space_value::{self as values, js_to_value, value_to_js, value_to_js_keyed};
 use crate::js::interop::{
@@ -340,28 +341,39 @@ impl JsSpace {
         Ok(seeds.into_iter().map(|s| int_to_js(s as i64)).collect())
     }
 
-    /// A sample from the space's own generator.
-    #[wasm_bindgen(unchecked_return_type = "SpaceValue")]
-    pub fn sample(&mut self) -> JsValue {
-        let drawn = self.with_generator(|space| {
-            if let SpaceKind::Box(_) = space.kind() {
-                if let Some(sample) = values::sample_box_js(space) {
-                    return Drawn::Js(sample);
-                }
-            }
-            Drawn::Value(space.sample())
-        });
-        match drawn {
-            Drawn::Js(sample) => sample,
-            Drawn::Value(value) => self.value_to_js(&value),
-        }
+    /// A sample from the space's own generator; with a mask or
+    /// `{mask, probability}`, one that respects it (Gymnasium 1.x's
+    /// `sample(mask, probability)`: Discrete-like, MultiDiscrete,
+    /// MultiBinary and Batched spaces of them).
+    #[wasm_bindgen(js_name = sample, unchecked_return_type = "SpaceValue")]
+    pub fn sample_constrained(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
+        constraint: JsValue,
+    ) -> JsResult<JsValue> {
+        let Some(constraint) = read_constraint(&constraint).map_err(to_js_error)? else {
+            return Ok(self.sample());
+        };
+        let value =
+            self.with_generator(|space| space.sample_constrained(&constraint)).map_err(to_js_error)?;
+        Ok(self.value_to_js(&value))
     }
 
-    /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as it was.
+    /// Functional sampling: `[advancedRng, value]`; `rng` itself is left as
+    /// it was. A mask or `{mask, probability}` constrains it as in `sample`.
     #[wasm_bindgen(js_name = sampleWith, unchecked_return_type = "[Rng, SpaceValue]")]
-    pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
-        let (next, value) = self.space.sample_with(rng.get());
-        js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
+    pub fn sample_with_constrained(
+        &self,
+        rng: &JsRng,
+        #[wasm_bindgen(unchecked_optional_param_type = "SampleMask | SampleOptions | null")]
+        constraint: JsValue,
+    ) -> JsResult<js_sys::Array> {
+        let Some(constraint) = read_constraint(&constraint).map_err(to_js_error)? else {
+            return Ok(self.sample_with(rng));
+        };
+        let (next, value) =
+            self.space.sample_constrained_with(rng.get(), &constraint).map_err(to_js_error)?;
+        Ok(js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value)))
     }
 
     /// `n` samples in one typed array of `n * size` values (Box, Discrete-like, Binary, MultiBinary).
@@ -634,6 +646,29 @@ impl JsSpace {
 }
 
 impl JsSpace {
+    /// A sample from the space's own generator (`sample()` without a mask);
+    /// a Box draws straight into a typed array.
+    pub fn sample(&mut self) -> JsValue {
+        let drawn = self.with_generator(|space| {
+            if let SpaceKind::Box(_) = space.kind() {
+                if let Some(sample) = values::sample_box_js(space) {
+                    return Drawn::Js(sample);
+                }
+            }
+            Drawn::Value(space.sample())
+        });
+        match drawn {
+            Drawn::Js(sample) => sample,
+            Drawn::Value(value) => self.value_to_js(&value),
+        }
+    }
+
+    /// `sampleWith(rng)` without a mask: `[advancedRng, value]`.
+    pub fn sample_with(&self, rng: &JsRng) -> js_sys::Array {
+        let (next, value) = self.space.sample_with(rng.get());
+        js_sys::Array::of2(&JsRng::from_rng(next).into(), &self.value_to_js(&value))
+    }
+
     fn ensure_contains(&self, value: Value) -> Result<Value> {
         if self.space.contains(&value) {
             Ok(value)

@@ -38,6 +38,18 @@ export type DTypeName =
   | "float"
   | "double";
 
+/**
+ * A mask for `sample(mask)` (Gymnasium 1.x): one row of 0/1 (MultiBinary: 0, 1 or 2 = random) per
+ * choice; a MultiDiscrete takes a row per element (nested like its shape) or one row of all.
+ */
+export type SampleMask = Uint8Array | Int8Array | ArrayLike<number | boolean> | ReadonlyArray<SampleMask>;
+
+/** Gymnasium's keyword form: at most one of `mask` and `probability` (rows summing to 1; MultiBinary: P(bit = 1)). */
+export interface SampleOptions {
+  mask?: SampleMask | null;
+  probability?: Float64Array | Float32Array | ArrayLike<number> | ReadonlyArray<Float64Array | Float32Array | ArrayLike<number>> | null;
+}
+
 /** What a Sequence holds: text, bytes, or arrays of a dtype. */
 export type SequenceDType = "str" | "bytes" | DType;
 

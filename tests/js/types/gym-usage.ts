@@ -14,7 +14,12 @@ import {
   TransformAction,
   TransformObservation,
   TransformReward,
+  DtypeObservation,
+  Log1pObservation,
+  NormalizeObservation,
+  NormalizeReward,
   checkEnv,
+  mlReady,
   make,
   makeVec,
   register,
@@ -79,6 +84,31 @@ async function remoteStep(): Promise<Float64Array> {
   return r;
 }
 
+// The ML-ready face: masks, Float32Array observations and rewards, Int32Array actions.
+const ml = make('bril-autophase-ic-v0', { dataset: 'benchmark://suite-v0', mlReady: true });
+const [, mlInfo] = ml.reset({ seed: 1 });
+const mask: Uint8Array | undefined = mlInfo.actionMask;
+const masked = ml.actionSpace.sample(mask ?? null);
+const weighted = ml.actionSpace.sample({ probability: new Float64Array(32).fill(1 / 32) });
+const perElement = Space.multiDiscrete([2, 3]).sample([[1, 0], new Uint8Array([0, 1, 1])]);
+const normalized = new NormalizeReward(new NormalizeObservation(new DtypeObservation(make('bril-autophase-ic-v0'), 'float32')), { gamma: 0.9 });
+normalized.updateRunningMean = false;
+const logScaled = mlReady(new Log1pObservation(make('bril-autophase-ic-v0'), { dtype: 'float64' }));
+const mlVec = makeVec('bril-autophase-ic-v0', { numEnvs: 2, mlReady: true });
+const [, mlInfos] = mlVec.reset({ seed: 1 });
+const [, mlRewards] = mlVec.step(mlVec.actionSpace.sample(mlInfos.actionMask ?? null));
+const float32Rewards: Float32Array = mlRewards;
+const int32Actions = new SyncVectorEnv([() => make('bril-ic-v0')], { rewardDtype: 'float32', actionDtype: 'int32' });
+
+// @ts-expect-error DtypeObservation takes a dtype name it knows
+new DtypeObservation(make('bril-autophase-ic-v0'), 'float16');
+// @ts-expect-error mlReady is a boolean
+make('bril-ic-v0', { mlReady: 'yes' });
+// @ts-expect-error a sample's options are mask or probability
+ml.actionSpace.sample({ weights: [1] });
+// @ts-expect-error rewardDtype is float64 or float32
+new SyncVectorEnv([() => make('bril-ic-v0')], { rewardDtype: 'int8' });
+
 // @ts-expect-error a seed is a number or a BigInt
 walk.reset({ seed: '1' });
 // @ts-expect-error reset takes {seed, options}, nothing else
@@ -98,4 +128,4 @@ new AsyncVectorEnv([() => new Walk()]);
 // @ts-expect-error checkEnv reports severities, not booleans
 const flag: boolean = problems[0].severity;
 
-export { total, done, forked, ir, view, before, logs, shifted, severity, episode, batch, sum, remoteIsAsync, remoteStep, notText, flag };
+export { masked, weighted, perElement, normalized, logScaled, float32Rewards, int32Actions, total, done, forked, ir, view, before, logs, shifted, severity, episode, batch, sum, remoteIsAsync, remoteStep, notText, flag };

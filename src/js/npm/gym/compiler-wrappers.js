@@ -37,11 +37,25 @@ function commandlineEntries(space) {
 }
 
 /**
+ * An info whose `actionMask` (over the wrapped action space) is replaced by
+ * `remap(mask)` (over the wrapper's); as the core's, a mask never forbids
+ * everything: all ones and `fixedPoint: true` instead.
+ */
+function remapMask(info, remap) {
+  if (!(info?.actionMask instanceof Uint8Array)) return info;
+  const mask = remap(info.actionMask);
+  const { fixedPoint, ...rest } = info;
+  if (mask.every((x) => x === 0)) return { ...rest, actionMask: mask.fill(1), fixedPoint: true };
+  return { ...rest, actionMask: mask, ...(fixedPoint && mask.every((x) => x === 1) ? { fixedPoint } : {}) };
+}
+
+/**
  * Adds a terminal action after the Commandline's flags (by default
  * `-end-of-episode`: this package's flags hold no spaces, so not
  * CompilerGym's `# end-of-episode`): stepping it, by index or by flag, runs
  * nothing and ends the episode (`terminated`, reward 0, the last
- * observation, `info.terminalAction = true`).
+ * observation, `info.terminalAction = true`). The terminal action is
+ * never masked in `info.actionMask`.
  */
 export class CommandlineWithTerminalAction extends Wrapper {
   constructor(env, terminal = { name: 'end-of-episode', flag: '-end-of-episode', description: 'End the episode' }) {
@@ -58,23 +72,32 @@ export class CommandlineWithTerminalAction extends Wrapper {
   reset(args) {
     const [observation, info] = this.env.reset(args);
     this._lastObservation = observation;
-    return [observation, info];
+    return [observation, this._info(info)];
   }
   step(action) {
     if (action === this.terminalAction || action === this.terminalFlag) {
       if (this._lastObservation === undefined) throw namedError('SessionNotFound', 'step before reset: call reset() first');
       return [this._lastObservation, 0, true, false, { terminalAction: true }];
     }
-    const result = this.env.step(action);
-    this._lastObservation = result[0];
-    return result;
+    const [observation, reward, terminated, truncated, info] = this.env.step(action);
+    this._lastObservation = observation;
+    return [observation, reward, terminated, truncated, this._info(info)];
+  }
+  _info(info) {
+    return remapMask(info, (mask) => {
+      const out = new Uint8Array(mask.length + 1);
+      out.set(mask);
+      out[mask.length] = 1;
+      return out;
+    });
   }
 }
 
 /**
  * Restricts a Commandline action space to some of its flags: action `i`
  * of the new space is `flags[i]` of the old one. `actions` reads the
- * episode's actions back in the new space.
+ * episode's actions back in the new space; `info.actionMask` is
+ * restricted alike.
  */
 export class ConstrainedCommandline extends ActionWrapper {
   constructor(env, flags, { name } = {}) {
@@ -108,6 +131,17 @@ export class ConstrainedCommandline extends ActionWrapper {
       throw valueError(`ConstrainedCommandline: action must be an integer in [0, ${this._forward.length}), got ${describe(action)}`);
     }
     return this._forward[action];
+  }
+  reset(args) {
+    const [observation, info] = this.env.reset(args);
+    return [observation, this._info(info)];
+  }
+  step(action) {
+    const [observation, reward, terminated, truncated, info] = this.env.step(this.action(action));
+    return [observation, reward, terminated, truncated, this._info(info)];
+  }
+  _info(info) {
+    return remapMask(info, (mask) => Uint8Array.from(this._forward, (i) => mask[i]));
   }
   reverseAction(action) {
     if (Array.isArray(action)) return action.map((a) => this.reverseAction(a));

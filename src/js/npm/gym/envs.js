@@ -13,6 +13,7 @@ import {
 } from '../compgym.js';
 import { Env, describe, isPlainObject, lookupError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
 import { TimeLimit } from './wrappers.js';
+import { mlReady, readMlReady } from './ml-wrappers.js';
 
 /**
  * A registered compiler environment with Gymnasium's API. Seeding, the
@@ -320,13 +321,16 @@ export function spec(id) {
  * Gymnasium's `make`: the environment `id` with `options` (the id's own,
  * for a compiler environment `benchmark`, `observationSpace`,
  * `rewardSpace`, `actionSpace`, `dataset`, `renderMode`), wrapped in a
- * TimeLimit when `maxEpisodeSteps` (here or in the spec) is set.
+ * TimeLimit when `maxEpisodeSteps` (here or in the spec) is set, and with
+ * `mlReady: true` in what `mlReady(env)` applies (Float32Array
+ * observations, log-scaled counts).
  */
 export function make(id, options) {
   const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
   if (options !== undefined && !isPlainObject(options)) throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
-  const { maxEpisodeSteps, ...rest } = options ?? {};
+  const { maxEpisodeSteps, mlReady: ml, ...rest } = options ?? {};
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
+  const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);
   const kwargs = { ...s.kwargs, ...rest };
   let env = s.entryPoint(kwargs);
   if (!env || typeof env.reset !== 'function' || typeof env.step !== 'function') {
@@ -335,6 +339,7 @@ export function make(id, options) {
   const madeSpec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs) });
   (env.unwrapped ?? env).spec = madeSpec;
   if (limit !== null) env = new TimeLimit(env, limit);
+  if (ready) env = mlReady(env);
   return env;
 }
 

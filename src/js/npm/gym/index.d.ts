@@ -16,8 +16,12 @@ import type {
 
 export type { SpaceValue, TypedArray };
 
-/** What reset and step say besides the observation and reward. */
-export type Info = { [key: string]: unknown };
+/**
+ * What reset and step say besides the observation and reward. A compiler environment's has
+ * `actionMask` (1 = may change the program, 0 = known to do nothing here; `actionSpace.sample(mask)`
+ * takes it) and `fixedPoint` when every action is known to do nothing (the mask is then all ones).
+ */
+export type Info = { [key: string]: unknown; actionMask?: Uint8Array; fixedPoint?: boolean };
 
 /** reset's one argument. */
 export interface ResetArgs<Options extends object = { [key: string]: unknown }> {
@@ -196,8 +200,11 @@ export function registeredIds(): string[];
 /** The spec of `id` (LookupError if unknown). */
 export function spec(id: string): EnvSpec;
 
-/** make's options: the environment's own (for a compiler environment GymFaceOptions), and `maxEpisodeSteps`. */
-export type MakeOptions = { maxEpisodeSteps?: number | null; [key: string]: unknown };
+/**
+ * make's options: the environment's own (for a compiler environment GymFaceOptions), `maxEpisodeSteps`,
+ * and `mlReady` (Float32Array observations, log-scaled when they are counts: see `mlReady`).
+ */
+export type MakeOptions = { maxEpisodeSteps?: number | null; mlReady?: boolean; [key: string]: unknown };
 
 /**
  * What make returns for a compiler environment (`bril-...`): a
@@ -281,6 +288,62 @@ export class TransformAction<Obs = SpaceValue, WrapperAct = SpaceValue, Act = Sp
   readonly f: (action: WrapperAct) => Act;
   fork(): this;
 }
+
+// ---- ML-ready wrappers -----------------------------------------------------------
+
+/** The dtypes DtypeObservation converts to. */
+export type ObservationDtype = 'float32' | 'float64' | 'int8' | 'int16' | 'int32' | 'int64' | 'uint8' | 'uint16' | 'uint32' | 'uint64';
+
+/** Observations as a typed array of `dtype` (Box, MultiDiscrete, MultiBinary, Discrete observations); ValueError for another dtype. */
+export class DtypeObservation<Act = SpaceValue> extends ObservationWrapper<TypedArray, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>, dtype: ObservationDtype);
+  readonly dtype: ObservationDtype;
+  fork(): this;
+}
+
+/** Observations log-scaled as compgym's policy reads features: `ln(1 + x)` (`sign(x) ln(1 + |x|)` below 0). */
+export class Log1pObservation<Act = SpaceValue> extends ObservationWrapper<Float32Array | Float64Array, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>, options?: { dtype?: 'float32' | 'float64' });
+  readonly dtype: 'float32' | 'float64';
+  fork(): this;
+}
+
+/** Gymnasium's RunningMeanStd (float64 statistics, one entry per element). */
+export class RunningMeanStd {
+  constructor(size: number, epsilon?: number);
+  readonly mean: Float64Array;
+  readonly var: Float64Array;
+  readonly count: number;
+  update(x: ArrayLike<number | bigint>): void;
+  copy(): RunningMeanStd;
+}
+
+/** Observations centred on the running mean and scaled by the running std, as Float32Arrays. */
+export class NormalizeObservation<Act = SpaceValue> extends ObservationWrapper<Float32Array, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>, options?: { epsilon?: number });
+  readonly epsilon: number;
+  readonly obsRms: RunningMeanStd;
+  /** Whether resets and steps still update the statistics (turn off to evaluate). */
+  updateRunningMean: boolean;
+  fork(): this;
+}
+
+/** Rewards scaled by the running std of the discounted return (Gymnasium's NormalizeReward). */
+export class NormalizeReward<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, options?: { gamma?: number; epsilon?: number });
+  readonly gamma: number;
+  readonly epsilon: number;
+  readonly returnRms: RunningMeanStd;
+  readonly discountedReward: number;
+  updateRunningMean: boolean;
+  fork(): this;
+}
+
+/**
+ * What make's `mlReady: true` applies: Float32Array observations, log-scaled (Log1pObservation) when the
+ * observation space holds integers (counts), cast (DtypeObservation) when it holds floats.
+ */
+export function mlReady<Act = SpaceValue>(env: Env<SpaceValue, Act>): Log1pObservation<Act> | DtypeObservation<Act>;
 
 // ---- CompilerGym's wrappers ----------------------------------------------------
 
@@ -410,11 +473,17 @@ export const AutoresetMode: {
 export type AutoresetModeName = 'NextStep' | 'SameStep' | 'Disabled';
 
 /** Batched infos: one entry per environment under each key, and a `_key` mask of the environments that set it. */
-export type VectorInfo = { [key: string]: Float64Array | Uint8Array | BigInt64Array | unknown[] | VectorInfo };
+export type VectorInfo = { [key: string]: Float64Array | Uint8Array | BigInt64Array | TypedArray | unknown[] | VectorInfo } & {
+  /** The environments' action masks, `numEnvs` rows of one entry per action, end to end. */
+  actionMask?: Uint8Array;
+};
 
-export type VectorStepResult = [
+/** How rewards batch: a Float64Array, or a Float32Array with `rewardDtype: "float32"` (makeVec's mlReady). */
+export type RewardArray = Float64Array | Float32Array;
+
+export type VectorStepResult<Rewards extends RewardArray = Float64Array> = [
   observations: SpaceValue,
-  rewards: Float64Array,
+  rewards: Rewards,
   terminations: Uint8Array,
   truncations: Uint8Array,
   infos: VectorInfo,
@@ -430,6 +499,10 @@ export interface VectorResetArgs {
 
 export interface VectorOptions {
   autoresetMode?: AutoresetModeName;
+  /** How rewards batch: a Float64Array (default) or a Float32Array. */
+  rewardDtype?: 'float64' | 'float32';
+  /** With a discrete action space: `actionSpace` becomes a MultiDiscrete whose samples are Int32Arrays or BigInt64Arrays. */
+  actionDtype?: 'int64' | 'int32' | null;
 }
 
 /** What SyncVectorEnv and AsyncVectorEnv share. */
@@ -457,7 +530,7 @@ export type EnvFn =
 /** The actions of one step: a batch shaped like actionSpace.sample() (typed arrays or arrays). */
 export type VectorActions = SpaceValue | ArrayLike<number | bigint>;
 
-export class SyncVectorEnv implements VectorEnvAttributes {
+export class SyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envFns: EnvFn[], options?: VectorOptions);
   readonly numEnvs: number;
   readonly autoresetMode: AutoresetModeName;
@@ -471,7 +544,7 @@ export class SyncVectorEnv implements VectorEnvAttributes {
   readonly closed: boolean;
   readonly envs: Env<unknown, unknown>[];
   reset(args?: VectorResetArgs): VectorResetResult;
-  step(actions: VectorActions): VectorStepResult;
+  step(actions: VectorActions): VectorStepResult<Rewards>;
   call(name: string, ...args: unknown[]): unknown[];
   getAttr(name: string): unknown[];
   setAttr(name: string, values: unknown): void;
@@ -493,7 +566,7 @@ export interface AsyncVectorOptions extends VectorOptions {
   workerUrl?: string | URL;
 }
 
-export class AsyncVectorEnv implements VectorEnvAttributes {
+export class AsyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envs: WorkerEnvSpec[], options?: AsyncVectorOptions);
   readonly numEnvs: number;
   readonly numWorkers: number;
@@ -510,7 +583,7 @@ export class AsyncVectorEnv implements VectorEnvAttributes {
   readonly rewardRange: [number, number];
   readonly closed: boolean;
   reset(args?: VectorResetArgs): Promise<VectorResetResult>;
-  step(actions: VectorActions): Promise<VectorStepResult>;
+  step(actions: VectorActions): Promise<VectorStepResult<Rewards>>;
   call(name: string, ...args: unknown[]): Promise<unknown[]>;
   getAttr(name: string): Promise<unknown[]>;
   setAttr(name: string, values: unknown): Promise<void>;
@@ -523,8 +596,18 @@ export class AsyncVectorEnv implements VectorEnvAttributes {
 export interface MakeVecOptions {
   numEnvs?: number;
   options?: MakeOptions;
+  /** Every environment ML-ready, rewards a Float32Array, actions sampled as an Int32Array. */
+  mlReady?: boolean;
 }
-/** Gymnasium's make_vec: numEnvs copies of `id` in a SyncVectorEnv or an AsyncVectorEnv. */
+/** Gymnasium's make_vec: numEnvs copies of `id` in a SyncVectorEnv or an AsyncVectorEnv (with `mlReady`, Float32Array rewards). */
+export function makeVec(
+  id: string,
+  options: MakeVecOptions & { mlReady: true; vectorizationMode?: 'sync'; vectorOptions?: VectorOptions },
+): SyncVectorEnv<Float32Array>;
+export function makeVec(
+  id: string,
+  options: MakeVecOptions & { mlReady: true; vectorizationMode: 'async'; vectorOptions?: AsyncVectorOptions },
+): AsyncVectorEnv<Float32Array>;
 export function makeVec(
   id: string,
   options?: MakeVecOptions & { vectorizationMode?: 'sync'; vectorOptions?: VectorOptions },

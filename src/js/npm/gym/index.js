@@ -39,5 +39,13 @@ export {
   RandomOrderBenchmarks,
   ValidateBenchmarkAfterEveryStep,
 } from './compiler-wrappers.js';
+export {
+  DtypeObservation,
+  Log1pObservation,
+  NormalizeObservation,
+  NormalizeReward,
+  RunningMeanStd,
+  mlReady,
+} from './ml-wrappers.js';
 export { checkEnv } from './checker.js';
 export { AutoresetMode, SyncVectorEnv, AsyncVectorEnv, makeVec, batcher, addInfo } from './vector.js';

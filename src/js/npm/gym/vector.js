@@ -7,6 +7,7 @@
 import { Space } from '../compgym.js';
 import { make } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
+import { readDtype, readMlReady } from './ml-wrappers.js';
 
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
@@ -130,38 +131,57 @@ export function batcher(space, n) {
   }
 }
 
-/** A new per-environment array for info values like `value`. */
+const isTyped = (x) => ArrayBuffer.isView(x) && !(x instanceof DataView);
+
+/** A new per-environment array for info values like `value`: a typed array's rows end to end. */
 function infoArray(value, n) {
+  if (isTyped(value)) return new value.constructor(n * value.length);
   if (typeof value === 'number') return new Float64Array(n);
   if (typeof value === 'boolean') return new Uint8Array(n);
   if (typeof value === 'bigint') return new BigInt64Array(n);
   return new Array(n).fill(null);
 }
 
-function fits(array, value) {
+function fits(array, value, n) {
   if (Array.isArray(array)) return true;
+  if (isTyped(value)) return array.constructor === value.constructor && array.length === n * value.length;
+  if (array.length !== n) return false;
   if (array instanceof Float64Array) return typeof value === 'number';
   if (array instanceof Uint8Array) return typeof value === 'boolean';
   if (array instanceof BigInt64Array) return typeof value === 'bigint';
   return false;
 }
 
+/** The per-environment entries of a batched info array (rows of a typed array's batch). */
+function entriesOf(array, set, n) {
+  const width = isTyped(array) ? array.length / n : 0;
+  return Array.from({ length: n }, (_, j) => (!set?.[j] ? null : width !== 1 && isTyped(array) ? array.slice(j * width, (j + 1) * width) : array[j]));
+}
+
 /**
  * Gymnasium's `_add_info`: adds environment `i`'s info to the batched
  * infos. Nested objects recurse; numbers gather into Float64Arrays,
- * booleans into Uint8Arrays, BigInts into BigInt64Arrays, anything else
- * into arrays (null where unset); `_key` is a Uint8Array mask of the
- * environments that set `key`.
+ * booleans into Uint8Arrays, BigInts into BigInt64Arrays, typed arrays
+ * (such as `actionMask`) into one typed array of the same kind holding
+ * the n rows end to end (Gymnasium's `(n, *shape)` array), anything else
+ * into arrays (null where unset; also where rows differ in kind or
+ * length), and `finalObs` stays an array of the observations;
+ * `_key` is a Uint8Array mask of the environments that set `key`.
  */
 export function addInfo(infos, info, i, n) {
   for (const [key, value] of Object.entries(info)) {
     let array;
-    if (isPlainObject(value)) {
+    if (key === 'finalObs') {
+      // As Gymnasium's final_obs: the observations themselves, easier to use unbatched.
+      array = infos[key] ?? new Array(n).fill(null);
+      array[i] = value;
+    } else if (isPlainObject(value)) {
       array = addInfo(isPlainObject(infos[key]) ? infos[key] : {}, value, i, n);
     } else {
       array = infos[key] ?? infoArray(value, n);
-      if (!fits(array, value)) array = Array.from(array, (x, j) => (infos[`_${key}`]?.[j] ? x : null));
-      array[i] = typeof value === 'boolean' && !Array.isArray(array) ? Number(value) : value;
+      if (!fits(array, value, n)) array = entriesOf(array, infos[`_${key}`], n);
+      if (isTyped(value) && !Array.isArray(array)) array.set(value, i * value.length);
+      else array[i] = typeof value === 'boolean' && !Array.isArray(array) ? Number(value) : value;
     }
     const mask = infos[`_${key}`] ?? new Uint8Array(n);
     mask[i] = 1;
@@ -204,17 +224,40 @@ function readVectorReset(args, n) {
   return { seeds, options: options === null ? null : rest, mask };
 }
 
+/** The vector options both vector environments read besides their own. */
+function readDtypes({ rewardDtype = 'float64', actionDtype = null } = {}) {
+  return {
+    rewardDtype: readDtype(rewardDtype, 'rewardDtype', ['float64', 'float32']),
+    actionDtype: actionDtype === null ? null : readDtype(actionDtype, 'actionDtype', ['int64', 'int32']),
+  };
+}
+
+/**
+ * The batched action space with samples of `dtype` (int32 or int64) for a
+ * discrete single space: Gymnasium's batch of Discrete, a MultiDiscrete.
+ */
+function discreteBatch(single, n, dtype) {
+  const d = single.toJSON();
+  if (!['Discrete', 'NamedDiscrete', 'Commandline'].includes(d.type)) {
+    throw typeError(`actionDtype needs a discrete action space (Discrete, NamedDiscrete, Commandline), got ${single}`);
+  }
+  const size = single.n;
+  const start = d.type === 'Discrete' ? Number(d.start) : 0;
+  return Space.multiDiscrete(new Array(n).fill(size), { start: new Array(n).fill(start), dtype });
+}
+
 /** What both vector environments share. */
 class VectorEnvBase {
-  _setup(single, n, autoresetMode) {
+  _setup(single, n, autoresetMode, dtypes = readDtypes()) {
     this.numEnvs = n;
     this.autoresetMode = readAutoresetMode(autoresetMode);
     this.singleObservationSpace = single.observationSpace;
     this.singleActionSpace = single.actionSpace;
     this._observations = batcher(single.observationSpace, n);
     this._actions = batcher(single.actionSpace, n);
+    this._Rewards = dtypes.rewardDtype === 'float32' ? Float32Array : Float64Array;
     this.observationSpace = this._observations.space;
-    this.actionSpace = this._actions.space;
+    this.actionSpace = dtypes.actionDtype ? discreteBatch(single.actionSpace, n, dtypes.actionDtype) : this._actions.space;
     this.metadata = { ...(single.metadata ?? {}), autoresetMode: this.autoresetMode };
     this.renderMode = single.renderMode ?? null;
     this.spec = single.spec ?? null;
@@ -250,7 +293,7 @@ class VectorEnvBase {
   _gather(results) {
     const n = this.numEnvs;
     const observations = new Array(n);
-    const rewards = new Float64Array(n);
+    const rewards = new this._Rewards(n);
     const terminations = new Uint8Array(n);
     const truncations = new Uint8Array(n);
     const infos = {};
@@ -299,6 +342,13 @@ export function runOperation(env, op) {
 /** A next-step autoreset: the observation of a reset, reward 0, not done. */
 const autoresetResult = ([observation, info]) => [observation, 0, false, false, info];
 
+/** The dtype options (`rewardDtype`, `actionDtype`); another key is a TypeError. */
+function readVectorOptions(options, who) {
+  const unknown = Object.keys(options).filter((k) => k !== 'rewardDtype' && k !== 'actionDtype');
+  if (unknown.length) throw typeError(`${who}: unknown option ${JSON.stringify(unknown[0])}`);
+  return readDtypes(options);
+}
+
 function environmentOf(entry, i) {
   if (typeof entry === 'function') return requireEnv(entry(), `envFns[${i}]()`);
   if (isEnv(entry)) return entry;
@@ -320,14 +370,15 @@ function checkSameSpaces(spaces, what) {
  * Options: `autoresetMode` (AutoresetMode.NEXT_STEP by default).
  */
 export class SyncVectorEnv extends VectorEnvBase {
-  constructor(envFns, { autoresetMode = AutoresetMode.NEXT_STEP } = {}) {
+  constructor(envFns, { autoresetMode = AutoresetMode.NEXT_STEP, ...dtypes } = {}) {
     super();
     if (!Array.isArray(envFns) || envFns.length === 0) throw typeError(`SyncVectorEnv takes a non-empty array of environment functions, got ${describe(envFns)}`);
     readAutoresetMode(autoresetMode);
+    const checked = readVectorOptions(dtypes, 'SyncVectorEnv');
     this.envs = envFns.map(environmentOf);
     checkSameSpaces(this.envs.map((e) => e.observationSpace), 'observation');
     checkSameSpaces(this.envs.map((e) => e.actionSpace), 'action');
-    this._setup(this.envs[0], this.envs.length, autoresetMode);
+    this._setup(this.envs[0], this.envs.length, autoresetMode, checked);
   }
 
   /** seed: one for all (environment i gets seed + i), one per environment, or none. */
@@ -419,10 +470,11 @@ function groups(n, w) {
  * The spaces are known once `ready` resolves (reset waits for it).
  */
 export class AsyncVectorEnv extends VectorEnvBase {
-  constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl } = {}) {
+  constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl, ...dtypes } = {}) {
     super();
     if (!Array.isArray(envs) || envs.length === 0) throw typeError(`AsyncVectorEnv takes a non-empty array of environment specs, got ${describe(envs)}`);
     readAutoresetMode(autoresetMode);
+    const checked = readVectorOptions(dtypes, 'AsyncVectorEnv');
     const specs = envs.map(readSpec);
     const w = workers ?? specs.length;
     if (!Number.isSafeInteger(w) || w < 1 || w > specs.length) throw valueError(`workers must be an integer in [1, ${specs.length}], got ${describe(w)}`);
@@ -443,6 +495,7 @@ export class AsyncVectorEnv extends VectorEnvBase {
           { observationSpace: observation[0], actionSpace: action[0], metadata: first.metadata, renderMode: first.renderMode, spec: first.spec },
           specs.length,
           autoresetMode,
+          checked,
         );
         this.rewardRange = first.rewardRange;
         return this;
@@ -538,9 +591,18 @@ export class AsyncVectorEnv extends VectorEnvBase {
  * Gymnasium's `make_vec`: `numEnvs` copies of `id` (made with `options`) in
  * a SyncVectorEnv (`vectorizationMode: "sync"`, the default) or an
  * AsyncVectorEnv (`"async"`); `vectorOptions` go to the vector environment.
+ * `mlReady: true` makes each environment ML-ready (see make) and the
+ * vector environment batch rewards as a Float32Array and sample actions as
+ * an Int32Array (`rewardDtype: "float32"`, `actionDtype: "int32"`).
  */
-export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options = {}, vectorOptions = {} } = {}) {
+export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options = {}, vectorOptions = {}, mlReady = false } = {}) {
   if (!Number.isSafeInteger(numEnvs) || numEnvs < 1) throw valueError(`numEnvs must be a positive integer, got ${describe(numEnvs)}`);
+  if (!isPlainObject(options)) throw typeError(`makeVec: options must be an object, got ${describe(options)}`);
+  if (!isPlainObject(vectorOptions)) throw typeError(`makeVec: vectorOptions must be an object, got ${describe(vectorOptions)}`);
+  if (readMlReady(mlReady, 'makeVec') || readMlReady(options.mlReady, 'makeVec')) {
+    options = { ...options, mlReady: true };
+    vectorOptions = { rewardDtype: 'float32', actionDtype: 'int32', ...vectorOptions };
+  }
   if (vectorizationMode === 'sync') {
     return new SyncVectorEnv(Array.from({ length: numEnvs }, () => () => make(id, options)), vectorOptions);
   }

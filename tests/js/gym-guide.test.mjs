@@ -1,18 +1,14 @@
-// The README's compgym/gym examples, run verbatim: in Node as modules of a
-// project with the package installed, and in Chromium as module scripts of
-// a page whose import map points `compgym` and `compgym/gym` at the package.
+// The compgym/gym examples of docs/gym.md, run verbatim: in Node as modules
+// of a project with the package installed, and in Chromium as module scripts
+// of a page whose import map points `compgym` and `compgym/gym` at the package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
 import { launch, strictPage } from './browser.mjs';
-import { runExamples } from './readme-examples.mjs';
+import { blocksOf, runExamples } from './doc-examples.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf("## Gymnasium's API"), readme.indexOf('## The service protocol from JS'));
-const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const blocks = blocksOf('docs/gym.md', 'js').map((b) => b.code);
 
 // What each example prints, in order: a pattern per line.
 const EXPECTED = [
@@ -27,11 +23,11 @@ function checkOutput(i, lines) {
   EXPECTED[i].forEach((pattern, j) => assert.match(lines[j], pattern, `example ${i + 1}, line ${j + 1}`));
 }
 
-test('the README shows four compgym/gym examples', () => {
+test('docs/gym.md shows four compgym/gym examples', () => {
   assert.equal(blocks.length, EXPECTED.length);
 });
 
-test('the README examples run verbatim in Node', () => {
+test('the examples of docs/gym.md run verbatim in Node', () => {
   runExamples(pkgDir, blocks, checkOutput);
 });
 
@@ -46,7 +42,7 @@ const LOGGED = [
   [(args) => args[0].length === 4 && args[0].every((b) => /^benchmark:\/\/suite-v0\//.test(b)), (args) => args[0] === 48 && args[1] === 'steps'],
 ];
 
-test('the README examples run verbatim in Chromium, AsyncVectorEnv on Web Workers', async () => {
+test('the examples of docs/gym.md run verbatim in Chromium, AsyncVectorEnv on Web Workers', async () => {
   const server = await serve(pkgDir, 0);
   const browser = await launch();
   try {

@@ -1,15 +1,11 @@
-// The README's JavaScript agents examples, run verbatim in Node as modules
+// The JavaScript examples of docs/agents.md, run verbatim in Node as modules
 // of a project with the package installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runExamples } from './readme-examples.mjs';
+import { blocksOf, runExamples } from './doc-examples.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('### Agents from JavaScript'), readme.indexOf('## Benchmarks'));
-const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const blocks = blocksOf('docs/agents.md', 'js').map((b) => b.code);
 
 /** Checks what an example printed. */
 const CHECKS = [
@@ -39,7 +35,7 @@ const CHECKS = [
   },
 ];
 
-test('the README shows three JavaScript agents examples, and they run verbatim in Node', () => {
+test('docs/agents.md shows three JavaScript examples, and they run verbatim in Node', () => {
   assert.equal(blocks.length, CHECKS.length);
   runExamples(pkgDir, blocks, (i, lines) => CHECKS[i](lines));
 });
