@@ -97,13 +97,16 @@ test("the guides' Rust examples are doc tests: their files are included in src/l
 /** What the shell blocks may name. */
 function known() {
   const makeTargets = new Set([...readFileSync(join(root, 'Makefile'), 'utf8').matchAll(/^([\w-]+):/gm)].map((m) => m[1]));
-  const binDir = join(root, 'src/bin');
-  const cli = readdirSync(binDir, { recursive: true })
-    .filter((f) => String(f).endsWith('.rs'))
-    .map((f) => readFileSync(join(binDir, String(f)), 'utf8'))
-    .join('\n');
+  // The command line's usage is the core's (src/cli/); the benchmark drivers are compgym-bench's.
+  const sources = (dir) =>
+    readdirSync(join(root, dir), { recursive: true })
+      .filter((f) => String(f).endsWith('.rs'))
+      .map((f) => readFileSync(join(root, dir, String(f)), 'utf8'))
+      .join('\n');
+  const cli = sources('src/cli') + sources('src/bin');
   const commands = new Set([...cli.matchAll(/\bcompgym ([a-z][a-z0-9-]*)/g)].map((m) => m[1]));
-  return { makeTargets, cli, commands };
+  const benchCommands = new Set([...cli.matchAll(/\bcompgym-bench ([a-z][a-z0-9-]*)/g)].map((m) => m[1]));
+  return { makeTargets, cli, commands, benchCommands };
 }
 
 /** The words of one shell command, quotes removed, redirections and their files dropped. */
@@ -119,18 +122,31 @@ function commandsOf(code) {
     .replace(/\\\n/g, ' ')
     .split('\n')
     .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
-    .flatMap((line) => line.split(/\s*(?:\|\||&&|\||;)\s*/))
+    .flatMap(splitList)
     .filter(Boolean);
 }
 
+/** One line split at pipes and lists (`|`, `||`, `&&`, `;`) outside quotes. */
+function splitList(line) {
+  const parts = [];
+  let current = '';
+  for (const m of line.matchAll(/"[^"]*"|'[^']*'|\|\||&&|[|;]|[^"'|&;]+|./g)) {
+    if (['|', '||', '&&', ';'].includes(m[0])) {
+      parts.push(current.trim());
+      current = '';
+    } else current += m[0];
+  }
+  return [...parts, current.trim()];
+}
+
 /** Problems with one command: a make target, CLI command or option, or file that does not exist. */
-function checkCommand(command, { makeTargets, cli, commands }) {
+function checkCommand(command, { makeTargets, cli, commands, benchCommands }) {
   const w = words(command);
   while (/^[A-Z_]+=/.test(w[0] ?? '')) w.shift();
   const problems = [];
   const exists = (path) => existsSync(join(root, path)) || problems.push(`no file ${path}`);
-  const compgym = (args) => {
-    if (!commands.has(args[0])) problems.push(`no compgym command ${args[0]}`);
+  const compgym = (args, known = commands) => {
+    if (!known.has(args[0])) problems.push(`no compgym command ${args[0]}`);
     for (const a of args.slice(1)) {
       const option = /^--[a-z][a-z0-9-]*/.exec(a)?.[0];
       if (option && !cli.includes(`${option}`)) problems.push(`compgym has no option ${option}`);
@@ -140,7 +156,9 @@ function checkCommand(command, { makeTargets, cli, commands }) {
   const [head, ...rest] = w;
   if (head === 'make') rest.filter((t) => !t.includes('=')).forEach((t) => makeTargets.has(t) || problems.push(`no make target ${t}`));
   else if (head === 'compgym' || head === 'target/release/compgym') compgym(rest);
+  else if (head === 'compgym-bench' || head === 'target/release/compgym-bench') compgym(rest, benchCommands);
   else if (head === 'npx' && rest[0] === 'compgym') compgym(rest.slice(1));
+  else if (['echo', 'printf', 'dot'].includes(head)) return problems; // the shell's and Graphviz's
   else if (head === 'npm') ['i', 'install', 'ci'].includes(rest[0]) || problems.push(`npm ${rest[0]}`);
   else if (head === 'node' || head === 'python3') rest.filter((t) => !t.startsWith('-') && /\.(m?js|py)$/.test(t)).forEach(exists);
   else if (head === 'cargo') {
@@ -151,6 +169,7 @@ function checkCommand(command, { makeTargets, cli, commands }) {
     if (args.includes('--test')) exists(`tests/${testName}.rs`);
     if (args[0] === 'fuzz' && args[1] === 'run' && !args[2].startsWith('<')) exists(`fuzz/fuzz_targets/${args[2]}.rs`);
     if (args[0] === 'run' && args.includes('compgym')) compgym(after);
+    if (args[0] === 'run' && args.includes('compgym-bench')) compgym(after, benchCommands);
   } else if (/^(\.\/)?scripts\//.test(head ?? '')) exists(head);
   else problems.push(`a command no test knows: ${head}`);
   return problems;
@@ -171,6 +190,7 @@ test('every shell command of the docs names a make target, a compgym command and
   // The checker is not blind: what does not exist is caught.
   assert.ok(checkCommand('make no-such-target', names).length > 0);
   assert.ok(checkCommand('compgym leaderboard --no-such-option', names).length > 0);
+  assert.ok(checkCommand('compgym-bench no-such-bench', names).length > 0);
   assert.ok(checkCommand('cargo test --test no_such_test', names).length > 0);
   assert.ok(checkCommand('brili -p 10', names).length > 0);
 });
