@@ -5,9 +5,9 @@
 #
 #   make bench-learning                 (or: scripts/learning.sh [OUT_DIR])
 #
-# Hours of CPU: each training run is a fixed number of updates (about ten
-# minutes each on one core of the machine the docs were measured on), two
-# run at a time. Everything is seeded: the same commit gives the same
+# About an hour and a half on two cores: each training run is a fixed number
+# of updates (5 to 25 minutes on one core of the machine the docs were
+# measured on), two run at a time. Everything is seeded: the same commit gives the same
 # policies and tables on any machine, only the seconds differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +21,8 @@ programs=data/bril-community
 train() {
   local task=$1 seed=$2
   case $task in
-    size) set -- --updates 6000 --hidden 32,32 --entropy 0.05 --program-share 0.5 ;;
-    runtime) set -- --updates 1500 --hidden 64,64 --episode-length 3 --entropy 0.05 --program-share 0.5 ;;
+    size) set -- --updates 4000 --hidden 32,32 --entropy 0.02 --batch 64 --program-share 1.0 --validate-every 500 ;;
+    runtime) set -- --updates 800 --hidden 64,64 --episode-length 3 --batch 64 --program-share 0.5 --validate-every 100 ;;
   esac
   "$cli" train --task "$task" --seed "$seed" --own "$programs" "$@" \
     --out "$out/policy-$task-$seed.json" > "$out/train-$task-$seed.log"
