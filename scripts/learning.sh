@@ -41,6 +41,6 @@ for task in size runtime; do
   done
   "$cli" leaderboard --tasks "$task" --split held-out --programs "$programs" --generated 0 \
     --agents fixed,explore,guided --policy "$out/policy-$task-1.json" --steps 5000 --no-time-limit \
-    > "$out/searches-$task.md"
+    --json > "$out/searches-$task.json"
 done
 node scripts/learning-tables.mjs "$out"
