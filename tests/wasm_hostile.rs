@@ -231,3 +231,23 @@ fn huge_strings_and_bigints_are_limit_and_overflow_errors() {
     assert!(message(&e).len() < 70 * 1024 && message(&e).contains("more bytes"), "{}", message(&e).len());
     still_works();
 }
+
+#[wasm_bindgen_test]
+fn a_sparse_array_is_refused_by_its_length_before_its_items_are_read() {
+    // 4e6 holes: reading them one by one took seconds before the TypeError.
+    let sparse = js("new Array(4e6)");
+    let options = js("({high: 1})");
+    js_sys::Reflect::set(&options, &"low".into(), &sparse).unwrap();
+    assert_error(Space::box_space(options), "TypeError", "sparse array: 4000000 long with at most 0 items");
+    assert_core_error(
+        from_js(&js("(() => { const a = [1, 2]; a[5000] = 3; return a; })()")),
+        "TypeError",
+        "at most 3",
+    );
+    // Dense long arrays, with undefined items too, read as before.
+    assert!(from_js(&js("new Array(5000).fill(undefined)")).is_ok());
+    assert!(js_to_json(&js("new Array(5000).fill(1)"), "v").is_ok());
+    // Short sparse arrays are read item by item: their holes are undefined.
+    assert!(from_js(&js("[1, , 3]")).is_ok());
+    still_works();
+}

@@ -275,3 +275,11 @@ test('the raw classes, their __wrap and the wasm exports are out of reach', asyn
   assert.deepEqual(rng.twice(), [plain.random(), plain.random()]);
   stillWorks();
 });
+
+test('a sparse array is a TypeError found from its length, before its holes are read', () => {
+  throwsNamed(() => api.Space.box({ low: new Array(4e6), high: 1 }), 'TypeError', /low is a sparse array: 4000000 long/);
+  const holey = [0, 1];
+  holey[9999] = 2;
+  throwsNamed(() => api.Space.box({ low: 0, high: holey }), 'TypeError', /sparse array: 10000 long with at most 3 items/);
+  stillWorks();
+});
