@@ -251,3 +251,29 @@ fn a_sparse_array_is_refused_by_its_length_before_its_items_are_read() {
     assert!(from_js(&js("[1, , 3]")).is_ok());
     still_works();
 }
+
+#[wasm_bindgen_test]
+fn integers_past_2_to_53_round_trip_exactly_through_descriptions() {
+    let n = js("2n ** 63n - 1n");
+    let discrete = Space::discrete(n.clone(), JsValue::UNDEFINED).unwrap();
+    let described = discrete.to_json();
+    // In JSON text the integer is a string; as the `n` getter, a BigInt.
+    let text = js_sys::JSON::stringify(&described).unwrap().as_string().unwrap();
+    assert!(text.contains(r#""n":"9223372036854775807""#), "{text}");
+    assert_eq!(discrete.n().unwrap(), n);
+    assert!(space_from_json(described).unwrap().equals(&discrete));
+    assert!(space_from_json(text.into()).unwrap().equals(&discrete));
+    // A Box with int64 bounds past 2^53, given as numbers where they fit and BigInts where not.
+    for low in ["0", "0n"] {
+        let options = js(&format!("({{low: {low}, high: 2n ** 53n + 1n, shape: [2], dtype: 'int64'}})"));
+        let boxed = Space::box_space(options).unwrap();
+        let text = js_sys::JSON::stringify(&boxed.to_json()).unwrap().as_string().unwrap();
+        assert!(text.contains(r#""high":"9007199254740993""#), "{text}");
+        assert!(space_from_json(boxed.to_json()).unwrap().equals(&boxed));
+        assert!(space_from_json(text.into()).unwrap().equals(&boxed));
+    }
+    let options = js("({low: 0, high: 2n ** 63n - 1n, shape: [1], dtype: 'int64'})");
+    let widest = Space::box_space(options).unwrap();
+    assert!(space_from_json(widest.to_json()).unwrap().equals(&widest));
+    still_works();
+}

@@ -283,3 +283,24 @@ test('a sparse array is a TypeError found from its length, before its holes are 
   throwsNamed(() => api.Space.box({ low: 0, high: holey }), 'TypeError', /sparse array: 10000 long with at most 3 items/);
   stillWorks();
 });
+
+test('integers past 2^53 round-trip exactly: BigInt in JS, strings in JSON text', () => {
+  const n = 2n ** 63n - 1n;
+  const discrete = api.Space.discrete(n);
+  assert.equal(discrete.n, n);
+  assert.equal(discrete.toJSON().n, '9223372036854775807');
+  assert.ok(api.Space.fromJSON(discrete.toJSON()).equals(discrete));
+  assert.ok(api.Space.fromJSON(JSON.stringify(discrete)).equals(discrete));
+  assert.equal(api.Space.discrete(3).n, 3, 'a number where a number holds it');
+  for (const low of [0, 0n]) {
+    const box = api.Space.box({ low, high: 2n ** 53n + 1n, shape: [2], dtype: 'int64' });
+    assert.equal(box.toJSON().high, '9007199254740993');
+    assert.equal(box.toJSON().low, 0);
+    assert.ok(api.Space.fromJSON(JSON.parse(JSON.stringify(box))).equals(box));
+    assert.ok(box.contains(new BigInt64Array([2n ** 53n + 1n, 0n])));
+    assert.ok(!box.contains(new BigInt64Array([2n ** 53n + 2n, 0n])));
+    const widest = api.Space.box({ low, high: 2n ** 63n - 1n, shape: [1], dtype: 'int64' });
+    assert.ok(api.Space.fromJSON(widest.toJSON()).equals(widest));
+  }
+  stillWorks();
+});
