@@ -277,3 +277,30 @@ fn integers_past_2_to_53_round_trip_exactly_through_descriptions() {
     assert!(space_from_json(widest.to_json()).unwrap().equals(&widest));
     still_works();
 }
+
+#[wasm_bindgen_test]
+fn memory_grown_to_the_ceiling_and_freed_is_usable_again() {
+    use compgym::limits::{memory_in_use, MEMORY_CEILING};
+    // Blocks reserved and never written grow the memory without using the host's.
+    let block = 128 << 20;
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    while memory_in_use() < MEMORY_CEILING {
+        let mut v = Vec::new();
+        if v.try_reserve_exact(block).is_err() {
+            break;
+        }
+        blocks.push(v);
+    }
+    assert!(memory_in_use() >= MEMORY_CEILING - block as u64, "grew to {} MiB only", memory_in_use() >> 20);
+    drop(blocks);
+    // Everything was freed: small and large requests are served from the freed memory.
+    let mut small = space_from_json(js("({type: 'Box', name: 'b', low: 0, high: 1, shape: [4]})")).unwrap();
+    let sample = small.sample();
+    assert!(small.contains(sample));
+    // 128 MiB of bounds and a 32 MiB sample.
+    let big = js("({type: 'Box', name: 'b', low: 0, high: 1, shape: [8388608], dtype: 'float32'})");
+    let mut large = space_from_json(big).unwrap();
+    let sample = large.sample();
+    assert!(large.contains(sample));
+    still_works();
+}
