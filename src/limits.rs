@@ -57,6 +57,12 @@ pub const MAX_JSON_DEPTH: usize = 128;
 /// The most dimensions of a shape (numpy's own maximum).
 pub const MAX_DIMS: usize = 64;
 
+/// The most actions one episode of an environment takes: it keeps them all
+/// (for its state, replay and validation), so an episode that never resets
+/// would otherwise grow without bound. At the cap a step reports
+/// `truncated`; one more is a LimitError, and a reset starts afresh.
+pub const MAX_EPISODE_STEPS: u64 = 1 << 20;
+
 /// The most bytes one value, one space's own storage or one batch may take.
 pub const MAX_BYTES: u64 = 1 << 28;
 

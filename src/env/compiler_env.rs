@@ -4,7 +4,8 @@
 //!
 //! Errors never end the environment. Stepping before reset is
 //! SessionNotFound; an action outside the action space is a ValueError that
-//! applies and records nothing; a failure of the compiler during a step
+//! applies and records nothing, and so is one past the episode cap
+//! ([`MAX_EPISODE_STEPS`], a LimitError); a failure of the compiler during a step
 //! ends the episode the way CompilerGym does: the step returns default
 //! observations, `reward_on_error` rewards, `terminated = true` and the
 //! error in `info.error`. After any error, the next valid call works.
@@ -14,6 +15,7 @@ use super::clock::{default_clock, Clock};
 use super::datasets::Datasets;
 use super::step_plan::StepPlan;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{self, MAX_EPISODE_STEPS, VALUE_SLOT_BYTES};
 use crate::rewards::{Reward, RewardView};
 use crate::service::{
     ActionSpace, AddBenchmarkRequest, Benchmark, BenchmarkUri, CompilerBackend, SendSessionParameterRequest,
@@ -457,6 +459,26 @@ impl CompilerEnv {
         self.run(actions, &plan, true)
     }
 
+    /// A LimitError unless the episode may take `more` actions: within
+    /// [`MAX_EPISODE_STEPS`], and with the history's growth within the byte
+    /// budget. Checked before anything is applied, so nothing is lost.
+    fn make_room_for(&mut self, more: usize) -> Result<()> {
+        let taken = self.actions.len();
+        if taken as u64 + more as u64 > MAX_EPISODE_STEPS {
+            return Err(Error::limit(format!(
+                "an episode takes at most {MAX_EPISODE_STEPS} actions, and this one has taken {taken}: \
+                 reset() to start another"
+            )));
+        }
+        let spare = self.actions.capacity() - taken;
+        if spare < more {
+            // The vector doubles, or grows to what is needed.
+            let grown = (2 * self.actions.capacity()).max(taken + more);
+            limits::check_bytes(limits::bytes_of(grown, VALUE_SLOT_BYTES), "the episode's action history")?;
+        }
+        Ok(())
+    }
+
     fn run(&mut self, actions: &[Value], plan: &StepPlan, lists: bool) -> Result<StepResult> {
         self.link.require_session()?;
         for a in actions {
@@ -468,9 +490,11 @@ impl CompilerEnv {
                 )));
             }
         }
+        self.make_room_for(actions.len())?;
         let outcome = self.link.step_into(actions, &plan.service_indices, &mut self.raw);
         self.actions.extend_from_slice(actions);
-        let truncated = self.max_episode_steps.is_some_and(|m| self.actions.len() as u64 >= m);
+        let taken = self.actions.len() as u64;
+        let truncated = taken >= MAX_EPISODE_STEPS || self.max_episode_steps.is_some_and(|m| taken >= m);
         let outcome = match outcome {
             Ok(o) => o,
             Err(e) if e.kind() == ErrorKind::SessionNotFound || e.kind() == ErrorKind::Service => {

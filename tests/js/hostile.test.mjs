@@ -304,3 +304,19 @@ test('integers past 2^53 round-trip exactly: BigInt in JS, strings in JSON text'
   }
   stillWorks();
 });
+
+test('an episode stops at 2^20 steps with a LimitError, and reset starts another', () => {
+  const env = api.make('bril-v0', { benchmark: FIB });
+  env.reset();
+  const chunk = new Array(1 << 16).fill(0);
+  for (let i = 0; i < 15; i++) assert.equal(env.multistep(chunk).truncated, false);
+  env.multistep(chunk.slice(1));
+  assert.equal(env.step(0).truncated, true, 'the step that reaches the cap truncates');
+  throwsNamed(() => env.step(0), 'LimitError', /at most 1048576 actions/);
+  throwsNamed(() => env.multistep([0, 0]), 'LimitError', /reset\(\)/);
+  env.reset();
+  assert.equal(env.step(0).truncated, false);
+  assert.equal(env.state.commandline, '-dce');
+  env.free();
+  stillWorks();
+});
