@@ -40,7 +40,11 @@ fi
 
 cp pkg.json pkg/package.json
 rm pkg/compgym_bg.wasm.d.ts  # the raw module's exports: nothing a user imports
-cp src/js/npm/{index,node,guard,cli,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
+# The package's init() and initSync() return nothing (api.js): the glue's return the wasm exports.
+sed -i -e 's/^\(export function initSync(.*\)): InitOutput;$/\1): void;/' \
+  -e 's/^\(export default function __wbg_init (.*\)): Promise<InitOutput>;$/\1): Promise<void>;/' pkg/compgym.d.ts
+grep -q 'Promise<void>;$' pkg/compgym.d.ts || { echo "compgym.d.ts: init's declaration has changed" >&2; exit 1; }
+cp src/js/npm/{index,node,api,guard,cli,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
 cp src/js/npm/{agents,agents-node,agents-worker,agents-worker-node,agents-worker-host}.js src/js/npm/{agents,agents-worker}.d.ts pkg/
 cp -r src/js/npm/gym pkg/gym
 cp src/js/npm/README.md LICENSE pkg/

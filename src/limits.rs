@@ -22,13 +22,15 @@
 //!   such allocations at once in a wasm instance's 4 GiB. Sizes are upper
 //!   bounds computed before allocating (a Box keeps `low` and `high` for each
 //!   element, so its bounds count 16 bytes per element, 32 for integers).
-//! * Room: the wasm memory never shrinks, and a heap that big allocations of
-//!   different sizes came and went through is fragmented, so a long run of
-//!   large requests could still reach the 4 GiB ceiling and abort. A request
-//!   that would take the memory past [`MEMORY_CEILING`] is refused as well
-//!   (counted from what the memory has grown to, free parts included: the
-//!   allocator cannot say whether a free stretch is long enough), which
-//!   keeps the last [`RESERVE`] for the allocations no input sizes.
+//! * Room: a request that would take the live heap (what is allocated and
+//!   not freed, counted by the allocator: [`heap`]) past [`MEMORY_CEILING`]
+//!   is refused as well, which keeps the last [`RESERVE`] for the
+//!   allocations no input sizes. Freed memory counts as free again: the wasm
+//!   memory never shrinks, but the allocator reuses it. Because a heap that
+//!   big allocations of different sizes came and went through is fragmented,
+//!   a request that might need the memory to grow past the ceiling is first
+//!   asked of the allocator itself ([`heap::fits`]), so it is refused rather
+//!   than aborting the instance.
 //!
 //! [`crate::bril::interp::Limits`] bounds running Bril programs (fuel,
 //! memory cells, call depth, output); the random program generator caps its
@@ -37,6 +39,8 @@
 use crate::error::{Error, Result};
 use std::cell::Cell;
 use std::fmt;
+
+pub mod heap;
 
 /// The deepest nesting of composite spaces (Tuple, Dict, Union,
 /// SpaceSequence, Batched): a leaf alone has depth 1.
@@ -52,6 +56,12 @@ pub const MAX_JSON_DEPTH: usize = 128;
 
 /// The most dimensions of a shape (numpy's own maximum).
 pub const MAX_DIMS: usize = 64;
+
+/// The most actions one episode of an environment takes: it keeps them all
+/// (for its state, replay and validation), so an episode that never resets
+/// would otherwise grow without bound. At the cap a step reports
+/// `truncated`; one more is a LimitError, and a reset starts afresh.
+pub const MAX_EPISODE_STEPS: u64 = 1 << 20;
 
 /// The most bytes one value, one space's own storage or one batch may take.
 pub const MAX_BYTES: u64 = 1 << 28;
@@ -91,13 +101,23 @@ pub fn memory_in_use() -> u64 {
 }
 
 /// A LimitError unless `size` (bytes) is within [`MAX_BYTES`] and fits under
-/// [`MEMORY_CEILING`]; `what` names what would be allocated ("a Box sample",
-/// "sample_batch(100000)").
+/// [`MEMORY_CEILING`] beside the live heap; `what` names what would be
+/// allocated ("a Box sample", "sample_batch(100000)").
 pub fn check_bytes(size: u64, what: impl fmt::Display) -> Result<u64> {
-    check_bytes_in(memory_in_use(), size, what)
+    check_bytes_in(Heap { live: heap::live_bytes(), grown: memory_in_use(), fits: heap::fits }, size, what)
 }
 
-fn check_bytes_in(in_use: u64, size: u64, what: impl fmt::Display) -> Result<u64> {
+/// What [`check_bytes`] asks of the heap, apart so tests can choose it.
+struct Heap {
+    /// The bytes allocated and not freed.
+    live: u64,
+    /// The bytes the memory has grown to.
+    grown: u64,
+    /// Whether the allocator can serve a request now.
+    fits: fn(u64) -> bool,
+}
+
+fn check_bytes_in(heap: Heap, size: u64, what: impl fmt::Display) -> Result<u64> {
     if size > MAX_BYTES {
         return Err(Error::limit(format!(
             "{what} would take {} bytes, more than the limit of {MAX_BYTES} bytes ({} MiB)",
@@ -105,12 +125,15 @@ fn check_bytes_in(in_use: u64, size: u64, what: impl fmt::Display) -> Result<u64
             MAX_BYTES >> 20
         )));
     }
-    if in_use.saturating_add(size) > MEMORY_CEILING {
+    let full = heap.live.saturating_add(size) > MEMORY_CEILING;
+    // Within what the memory has grown to, a free stretch may still be too short.
+    if full || (heap.grown.saturating_add(size) > MEMORY_CEILING && !(heap.fits)(size)) {
         return Err(Error::limit(format!(
-            "{what} would take {size} bytes, and the wasm memory has grown to {} of the {} MiB it may \
-             give to such values: free() what is no longer needed, or start a new instance",
-            in_use >> 20,
-            MEMORY_CEILING >> 20
+            "{what} would take {size} bytes, and {} MiB of the {} MiB the wasm memory may give to such \
+             values are in use{}: free() what is no longer needed, or start a new instance",
+            heap.live >> 20,
+            MEMORY_CEILING >> 20,
+            if full { "" } else { " (the free memory is in pieces too small for it)" }
         )));
     }
     Ok(size)
@@ -224,17 +247,41 @@ mod tests {
         assert!(check_dims(&[1; 64], "shape").is_ok());
     }
 
+    fn heap(live: u64, grown: u64, fits: fn(u64) -> bool) -> Heap {
+        Heap { live, grown, fits }
+    }
+
     #[wasm_bindgen_test(unsupported = test)]
     fn a_request_past_the_memory_ceiling_is_refused_and_the_reserve_kept() {
         let mib = 1 << 20;
-        assert!(check_bytes_in(MEMORY_CEILING - 100 * mib, 100 * mib, "x").is_ok());
-        let e = check_bytes_in(MEMORY_CEILING - 100 * mib, 100 * mib + 1, "a Box sample").unwrap_err();
+        let always = |_| true;
+        assert!(check_bytes_in(heap(MEMORY_CEILING - 100 * mib, 0, always), 100 * mib, "x").is_ok());
+        let e = check_bytes_in(
+            heap(MEMORY_CEILING - 100 * mib, MEMORY_CEILING, always),
+            100 * mib + 1,
+            "a Box sample",
+        )
+        .unwrap_err();
         assert_eq!(e.name(), "LimitError");
         assert!(e.message().starts_with("a Box sample would take 104857601 bytes"), "{e}");
-        assert!(e.message().contains("has grown to 3484 of the 3584 MiB"), "{e}");
+        assert!(e.message().contains("3484 MiB of the 3584 MiB"), "{e}");
         // Now: far below the ceiling (natively nothing is counted).
         assert!(memory_in_use() < MEMORY_CEILING / 2);
         assert_eq!(check_bytes(MAX_BYTES, "x").unwrap(), MAX_BYTES);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn freed_memory_is_usable_again() {
+        let mib = 1 << 20;
+        // The memory grew to the ceiling once and everything was freed: what is live counts.
+        assert!(check_bytes_in(heap(10 * mib, MEMORY_CEILING, |_| true), 16, "a Box").is_ok());
+        assert!(check_bytes_in(heap(10 * mib, MEMORY_CEILING, |_| true), MAX_BYTES, "a Box").is_ok());
+        // Unless the allocator finds no stretch long enough, where growing could abort.
+        let e = check_bytes_in(heap(10 * mib, MEMORY_CEILING, |_| false), MAX_BYTES, "a Box").unwrap_err();
+        assert_eq!(e.name(), "LimitError");
+        assert!(e.message().contains("in pieces too small"), "{e}");
+        // Far below the ceiling the allocator is not asked.
+        assert!(check_bytes_in(heap(10 * mib, 100 * mib, |_| unreachable!()), MAX_BYTES, "a Box").is_ok());
     }
 
     #[cfg(target_arch = "wasm32")]

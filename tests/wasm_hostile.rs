@@ -231,3 +231,76 @@ fn huge_strings_and_bigints_are_limit_and_overflow_errors() {
     assert!(message(&e).len() < 70 * 1024 && message(&e).contains("more bytes"), "{}", message(&e).len());
     still_works();
 }
+
+#[wasm_bindgen_test]
+fn a_sparse_array_is_refused_by_its_length_before_its_items_are_read() {
+    // 4e6 holes: reading them one by one took seconds before the TypeError.
+    let sparse = js("new Array(4e6)");
+    let options = js("({high: 1})");
+    js_sys::Reflect::set(&options, &"low".into(), &sparse).unwrap();
+    assert_error(Space::box_space(options), "TypeError", "sparse array: 4000000 long with at most 0 items");
+    assert_core_error(
+        from_js(&js("(() => { const a = [1, 2]; a[5000] = 3; return a; })()")),
+        "TypeError",
+        "at most 3",
+    );
+    // Dense long arrays, with undefined items too, read as before.
+    assert!(from_js(&js("new Array(5000).fill(undefined)")).is_ok());
+    assert!(js_to_json(&js("new Array(5000).fill(1)"), "v").is_ok());
+    // Short sparse arrays are read item by item: their holes are undefined.
+    assert!(from_js(&js("[1, , 3]")).is_ok());
+    still_works();
+}
+
+#[wasm_bindgen_test]
+fn integers_past_2_to_53_round_trip_exactly_through_descriptions() {
+    let n = js("2n ** 63n - 1n");
+    let discrete = Space::discrete(n.clone(), JsValue::UNDEFINED).unwrap();
+    let described = discrete.to_json();
+    // In JSON text the integer is a string; as the `n` getter, a BigInt.
+    let text = js_sys::JSON::stringify(&described).unwrap().as_string().unwrap();
+    assert!(text.contains(r#""n":"9223372036854775807""#), "{text}");
+    assert_eq!(discrete.n().unwrap(), n);
+    assert!(space_from_json(described).unwrap().equals(&discrete));
+    assert!(space_from_json(text.into()).unwrap().equals(&discrete));
+    // A Box with int64 bounds past 2^53, given as numbers where they fit and BigInts where not.
+    for low in ["0", "0n"] {
+        let options = js(&format!("({{low: {low}, high: 2n ** 53n + 1n, shape: [2], dtype: 'int64'}})"));
+        let boxed = Space::box_space(options).unwrap();
+        let text = js_sys::JSON::stringify(&boxed.to_json()).unwrap().as_string().unwrap();
+        assert!(text.contains(r#""high":"9007199254740993""#), "{text}");
+        assert!(space_from_json(boxed.to_json()).unwrap().equals(&boxed));
+        assert!(space_from_json(text.into()).unwrap().equals(&boxed));
+    }
+    let options = js("({low: 0, high: 2n ** 63n - 1n, shape: [1], dtype: 'int64'})");
+    let widest = Space::box_space(options).unwrap();
+    assert!(space_from_json(widest.to_json()).unwrap().equals(&widest));
+    still_works();
+}
+
+#[wasm_bindgen_test]
+fn memory_grown_to_the_ceiling_and_freed_is_usable_again() {
+    use compgym::limits::{memory_in_use, MEMORY_CEILING};
+    // Blocks reserved and never written grow the memory without using the host's.
+    let block = 128 << 20;
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    while memory_in_use() < MEMORY_CEILING {
+        let mut v = Vec::new();
+        if v.try_reserve_exact(block).is_err() {
+            break;
+        }
+        blocks.push(v);
+    }
+    assert!(memory_in_use() >= MEMORY_CEILING - block as u64, "grew to {} MiB only", memory_in_use() >> 20);
+    drop(blocks);
+    // Everything was freed: small and large requests are served from the freed memory.
+    let mut small = space_from_json(js("({type: 'Box', name: 'b', low: 0, high: 1, shape: [4]})")).unwrap();
+    let sample = small.sample();
+    assert!(small.contains(sample));
+    // 128 MiB of bounds and a 32 MiB sample.
+    let big = js("({type: 'Box', name: 'b', low: 0, high: 1, shape: [8388608], dtype: 'float32'})");
+    let mut large = space_from_json(big).unwrap();
+    let sample = large.sample();
+    assert!(large.contains(sample));
+    still_works();
+}

@@ -4,7 +4,8 @@
 //!
 //! Errors never end the environment. Stepping before reset is
 //! SessionNotFound; an action outside the action space is a ValueError that
-//! applies and records nothing; a failure of the compiler during a step
+//! applies and records nothing, and so is one past the episode cap
+//! ([`MAX_EPISODE_STEPS`], a LimitError); a failure of the compiler during a step
 //! ends the episode the way CompilerGym does: the step returns default
 //! observations, `reward_on_error` rewards, `terminated = true` and the
 //! error in `info.error`. After any error, the next valid call works.
@@ -14,6 +15,7 @@ use super::clock::{default_clock, Clock};
 use super::datasets::Datasets;
 use super::step_plan::StepPlan;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{self, MAX_EPISODE_STEPS, VALUE_SLOT_BYTES};
 use crate::rewards::{Reward, RewardView};
 use crate::service::{
     ActionSpace, AddBenchmarkRequest, Benchmark, BenchmarkUri, CompilerBackend, SendSessionParameterRequest,
@@ -176,7 +178,7 @@ impl CompilerEnv {
     ) -> Result<CompilerEnv> {
         let (action_spaces, observation_spaces, datasets) = {
             let s = service.try_borrow().map_err(|_| Error::service("the service is busy"))?;
-            (s.action_spaces().to_vec(), s.observation_spaces().to_vec(), s.datasets())
+            (s.shared_action_spaces(), s.observation_spaces().to_vec(), s.datasets())
         };
         let first = action_spaces
             .first()
@@ -191,7 +193,7 @@ impl CompilerEnv {
             link,
             observation,
             reward: RewardView::new(extras.rewards),
-            action_spaces: action_spaces.into(),
+            action_spaces,
             action_space_index: 0,
             action_space: Rc::new(first),
             observation_space: None,
@@ -209,18 +211,68 @@ impl CompilerEnv {
             raw: Vec::new(),
             reward_inputs: Vec::new(),
         };
+        env.apply_options(&options)?;
+        Ok(env)
+    }
+
+    /// The settings of `options` that name spaces and benchmarks.
+    fn apply_options(&mut self, options: &EnvOptions) -> Result<()> {
         if let Some(name) = &options.action_space {
-            env.set_action_space(name)?;
+            self.set_action_space(name)?;
         }
         if let Some(o) = &options.observation_space {
-            env.set_observation_space(o.as_deref())?;
+            self.set_observation_space(o.as_deref())?;
         }
         if let Some(r) = &options.reward_space {
-            env.set_reward_space(r.as_deref())?;
+            self.set_reward_space(r.as_deref())?;
         }
         if let Some(b) = &options.benchmark {
-            env.set_benchmark(b)?;
+            self.set_benchmark(b)?;
         }
+        Ok(())
+    }
+
+    /// A new environment like this one (which should be fresh from
+    /// [`CompilerEnv::new`]) on a new service for `backend`, the same
+    /// compiler, with `options` (no defaults but the compiler's).
+    ///
+    /// What never changes is shared, not copied: the action and observation
+    /// spaces, the observation specs (derived spaces included) and the
+    /// datasets. The new environment owns its service, session link, rewards
+    /// (which keep state) and settings, so an idle one is small and cheap to
+    /// make however many spaces its compiler has (`tests/env_memory.rs`).
+    pub fn replica(&self, backend: Box<dyn CompilerBackend>, options: &EnvOptions) -> Result<CompilerEnv> {
+        let service = self.link.with_service(|s| Ok(Service::sharing_spaces(backend, s)))?;
+        let link = SessionLink::new(Rc::new(RefCell::new(service)));
+        let first =
+            self.action_spaces.first().ok_or_else(|| Error::service("the compiler has no action space"))?;
+        let mut action_space = first.clone();
+        // Each environment's action space has its own unseeded generator,
+        // as one built by the compiler would.
+        action_space.space.seed(crate::spaces::seeding::fresh_seed());
+        let mut env = CompilerEnv {
+            observation: self.observation.relinked(link.clone()),
+            link,
+            reward: self.reward.clone(),
+            action_spaces: self.action_spaces.clone(),
+            action_space_index: 0,
+            action_space: Rc::new(action_space),
+            observation_space: None,
+            reward_space: None,
+            plan: Rc::new(StepPlan::default()),
+            datasets: self.datasets.clone(),
+            benchmark: None,
+            next_benchmark: None,
+            actions: Vec::new(),
+            no_effect: NoEffectActions::default(),
+            episode_reward: None,
+            episode_start: 0.0,
+            max_episode_steps: options.max_episode_steps,
+            clock: options.clock.unwrap_or_else(default_clock),
+            raw: Vec::new(),
+            reward_inputs: Vec::new(),
+        };
+        env.apply_options(options)?;
         Ok(env)
     }
 
@@ -457,6 +509,26 @@ impl CompilerEnv {
         self.run(actions, &plan, true)
     }
 
+    /// A LimitError unless the episode may take `more` actions: within
+    /// [`MAX_EPISODE_STEPS`], and with the history's growth within the byte
+    /// budget. Checked before anything is applied, so nothing is lost.
+    fn make_room_for(&mut self, more: usize) -> Result<()> {
+        let taken = self.actions.len();
+        if taken as u64 + more as u64 > MAX_EPISODE_STEPS {
+            return Err(Error::limit(format!(
+                "an episode takes at most {MAX_EPISODE_STEPS} actions, and this one has taken {taken}: \
+                 reset() to start another"
+            )));
+        }
+        let spare = self.actions.capacity() - taken;
+        if spare < more {
+            // The vector doubles, or grows to what is needed.
+            let grown = (2 * self.actions.capacity()).max(taken + more);
+            limits::check_bytes(limits::bytes_of(grown, VALUE_SLOT_BYTES), "the episode's action history")?;
+        }
+        Ok(())
+    }
+
     fn run(&mut self, actions: &[Value], plan: &StepPlan, lists: bool) -> Result<StepResult> {
         self.link.require_session()?;
         for a in actions {
@@ -468,9 +540,11 @@ impl CompilerEnv {
                 )));
             }
         }
+        self.make_room_for(actions.len())?;
         let outcome = self.link.step_into(actions, &plan.service_indices, &mut self.raw);
         self.actions.extend_from_slice(actions);
-        let truncated = self.max_episode_steps.is_some_and(|m| self.actions.len() as u64 >= m);
+        let taken = self.actions.len() as u64;
+        let truncated = taken >= MAX_EPISODE_STEPS || self.max_episode_steps.is_some_and(|m| taken >= m);
         let outcome = match outcome {
             Ok(o) => o,
             Err(e) if e.kind() == ErrorKind::SessionNotFound || e.kind() == ErrorKind::Service => {

@@ -399,3 +399,27 @@ fn walltime_uses_the_injected_clock() {
     assert_eq!(e.state().unwrap().walltime, 0.0);
     assert!(e.validate(None).unwrap().walltime == 0.0);
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn an_episode_stops_at_the_step_cap_and_a_reset_starts_afresh() {
+    let cap = crate::limits::MAX_EPISODE_STEPS as usize;
+    let mut e = toy(None, None);
+    e.reset(ResetOptions::default()).unwrap();
+    let chunk = vec![int(BUBBLE); 1 << 16];
+    for _ in 0..cap / chunk.len() - 1 {
+        assert!(!e.multistep(&chunk, &StepOptions::default()).unwrap().truncated);
+    }
+    // One more than the cap at once is refused whole.
+    let over = vec![int(BUBBLE); chunk.len() + 1];
+    let err = e.multistep(&over, &StepOptions::default()).unwrap_err();
+    assert_eq!(err.name(), "LimitError");
+    assert!(err.message().contains(&format!("at most {cap} actions")), "{err}");
+    assert_eq!(e.actions().len(), cap - chunk.len(), "nothing of it was applied");
+    e.multistep(&chunk[1..], &StepOptions::default()).unwrap();
+    assert!(e.step(int(BUBBLE)).unwrap().truncated, "the step that reaches the cap truncates");
+    assert_eq!(e.step(int(BUBBLE)).unwrap_err().name(), "LimitError");
+    assert_eq!(e.actions().len(), cap);
+    e.reset(ResetOptions::default()).unwrap();
+    assert!(e.actions().is_empty());
+    assert!(!e.step(int(REVERSE)).unwrap().truncated);
+}

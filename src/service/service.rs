@@ -17,6 +17,7 @@ use crate::value::Value;
 use serde_json::Value as Json;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The version of the service itself (GetVersion's `service_version`).
 pub const SERVICE_VERSION: &str = crate::VERSION;
@@ -44,8 +45,10 @@ pub struct StepOutcome {
 
 pub struct Service {
     backend: Box<dyn CompilerBackend>,
-    action_spaces: Vec<ActionSpace>,
-    observation_spaces: Vec<ObservationSpace>,
+    /// Immutable, so services of one compiler can share them
+    /// ([`Service::sharing_spaces`]).
+    action_spaces: Rc<[ActionSpace]>,
+    observation_spaces: Rc<[ObservationSpace]>,
     sessions: HashMap<SessionId, Box<dyn CompilationSession>>,
     next_id: SessionId,
     benchmarks: BenchmarkStore,
@@ -62,8 +65,23 @@ fn session_error(e: Error, what: &str) -> Error {
 impl Service {
     pub fn new(backend: Box<dyn CompilerBackend>) -> Service {
         Service {
-            action_spaces: backend.action_spaces(),
-            observation_spaces: backend.observation_spaces(),
+            action_spaces: backend.action_spaces().into(),
+            observation_spaces: backend.observation_spaces().into(),
+            backend,
+            sessions: HashMap::new(),
+            next_id: 0,
+            benchmarks: BenchmarkStore::default(),
+        }
+    }
+
+    /// A new service for `backend`, which must be the same compiler as
+    /// `like`'s, sharing `like`'s spaces instead of building its own: a
+    /// compiler's spaces are immutable, and building them is most of what a
+    /// new service costs. Sessions and added benchmarks are not shared.
+    pub fn sharing_spaces(backend: Box<dyn CompilerBackend>, like: &Service) -> Service {
+        Service {
+            action_spaces: like.action_spaces.clone(),
+            observation_spaces: like.observation_spaces.clone(),
             backend,
             sessions: HashMap::new(),
             next_id: 0,
@@ -80,8 +98,8 @@ impl Service {
 
     pub fn get_spaces(&self) -> GetSpacesReply {
         GetSpacesReply {
-            action_space_list: self.action_spaces.clone(),
-            observation_space_list: self.observation_spaces.clone(),
+            action_space_list: self.action_spaces.to_vec(),
+            observation_space_list: self.observation_spaces.to_vec(),
         }
     }
 
@@ -91,6 +109,11 @@ impl Service {
 
     pub fn observation_spaces(&self) -> &[ObservationSpace] {
         &self.observation_spaces
+    }
+
+    /// The action spaces, shared rather than copied.
+    pub fn shared_action_spaces(&self) -> Rc<[ActionSpace]> {
+        self.action_spaces.clone()
     }
 
     pub fn datasets(&self) -> Vec<Dataset> {

@@ -442,6 +442,7 @@ fn nums_from_json(j: &Json, what: &str) -> Result<(Vec<usize>, Vec<Num>)> {
         .into_iter()
         .map(|x| match x {
             Json::Number(n) if n.is_i64() || n.is_u64() => ju::json_to_i128(x, what).map(Num::Int),
+            Json::String(s) if ju::decimal_integer(s).is_some() => ju::json_to_i128(x, what).map(Num::Int),
             _ => ju::json_to_f64(x, what).map(Num::Float),
         })
         .collect::<Result<Vec<_>>>()?;

@@ -2,7 +2,9 @@
 //! that name the field at fault.
 //!
 //! Non-finite floats, which JSON cannot hold, are written as the strings
-//! `"inf"`, `"-inf"` and `"nan"` and read back from them.
+//! `"inf"`, `"-inf"` and `"nan"` and read back from them. Integers are read
+//! from decimal strings too: JSON text made by JavaScript holds an integer
+//! past 2^53 exactly only as a string.
 
 use crate::error::{Error, Result};
 use crate::limits;
@@ -46,14 +48,32 @@ pub fn json_to_f64(j: &Json, what: &str) -> Result<f64> {
             "inf" | "Infinity" | "+inf" => Ok(f64::INFINITY),
             "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
             "nan" | "NaN" => Ok(f64::NAN),
-            _ => Err(Error::type_error(format!("{what}: expected a number, got {s:?}"))),
+            _ => decimal_integer(s)
+                .map(|i| i as f64)
+                .ok_or_else(|| Error::type_error(format!("{what}: expected a number, got {s:?}"))),
         },
         other => Err(Error::type_error(format!("{what}: expected a number, got {other}"))),
     }
 }
 
-/// An exact integer from a JSON integer (floats with an integral value are accepted).
+/// An integer written as a decimal string (`"-12"`, `"9223372036854775807"`),
+/// of at most 39 digits (the most an i128 holds).
+pub fn decimal_integer(s: &str) -> Option<i128> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || digits.len() > 39 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// An exact integer from a JSON integer or decimal string (floats with an
+/// integral value are accepted).
 pub fn json_to_i128(j: &Json, what: &str) -> Result<i128> {
+    if let Json::String(s) = j {
+        if let Some(i) = decimal_integer(s) {
+            return Ok(i);
+        }
+    }
     if let Json::Number(n) = j {
         if let Some(i) = n.as_i64() {
             return Ok(i as i128);
@@ -235,6 +255,19 @@ mod tests {
             assert_eq!(json_to_i128(&i128_to_json(x), "x").unwrap(), x);
         }
         assert!(json_to_i128(&json!(1.5), "n").is_err());
+    }
+
+    #[test]
+    fn integers_read_from_decimal_strings_exactly() {
+        for x in [i64::MAX as i128, i64::MIN as i128, u64::MAX as i128, (1 << 53) + 1, -7] {
+            assert_eq!(json_to_i128(&json!(x.to_string()), "n").unwrap(), x);
+        }
+        assert_eq!(json_to_f64(&json!("9007199254740993"), "high").unwrap(), 9007199254740992.0);
+        for bad in ["", "-", "+5", "1e3", "1.0", " 1", "0x10", &"9".repeat(40)] {
+            assert_eq!(json_to_i128(&json!(bad), "n").unwrap_err().name(), "TypeError", "{bad:?}");
+        }
+        let m = as_object(&json!({"n": "9223372036854775807"}), "d").unwrap().clone();
+        assert_eq!(get_u64(&m, "n").unwrap(), i64::MAX as u64);
     }
 
     #[test]

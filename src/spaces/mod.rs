@@ -118,6 +118,7 @@ use crate::value::{Array, ArrayData, Value};
 use json_util::JsonMap;
 use serde_json::Value as Json;
 use std::fmt;
+use std::sync::Arc;
 
 /// Which bounds [`Space::is_bounded`] asks about (UniEnv's `manner`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,16 +281,21 @@ impl SpaceKind {
 }
 
 /// A space: what kind it is, and the generator of Gymnasium-style sampling.
+///
+/// The kind is shared between clones, so a clone costs a pointer and a
+/// generator however large the space (every environment holds copies of
+/// its compiler's spaces). Only a composite's kind changes, through its
+/// children's generators: seeding or sampling one first makes its copy its own.
 #[derive(Clone, Debug)]
 pub struct Space {
-    kind: SpaceKind,
+    kind: Arc<SpaceKind>,
     rng: Rng,
 }
 
 /// Equality is structural and name-sensitive; generator state is ignored.
 impl PartialEq for Space {
     fn eq(&self, other: &Space) -> bool {
-        self.kind == other.kind
+        Arc::ptr_eq(&self.kind, &other.kind) || self.kind == other.kind
     }
 }
 
@@ -304,7 +310,7 @@ impl Space {
     /// Gymnasium does (see [`seeding`]); [`Space::seed`] makes it reproducible.
     pub fn new(kind: SpaceKind) -> Space {
         let seed = seeding::fresh_seed();
-        let mut space = Space { kind, rng: Rng::seed_from_u64(seed) };
+        let mut space = Space { kind: Arc::new(kind), rng: Rng::seed_from_u64(seed) };
         space.seed(seed);
         space
     }
@@ -314,7 +320,7 @@ impl Space {
     }
 
     pub fn into_kind(self) -> SpaceKind {
-        self.kind
+        Arc::try_unwrap(self.kind).unwrap_or_else(|shared| (*shared).clone())
     }
 
     pub fn name(&self) -> &str {
@@ -328,7 +334,7 @@ impl Space {
 
     /// Whether `value` is a member of the space.
     pub fn contains(&self, value: &Value) -> bool {
-        each_kind!(&self.kind, s => s.contains(value))
+        each_kind!(&*self.kind, s => s.contains(value))
     }
 
     /// Seeds the space's generator and, for a composite, each child with a
@@ -338,8 +344,11 @@ impl Space {
     pub fn seed(&mut self, seed: u64) -> Vec<u64> {
         self.rng = Rng::seed_from_u64(seed);
         let mut seeds = vec![seed];
+        if self.kind.children().is_empty() {
+            return seeds;
+        }
         let rng = &mut self.rng;
-        leaf_or_composite!(&mut self.kind, s => leaf: { let _ = s; },
+        leaf_or_composite!(Arc::make_mut(&mut self.kind), s => leaf: { let _ = s; },
         composite: for child in s.children_mut() {
             seeds.extend(child.seed(rng.next_u64() >> 11));
         });
@@ -358,7 +367,13 @@ impl Space {
     /// A sample drawn with the space's own generator (and its children's).
     pub fn sample(&mut self) -> Value {
         let rng = &mut self.rng;
-        leaf_or_composite!(&mut self.kind, s => leaf: s.sample_rng(rng),
+        if let Some(value) = leaf_or_composite!(&*self.kind, s => leaf: Some(s.sample_rng(rng)), composite: {
+            let _ = s;
+            None
+        }) {
+            return value;
+        }
+        leaf_or_composite!(Arc::make_mut(&mut self.kind), s => leaf: s.sample_rng(rng),
         composite: {
             let plan = s.plan(rng);
             let parts = {
@@ -388,7 +403,7 @@ impl Space {
     /// For a Box, the sample [`Space::sample`] would draw, written into `out`
     /// (whose storage is reused); for other kinds false, and nothing drawn.
     pub fn sample_box_into(&mut self, out: &mut ArrayData) -> bool {
-        match &self.kind {
+        match &*self.kind {
             SpaceKind::Box(b) => {
                 b.sample_into(&mut self.rng, out);
                 true
@@ -407,7 +422,7 @@ impl Space {
 
     /// Functional sampling with a borrowed generator.
     pub fn sample_rng(&self, rng: &mut Rng) -> Value {
-        leaf_or_composite!(&self.kind, s => leaf: s.sample_rng(rng),
+        leaf_or_composite!(&*self.kind, s => leaf: s.sample_rng(rng),
         composite: {
             let plan = s.plan(rng);
             let children = s.children();
@@ -431,7 +446,7 @@ impl Space {
         let each = self.sample_bytes().max(8);
         limits::check_bytes(limits::bytes_of(n, each), format_args!("sample_batch({n})"))?;
         let mut rng = rng;
-        let batch = match &self.kind {
+        let batch = match &*self.kind {
             SpaceKind::Box(b) => b.sample_batch(&mut rng, n)?,
             SpaceKind::Discrete(d) => d.sample_batch(&mut rng, n),
             SpaceKind::NamedDiscrete(d) => d.sample_batch(&mut rng, n),
@@ -450,7 +465,7 @@ impl Space {
 
     /// A value of the right structure, zero-filled (UniEnv's `create_empty`).
     pub fn create_empty(&self) -> Value {
-        each_kind!(&self.kind, s => s.create_empty())
+        each_kind!(&*self.kind, s => s.create_empty())
     }
 
     /// Whether the space is bounded in `manner` (`"both"`, `"below"`, `"above"`).
@@ -460,7 +475,7 @@ impl Space {
     }
 
     pub fn is_bounded_in(&self, manner: Bound) -> bool {
-        each_kind!(&self.kind, s => s.is_bounded(manner))
+        each_kind!(&*self.kind, s => s.is_bounded(manner))
     }
 
     /// The JSON description: `{"type": ..., "name": ..., ...fields}`.
@@ -468,13 +483,13 @@ impl Space {
         let mut m = JsonMap::new();
         m.insert("type".into(), Json::from(self.type_name()));
         m.insert("name".into(), Json::from(self.name()));
-        each_kind!(&self.kind, s => s.describe(&mut m));
+        each_kind!(&*self.kind, s => s.describe(&mut m));
         Json::Object(m)
     }
 
     /// An upper bound on the bytes one sample allocates (see [`crate::limits`]).
     pub fn sample_bytes(&self) -> u64 {
-        each_kind!(&self.kind, s => s.sample_bytes())
+        each_kind!(&*self.kind, s => s.sample_bytes())
     }
 
     /// How deeply the space nests: 1 for a leaf, one more than its deepest
@@ -485,7 +500,7 @@ impl Space {
 
     /// The text of UniEnv's `get_repr`.
     pub fn get_repr(&self, options: &ReprOptions) -> String {
-        each_kind!(&self.kind, s => s.repr(options))
+        each_kind!(&*self.kind, s => s.repr(options))
     }
 }
 

@@ -617,7 +617,141 @@ function targets() {
     }
     out.push({ key: `${name}#free`, kind: 'free', klass: value });
   }
+  // Not members: tampering with a live object's pointer, and long episodes.
+  for (const klass of Object.values(api).filter((v) => typeof v === 'function' && typeof v.prototype?.free === 'function')) {
+    out.push({ key: `${klass.name}(tamper)`, kind: 'tamper', klass });
+  }
+  out.push({ key: 'CompilerEnv(long episode)', kind: 'long-episode', klass: api.CompilerEnv });
   return out.filter((t) => !UNBOUNDED.has(t.key));
+}
+
+// ---- forged, foreign, aliased and freed objects ----
+
+/** The pointer a live object of the package reads as its `__wbg_ptr` (to forge aliases of). */
+function pointerOf(o) {
+  try {
+    return o.__wbg_ptr;
+  } catch {
+    return 8;
+  }
+}
+
+/**
+ * An object that is not a live `klass` made by the package but may look
+ * like one: another class's object, a revoked Proxy, `{__wbg_ptr}` with a
+ * number or another live object's pointer (an alias), an object built from
+ * the prototype with a pointer of its own, a Proxy answering another
+ * object's pointer, or a freed object. guard.js must refuse each before
+ * any wasm code runs.
+ */
+export function forged(r, fx, klass) {
+  const other = fx.instance(r);
+  const same = klass ? fx.get(klass) : other;
+  switch (r.int(8)) {
+    case 0:
+      return other;
+    case 1: {
+      const { proxy, revoke } = Proxy.revocable(same ?? {}, {});
+      revoke();
+      return proxy;
+    }
+    case 2:
+      return { __wbg_ptr: r.pick([0, 1, 8, -1, 2 ** 32, pointerOf(same ?? other)]) };
+    case 3: {
+      const o = Object.create((klass ?? api.Space).prototype);
+      try {
+        Object.defineProperty(o, '__wbg_ptr', { value: pointerOf(same ?? other) });
+      } catch {
+        // the prototype's accessor refused it: the object stays unbranded
+      }
+      return o;
+    }
+    case 4:
+      return new Proxy(same ?? other ?? {}, { get: (t, k) => (k === '__wbg_ptr' ? pointerOf(other) : Reflect.get(t, k)) });
+    case 5:
+      return Object.setPrototypeOf({ __wbg_ptr: pointerOf(same ?? other) }, (klass ?? api.Space).prototype);
+    default:
+      return fx.freed(r) ?? other;
+  }
+}
+
+/**
+ * Tries to put another pointer into a live object: writes, redefinitions,
+ * deletions and prototype changes of `__wbg_ptr` and `__destroy_into_raw`.
+ * Each is refused (a TypeError) or has no effect: the object keeps its own
+ * pointer and keeps working (checked by the caller's probe).
+ */
+function tamper(r, fx, o) {
+  // Another live object's pointer, taken without making one (which could retire `o`).
+  const alias = pointerOf(r.pick([...fx.live.values()].flat().filter((x) => x !== o)) ?? {});
+  const before = pointerOf(o);
+  const proto = Object.getPrototypeOf(o);
+  const attempts = [
+    () => {
+      o.__wbg_ptr = alias;
+    },
+    () => Object.defineProperty(o, '__wbg_ptr', { value: alias }),
+    () => Object.defineProperty(o, '__wbg_ptr', { get: () => alias }),
+    () => delete o.__wbg_ptr,
+    () => {
+      o.__destroy_into_raw = () => alias;
+    },
+    () => Object.setPrototypeOf(o, { __wbg_ptr: alias }),
+    () => Object.setPrototypeOf(o, null),
+  ];
+  try {
+    r.pick(attempts)();
+  } finally {
+    // A prototype change may succeed (objects stay extensible): undo it so the fixture keeps its methods.
+    if (Object.getPrototypeOf(o) !== proto) Object.setPrototypeOf(o, proto);
+    if (pointerOf(o) !== before) throw new Error(`tampering changed the pointer of a live object from ${before} to ${pointerOf(o)}`);
+  }
+}
+
+/** The cap of one episode (`MAX_EPISODE_STEPS`). */
+const EPISODE_CAP = 2 ** 20;
+
+/**
+ * A long episode on a live environment: up to a thousand actions (a
+ * fixture may be on a large benchmark, where each costs a pass), and now and
+ * then all the way to the cap, where a step is a LimitError and `reset()`
+ * starts afresh.
+ */
+function longEpisode(r, fx) {
+  const env = fx.get(api.CompilerEnv);
+  env.reset();
+  const n = env.actionSpace.n;
+  // To the cap costs about a million steps (tens of seconds on a busy
+  // machine): rare, so a long run goes there a few times and a short one
+  // seldom.
+  if (!r.chance(1 / 256)) {
+    const actions = Array.from({ length: 1 + r.int(1024) }, () => r.int(n));
+    env.multistep(actions);
+    return;
+  }
+  // To the cap on a fresh environment: a fixture may have JS callbacks as
+  // reward or observation spaces, which a million steps would each call.
+  const fresh = api.make('bril-v0', { benchmark: FIB });
+  try {
+    fresh.reset();
+    // One action over and over: after its first steps the program stops
+    // changing and each step is a known transition, so the million steps
+    // cost the counting, not a million passes.
+    const chunk = new Array(1 << 16).fill(r.int(n));
+    for (let done = 0; done < EPISODE_CAP; done += chunk.length) fresh.multistep(chunk);
+    let capped = false;
+    try {
+      fresh.step(0);
+    } catch (e) {
+      if (e?.name !== 'LimitError') throw e;
+      capped = true;
+    }
+    if (!capped) throw new Error(`an episode went past ${EPISODE_CAP} actions`);
+    fresh.reset();
+    fresh.step(0);
+  } finally {
+    fresh.free();
+  }
 }
 
 // ---- checks ----
@@ -704,8 +838,17 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
     innerErrors.length = 0;
     try {
       if (target.kind === 'method' || target.kind === 'getter' || target.kind === 'setter' || target.kind === 'free') {
-        const which = r.int(10);
-        self = which < 7 ? fx.get(klass) : which < 8 ? fx.freed(r) : which < 9 ? new Proxy(fx.get(klass), {}) : Object.create(klass.prototype);
+        const which = r.int(12);
+        self =
+          which < 7 ? fx.get(klass)
+          : which < 8 ? fx.freed(r)
+          : which < 9 ? new Proxy(fx.get(klass), {})
+          : which < 10 ? Object.create(klass.prototype)
+          : forged(r, fx, klass);
+        if (self === undefined || self === null) continue;
+      }
+      if (target.kind === 'tamper') {
+        self = fx.get(klass);
         if (self === undefined || self === null) continue;
       }
       const member = target.kind === 'setter' ? `${target.key}` : target.key;
@@ -724,6 +867,16 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
         }
       } else {
         args = Array.from({ length: r.int(arity + 2) }, () => hostile(r, fx));
+      }
+      if (args.length && r.chance(0.1)) {
+        const i = r.int(args.length);
+        let wanted;
+        try {
+          wanted = args[i] && typeof args[i] === 'object' ? fx.classes.find((c) => args[i] instanceof c) : undefined;
+        } catch {
+          wanted = undefined; // a revoked Proxy
+        }
+        args[i] = forged(r, fx, wanted);
       }
       if (SLOW.has(target.member ?? target.key)) {
         args = args.map((a) => (typeof a === 'number' && Math.abs(a) > 3 ? 2 : a));
@@ -749,6 +902,12 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
           break;
         case 'free':
           fx.free(self);
+          break;
+        case 'tamper':
+          tamper(r, fx, self);
+          break;
+        case 'long-episode':
+          longEpisode(r, fx);
           break;
       }
     } catch (error) {

@@ -182,3 +182,141 @@ test('a callback that throws or returns garbage is a typed error naming it', () 
   env.free();
   stillWorks();
 });
+
+test('a method called on an object of another class is a TypeError before any wasm code runs', () => {
+  const rng = new api.Rng(1);
+  const before = rng.state;
+  throwsNamed(() => api.Space.prototype.toJSON.call(rng), 'TypeError', /this is not a Space made by compgym: it is a Rng/);
+  throwsNamed(() => api.Space.prototype.seed.call(rng, 5), 'TypeError', /not a Space/);
+  assert.deepEqual(rng.state, before, 'nothing was written into the Rng');
+  const env = api.make('bril-ic-v0', { benchmark: FIB });
+  env.reset();
+  throwsNamed(() => api.Space.prototype.sample.call(env), 'TypeError', /it is a CompilerEnv/);
+  throwsNamed(() => api.Policy.prototype.toJson.call(env), 'TypeError', /not a Policy/);
+  throwsNamed(() => Reflect.get(api.Rng.prototype, 'state', env), 'TypeError', /not a Rng/);
+  assert.equal(typeof env.step(0).reward, 'number', 'the environment is not left busy');
+  // Class arguments as well: another class, a forged pointer, a Proxy that answers one.
+  const space = api.Space.discrete(3);
+  throwsNamed(() => space.equals(rng), 'TypeError', /other is not a Space made by compgym: it is a Rng/);
+  throwsNamed(() => space.equals({ __wbg_ptr: 8 }), 'TypeError', /other is not a Space/);
+  throwsNamed(() => space.equals(Object.setPrototypeOf({ __wbg_ptr: 8 }, api.Space.prototype)), 'TypeError', /not a Space/);
+  const lying = new Proxy(space, { get: (t, k) => (k === '__wbg_ptr' ? 8 : Reflect.get(t, k)) });
+  throwsNamed(() => space.equals(lying), 'TypeError', /Proxy/);
+  throwsNamed(() => lying.sample(), 'TypeError', /Proxy/);
+  throwsNamed(() => api.Space.batched(Object.setPrototypeOf({ __wbg_ptr: 8 }, api.Space.prototype), [2]), 'TypeError', /space is not a Space/);
+  throwsNamed(() => space.sampleWith(space), 'TypeError', /rng is not a Rng made by compgym: it is a Space/);
+  throwsNamed(() => new api.LinUcb(3, 1, 1).act(env), 'TypeError', /env is not a StationaryStochasticPerArmEnvironment/);
+  const revoked = Proxy.revocable(space, {});
+  revoked.revoke();
+  throwsNamed(() => space.equals(revoked.proxy), 'TypeError', /other is not a Space made by compgym/);
+  throwsNamed(() => api.Space.prototype.free.call(rng), 'TypeError', /not a Space/);
+  assert.ok(space.contains(space.sample()) && typeof rng.random() === 'number');
+  env.free();
+  stillWorks();
+});
+
+test('__wbg_ptr and __destroy_into_raw cannot be written, redefined or shadowed: no aliasing, no double free', () => {
+  const a = api.Space.discrete(3);
+  const b = api.Space.box({ low: 0, high: 1, shape: [2] });
+  throwsNamed(() => {
+    b.__wbg_ptr = a.__wbg_ptr;
+  }, 'TypeError', /read-only/);
+  assert.throws(() => Object.defineProperty(b, '__wbg_ptr', { value: 8 }), TypeError);
+  assert.throws(() => delete b.__wbg_ptr, TypeError);
+  assert.throws(() => Object.defineProperty(b, '__destroy_into_raw', { value: () => a.__wbg_ptr }), TypeError);
+  assert.throws(() => {
+    api.Space.prototype.__destroy_into_raw = () => 8;
+  }, TypeError);
+  assert.throws(() => Object.defineProperty(api.Space.prototype, '__wbg_ptr', { value: 8 }), TypeError);
+  // A changed prototype changes nothing either.
+  Object.setPrototypeOf(b, Object.prototype);
+  assert.equal(api.Space.prototype.toJSON.call(b).type, 'Box');
+  Object.setPrototypeOf(b, api.Space.prototype);
+  throwsNamed(() => b.n, 'TypeError', /not for Box/);
+  assert.equal(a.n, 3);
+  b.free();
+  b.free();
+  throwsNamed(() => b.sample(), 'ValueError', /freed/);
+  assert.equal(a.n, 3, 'freeing b freed nothing of a');
+  // An object made from the prototype, given a pointer, is still not one the module made.
+  const forged = Object.create(api.Space.prototype);
+  forged.__wbg_ptr = a.__wbg_ptr;
+  throwsNamed(() => forged.sample(), 'TypeError', /not a Space made by compgym/);
+  throwsNamed(() => forged.free(), 'TypeError', /not a Space made by compgym/);
+  throwsNamed(() => a.equals(forged), 'TypeError', /not a Space made by compgym/);
+  assert.ok(a.contains(a.sample()));
+  stillWorks();
+});
+
+test('the raw classes, their __wrap and the wasm exports are out of reach', async () => {
+  for (const klass of [api.Space, api.Rng, api.CompilerEnv]) {
+    assert.equal(klass.__wrap, undefined);
+    assert.equal('__wrap' in klass, false);
+    assert.equal(Object.getOwnPropertyNames(klass).includes('__wrap'), false);
+    assert.equal(Object.getOwnPropertyDescriptor(klass, '__wrap'), undefined);
+    assert.equal(klass.prototype.constructor, klass);
+    assert.equal(Reflect.set(klass, '__wrap', () => ({})), false);
+  }
+  const space = api.Space.discrete(2);
+  assert.equal(space.constructor, api.Space);
+  assert.ok(space instanceof api.Space);
+  assert.equal(api.initSync({ module: new Uint8Array(0) }), undefined, 'initSync returns no wasm exports');
+  assert.equal(await api.default(), undefined, 'init returns no wasm exports');
+  // Classes without a constructor make nothing with `new`; subclasses of those with one work.
+  throwsNamed(() => new api.Space(), 'TypeError', /factories/);
+  class Seeded extends api.Rng {
+    twice() {
+      return [this.random(), this.random()];
+    }
+  }
+  const rng = new Seeded(7);
+  assert.ok(rng instanceof Seeded && rng instanceof api.Rng);
+  const plain = new api.Rng(7);
+  assert.deepEqual(rng.twice(), [plain.random(), plain.random()]);
+  stillWorks();
+});
+
+test('a sparse array is a TypeError found from its length, before its holes are read', () => {
+  throwsNamed(() => api.Space.box({ low: new Array(4e6), high: 1 }), 'TypeError', /low is a sparse array: 4000000 long/);
+  const holey = [0, 1];
+  holey[9999] = 2;
+  throwsNamed(() => api.Space.box({ low: 0, high: holey }), 'TypeError', /sparse array: 10000 long with at most 3 items/);
+  stillWorks();
+});
+
+test('integers past 2^53 round-trip exactly: BigInt in JS, strings in JSON text', () => {
+  const n = 2n ** 63n - 1n;
+  const discrete = api.Space.discrete(n);
+  assert.equal(discrete.n, n);
+  assert.equal(discrete.toJSON().n, '9223372036854775807');
+  assert.ok(api.Space.fromJSON(discrete.toJSON()).equals(discrete));
+  assert.ok(api.Space.fromJSON(JSON.stringify(discrete)).equals(discrete));
+  assert.equal(api.Space.discrete(3).n, 3, 'a number where a number holds it');
+  for (const low of [0, 0n]) {
+    const box = api.Space.box({ low, high: 2n ** 53n + 1n, shape: [2], dtype: 'int64' });
+    assert.equal(box.toJSON().high, '9007199254740993');
+    assert.equal(box.toJSON().low, 0);
+    assert.ok(api.Space.fromJSON(JSON.parse(JSON.stringify(box))).equals(box));
+    assert.ok(box.contains(new BigInt64Array([2n ** 53n + 1n, 0n])));
+    assert.ok(!box.contains(new BigInt64Array([2n ** 53n + 2n, 0n])));
+    const widest = api.Space.box({ low, high: 2n ** 63n - 1n, shape: [1], dtype: 'int64' });
+    assert.ok(api.Space.fromJSON(widest.toJSON()).equals(widest));
+  }
+  stillWorks();
+});
+
+test('an episode stops at 2^20 steps with a LimitError, and reset starts another', () => {
+  const env = api.make('bril-v0', { benchmark: FIB });
+  env.reset();
+  const chunk = new Array(1 << 16).fill(0);
+  for (let i = 0; i < 15; i++) assert.equal(env.multistep(chunk).truncated, false);
+  env.multistep(chunk.slice(1));
+  assert.equal(env.step(0).truncated, true, 'the step that reaches the cap truncates');
+  throwsNamed(() => env.step(0), 'LimitError', /at most 1048576 actions/);
+  throwsNamed(() => env.multistep([0, 0]), 'LimitError', /reset\(\)/);
+  env.reset();
+  assert.equal(env.step(0).truncated, false);
+  assert.equal(env.state.commandline, '-dce');
+  env.free();
+  stillWorks();
+});

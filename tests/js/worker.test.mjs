@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { execFileSync } from 'node:child_process';
 import { withBlankPage } from './browser.mjs';
 
 const pkgDir = new URL('../../pkg/', import.meta.url);
@@ -154,6 +155,36 @@ test('worker.js (worker-node.js under Node) answers raw {id, method, request} me
 test('RemoteService over a Node worker thread', async () => {
   const { connectService } = await import(new URL('remote-node.js', pkgDir));
   check(await scenario(connectService));
+});
+
+test('RemoteService and RemoteAgents given no worker are TypeErrors, and the process lives on', () => {
+  // Run apart: an uncaught error in a promise callback would end the process.
+  const script = `
+    import { RemoteService, connectService } from ${JSON.stringify(new URL('remote-node.js', pkgDir).href)};
+    import { RemoteAgents, connectAgents } from ${JSON.stringify(new URL('agents-node.js', pkgDir).href)};
+    const seen = [];
+    const record = (f) => { try { f(); seen.push('returned'); } catch (e) { seen.push(e.name + ': ' + e.message); } };
+    for (const bad of [{}, null, 42, undefined, { postMessage() {}, terminate() {} }, { get then() { throw new Error('x'); } }]) {
+      record(() => new RemoteService(bad));
+      record(() => new RemoteAgents(bad));
+    }
+    record(() => connectService({}));
+    record(() => connectAgents(42));
+    // A promise that gives no worker fails the calls instead.
+    const late = new RemoteService(Promise.resolve({}));
+    seen.push(await late.getVersion().then(() => 'resolved', (e) => e.name + ': ' + e.message));
+    const lateAgents = new RemoteAgents(Promise.resolve(null));
+    seen.push(await lateAgents.run({ agent: 'random' }).then(() => 'resolved', (e) => e.name + ': ' + e.message));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    console.log(JSON.stringify(seen));
+  `;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const seen = JSON.parse(out);
+  assert.equal(seen.length, 16);
+  for (const line of seen) assert.match(line, /^TypeError: Remote(Service|Agents)/);
+  assert.match(seen[0], /worker must be a Worker or a promise of one: it has no postMessage/);
+  assert.match(seen[2], /got null/);
+  assert.match(seen[14], /the promise gave no Worker/);
 });
 
 test('RemoteService over a module Web Worker in Chromium', async () => {

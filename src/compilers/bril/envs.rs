@@ -11,6 +11,7 @@ use crate::rewards::{CostReward, Reward};
 use crate::spaces::{BoxSpace, DictSpace, RewardSpace, Scalar, Space};
 use crate::value::{Array, ArrayData, DType, Value};
 use crate::views::DerivedSpaceOptions;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The reward spaces, after CompilerGym's LLVM rewards: instruction counts
@@ -118,9 +119,28 @@ pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {
 }
 
 /// A Bril environment with `options` (no defaults beyond the backend's).
+///
+/// The first one built is kept as a prototype, and every environment is a
+/// [`CompilerEnv::replica`] of it: the spaces, observation specs and
+/// datasets are built once and shared, and so are the backends' recent
+/// benchmarks with the states passes led to, so an idle environment holds a
+/// few kilobytes and making one costs the same however many are alive.
 pub fn make_bril(options: EnvOptions) -> Result<CompilerEnv> {
-    let extras = EnvExtras { rewards: rewards()?, derived_spaces: derived_spaces()? };
-    CompilerEnv::new(Box::new(BrilBackend::new()), extras, options)
+    thread_local! {
+        static PROTOTYPE: RefCell<Option<Rc<CompilerEnv>>> = const { RefCell::new(None) };
+        /// The recent benchmarks every environment's backend shares.
+        static RECENT: BrilBackend = BrilBackend::new();
+    }
+    let prototype = match PROTOTYPE.with(|p| p.borrow().clone()) {
+        Some(p) => p,
+        None => {
+            let extras = EnvExtras { rewards: rewards()?, derived_spaces: derived_spaces()? };
+            let p = Rc::new(CompilerEnv::new(Box::new(BrilBackend::new()), extras, EnvOptions::default())?);
+            PROTOTYPE.with(|slot| *slot.borrow_mut() = Some(p.clone()));
+            p
+        }
+    };
+    prototype.replica(Box::new(RECENT.with(BrilBackend::sharing_recent)), &options)
 }
 
 fn spec(id: &str, observation: Option<&str>, reward: Option<&str>) -> EnvSpec {

@@ -33,10 +33,12 @@ pub const ACTION_SPACE: &str = "passes";
 
 /// The compiler backend. It keeps what it learnt about recent benchmarks
 /// (the parsed program, baselines, the states passes led to) so a reset
-/// parses nothing and later episodes reuse earlier ones' work.
+/// parses nothing and later episodes reuse earlier ones' work. Backends
+/// made with [`BrilBackend::sharing_recent`] share what they learn, so many
+/// environments on the same benchmarks hold it once.
 #[derive(Default)]
 pub struct BrilBackend {
-    recent: RefCell<HashMap<String, Recent>>,
+    recent: Rc<RefCell<HashMap<String, Recent>>>,
 }
 
 /// A benchmark seen recently: its contents, to notice a replaced benchmark.
@@ -52,6 +54,13 @@ const RECENT_BENCHMARKS: usize = 256;
 impl BrilBackend {
     pub fn new() -> BrilBackend {
         BrilBackend::default()
+    }
+
+    /// A backend that shares this one's recent benchmarks (and the states
+    /// passes led to): passes are deterministic, so what one learns is true
+    /// for the other, and a replaced benchmark is noticed by its contents.
+    pub fn sharing_recent(&self) -> BrilBackend {
+        BrilBackend { recent: self.recent.clone() }
     }
 
     /// What every session on `benchmark` shares, parsed at most once while recent.

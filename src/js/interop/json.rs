@@ -19,8 +19,9 @@
 //!   against one byte budget (see [`Walk`]).
 //!
 //! Out of JSON, through `JSON.parse` of the serialised reply: plain objects,
-//! arrays, strings, numbers, booleans and null. No BigInt comes out: the
-//! mapping writes an int64 outside ±(2^53 − 1) as a decimal string.
+//! arrays, strings, numbers, booleans and null. No BigInt comes out: an
+//! integer outside ±(2^53 − 1) is written as a decimal string (as the
+//! protocol's mapping writes an int64), so the result stays JSON.
 
 use super::reflect::{self, Walk};
 use super::typed::{read_typed, typed_array};
@@ -170,8 +171,38 @@ fn bigint_to_json(big: &BigInt, path: &str) -> Result<Json> {
 
 /// JSON as the plain JS value `JSON.parse` makes of it: one crossing for
 /// the whole reply rather than one per property, and `__proto__` keys stay
-/// ordinary properties.
+/// ordinary properties. An integer past ±(2^53 − 1) comes out as its
+/// decimal string: a number would round it and a BigInt would make
+/// `JSON.stringify` throw; the description readers take the string back.
 /// (serde_json writes only valid JSON, so the parse cannot fail.)
 pub fn json_to_js(json: &Json) -> JsValue {
-    js_sys::JSON::parse(&json.to_string()).unwrap_or(JsValue::NULL)
+    let text = if has_unsafe_integer(json) { exact_integers(json).to_string() } else { json.to_string() };
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+}
+
+/// Whether a JS number would round the integer `n`.
+fn is_unsafe_integer(n: &Number) -> bool {
+    match n.as_i64() {
+        Some(i) => i.unsigned_abs() > SAFE_INT as u64,
+        None => n.is_u64(),
+    }
+}
+
+fn has_unsafe_integer(json: &Json) -> bool {
+    match json {
+        Json::Number(n) => is_unsafe_integer(n),
+        Json::Array(items) => items.iter().any(has_unsafe_integer),
+        Json::Object(map) => map.values().any(has_unsafe_integer),
+        _ => false,
+    }
+}
+
+/// `json` with each integer a JS number would round written as a string.
+fn exact_integers(json: &Json) -> Json {
+    match json {
+        Json::Number(n) if is_unsafe_integer(n) => Json::String(n.to_string()),
+        Json::Array(items) => Json::Array(items.iter().map(exact_integers).collect()),
+        Json::Object(map) => Json::Object(map.iter().map(|(k, v)| (k.clone(), exact_integers(v))).collect()),
+        other => other.clone(),
+    }
 }

@@ -6,7 +6,7 @@
 // A job stops early through its `signal` (an AbortSignal) or `cancel()`, and
 // still resolves with what it found; a failed job rejects with an Error
 // whose `name` is the typed error name (ValueError, LookupError...).
-import { listen } from './worker-listen.js';
+import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
 function namedError(name, message) {
   const error = new Error(message);
@@ -36,8 +36,14 @@ export class RemoteAgents {
    * browser worker so it need not fetch and compile its own.
    */
   constructor(worker, { module } = {}) {
+    requireWorker(worker, 'RemoteAgents');
     this.#worker = Promise.resolve(worker).then(
       (w) => {
+        const problem = notAWorker(w);
+        if (problem) {
+          this.#fail('TypeError', `RemoteAgents: the promise gave no Worker: ${problem}`);
+          return null;
+        }
         if (this.#failure) {
           w.terminate();
           return w;

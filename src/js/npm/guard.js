@@ -1,34 +1,52 @@
-// Keeps objects that are freed, or that the wasm module never made, out of
-// the wasm code.
+// Keeps every object the wasm module did not make, or made and freed, and
+// every object of the wrong class, out of the wasm code; and keeps the wasm
+// memory out of reach of JS.
 //
-// Each class of the bindings holds a pointer into the wasm memory in
-// `__wbg_ptr`; `free()` sets it to 0. Handed a 0, the wasm code throws from
-// inside its own frames, and an exception that unwinds through wasm frames
-// skips their epilogues: the shadow stack leaks a frame each time until the
-// instance dies. So here, once an object is freed, reading its pointer
-// throws a ValueError before any wasm code runs: as `this` of its methods
-// and as the argument of another's (`space.equals(freed)`), directly or
-// through a Proxy. An object built from a class's prototype without the
-// module (`Object.create(Space.prototype)`) throws a TypeError the same way.
-// `free()` twice is a no-op; `free()` through a Proxy is a TypeError (the glue
-// would leave the object in its FinalizationRegistry, to be freed again when
-// collected). None of this costs a live object anything: its
-// own `__wbg_ptr` is a plain property, read as before.
+// The generated glue (`compgym.js`) passes a class's pointer into the wasm
+// memory as `obj.__wbg_ptr`, and trusts it: given another class's pointer
+// (`Space.prototype.toJSON.call(rng)`), a number of the user's choosing
+// (`{__wbg_ptr: 8}`, a Proxy that answers 8, a pointer written over) or a
+// freed one, the wasm code reads, writes or frees memory that is not that
+// object's. So here every object is branded where the module makes it, in a
+// module-private WeakMap from object to its class and pointer, and every
+// entry point checks the brand before any wasm code runs:
 //
-// `free()` inside a call on the same object (from a callback of
-// `env.step`, say) lets go of the object at once and of its memory when
-// that call returns; the glue reports that as an error, here it is what
-// `free()` asked for.
+// - Made: the glue assigns `__wbg_ptr` in a class's constructor and in its
+//   static `__wrap` (every object a call returns, directly or inside an
+//   array, comes through it). That assignment lands on the prototype's
+//   setter, which only notes the pointer; the constructor (through the class
+//   exported in its place, see `exportedClass`) and `__wrap` then brand the
+//   object and give it `__wbg_ptr` and `__destroy_into_raw` as own
+//   non-configurable properties that read the brand, so no write, own
+//   property or prototype change can put another pointer in their place.
+//   The raw classes, and so `__wrap`, are never exported.
+// - Checked: every method, getter, setter and static method throws a
+//   TypeError unless `this` and each class argument (found from the glue's
+//   `_assertClass` calls) are branded with the right class: an object of
+//   another class, a Proxy of a real object, an object built from a
+//   prototype, or anything else. A freed object is a ValueError.
+// - Freed: `free()` (and a method that takes its argument by value) goes
+//   through `__destroy_into_raw`, which removes the brand: the object can no
+//   longer reach the wasm code. `free()` twice is a no-op; through a Proxy
+//   or on another class's object it is a TypeError.
+// - `initSync()` and `init()` return nothing: the glue's return the wasm
+//   exports, and with them the memory.
 //
-// The glue throws plain Errors of its own in two more places, made typed
-// here by wrapping every method, getter and setter (a wrapper costs nothing
-// measurable): a method that takes another object of the bindings
-// (`space.equals(other)`, `Space.batched(space, ...)`) checks its class
-// first, which is a TypeError like every other argument error; and a call
-// that needs an object mutably while a call on it is still running (a
-// Proxy trap or callback inside `space.contains(value)` that calls
-// `space.sample()`) is refused, which is a ServiceError like every other
-// re-entry. Both are refused before the wasm code does anything.
+// An exception that unwinds through wasm frames skips their epilogues (the
+// shadow stack leaks a frame each time until the instance dies), and a trap
+// leaves a borrowed object borrowed for ever, so all of this is decided in
+// JS before the wasm code is entered.
+//
+// `free()` inside a call on the same object (from a callback of `env.step`,
+// say) lets go of the object at once and of its memory when that call
+// returns; the glue reports that as an error, here it is what `free()`
+// asked for.
+//
+// The glue throws plain Errors of its own in one more place, made typed
+// here: a call that needs an object mutably while a call on it is still
+// running (a Proxy trap or callback inside `space.contains(value)` that
+// calls `space.sample()`) is refused, which is a ServiceError like every
+// other re-entry. A wrapper costs a WeakMap look-up or two per call.
 
 /** An Error with a compgym error name. */
 function typedError(name, message) {
@@ -61,7 +79,7 @@ const BUSY = 'recursive use of an object detected';
 const STILL_BORROWED = 'attempted to take ownership of Rust value while it was borrowed';
 
 /** `error`, thrown by member `what`, with a compgym name if the glue threw it. */
-function retyped(error, what, checksClass) {
+function retyped(error, what) {
   // compgym's own errors pass, and so does a trap of the wasm code (a crash stays visible).
   if (!(error instanceof Error) || error instanceof WebAssembly.RuntimeError || compgymNames().has(error.name)) {
     return error;
@@ -69,17 +87,114 @@ function retyped(error, what, checksClass) {
   if (error.message.startsWith(BUSY)) {
     return typedError('ServiceError', `${what}: the object is busy: a callback or getter run by a call on it cannot use it again`);
   }
-  return checksClass ? typedError('TypeError', `${what}: ${error.message}`) : error;
+  return error;
 }
 
-/** `f` with the glue's own errors made typed; its `length` and `name` kept. */
-function withTypedErrors(f, what) {
-  const checksClass = String(f).includes('_assertClass(');
+// ---- brands ----
+
+/** Live objects the module made: object -> { klass (the glue's class), ptr }. */
+const live = new WeakMap();
+/** Objects that were live and were freed (or given to a call that took them). */
+const freed = new WeakSet();
+/** Pointers the glue assigned to objects not branded yet (see the prototype's setter). */
+const pending = new WeakMap();
+/** The object whose `__destroy_into_raw` is running: its pointer may be set to 0. */
+let destroying = null;
+
+/** A short description of `value` for an error message; runs no user code. */
+function kindOf(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
+  const brand = live.get(value);
+  if (brand) return `a ${brand.klass.name}`;
+  return freed.has(value) ? 'a freed object' : 'an object compgym did not make (or a Proxy of one)';
+}
+
+/** Throws unless `value` is a live object of `klass`; `what` names it ("Space.prototype.sample: this"). */
+function requireLive(value, klass, what) {
+  const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
+  if (brand !== undefined && brand.klass === klass) return;
+  if (brand === undefined && freed.has(value)) {
+    throw typedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
+  }
+  throw typedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
+}
+
+/** The own `__wbg_ptr` of a branded object: its pointer, read from the brand. */
+const ownPointer = {
+  get() {
+    const brand = live.get(this);
+    if (brand !== undefined) return brand.ptr;
+    if (freed.has(this)) throw typedError('ValueError', 'this object was freed: free() was called on it');
+    throw typedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
+  },
+  set(ptr) {
+    // Only the glue's `__destroy_into_raw` writes it, with 0.
+    if (destroying !== this || ptr !== 0) throw typedError('TypeError', '__wbg_ptr is read-only');
+    live.delete(this);
+    freed.add(this);
+  },
+};
+
+/** Brands `obj`, just made by the glue as a `klass`, with the pointer the glue assigned. */
+function brand(obj, klass, destroy) {
+  const ptr = pending.get(obj);
+  pending.delete(obj);
+  if (typeof ptr !== 'number' || ptr === 0) {
+    throw typedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
+  }
+  Object.defineProperty(obj, '__wbg_ptr', { get: ownPointer.get, set: ownPointer.set, configurable: false, enumerable: false });
+  Object.defineProperty(obj, '__destroy_into_raw', { value: destroy, writable: false, configurable: false, enumerable: false });
+  live.set(obj, { klass, ptr });
+  return obj;
+}
+
+// ---- the glue's functions, checked ----
+
+/** The parameter names of a glue function, from its source. */
+function parameterNames(source) {
+  const open = source.indexOf('(');
+  const close = source.indexOf(')', open);
+  return source
+    .slice(open + 1, close)
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The class arguments of glue function `f`: `[index, class, optional]` for
+ * each `_assertClass(param, Class)` in its source.
+ */
+function classArguments(f, api) {
+  const source = Function.prototype.toString.call(f);
+  const params = parameterNames(source);
+  const found = [];
+  for (const [, param, className] of source.matchAll(/_assertClass\((\w+), (\w+)\)/g)) {
+    const index = params.indexOf(param);
+    const klass = api[className];
+    if (index < 0 || typeof klass !== 'function') {
+      throw new Error(`guard.js: cannot read the class argument ${param} of ${f.name}`);
+    }
+    found.push([index, klass, source.includes(`isLikeNone(${param})`), param]);
+  }
+  return found;
+}
+
+/** `f` (a method, getter, setter or static method of the glue) with `this` and its class arguments checked. */
+function checked(f, what, self, api) {
+  const classArgs = classArguments(f, api);
   const wrapped = function (...args) {
+    if (self !== null) requireLive(this, self, `${what}: this`);
+    for (const [index, klass, optional, param] of classArgs) {
+      const arg = args[index];
+      if (optional && (arg === undefined || arg === null)) continue;
+      requireLive(arg, klass, `${what}: ${param}`);
+    }
     try {
       return f.apply(this, args);
     } catch (error) {
-      throw retyped(error, what, checksClass);
+      throw retyped(error, what);
     }
   };
   Object.defineProperty(wrapped, 'length', { value: f.length });
@@ -87,80 +202,146 @@ function withTypedErrors(f, what) {
   return wrapped;
 }
 
-/** Wraps the methods and accessors of `holder` (a class or its prototype). */
-function typeGlueErrors(holder, prefix) {
+/** Wraps the methods and accessors of `holder` (a class, or its prototype with `self` its class). */
+function checkMembers(holder, prefix, self, api) {
   for (const key of Object.getOwnPropertyNames(holder)) {
-    // The glue's own helpers (`__wrap`, `__destroy_into_raw`) and `free` (guarded below) stay.
+    // The glue's own helpers (`__wrap`, `__destroy_into_raw`) and `free` are guarded apart.
     if (key === 'constructor' || key === 'free' || key.startsWith('__')) continue;
     const descriptor = Object.getOwnPropertyDescriptor(holder, key);
     if (!descriptor.configurable) continue;
     const what = `${prefix}${key}`;
     if (typeof descriptor.value === 'function') {
-      Object.defineProperty(holder, key, { ...descriptor, value: withTypedErrors(descriptor.value, what) });
+      Object.defineProperty(holder, key, { ...descriptor, value: checked(descriptor.value, what, self, api) });
     } else if (descriptor.get || descriptor.set) {
       Object.defineProperty(holder, key, {
         ...descriptor,
-        get: descriptor.get && withTypedErrors(descriptor.get, what),
-        set: descriptor.set && withTypedErrors(descriptor.set, what),
+        get: descriptor.get && checked(descriptor.get, what, self, api),
+        set: descriptor.set && checked(descriptor.set, what, self, api),
       });
     }
   }
 }
 
-/** Guards every class of the bindings module `api` (once). */
-export function guardClasses(api) {
-  bindings = api;
-  const made = new WeakSet();
-  const freed = new WeakSet();
-  for (const klass of Object.values(api)) {
-    const proto = typeof klass === 'function' ? klass.prototype : undefined;
-    if (!proto || typeof proto.__destroy_into_raw !== 'function' || proto.__destroy_into_raw.guarded) continue;
-    const name = klass.name;
-    typeGlueErrors(klass, `${name}.`);
-    typeGlueErrors(proto, `${name}.prototype.`);
+// ---- one class ----
 
-    // Instances get their pointer as an own property (the module assigns it,
-    // this setter defines it); only objects without one reach the getter.
-    Object.defineProperty(proto, '__wbg_ptr', {
-      configurable: true,
-      get() {
-        throw typedError('TypeError', `this is not a ${name} made by compgym`);
-      },
-      set(ptr) {
-        Object.defineProperty(this, '__wbg_ptr', { value: ptr, writable: true, enumerable: true, configurable: true });
-        made.add(this);
-      },
-    });
+/**
+ * Guards the glue's class `klass` in place (its prototype and static
+ * methods, `__wrap`, `free`) and returns the class to export in its place.
+ */
+function guardClass(klass, api) {
+  const name = klass.name;
+  const proto = klass.prototype;
+  checkMembers(klass, `${name}.`, null, api);
+  checkMembers(proto, `${name}.prototype.`, klass, api);
 
-    const destroy = proto.__destroy_into_raw;
-    const guardedDestroy = function () {
-      const ptr = destroy.call(this);
-      freed.add(this);
-      Object.defineProperty(this, '__wbg_ptr', {
-        enumerable: true,
-        configurable: true,
-        get() {
-          throw typedError('ValueError', `this ${name} was freed: free() was called on it`);
-        },
-      });
-      return ptr;
+  // Objects without their own pointer: the glue assigning one while making
+  // an object (noted, for `brand`), or anything else.
+  Object.defineProperty(proto, '__wbg_ptr', {
+    configurable: false,
+    get() {
+      const ptr = pending.get(this);
+      if (ptr !== undefined) return ptr;
+      throw typedError('TypeError', `this is not a ${name} made by compgym`);
+    },
+    set(ptr) {
+      pending.set(this, ptr);
+    },
+  });
+
+  const destroy = proto.__destroy_into_raw;
+  const guardedDestroy = function () {
+    requireLive(this, klass, `${name}: this`);
+    destroying = this;
+    try {
+      return destroy.call(this);
+    } finally {
+      destroying = null;
+    }
+  };
+  Object.defineProperty(proto, '__destroy_into_raw', { value: guardedDestroy, writable: false, configurable: false });
+
+  const wrap = klass.__wrap;
+  if (typeof wrap === 'function') {
+    // Every object a call returns is made here (never exported: see `exportedClass`).
+    klass.__wrap = function (ptr) {
+      return brand(wrap.call(klass, ptr), klass, guardedDestroy);
     };
-    guardedDestroy.guarded = true;
-    proto.__destroy_into_raw = guardedDestroy;
-
-    const free = proto.free;
-    const guardedFree = function () {
-      if (freed.has(this)) return;
-      // Through a Proxy, the glue would miss the object in its FinalizationRegistry,
-      // which would then free the memory a second time.
-      if (!made.has(this)) throw typedError('TypeError', `free() must be called on a ${name} itself, not on a Proxy or copy of one`);
-      try {
-        free.call(this);
-      } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith(STILL_BORROWED))) throw error;
-      }
-    };
-    proto.free = guardedFree;
-    if (typeof Symbol.dispose === 'symbol' && proto[Symbol.dispose] === free) proto[Symbol.dispose] = guardedFree;
   }
+
+  const free = proto.free;
+  const guardedFree = function () {
+    if (freed.has(this)) return;
+    // A Proxy would answer the glue's reads with its own pointer, and the glue
+    // would miss the object in its FinalizationRegistry, which would then free
+    // the memory a second time.
+    requireLive(this, klass, `${name}.prototype.free: this`);
+    try {
+      free.call(this);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith(STILL_BORROWED))) throw error;
+    }
+  };
+  Object.defineProperty(guardedFree, 'name', { value: 'free' });
+  proto.free = guardedFree;
+  if (typeof Symbol.dispose === 'symbol' && proto[Symbol.dispose] === free) proto[Symbol.dispose] = guardedFree;
+
+  return exportedClass(klass, guardedDestroy);
+}
+
+/**
+ * The class users get for `klass`: the same prototype and static methods,
+ * `new` brands what it makes, and `__wrap` (which would brand any number)
+ * cannot be read, written or listed.
+ */
+function exportedClass(klass, guardedDestroy) {
+  const hidden = (key) => key === '__wrap';
+  const exported = new Proxy(klass, {
+    construct(target, args, newTarget) {
+      // A subclass's prototype, read before anything is made.
+      const proto = newTarget === exported ? null : newTarget.prototype;
+      let obj;
+      try {
+        obj = Reflect.construct(klass, args);
+      } catch (error) {
+        throw retyped(error, klass.name);
+      }
+      brand(obj, klass, guardedDestroy);
+      if (proto !== null && typeof proto === 'object' && proto !== klass.prototype) Object.setPrototypeOf(obj, proto);
+      return obj;
+    },
+    get: (target, key, receiver) => (hidden(key) ? undefined : Reflect.get(target, key, receiver === exported ? target : receiver)),
+    has: (target, key) => !hidden(key) && Reflect.has(target, key),
+    getOwnPropertyDescriptor: (target, key) => (hidden(key) ? undefined : Reflect.getOwnPropertyDescriptor(target, key)),
+    ownKeys: (target) => Reflect.ownKeys(target).filter((key) => !hidden(key)),
+    set: (target, key, value, receiver) => !hidden(key) && Reflect.set(target, key, value, receiver === exported ? target : receiver),
+    defineProperty: (target, key, descriptor) => !hidden(key) && Reflect.defineProperty(target, key, descriptor),
+    deleteProperty: (target, key) => !hidden(key) && Reflect.deleteProperty(target, key),
+  });
+  Object.defineProperty(klass.prototype, 'constructor', { value: exported, writable: true, configurable: true, enumerable: false });
+  return exported;
+}
+
+/** Whether `value` is one of the glue's classes. */
+function isGlueClass(value) {
+  return typeof value === 'function' && typeof value.prototype?.__destroy_into_raw === 'function';
+}
+
+/**
+ * Guards every class of the bindings module `api` (once), and returns the
+ * package's exports that differ from the module's: each class, and `init`
+ * and `initSync` returning nothing.
+ */
+export function guardBindings(api) {
+  bindings = api;
+  const exports = {};
+  for (const [name, value] of Object.entries(api)) {
+    if (isGlueClass(value)) exports[name] = guardClass(value, api);
+  }
+  exports.initSync = function initSync(module) {
+    api.initSync(module);
+  };
+  exports.default = async function init(moduleOrPath) {
+    await api.default(moduleOrPath);
+  };
+  return exports;
 }

@@ -2,11 +2,9 @@
 // beside this one, so everything is usable right after `import`. The default
 // export is kept so code written for browsers (`await init()`) runs unchanged.
 import { readFileSync } from 'node:fs';
-import * as bindings from './compgym.js';
-import { guardClasses } from './guard.js';
+import { initSync } from './api.js';
 
-bindings.initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
-guardClasses(bindings);
+initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
 
-export * from './compgym.js';
+export * from './api.js';
 export default async function init() {}

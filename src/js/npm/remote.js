@@ -5,7 +5,7 @@
 // Calls may overlap; each resolves with its own reply, and a failed call
 // rejects with an Error whose `name` is the service's typed error name
 // (ValueError, SessionNotFound...).
-import { listen } from './worker-listen.js';
+import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
 const METHODS = {
   getVersion: 'GetVersion',
@@ -31,10 +31,19 @@ export class RemoteService {
   #failure = null;
   #stopListening = () => {};
 
-  /** `worker`: a Worker running worker.js, or a promise of one. */
+  /**
+   * `worker`: a Worker running worker.js, or a promise of one. Anything
+   * else is a TypeError here, or, from a promise, the failure of every call.
+   */
   constructor(worker) {
+    requireWorker(worker, 'RemoteService');
     this.#worker = Promise.resolve(worker).then(
       (w) => {
+        const problem = notAWorker(w);
+        if (problem) {
+          this.#fail('TypeError', `RemoteService: the promise gave no Worker: ${problem}`);
+          return null;
+        }
         if (this.#failure) {
           w.terminate();
         } else {

@@ -1,6 +1,48 @@
 // Listening to a worker the same way in browsers and in Node: replies, and
 // the worker's failures (a load error, a crash, an exit, a reply that cannot
-// be read). Shared by remote.js and agents.js.
+// be read). Shared by remote.js and agents.js, as is the check that what
+// they were given is a worker at all.
+
+function typeError(message) {
+  const error = new Error(message);
+  error.name = 'TypeError';
+  return error;
+}
+
+/** Whether `value` can be awaited (reading `then` may run a getter that throws). */
+function isThenable(value) {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
+}
+
+/** Why `value` is not a browser Worker or a Node Worker, or null if it is one. */
+export function notAWorker(value) {
+  try {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return `got ${value === null ? 'null' : typeof value}`;
+    if (typeof value.postMessage !== 'function' || typeof value.terminate !== 'function') return 'it has no postMessage and terminate methods';
+    if (typeof value.addEventListener !== 'function' && (typeof value.on !== 'function' || typeof value.off !== 'function')) {
+      return 'it has neither addEventListener nor on and off methods';
+    }
+    return null;
+  } catch (error) {
+    return `reading it threw ${error?.name ?? typeof error}`;
+  }
+}
+
+/**
+ * Throws a TypeError unless `worker` is a Worker or something to await (a
+ * promise, checked when it settles); `what` names the constructor.
+ */
+export function requireWorker(worker, what) {
+  let thenable;
+  try {
+    thenable = isThenable(worker);
+  } catch (error) {
+    throw typeError(`${what}: worker must be a Worker or a promise of one: reading its then threw ${error?.name ?? typeof error}`);
+  }
+  if (thenable) return;
+  const problem = notAWorker(worker);
+  if (problem) throw typeError(`${what}: worker must be a Worker or a promise of one: ${problem}`);
+}
 
 /** Listens to a browser Worker or a Node Worker; returns a function that stops listening. */
 export function listen(worker, onReply, onFailure) {

@@ -14,7 +14,7 @@ use crate::js::interop::space_value::{self as values, js_to_value, value_to_js, 
 use crate::js::interop::{
     args,
     json::json_to_js,
-    numbers::{int_to_js, js_to_u64},
+    numbers::{int_to_js, js_to_u64, uint_to_js},
     object::type_of,
     reflect,
     typed::array_data_to_js,
@@ -502,13 +502,14 @@ impl JsSpace {
 
     // ---- kind-specific --------------------------------------------------
 
-    /// The number of values of a Discrete, NamedDiscrete or Commandline space.
-    #[wasm_bindgen(getter)]
-    pub fn n(&self) -> JsResult<f64> {
+    /// The number of values of a Discrete, NamedDiscrete or Commandline space
+    /// (a BigInt past 2^53 − 1, where a number would round it).
+    #[wasm_bindgen(getter, unchecked_return_type = "number | bigint")]
+    pub fn n(&self) -> JsResult<JsValue> {
         match self.space.kind() {
-            SpaceKind::Discrete(d) => Ok(d.n() as f64),
-            SpaceKind::NamedDiscrete(d) => Ok(d.n() as f64),
-            SpaceKind::Commandline(c) => Ok(c.n() as f64),
+            SpaceKind::Discrete(d) => Ok(uint_to_js(d.n())),
+            SpaceKind::NamedDiscrete(d) => Ok(uint_to_js(d.n())),
+            SpaceKind::Commandline(c) => Ok(uint_to_js(c.n())),
             _ => Err(wrong_kind(&self.space, "n", "Discrete, NamedDiscrete and Commandline")),
         }
     }

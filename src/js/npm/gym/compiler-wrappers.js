@@ -4,7 +4,7 @@
 // RandomOrderBenchmarks and ValidateBenchmarkAfterEveryStep. Each forwards
 // what it does not change and forks with its own state copied (where
 // CompilerGym differs, the class comment says so).
-import { Rng, Space } from '../compgym.js';
+import { Rng, Space } from '../api.js';
 import {
   ActionWrapper,
   Wrapper,

@@ -6,7 +6,7 @@
 // info], and actionSpace / observationSpace as compgym Spaces. Extend Env to
 // write one; extend Wrapper (or its Observation/Reward/Action bases) to
 // change one.
-import { Rng, Space } from '../compgym.js';
+import { Rng, Space } from '../api.js';
 
 /** An Error whose `name` says what kind it is, like every compgym error. */
 export function namedError(name, message) {

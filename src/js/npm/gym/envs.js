@@ -10,7 +10,7 @@ import {
   CompilerBandit,
   StationaryStochasticPerArmEnvironment,
   registeredEnvs,
-} from '../compgym.js';
+} from '../api.js';
 import { Env, describe, isPlainObject, lookupError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';

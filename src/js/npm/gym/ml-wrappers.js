@@ -5,7 +5,7 @@
 // Log1pObservation, compgym's log-scaling of counts (ln(1 + x), as compgym's
 // policy reads features). `mlReady(env)` is what make's `mlReady: true`
 // applies.
-import { Space } from '../compgym.js';
+import { Space } from '../api.js';
 import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */

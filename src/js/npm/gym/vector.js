@@ -4,7 +4,7 @@
 // observations as typed arrays, Gymnasium's autoreset modes (next-step by
 // default) and its info conventions: each info key holds one entry per
 // environment and a `_key` mask says which environments set it.
-import { Space } from '../compgym.js';
+import { Space } from '../api.js';
 import { make } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
 import { readDtype, readMlReady } from './ml-wrappers.js';
