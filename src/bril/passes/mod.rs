@@ -508,7 +508,36 @@ pub fn pipelines() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::registry;
+    use super::{pipelines, registry, run_command_line};
+    use crate::bril::ir::{Literal, Op};
+    use crate::bril::{parse_text, to_text, Program};
+
+    /// Infinities and NaN have no Bril literal the reference tools read
+    /// (`1e999` in text, `"Infinity"` in JSON): folding leaves such
+    /// computations as they are.
+    #[test]
+    fn folding_never_writes_an_infinite_or_nan_literal() {
+        let sources = [
+            "@main {\n  one: float = const 1.0;\n  z: float = const 0.0;\n  r: float = fdiv one z;\n  print r;\n}",
+            "@main {\n  z: float = const 0.0;\n  r: float = fdiv z z;\n  print r;\n}",
+            "@main {\n  big: float = const 1e308;\n  r: float = fmul big big;\n  s: float = fadd r big;\n  m: float = fsub z r;\n  z: float = const 0;\n  print s;\n}",
+            "@main {\n  big: float = const 1e308;\n  r: float = fadd big big;\n  c: bool = feq r r;\n  print r c;\n}",
+        ];
+        let finite = |p: &Program| {
+            p.functions.iter().flat_map(|f| f.instrs()).all(|i| match (i.op, i.value) {
+                (Op::Const, Some(Literal::Float(x))) => x.is_finite(),
+                _ => true,
+            })
+        };
+        let flags = registry().iter().map(|p| p.flag).chain(pipelines());
+        for flag in flags {
+            for src in sources {
+                let mut p = parse_text(src).unwrap();
+                run_command_line(&mut p, &[flag]).unwrap();
+                assert!(finite(&p), "{flag} wrote a literal no reader takes:\n{}", to_text(&p));
+            }
+        }
+    }
 
     /// An action's index means the same pass in every release (saved states,
     /// bandit arms and agents' logs name actions by index): passes are only
