@@ -217,3 +217,8 @@ fn space_description() {
 fn protocol() {
     fuzz("protocol");
 }
+
+#[test]
+fn pass_mutants() {
+    fuzz("pass_mutants");
+}

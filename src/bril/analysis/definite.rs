@@ -181,6 +181,46 @@ pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead
     found
 }
 
+/// The reads passes must keep as they are, where they are: reads of a
+/// variable that some path from the entry reaches unassigned.
+///
+/// `brili` fails on such a read ("undefined variable"), so the optimised
+/// program must fail there too, after the same output: a pass never deletes
+/// an instruction making one, never rewrites its operands or replaces it by
+/// an equal value, and never moves it. Most functions have none, and then
+/// this costs one linear scan.
+#[derive(Clone, Debug, Default)]
+pub struct MaybeUndefinedReads {
+    /// In layout order, so sorted by (block, index).
+    reads: Vec<UnassignedRead>,
+}
+
+impl MaybeUndefinedReads {
+    pub fn of(f: &Function) -> MaybeUndefinedReads {
+        MaybeUndefinedReads { reads: unassigned_reads(f, &vec![true; f.vars.len()]) }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.reads.is_empty()
+    }
+
+    /// Whether instruction `index` of `block` makes such a read.
+    pub fn at(&self, block: BlockId, index: usize) -> bool {
+        self.reads.binary_search_by(|r| (r.block, r.index).cmp(&(block, index))).is_ok()
+    }
+
+    /// Of each of the function's `n` variables, whether some read of it is one.
+    pub fn variables(&self, n: usize) -> Vec<bool> {
+        let mut vars = vec![false; n];
+        for r in &self.reads {
+            if let Some(v) = vars.get_mut(r.var.index()) {
+                *v = true;
+            }
+        }
+        vars
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +262,27 @@ mod tests {
         let b = f.block_labeled("b").unwrap();
         assert_eq!(reads, [0, 1].map(|index| UnassignedRead { block: b, index, var: x }));
         assert!(unassigned_reads(f, &vec![false; f.vars.len()]).is_empty(), "no candidates");
+    }
+
+    #[test]
+    fn maybe_undefined_reads_by_instruction_and_variable() {
+        // x is read at the loop's top before the body writes it: undefined
+        // on the first iteration. y is written before every read.
+        let p = parse_text(
+            "@main {\n  i: int = const 0;\n.loop:\n  x: int = id x;\n  y: int = const 1;\n  print y;\n  x: int = const 3;\n  print x;\n  jmp .loop;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let reads = MaybeUndefinedReads::of(f);
+        let body = f.block_labeled("loop").unwrap();
+        assert!(reads.at(body, 0));
+        assert!(!reads.at(body, 2) && !reads.at(body, 4) && !reads.at(BlockId(0), 0));
+        let x = f.var_named("x").unwrap();
+        let vars = reads.variables(f.vars.len());
+        assert_eq!(vars.iter().filter(|&&v| v).count(), 1);
+        assert!(vars[x.index()]);
+        let p = parse_text("@main {\n  y: int = const 1;\n  print y;\n}").unwrap();
+        assert!(MaybeUndefinedReads::of(&p.functions[0]).is_empty());
     }
 
     #[test]

@@ -10,13 +10,16 @@
 //! reordered. A definition overwritten later in the block is renamed to a
 //! fresh variable so its value stays available; the last definition keeps its
 //! name, so later blocks read what they read before. Variables holding one
-//! constant on every path to every read (see [`super::facts`]) fold too.
+//! constant on every path to every read (see [`super::facts`]) fold too. An
+//! instruction reading a variable maybe undefined there stays exactly as it
+//! is (its read fails, see [`MaybeUndefinedReads`]); its result is a new value.
 
 use crate::bril::hash::FxHashMap;
 
 use super::facts::global_constants;
 use super::fold::{cannot_fail, eval, Value};
-use crate::bril::ir::{Function, Instr, List, Op, Program, Type, VarId};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
+use crate::bril::ir::{BlockId, Function, Instr, List, Op, Program, Type, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -39,11 +42,13 @@ pub fn lvn(program: &mut Program) -> Result<bool> {
 
 fn number_function(f: &mut Function) -> Result<bool> {
     let globals = global_constants(f);
+    let failing = MaybeUndefinedReads::of(f);
     let mut names: Option<FreshNames> = None;
     let mut changed = false;
     for b in 0..f.blocks.len() {
         let before = std::mem::take(&mut f.blocks[b].instrs);
-        let after = number_block(f, &mut names, &before, &globals)?;
+        let may_fail = |i: usize| failing.at(BlockId::new(b), i);
+        let after = number_block(f, &mut names, &before, &globals, may_fail)?;
         changed |= after != before;
         f.blocks[b].instrs = after;
     }
@@ -153,6 +158,7 @@ fn number_block(
     names: &mut Option<FreshNames>,
     instrs: &[Instr],
     globals: &[Option<Value>],
+    may_fail: impl Fn(usize) -> bool,
 ) -> Result<Vec<Instr>> {
     let mut last_def: FxHashMap<VarId, usize> = FxHashMap::default();
     for (i, instr) in instrs.iter().enumerate() {
@@ -163,6 +169,19 @@ fn number_block(
     let mut table = Table::default();
     let mut out = Vec::with_capacity(instrs.len());
     for (i, original) in instrs.iter().enumerate() {
+        if may_fail(i) {
+            // Kept as it is: its operands are read under their own names,
+            // and its result, when it gets one, is a value of its own.
+            for &u in original.uses() {
+                table.read(u, globals);
+            }
+            if let Some(d) = original.def() {
+                let n = table.fresh(None);
+                table.write(d, d, n);
+            }
+            out.push(original.clone());
+            continue;
+        }
         let mut instr = original.clone();
         let mut nums: List<Num> = List::new();
         for u in instr.uses_mut() {
@@ -204,7 +223,8 @@ fn value_number(table: &mut Table, instr: &Instr, nums: &[Num]) -> (Num, bool) {
     let ty = instr.dest.map_or(Type::INT, |d| d.ty);
     let consts: Vec<Option<Value>> = nums.iter().map(|&n| table.constant[n]).collect();
     let key = match instr.op {
-        Op::Id => return (nums[0], true),
+        // (Verified programs give `id` one argument; an unverified one is not worth a panic.)
+        Op::Id => return nums.first().map_or_else(|| (table.fresh(None), false), |&n| (n, true)),
         Op::Const => match instr.value.and_then(|lit| Value::from_literal(lit, ty)) {
             Some(v) => Key::Const(v),
             None => return (table.fresh(None), false),

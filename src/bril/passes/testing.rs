@@ -27,10 +27,58 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
         .map(|b| Case { name: b.uri(), program: b.program().unwrap(), args: b.args() })
         .collect();
     cases.extend(community_benchmarks());
+    cases.extend(maybe_undefined_reads());
     for seed in 0..generated {
         let program = generator::generate(seed, 40).unwrap();
         let args = program.main_args();
         cases.push(Case { name: format!("generator://random-v0/{seed}"), program, args });
+    }
+    cases
+}
+
+/// Programs reading a variable that is undefined on some path: `brili`
+/// fails there ("undefined variable"), and every optimised program must
+/// fail the same way after the same output. Each runs with both arguments.
+const MAYBE_UNDEFINED: [(&str, &str); 6] = [
+    // Read at the top of a loop, written later in the body: fails at once.
+    (
+        "self-copy-in-loop",
+        "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 2;\n.loop:\n  x: int = id x;\n  x: int = const 3;\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .loop .done;\n.done:\n}",
+    ),
+    // Defined on one arm only; reads that simplify away (x*0, x-x, unused).
+    (
+        "one-arm",
+        "@main(c: bool) {\n  print c;\n  br c .def .use;\n.def:\n  x: int = const 4;\n.use:\n  zero: int = const 0;\n  unused: int = add x x;\n  w: int = mul x zero;\n  d: int = sub x x;\n  e: bool = eq x x;\n  print w d e;\n}",
+    ),
+    // A copy of a maybe-undefined variable, then a chain of copies.
+    (
+        "copy-chain",
+        "@main(c: bool) {\n  br c .def .use;\n.def:\n  x: int = const 4;\n.use:\n  y: int = id x;\n  z: int = id y;\n  y: int = const 1;\n  print y;\n}",
+    ),
+    // A loop-invariant read of a variable the loop may not have seen written.
+    (
+        "invariant-in-loop",
+        "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n  br c .def .loop;\n.def:\n  k: int = const 5;\n.loop:\n  t: int = add k one;\n  print i;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .loop .done;\n.done:\n}",
+    ),
+    // Only one branch reads the maybe-undefined value (sinking candidate), after a print.
+    (
+        "read-in-one-branch",
+        "@main(c: bool) {\n  br c .def .go;\n.def:\n  k: int = const 5;\n.go:\n  t: int = add k k;\n  print c;\n  br c .a .b;\n.a:\n  print t;\n.b:\n}",
+    ),
+    // A call argument and a return value that may be undefined.
+    (
+        "across-calls",
+        "@main(c: bool) {\n  r: int = call @f c;\n  print r;\n  br c .def .use;\n.def:\n  k: int = const 2;\n.use:\n  s: int = call @g k;\n}\n@f(c: bool): int {\n  br c .s .r;\n.s:\n  v: int = const 1;\n.r:\n  ret v;\n}\n@g(k: int): int {\n  ret k;\n}",
+    ),
+];
+
+fn maybe_undefined_reads() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (name, src) in MAYBE_UNDEFINED {
+        for arg in ["true", "false"] {
+            let program = parse_text(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+            cases.push(Case { name: format!("maybe-undefined/{name} {arg}"), program, args: vec![arg.into()] });
+        }
     }
     cases
 }
@@ -147,6 +195,17 @@ mod tests {
         assert!(cases.iter().any(|c| c.name.starts_with("benchmark://suite-v0/")));
         assert!(cases.iter().any(|c| c.name.contains("bril-community")));
         assert_eq!(cases.iter().filter(|c| c.name.starts_with("generator://")).count(), 3);
+    }
+
+    #[test]
+    fn the_corpus_holds_reads_that_fail_on_some_arguments() {
+        let cases: Vec<Case> = corpus(0).into_iter().filter(|c| c.name.starts_with("maybe-undefined/")).collect();
+        assert_eq!(cases.len(), 2 * MAYBE_UNDEFINED.len());
+        for case in &cases {
+            verify(&case.program).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        }
+        let failing = cases.iter().filter(|c| output(&c.program, &c.args).is_err()).count();
+        assert!(failing >= MAYBE_UNDEFINED.len(), "each program fails on one argument at least");
     }
 
     #[test]
