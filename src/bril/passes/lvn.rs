@@ -169,19 +169,6 @@ fn number_block(
     let mut table = Table::default();
     let mut out = Vec::with_capacity(instrs.len());
     for (i, original) in instrs.iter().enumerate() {
-        if may_fail(i) {
-            // Kept as it is: its operands are read under their own names,
-            // and its result, when it gets one, is a value of its own.
-            for &u in original.uses() {
-                table.read(u, globals);
-            }
-            if let Some(d) = original.def() {
-                let n = table.fresh(None);
-                table.write(d, d, n);
-            }
-            out.push(original.clone());
-            continue;
-        }
         let mut instr = original.clone();
         let mut nums: List<Num> = List::new();
         for u in instr.uses_mut() {
@@ -193,6 +180,16 @@ fn number_block(
             out.push(instr);
             continue;
         };
+        if may_fail(i) {
+            // The instruction stays (a variable it reads may be undefined, and
+            // is only ever held by itself, so it keeps its name); its result
+            // is a value of its own.
+            let n = table.fresh(None);
+            let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
+            table.write(dest.var, actual, n);
+            out.push(instr);
+            continue;
+        }
         let (n, known) = value_number(&mut table, &instr, &nums);
         if let Some(new) = simplified(&mut table, &instr, n, known)? {
             instr = new;
@@ -203,18 +200,29 @@ fn number_block(
             table.name_num.insert(dest.var, n);
             continue;
         }
-        let mut actual = dest.var;
-        if last_def.get(&dest.var) != Some(&i) {
-            let name = f.var_name(dest.var).to_string();
-            actual = names.get_or_insert_with(|| FreshNames::vars(f)).fresh_var(f, &name);
-            if let Some(d) = instr.dest.as_mut() {
-                d.var = actual;
-            }
-        }
+        let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
         table.write(dest.var, actual, n);
         out.push(instr);
     }
     Ok(out)
+}
+
+/// The variable instruction `i` really writes: its destination when that is
+/// the block's last write of it, else a fresh variable (so the value stays
+/// available after the overwrite), which `instr` is changed to write.
+fn rename_unless_last(
+    f: &mut Function,
+    names: &mut Option<FreshNames>,
+    last_def: &FxHashMap<VarId, usize>,
+    instr: &mut Instr,
+    i: usize,
+) -> VarId {
+    let Some(dest) = instr.dest.as_mut() else { return VarId::default() };
+    if last_def.get(&dest.var) != Some(&i) {
+        let name = f.var_name(dest.var).to_string();
+        dest.var = names.get_or_insert_with(|| FreshNames::vars(f)).fresh_var(f, &name);
+    }
+    dest.var
 }
 
 /// The value number of `instr`'s result, and whether that value was already

@@ -39,7 +39,7 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
 /// Programs reading a variable that is undefined on some path: `brili`
 /// fails there ("undefined variable"), and every optimised program must
 /// fail the same way after the same output. Each runs with both arguments.
-const MAYBE_UNDEFINED: [(&str, &str); 6] = [
+const MAYBE_UNDEFINED: [(&str, &str); 7] = [
     // Read at the top of a loop, written later in the body: fails at once.
     (
         "self-copy-in-loop",
@@ -64,6 +64,11 @@ const MAYBE_UNDEFINED: [(&str, &str); 6] = [
     (
         "read-in-one-branch",
         "@main(c: bool) {\n  br c .def .go;\n.def:\n  k: int = const 5;\n.go:\n  t: int = add k k;\n  print c;\n  br c .a .b;\n.a:\n  print t;\n.b:\n}",
+    ),
+    // A failing read next to a variable the block overwrites (-lvn renames the first write).
+    (
+        "overwritten-operand",
+        "@main(c: bool) {\n  br c .def .use;\n.def:\n  k: int = const 1;\n.use:\n  x: int = const 0;\n  x: int = add x k;\n  print x;\n}",
     ),
     // A call argument and a return value that may be undefined.
     (
