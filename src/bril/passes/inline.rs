@@ -5,7 +5,10 @@
 //! into the call's destination and a jump to the continuation block. A
 //! parameter the callee never assigns simply becomes the argument variable
 //! (nothing in the copied body writes caller variables); others get an `id`
-//! copy. Callees are processed first, so inlined bodies are already inlined.
+//! copy, and so do all of a call's arguments when one of them may be
+//! undefined there (see [`MaybeUndefinedReads`]): the copies read them where
+//! the call did, so a read that fails still fails before the body runs.
+//! Callees are processed first, so inlined bodies are already inlined.
 //!
 //! Safe because the copied body computes exactly what the call did: only
 //! callees are taken whose every read is preceded by a definition on every
@@ -16,6 +19,7 @@
 
 use super::call_graph::CallGraph;
 use super::facts::{all_reads_defined, def_counts, use_counts, uses_ssa_ops};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Name, Op, Pos, Program, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
@@ -107,6 +111,18 @@ fn inline_into(
     let mut size = f.instr_count();
     let mut names: Option<(FreshNames, FreshNames)> = None;
     let mut changed = false;
+    // Of each call, in layout order, whether it reads a variable that may be
+    // undefined. The walk below sees the original calls in that order (it
+    // steps over the bodies it copies in), counting them in `call`.
+    let failing = MaybeUndefinedReads::of(&f);
+    let risky_calls: Vec<bool> = f
+        .block_ids()
+        .flat_map(|b| {
+            let failing = &failing;
+            f.block(b).instrs.iter().enumerate().filter(|(_, i)| i.op == Op::Call).map(move |(k, _)| failing.at(b, k))
+        })
+        .collect();
+    let mut call = 0;
     let (mut b, mut i) = (0, 0);
     let result = loop {
         if size > MAX_CALLER_INSTRS {
@@ -117,10 +133,14 @@ fn inline_into(
             (b, i) = (b + 1, 0);
             continue;
         };
+        if instr.op == Op::Call {
+            call += 1;
+        }
         let Some(gid) = instr.func.filter(|g| instr.op == Op::Call && g.index() != fid.index()) else {
             i += 1;
             continue;
         };
+        let copy_arguments = risky_calls.get(call - 1).copied().unwrap_or(true);
         let Some(g) = program.functions.get(gid.index()) else {
             i += 1;
             continue;
@@ -131,7 +151,7 @@ fn inline_into(
             continue;
         }
         let (vars, labels) = names.get_or_insert_with(|| (FreshNames::vars(&f), FreshNames::labels(&f)));
-        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels) {
+        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels, copy_arguments) {
             Ok(added) => size = size + added - 1,
             Err(e) => break Err(e),
         }
@@ -144,7 +164,8 @@ fn inline_into(
 }
 
 /// Replaces the call at `f.blocks[b].instrs[i]` by the body of `g`; returns
-/// how many instructions that added (the call itself not subtracted).
+/// how many instructions that added (the call itself not subtracted). With
+/// `copy_arguments`, every parameter gets a copy of its argument.
 fn inline_call(
     f: &mut Function,
     b: BlockId,
@@ -152,6 +173,7 @@ fn inline_call(
     g: &Function,
     names: &mut FreshNames,
     labels: &mut FreshNames,
+    copy_arguments: bool,
 ) -> Result<usize> {
     let internal = |m: &str| Error::new(ErrorKind::Service, format!("inline: {m}"));
     let block = &mut f.blocks[b.index()];
@@ -180,7 +202,7 @@ fn inline_call(
     let mut added = 0;
     let (assigned, reads) = (def_counts(g), use_counts(g));
     for (p, &arg) in g.params.iter().zip(call.args.iter()) {
-        if assigned[p.var.index()] == 0 {
+        if assigned[p.var.index()] == 0 && !copy_arguments {
             vars.map[p.var.index()] = Some(arg);
         } else {
             let copy = vars.get(f, g, p.var);

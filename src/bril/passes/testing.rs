@@ -39,7 +39,7 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
 /// Programs reading a variable that is undefined on some path: `brili`
 /// fails there ("undefined variable"), and every optimised program must
 /// fail the same way after the same output. Each runs with both arguments.
-const MAYBE_UNDEFINED: [(&str, &str); 7] = [
+const MAYBE_UNDEFINED: [(&str, &str); 8] = [
     // Read at the top of a loop, written later in the body: fails at once.
     (
         "self-copy-in-loop",
@@ -69,6 +69,11 @@ const MAYBE_UNDEFINED: [(&str, &str); 7] = [
     (
         "overwritten-operand",
         "@main(c: bool) {\n  br c .def .use;\n.def:\n  k: int = const 1;\n.use:\n  x: int = const 0;\n  x: int = add x k;\n  print x;\n}",
+    ),
+    // An argument that may be undefined, to a callee that prints before reading it.
+    (
+        "argument-read-late",
+        "@main(c: bool) {\n  br c .def .call;\n.def:\n  k: int = const 7;\n.call:\n  r: int = call @f k;\n  print r;\n}\n@f(k: int): int {\n  one: int = const 1;\n  print one;\n  s: int = add k one;\n  ret s;\n}",
     ),
     // A call argument and a return value that may be undefined.
     (
@@ -116,10 +121,12 @@ pub(crate) fn all_community_benchmarks() -> Vec<Case> {
         .collect()
 }
 
-/// Runs `program` and returns its output, or the error text.
+/// Runs `program` and returns its output, or what it printed before it
+/// failed and the error text (a program that fails must fail the same way
+/// after the same output).
 pub(crate) fn output(program: &Program, args: &[String]) -> std::result::Result<String, String> {
     let outcome = run(program, args, &Limits { fuel: 100_000_000, ..Limits::default() });
-    outcome.result.map(|()| outcome.stdout).map_err(|e| e.to_string())
+    outcome.result.map(|()| outcome.stdout.clone()).map_err(|e| format!("{}{e}", outcome.stdout))
 }
 
 /// Whether a second run of the pass checked must change nothing.
