@@ -67,6 +67,12 @@ fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
     let mut plans = Vec::new();
     for (b, i, call_cost) in sites {
         let call = &f.blocks[b].instrs[i];
+        // The call's result is read only by its `ret`, unless another write
+        // defines it: a read elsewhere (in code that never runs, as every
+        // read here is defined) would be left with no definition at all.
+        if call.def().is_some_and(|v| uses[v.index()] > 1 && defs[v.index()] == 1) {
+            continue;
+        }
         let mut code = f.blocks[b].instrs[..i].to_vec();
         let mut moves: Vec<(VarId, VarId, Type)> = f
             .params
@@ -213,6 +219,15 @@ mod tests {
         let mut p = parse_text(src).unwrap();
         assert!(!tail_call(&mut p).unwrap());
         assert_eq!(to_text(&p), src);
+    }
+
+    /// Unreachable code reading the call's result keeps a definition to read.
+    #[test]
+    fn keeps_the_only_definition_of_a_result_read_elsewhere() {
+        let src = "@fib(n: int): int {\n  two: int = const 2;\n  small: bool = lt n two;\n.base:\n  ret n;\n.rec:\n  s: int = add y y;\n  one: int = const 1;\n  a: int = sub n one;\n  y: int = call @fib a;\n  ret y;\n}\n@main {\n  five: int = const 5;\n  r: int = call @fib five;\n  print r;\n}";
+        let mut p = crate::bril::parse_text(src).unwrap();
+        tail_call(&mut p).unwrap();
+        crate::bril::verify(&p).unwrap();
     }
 
     #[test]
