@@ -14,7 +14,8 @@
 //!
 //! `-from-ssa`: each `get` variable `x` either absorbs its shadow (`set x v`
 //! becomes `x: T = id v` and the `get` goes) when `x` is dead after every
-//! `set` of it, so writing it early is unobservable; or gets a fresh shadow
+//! `set` of it, so writing it early is unobservable, and no `get` of it may
+//! find the shadow unset (that `get` fails); or gets a fresh shadow
 //! variable `x.s` (`set` becomes `x.s = id v`, `get` becomes `x = id x.s`),
 //! which is exactly the set/get semantics with ordinary copies.
 
@@ -294,6 +295,15 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
     for i in f.instrs() {
         if let (Op::Get, Some(v)) = (i.op, i.def()) {
             is_get[v.index()] = true;
+        }
+    }
+    // A get that may find its shadow unset fails: as `x = id x.s` it still does.
+    let failing = MaybeUndefinedReads::of(f);
+    for b in f.block_ids() {
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            if let (Op::Get, Some(v), true) = (instr.op, instr.def(), failing.at(b, i)) {
+                absorb[v.index()] = false;
+            }
         }
     }
     let mut scratch = Marks::new(n_vars);
@@ -700,6 +710,22 @@ mod tests {
         assert!(text.contains("i.1: int = get;"), "{text}");
         let run = run(&p, &[], &Limits::default());
         assert_eq!(run.result.unwrap_err().message(), "undefined variable x");
+    }
+
+    /// A `get` whose shadow no `set` wrote yet fails; leaving SSA keeps that
+    /// failure where it was (as a read of the unassigned shadow copy).
+    #[test]
+    fn a_get_that_may_find_its_shadow_unset_still_fails_first() {
+        let src = "@main(n: int) {\n  zero: int = const 0;\n  set s zero;\n  jmp .head;\n.head:\n  i: int = get;\n  s: int = get;\n  print s;\n  go: bool = lt i n;\n  br go .body .exit;\n.body:\n  one: int = const 1;\n  i2: int = add i one;\n  set i i2;\n  set s i2;\n  jmp .head;\n.exit:\n  set i zero;\n}";
+        let mut p = parse_text(src).unwrap();
+        let args = ["3".to_string()];
+        let before = run(&p, &args, &Limits::default());
+        assert!(before.result.is_err() && before.stdout.is_empty());
+        assert!(from_ssa(&mut p).unwrap());
+        verify(&p).unwrap();
+        let after = run(&p, &args, &Limits::default());
+        assert_eq!(after.stdout, "", "{}", to_text(&p));
+        assert_eq!(after.result.unwrap_err().kind(), crate::error::ErrorKind::Runtime);
     }
 
     #[test]
