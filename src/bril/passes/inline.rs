@@ -56,6 +56,22 @@ fn inlinable(g: &Function, gid: FuncId, recursive: &[bool], max_callee: usize) -
         && !recursive[gid.index()]
         && !uses_ssa_ops(g)
         && all_reads_defined(g)
+        && can_return(g)
+}
+
+/// Whether some path through `g` returns (a reachable `ret`, or falling off
+/// the end). A body that never returns would leave the code after the call
+/// unreachable, and a read there of what only that code defines (say at a
+/// loop's top) defined on no path at all.
+fn can_return(g: &Function) -> bool {
+    let cfg = crate::bril::analysis::cfg::Cfg::new(g);
+    g.block_ids().any(|b| {
+        cfg.is_reachable(b)
+            && match g.block(b).terminator() {
+                Some(t) => t.op == Op::Ret,
+                None => b.index() + 1 == g.blocks.len(),
+            }
+    })
 }
 
 /// What a call costs beyond the callee's body: the `call` and the `ret`.
@@ -344,6 +360,17 @@ mod tests {
         let (p, text) = inlined("@main {\n  a: int = const 5;\n  x: int = call @sq a;\n  print x;\n}\n@sq(n: int): int {\n  r: int = mul n n;\n  ret r;\n}\n");
         assert!(text.contains("x: int = mul a a;") && !text.contains(" id "), "{text}");
         assert_eq!(run(&p, &[], &Limits::default()).stdout, "25\n");
+    }
+
+    /// The caller's loop back to its top reads `b`, which only the code
+    /// after the call defines: inlining a body that never returns would
+    /// leave that read defined on no path.
+    #[test]
+    fn a_callee_that_never_returns_stays_a_call() {
+        let src = "@main(c: bool) {\n.top:\n  print b;\n  call @spin c;\n  b: int = const 0;\n  br c .top .end;\n.end:\n}\n@spin(c: bool) {\n.again:\n  jmp .again;\n}";
+        let mut p = crate::bril::parse_text(src).unwrap();
+        assert!(!inline(&mut p).unwrap());
+        crate::bril::verify(&p).unwrap();
     }
 
     #[test]
