@@ -57,7 +57,14 @@ pub fn pass_mutants(data: &[u8]) {
     for pass in registry() {
         let after = check(&p, pass.flag, &reference, |q| (pass.run)(q));
         let same = to_text(&after.program) == to_text(&p);
-        assert_eq!(after.changed, !same, "{} reported changed={} wrongly on\n{}", pass.flag, after.changed, to_text(&p));
+        assert_eq!(
+            after.changed,
+            !same,
+            "{} reported changed={} wrongly on\n{}",
+            pass.flag,
+            after.changed,
+            to_text(&p)
+        );
     }
     for name in pipelines() {
         check(&p, name, &reference, |q| run_pipeline(q, name));
@@ -93,7 +100,12 @@ struct Checked {
 }
 
 /// Runs `apply` on a copy of `p` and checks the contract; returns the copy.
-fn check(p: &Program, what: &str, reference: &Reference, apply: impl FnOnce(&mut Program) -> Result<bool>) -> Checked {
+fn check(
+    p: &Program,
+    what: &str,
+    reference: &Reference,
+    apply: impl FnOnce(&mut Program) -> Result<bool>,
+) -> Checked {
     let mut q = p.clone();
     let changed = match apply(&mut q) {
         Ok(changed) => changed,
@@ -285,7 +297,10 @@ fn mutate(p: &mut Program, choices: &mut Choices) {
         9 => {
             let cond = pick_var(&types, Some(Type::BOOL), choices);
             if types.get(cond.index()).copied().flatten() == Some(Type::BOOL) {
-                let (t, e) = (BlockId::new(choices.below(f.blocks.len())), BlockId::new(choices.below(f.blocks.len())));
+                let (t, e) = (
+                    BlockId::new(choices.below(f.blocks.len())),
+                    BlockId::new(choices.below(f.blocks.len())),
+                );
                 label(f, t);
                 label(f, e);
                 let block = &mut f.blocks[b];
@@ -363,7 +378,12 @@ fn split_block(f: &mut Function, b: usize, i: usize) {
 
 /// A made-up instruction somewhere: a copy, an operation, a constant, a
 /// print, a call, a jump or a return, writing an existing or a new variable.
-fn add_instr(f: &mut Function, types: &[Option<Type>], signatures: &[(Vec<Type>, Option<Type>)], choices: &mut Choices) {
+fn add_instr(
+    f: &mut Function,
+    types: &[Option<Type>],
+    signatures: &[(Vec<Type>, Option<Type>)],
+    choices: &mut Choices,
+) {
     let any = |choices: &mut Choices| pick_var(types, None, choices);
     let of = |ty: Type, choices: &mut Choices| pick_var(types, Some(ty), choices);
     let to = choices.below(f.blocks.len());
@@ -395,7 +415,8 @@ fn add_instr(f: &mut Function, types: &[Option<Type>], signatures: &[(Vec<Type>,
         }
         3 => {
             let op = [Op::Not, Op::And, Op::Or][choices.below(3)];
-            let args: Vec<VarId> = (0..if op == Op::Not { 1 } else { 2 }).map(|_| of(boolean, choices)).collect();
+            let args: Vec<VarId> =
+                (0..if op == Op::Not { 1 } else { 2 }).map(|_| of(boolean, choices)).collect();
             Instr::value(op, dest(boolean, f, choices), boolean, &args)
         }
         4 => {

@@ -135,7 +135,12 @@ fn inline_into(
         .block_ids()
         .flat_map(|b| {
             let failing = &failing;
-            f.block(b).instrs.iter().enumerate().filter(|(_, i)| i.op == Op::Call).map(move |(k, _)| failing.at(b, k))
+            f.block(b)
+                .instrs
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.op == Op::Call)
+                .map(move |(k, _)| failing.at(b, k))
         })
         .collect();
     let mut call = 0;

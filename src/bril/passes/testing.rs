@@ -87,7 +87,11 @@ fn maybe_undefined_reads() -> Vec<Case> {
     for (name, src) in MAYBE_UNDEFINED {
         for arg in ["true", "false"] {
             let program = parse_text(src).unwrap_or_else(|e| panic!("{name}: {e}"));
-            cases.push(Case { name: format!("maybe-undefined/{name} {arg}"), program, args: vec![arg.into()] });
+            cases.push(Case {
+                name: format!("maybe-undefined/{name} {arg}"),
+                program,
+                args: vec![arg.into()],
+            });
         }
     }
     cases
@@ -211,7 +215,8 @@ mod tests {
 
     #[test]
     fn the_corpus_holds_reads_that_fail_on_some_arguments() {
-        let cases: Vec<Case> = corpus(0).into_iter().filter(|c| c.name.starts_with("maybe-undefined/")).collect();
+        let cases: Vec<Case> =
+            corpus(0).into_iter().filter(|c| c.name.starts_with("maybe-undefined/")).collect();
         assert_eq!(cases.len(), 2 * MAYBE_UNDEFINED.len());
         for case in &cases {
             verify(&case.program).unwrap_or_else(|e| panic!("{}: {e}", case.name));
