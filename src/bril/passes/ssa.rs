@@ -33,7 +33,13 @@ use crate::error::{Error, Result};
 
 /// `-to-ssa`.
 pub fn to_ssa(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| function_to_ssa(f))
+    rewrite_functions(program, |_, f| {
+        function_to_ssa(f)?;
+        // The names renamed away, so alternating in and out of SSA form
+        // does not grow the table.
+        f.drop_unused_vars();
+        Ok(())
+    })
 }
 
 /// `-from-ssa`.
@@ -42,7 +48,11 @@ pub fn from_ssa(program: &mut Program) -> Result<bool> {
     if !program.functions.iter().any(has_shadows) {
         return Ok(false);
     }
-    rewrite_functions(program, |_, f| function_from_ssa(f))
+    rewrite_functions(program, |_, f| {
+        function_from_ssa(f)?;
+        f.drop_unused_vars();
+        Ok(())
+    })
 }
 
 fn has_shadows(f: &Function) -> bool {
@@ -204,9 +214,10 @@ struct Renamer {
 }
 
 impl Renamer {
+    /// A new name for `v`: `x.1`, `x.2`, ... (from the stem of `x`).
     fn fresh(&mut self, f: &mut Function, v: VarId) -> VarId {
         self.hint.clear();
-        self.hint.push_str(f.var_name(v));
+        self.hint.push_str(crate::bril::names::stem(f.var_name(v)));
         self.hint.push_str(".1");
         self.names.fresh_var(f, &self.hint)
     }
@@ -321,7 +332,7 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
     let mut names = FreshNames::vars(f);
     for v in 0..n_vars {
         if is_get[v] && !absorb[v] {
-            let hint = format!("{}.s", f.var_name(VarId::new(v)));
+            let hint = format!("{}.s", crate::bril::names::stem(f.var_name(VarId::new(v))));
             shadow[v] = Some(names.fresh_var(f, &hint));
         }
     }
@@ -726,6 +737,30 @@ mod tests {
         let after = run(&p, &args, &Limits::default());
         assert_eq!(after.stdout, "", "{}", to_text(&p));
         assert_eq!(after.result.unwrap_err().kind(), crate::error::ErrorKind::Runtime);
+    }
+
+    /// Into and out of SSA form, again and again: names come from a counter
+    /// on the original name, not a suffix per round, and the names renamed
+    /// away leave the table, so a long episode costs the same per step.
+    #[test]
+    fn two_thousand_round_trips_keep_names_short_and_the_table_small() {
+        let src = "@main(n: int) {\n  i: int = const 1;\n  one: int = const 1;\n  three: int = const 3;\n  five: int = const 5;\n  zero: int = const 0;\n.loop:\n  go: bool = le i n;\n  br go .body .done;\n.body:\n  q: int = div i three;\n  q: int = mul q three;\n  r: int = sub i q;\n  fizz: bool = eq r zero;\n  q: int = div i five;\n  q: int = mul q five;\n  r: int = sub i q;\n  buzz: bool = eq r zero;\n  both: bool = and fizz buzz;\n  out: int = id i;\n  br fizz .f .next;\n.f:\n  out: int = const -1;\n.next:\n  br buzz .b .print;\n.b:\n  out: int = const -2;\n.print:\n  br both .fb .show;\n.fb:\n  out: int = const -3;\n.show:\n  print out;\n  i: int = add i one;\n  jmp .loop;\n.done:\n}";
+        let original = parse_text(src).unwrap();
+        let args = ["15".to_string()];
+        let expected = run(&original, &args, &Limits::default()).stdout;
+        let mut p = original.clone();
+        let (mut longest, mut most_vars) = (0, 0);
+        for round in 0..2000 {
+            to_ssa(&mut p).unwrap();
+            from_ssa(&mut p).unwrap();
+            let f = &p.functions[0];
+            longest = longest.max(f.vars.iter().map(|v| v.len()).max().unwrap_or(0));
+            most_vars = most_vars.max(f.vars.len());
+            assert!(longest <= 8, "round {round}: a name of {longest} characters\n{}", to_text(&p));
+        }
+        assert!(most_vars <= 3 * original.functions[0].vars.len(), "{most_vars} variables");
+        verify(&p).unwrap();
+        assert_eq!(run(&p, &args, &Limits::default()).stdout, expected);
     }
 
     #[test]
