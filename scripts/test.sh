@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test layer and ends with a one-line summary per layer:
 #   native    cargo fmt --check, cargo clippy (native and wasm32, -D warnings), then
-#             cargo test (unit, integration, CLI, doc tests, and the short fuzz
-#             run of tests/fuzz_short.rs, which needs the fuzzing feature)
+#             cargo test --no-fail-fast (unit, integration, CLI, doc tests, and
+#             the short fuzz run of tests/fuzz_short.rs, which needs the fuzzing
+#             feature; every test binary runs even after one fails)
 #   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
 #   node      the same wasm tests in Node (wasm-pack test --node)
 #   js        the npm package (pack, install, import from Node and a plain page)
@@ -49,7 +50,7 @@ lint() {
     cargo clippy --quiet --all-targets --features fuzzing -- -D warnings &&
     cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
 }
-native() { lint && cargo test --features fuzzing; }
+native() { lint && cargo test --no-fail-fast --features fuzzing; }
 chromium() {
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
     wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver

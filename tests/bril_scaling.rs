@@ -1,53 +1,53 @@
 //! No pass, pipeline, feature, reader, writer or the verifier grows
 //! quadratically with program size: each runs on generated programs of
-//! every shape at 1,000 and 16,000 instructions and must take less than
-//! 64 times as long on the larger (linear growth is 16 times, n log n about
-//! 22, quadratic 256; the margin absorbs caches filling up).
+//! every shape at 1,000 and 16,000 instructions, and the work it does on
+//! the larger must be less than 48 times the work on the smaller (linear
+//! growth is 16 times, n log n about 22, quadratic 256).
 //!
-//! Made not to flake on a loaded machine: time is the thread's CPU time
-//! (waiting for a core does not count), each size keeps its fastest run
-//! (a run slowed by another process never sets the figure), small inputs
-//! run in batches long enough to time, and a workload over the limit is
-//! measured again, up to three rounds, before it fails.
+//! Work is counted, not timed, so a busy machine cannot fail the test: the
+//! heap allocations and the bytes they ask for (the counting allocator of
+//! `compgym::bril::scaling` is this binary's global allocator) and the size
+//! of the output. A pass that clones a set per instruction, builds a name a
+//! character at a time or copies code per copy shows here; growth that
+//! allocates nothing shows only in time, which `make bench-scaling`
+//! measures (and `valgrind --tool=callgrind` counts, immune to load).
 #![cfg(not(target_arch = "wasm32"))]
 
-use compgym::bril::scaling::{workloads, Input, Workload};
+use compgym::bril::scaling::{heap_counts, workloads, CountingAllocator, Input, WorkCount};
 use compgym::bril::shapes::{self, Shape};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const SMALL: usize = 1_000;
 const LARGE: usize = 16_000;
 /// Most the larger input may cost, as a multiple of the smaller.
-const LIMIT: f64 = 64.0;
-const ROUNDS: usize = 3;
-/// Shortest batch timed, in seconds: well above the clock's resolution.
-const MIN_BATCH: f64 = 2e-3;
-/// Below this at the larger size (seconds), a workload is too quick for
-/// its growth to matter or to be measured: a pass returning at once.
-const NEGLIGIBLE: f64 = 50e-6;
+const LIMIT: u64 = 48;
+/// Below these at the larger size, a count is too small for its growth to
+/// matter: a pass that returns at once, a table grown a few times.
+const FLOOR: WorkCount = WorkCount { allocations: 2_000, bytes: 1 << 18, output: 1 << 12 };
 
-/// CPU seconds this thread has run (wall-clock seconds where the platform
-/// gives no thread clock).
-fn cpu_seconds() -> f64 {
-    use std::sync::OnceLock;
-    static START: OnceLock<std::time::Instant> = OnceLock::new();
-    compgym::bril::scaling::thread_cpu_seconds()
-        .unwrap_or_else(|| START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64())
+/// The measures of a count that grew past [`LIMIT`], with both values.
+fn too_fast(small: WorkCount, large: WorkCount) -> Vec<String> {
+    let measures = [
+        ("allocations", small.allocations, large.allocations, FLOOR.allocations),
+        ("bytes", small.bytes, large.bytes, FLOOR.bytes),
+        ("output", small.output, large.output, FLOOR.output),
+    ];
+    measures
+        .iter()
+        .filter(|&&(_, s, l, floor)| l >= floor && l > LIMIT * s.max(1))
+        .map(|&(what, s, l, _)| format!("{what} {s} at {SMALL}, {l} at {LARGE} ({}x)", l / s.max(1)))
+        .collect()
 }
 
-/// Seconds per run: the fastest of batches, each long enough to time.
-fn per_run(work: &Workload, input: &Input, batches: usize) -> f64 {
-    let mut clock = cpu_seconds;
-    let once = work.time(input, &mut clock).unwrap_or_else(|e| panic!("{}: {e}", work.name));
-    let reps = ((MIN_BATCH / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-    let mut best = f64::INFINITY;
-    for _ in 0..batches {
-        let mut total = 0.0;
-        for _ in 0..reps {
-            total += work.time(input, &mut clock).unwrap_or_else(|e| panic!("{}: {e}", work.name));
-        }
-        best = best.min(total / reps as f64);
-    }
-    best
+#[test]
+fn the_allocator_counts_this_threads_work() {
+    let before = heap_counts();
+    let v: Vec<u64> = std::hint::black_box(vec![1; 1000]);
+    let after = heap_counts();
+    assert_eq!(v.len(), 1000);
+    assert!(after.0 > before.0 && after.1 - before.1 >= 8000, "{before:?} {after:?}");
 }
 
 #[test]
@@ -57,29 +57,26 @@ fn every_workload_grows_less_than_quadratically() {
         let small = Input::new(shapes::generate(shape, SMALL, 1).unwrap());
         let large = Input::new(shapes::generate(shape, LARGE, 1).unwrap());
         for work in workloads() {
-            let (mut t_small, mut t_large) = (f64::INFINITY, f64::INFINITY);
-            let mut ratio = f64::INFINITY;
-            for _ in 0..ROUNDS {
-                t_small = t_small.min(per_run(&work, &small, 3));
-                t_large = t_large.min(per_run(&work, &large, 2));
-                ratio = t_large / t_small.max(1e-9);
-                if ratio < LIMIT || t_large < NEGLIGIBLE {
-                    break;
-                }
-            }
+            let count = |input: &Input| work.work(input).unwrap_or_else(|e| panic!("{}: {e}", work.name));
+            let (s, l) = (count(&small), count(&large));
             if std::env::var_os("SCALING_VERBOSE").is_some() {
-                println!("{:<20} {:<14} {ratio:>6.1}x  {:.3} ms", work.name, shape.name(), t_large * 1e3);
+                println!("{:<20} {:<14} {s:?} {l:?}", work.name, shape.name());
             }
-            if ratio >= LIMIT && t_large >= NEGLIGIBLE {
-                failures.push(format!(
-                    "{} on {}: {:.3} ms at {SMALL}, {:.3} ms at {LARGE} ({ratio:.0}x)",
-                    work.name,
-                    shape.name(),
-                    t_small * 1e3,
-                    t_large * 1e3
-                ));
+            for failure in too_fast(s, l) {
+                failures.push(format!("{} on {}: {failure}", work.name, shape.name()));
             }
         }
     }
     assert!(failures.is_empty(), "grows too fast:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn quadratic_work_would_be_caught() {
+    let linear = WorkCount { allocations: 10_000, bytes: 1 << 20, output: 1 << 14 };
+    let small = WorkCount { allocations: 625, bytes: 1 << 16, output: 1 << 10 };
+    assert!(too_fast(small, linear).is_empty());
+    let quadratic = WorkCount { allocations: 625 * 256, bytes: 1 << 24, output: 1 << 18 };
+    assert_eq!(too_fast(small, quadratic).len(), 3);
+    // A pass that returns at once: counts too small to say anything.
+    assert!(too_fast(WorkCount::default(), WorkCount { allocations: 3, bytes: 96, output: 0 }).is_empty());
 }

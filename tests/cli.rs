@@ -160,3 +160,21 @@ fn benchmark_drivers_are_compgym_bench_commands() {
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).contains("compgym-bench scaling"));
 }
+
+/// Programs that parse but are not well formed: `id` and `not` with no argument.
+const UNVERIFIED: [&str; 2] =
+    ["@main {\n  x: int = id;\n  print x;\n}\n", "@main {\n  b: bool = not;\n  print b;\n}\n"];
+
+#[test]
+fn passes_on_a_program_that_is_not_well_formed_are_a_verify_error() {
+    for src in UNVERIFIED {
+        for flags in ["-lvn", "-peephole", "-dce -copy-prop", "-O1", "-O2", "-Oz"] {
+            for command in ["opt", "run"] {
+                let o = compgym(&[command, "--passes", flags], src);
+                let stderr = text(&o.stderr);
+                assert_eq!(o.status.code(), Some(1), "{command} {flags}: {stderr}");
+                assert!(stderr.contains("VerifyError") && stderr.contains("takes 1 argument"), "{stderr}");
+            }
+        }
+    }
+}

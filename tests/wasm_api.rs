@@ -62,3 +62,22 @@ fn bril_programs_run_and_fail_with_typed_errors() {
     let rate = compgym::js::bench::bench_interpreter(program, 0.01).unwrap();
     assert!(js_sys::Reflect::get(&rate, &"perSecond".into()).unwrap().as_f64().unwrap() > 0.0);
 }
+
+/// Passes assume a well-formed program: on one that is not, `optimizeBril`
+/// and `runBril` with passes are a VerifyError, not a panic that would kill
+/// the instance, and the next call works.
+#[wasm_bindgen_test]
+fn passes_on_a_program_that_is_not_well_formed_are_a_verify_error() {
+    let flags = |flag: &str| JsValue::from(js_sys::Array::of1(&flag.into()));
+    for source in ["@main {\n  x: int = id;\n  print x;\n}", "@main {\n  b: bool = not;\n  print b;\n}"] {
+        for flag in ["-lvn", "-peephole", "-O1", "-O2", "-Oz"] {
+            let e = js::bril::optimize_bril(source.into(), flags(flag), JsValue::FALSE).unwrap_err();
+            assert_eq!(error_name(&e), "VerifyError", "optimizeBril {flag}");
+            let e = js::bril::run_bril(source.into(), JsValue::UNDEFINED, flags(flag)).unwrap_err();
+            assert_eq!(error_name(&e), "VerifyError", "runBril {flag}");
+        }
+    }
+    let good = "@main {\n  a: int = const 2;\n  b: int = add a a;\n  print b;\n}";
+    let text = js::bril::optimize_bril(good.into(), flags("-O2"), JsValue::FALSE).unwrap();
+    assert!(text.contains("const 4"), "{text}");
+}

@@ -82,29 +82,40 @@ impl LinUcb {
             .collect()
     }
 
-    /// Learns from one played arm's features and its reward.
+    /// Learns from one played arm's features and its reward. Non-finite
+    /// features or reward, or ones large enough to overflow the model, are
+    /// a ValueError and the model stays as it was.
     pub fn update(&mut self, features: &[f64], reward: f64) -> Result<()> {
         self.check_dim(features)?;
         ensure!(reward.is_finite(), Value, "reward must be finite, got {reward}");
+        if let Some((i, x)) = features.iter().enumerate().find(|(_, x)| !x.is_finite()) {
+            crate::bail!(Value, "features must be finite, got {x} at {i}");
+        }
         let d = self.dim;
         // Sherman–Morrison: (A + xxᵀ)⁻¹ = A⁻¹ - (A⁻¹x)(A⁻¹x)ᵀ / (1 + xᵀA⁻¹x), A⁻¹ symmetric.
         let ax = self.a_inv_times(features);
         let denominator = 1.0 + dot(features, &ax);
+        let mut a_inv = self.a_inv.clone();
         for i in 0..d {
             for j in 0..d {
-                self.a_inv[i * d + j] -= ax[i] * ax[j] / denominator;
+                a_inv[i * d + j] -= ax[i] * ax[j] / denominator;
             }
         }
-        for (bi, xi) in self.b.iter_mut().zip(features) {
-            *bi += reward * xi;
-        }
-        self.theta = self.a_inv_times(&self.b.clone());
+        let b: Vec<f64> = self.b.iter().zip(features).map(|(bi, xi)| bi + reward * xi).collect();
+        let theta = times(&a_inv, d, &b);
+        let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        ensure!(
+            finite(&a_inv) && finite(&b) && finite(&theta),
+            Value,
+            "the update overflows the model (reward {reward}): scale the rewards or features down"
+        );
+        (self.a_inv, self.b, self.theta) = (a_inv, b, theta);
         self.updates += 1;
         Ok(())
     }
 
     /// Learns from a batch: the observation acted on, the arms played and
-    /// the rewards received.
+    /// the rewards received; all of it, or (on an error) none of it.
     pub fn observe(&mut self, obs: &PerArmObservation, actions: &[usize], rewards: &[f64]) -> Result<()> {
         ensure!(
             actions.len() == obs.batch_size() && rewards.len() == obs.batch_size(),
@@ -114,10 +125,12 @@ impl LinUcb {
             actions.len(),
             rewards.len()
         );
+        let mut learnt = self.clone();
         for (b, (&arm, &r)) in actions.iter().zip(rewards).enumerate() {
             ensure!(arm < obs.num_arms(), Value, "action {arm} for sample {b} is not an arm");
-            self.update(&obs.features(b, arm), r)?;
+            learnt.update(&obs.features(b, arm), r)?;
         }
+        *self = learnt;
         Ok(())
     }
 
@@ -133,8 +146,13 @@ impl LinUcb {
     }
 
     fn a_inv_times(&self, x: &[f64]) -> Vec<f64> {
-        self.a_inv.chunks_exact(self.dim.max(1)).take(self.dim).map(|row| dot(row, x)).collect()
+        times(&self.a_inv, self.dim, x)
     }
+}
+
+/// The row-major `d × d` matrix `m` times `x`.
+fn times(m: &[f64], d: usize, x: &[f64]) -> Vec<f64> {
+    m.chunks_exact(d.max(1)).take(d).map(|row| dot(row, x)).collect()
 }
 
 #[cfg(test)]
@@ -164,5 +182,45 @@ mod tests {
         let mut m = LinUcb::new(2, 1.0, 1.0).unwrap();
         assert_eq!(m.update(&[1.0], 1.0).unwrap_err().name(), "ValueError");
         assert!(m.update(&[1.0, 2.0], f64::NAN).is_err());
+    }
+
+    /// A reward or feature that is not finite, or finite but large enough to
+    /// overflow the model, is a ValueError that leaves the model as it was.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn overflowing_updates_are_refused_and_change_nothing() {
+        let mut m = LinUcb::new(2, 1.0, 1.0).unwrap();
+        m.update(&[1.0, 0.5], 2.0).unwrap();
+        let before = m.clone();
+        let bad: [(&[f64], f64); 6] = [
+            (&[2.0, 2.0], 1e308),
+            (&[1e308, 1e308], 1.0),
+            (&[1e200, 0.0], 1e200),
+            (&[f64::INFINITY, 0.0], 1.0),
+            (&[f64::NAN, 0.0], 1.0),
+            (&[1.0, 0.0], f64::NEG_INFINITY),
+        ];
+        for (x, r) in bad {
+            let e = m.update(x, r).unwrap_err();
+            assert_eq!(e.name(), "ValueError", "{x:?} {r}");
+            assert_eq!(m, before, "{x:?} {r} changed the model");
+        }
+        assert!(m.theta().iter().all(|t| t.is_finite()));
+        m.update(&[0.0, 1.0], 1.0).unwrap();
+        assert_eq!(m.updates(), 2, "the model keeps learning");
+    }
+
+    /// A batch is learnt whole or not at all.
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_batch_with_one_bad_reward_changes_nothing() {
+        let per_arm = vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5, 0.5];
+        let obs = PerArmObservation::new(2, 2, vec![], per_arm, None).unwrap();
+        let mut m = LinUcb::new(2, 1.0, 1.0).unwrap();
+        let before = m.clone();
+        // Each reward alone fits; the second pushes Σ r x past f64::MAX.
+        let e = m.observe(&obs, &[0, 0], &[1e308, 1e308]).unwrap_err();
+        assert_eq!(e.name(), "ValueError");
+        assert_eq!(m, before);
+        m.observe(&obs, &[0, 1], &[1.0, 2.0]).unwrap();
+        assert_eq!(m.updates(), 2);
     }
 }

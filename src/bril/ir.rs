@@ -312,6 +312,43 @@ impl Function {
     pub fn instr_count(&self) -> usize {
         self.blocks.iter().map(|b| b.instrs.len()).sum()
     }
+
+    /// Drops the variables no parameter and no instruction names, keeping
+    /// the others in order. Passes that rename leave the old names behind:
+    /// without this the table, and every pass's work over it, would grow
+    /// with each renaming pass applied. True if any went.
+    pub fn drop_unused_vars(&mut self) -> bool {
+        let mut used = vec![false; self.vars.len()];
+        let named = self.instrs().flat_map(|i| i.args.iter().copied().chain(i.def()));
+        for v in self.params.iter().map(|p| p.var).chain(named) {
+            if let Some(u) = used.get_mut(v.index()) {
+                *u = true;
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return false;
+        }
+        let mut renumbered = vec![VarId(u32::MAX); self.vars.len()];
+        let mut kept = Vec::with_capacity(self.vars.len());
+        for (v, name) in std::mem::take(&mut self.vars).into_iter().enumerate() {
+            if used[v] {
+                renumbered[v] = VarId::new(kept.len());
+                kept.push(name);
+            }
+        }
+        self.vars = kept;
+        let new = |v: VarId| renumbered.get(v.index()).copied().unwrap_or(v);
+        for p in &mut self.params {
+            p.var = new(p.var);
+        }
+        for i in self.instrs_mut() {
+            i.args.iter_mut().for_each(|a| *a = new(*a));
+            if let Some(d) = i.dest.as_mut() {
+                d.var = new(d.var);
+            }
+        }
+        true
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -395,6 +432,20 @@ mod tests {
         let preds = f.predecessors();
         assert_eq!(preds[3], vec![BlockId(1), BlockId(2)]);
         assert!(preds[0].is_empty());
+    }
+
+    #[test]
+    fn unused_variables_go_and_the_rest_keep_their_names() {
+        let mut f = diamond();
+        let dead = f.var("dead");
+        let y = f.var("y");
+        f.blocks[3].instrs.insert(0, Instr::constant(y, Type::INT, Literal::Int(3)));
+        let _ = dead;
+        assert!(f.drop_unused_vars());
+        assert_eq!(f.vars, ["c", "x", "y"].map(Name::from));
+        assert_eq!(f.blocks[3].instrs[0].def(), Some(VarId(2)));
+        assert_eq!(f.blocks[3].instrs[1].args[0], VarId(1));
+        assert!(!f.drop_unused_vars());
     }
 
     #[test]

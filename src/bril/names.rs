@@ -2,9 +2,12 @@
 //!
 //! A pass that makes new names builds one [`FreshNames`] per function from
 //! the names already there, then asks it for each new one: `hint` itself
-//! when it is free, else `hint.1`, `hint.2`, ... the first that is free. Each
-//! hint remembers how far it got, so making k names from one hint costs
-//! O(k) in all, not O(k²) probes of a name table (or O(k²·n) scans).
+//! when it is free, else `stem.1`, `stem.2`, ... the first that is free,
+//! where `stem` is the hint without the suffixes passes add ([`stem`]). Each
+//! stem remembers how far it got, so making k names from one costs O(k) in
+//! all, not O(k²) probes of a name table (or O(k²·n) scans). Counting on the
+//! stem keeps names short however often passes rename what earlier passes
+//! named: `x`, `x.1`, `x.2`..., never `x.1.1.1`.
 
 use super::hash::{FxHashMap, FxHashSet};
 use super::ir::{Function, Name, Program, VarId};
@@ -48,17 +51,18 @@ impl FreshNames {
         name
     }
 
-    /// A name starting with `hint` that is neither taken nor handed out
-    /// before; it is taken from now on.
+    /// `hint`, or else a name `stem.k` on its [`stem`], that is neither
+    /// taken nor handed out before; it is taken from now on.
     pub fn fresh(&mut self, hint: &str) -> Name {
         if !self.taken.contains(hint) {
             let name: Name = hint.into();
             self.taken.insert(name.clone());
             return name;
         }
-        let mut k = self.next.get(hint).copied().unwrap_or(1);
-        let name = self.first_free(&format!("{hint}."), &mut k);
-        self.next.insert(hint.into(), k);
+        let stem = stem(hint);
+        let mut k = self.next.get(stem).copied().unwrap_or(1);
+        let name = self.first_free(&format!("{stem}."), &mut k);
+        self.next.insert(stem.into(), k);
         name
     }
 
@@ -85,6 +89,21 @@ impl FreshNames {
         f.vars.push(name);
         VarId::new(f.vars.len() - 1)
     }
+}
+
+/// `name` without the suffixes passes append to make names fresh: `.N`
+/// counters and the `.s` of SSA shadows (`x.1.s.2` → `x`). A name that is
+/// nothing but such suffixes is its own stem.
+pub fn stem(name: &str) -> &str {
+    let mut stem = name;
+    while let Some((head, tail)) = stem.rsplit_once('.') {
+        let suffix = tail == "s" || (!tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()));
+        if head.is_empty() || !suffix {
+            break;
+        }
+        stem = head;
+    }
+    stem
 }
 
 #[cfg(test)]
@@ -117,6 +136,18 @@ mod tests {
         assert_eq!(&*names.numbered("outlined."), "outlined.3");
         assert_eq!((&*names.numbered("f.spec"), &*names.numbered("f.spec")), ("f.spec1", "f.spec3"));
         assert_eq!(&*names.fresh("main"), "main.1");
+    }
+
+    #[test]
+    fn names_made_from_made_names_stay_short() {
+        assert_eq!(stem("x.1.s.12"), "x");
+        assert_eq!((stem("x"), stem("fill.next.a"), stem("loop.u2")), ("x", "fill.next.a", "loop.u2"));
+        assert_eq!((stem(".1"), stem("x."), stem("1.2")), (".1", "x.", "1"));
+        let mut f = Function::new("f");
+        f.vars = ["x", "x.1", "x.1.1", "x.s"].map(Name::from).to_vec();
+        let mut names = FreshNames::vars(&f);
+        let made: Vec<Name> = ["x.1.1", "x.s", "x.1", "x.2.s"].iter().map(|h| names.fresh(h)).collect();
+        assert_eq!(made, ["x.2", "x.3", "x.4", "x.2.s"].map(Name::from), "a free hint is taken as it is");
     }
 
     #[test]

@@ -8,6 +8,12 @@
 //! `Instant`, in a browser `performance.now()`), excluding the copy a pass
 //! works on; [`growth_exponent`] fits the slope of log time against log
 //! size; [`thread_cpu_seconds`] is the clock both prefer natively.
+//!
+//! Time is for `make bench-scaling` alone: on a busy machine it says little.
+//! Tests count work instead, which no other process changes:
+//! [`Workload::work`] gives the heap allocations and bytes one run asks for
+//! (counted by [`CountingAllocator`], which the test binary installs) and
+//! the size of what it produces.
 
 use super::features::{autophase, cfg, inst_count, ir_sha1, programl};
 use super::interp::Executable;
@@ -125,6 +131,50 @@ impl Workload {
         Ok(())
     }
 
+    /// The work one run does: what it allocates on this thread (zero unless
+    /// [`CountingAllocator`] is the global allocator) and the size of its
+    /// output. Like [`Workload::time`], the copy a pass works on is made
+    /// before counting starts and dropped after it ends.
+    pub fn work(&self, input: &Input) -> Result<WorkCount> {
+        let mut copy = match self.work {
+            Work::Pass(_) | Work::Pipeline(_) => Some(input.program.clone()),
+            _ => None,
+        };
+        let before = heap_counts();
+        let made = self.run_measured(input, copy.as_mut())?;
+        let after = heap_counts();
+        let output = made.unwrap_or_else(|| copy.as_ref().map_or(0, |c| print::to_text(c).len() as u64));
+        drop(copy);
+        Ok(WorkCount { allocations: after.0 - before.0, bytes: after.1 - before.1, output })
+    }
+
+    /// [`Workload::run`], returning the size of what it made where that is
+    /// dropped at once (characters written, instructions read, features
+    /// computed); `None` for a pass or pipeline, whose copy is measured
+    /// after counting ends.
+    fn run_measured(&self, input: &Input, copy: Option<&mut Program>) -> Result<Option<u64>> {
+        let p = &input.program;
+        let n = |len: usize| Some(len as u64);
+        Ok(match self.work {
+            Work::ParseText => n(parse_text(&input.text)?.instr_count()),
+            Work::PrintText => n(print::to_text(p).len()),
+            Work::ReadJson => n(json::parse_json(&input.json)?.instr_count()),
+            Work::WriteJson => n(json::to_json(p).len()),
+            Work::InstCount => n(format!("{:?}", inst_count::counts(p)).len()),
+            Work::Autophase => n(format!("{:?}", autophase::features(p)).len()),
+            Work::Programl => n(format!("{:?}", programl::graph(p)).len()),
+            Work::Cfg => n(cfg::to_json(p).to_string().len()),
+            Work::Pass(_) | Work::Pipeline(_) => {
+                self.run(input, copy)?;
+                None
+            }
+            Work::Verify | Work::Lower | Work::IrSha1 => {
+                self.run(input, copy)?;
+                Some(0)
+            }
+        })
+    }
+
     /// The fastest of runs repeated until `min_seconds` have passed (at least
     /// `min_runs` of them): on a shared machine the fastest run is the one
     /// least disturbed by other work.
@@ -168,6 +218,67 @@ pub fn thread_cpu_seconds() -> Option<f64> {
         }
     }
     None
+}
+
+/// The work of one run of a [`Workload`]: counts that do not depend on the
+/// machine or its load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkCount {
+    /// Heap allocations and reallocations.
+    pub allocations: u64,
+    /// Bytes those asked for.
+    pub bytes: u64,
+    /// The size of the output: characters of text or JSON written (a pass's
+    /// or pipeline's program printed), instructions read, or the debug form
+    /// of the features; 0 for the verifier, lowering and the hash.
+    pub output: u64,
+}
+
+std::thread_local! {
+    /// Allocations and bytes asked for on this thread.
+    static HEAP: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// The allocations and bytes asked for on this thread so far (zero unless
+/// [`CountingAllocator`] is the global allocator).
+pub fn heap_counts() -> (u64, u64) {
+    HEAP.try_with(|h| h.get()).unwrap_or((0, 0))
+}
+
+/// The system allocator, counting what each thread asks for. A binary that
+/// measures work installs it: `#[global_allocator] static A: CountingAllocator = CountingAllocator;`.
+pub struct CountingAllocator;
+
+impl CountingAllocator {
+    fn count(bytes: usize) {
+        let _ = HEAP.try_with(|h| {
+            let (n, b) = h.get();
+            h.set((n + 1, b + bytes as u64));
+        });
+    }
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; counting
+// touches only a thread-local cell, which allocates nothing.
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Self::count(layout.size());
+        std::alloc::System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Self::count(layout.size());
+        std::alloc::System.alloc_zeroed(layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        Self::count(new_size);
+        std::alloc::System.realloc(ptr, layout, new_size)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        std::alloc::System.dealloc(ptr, layout)
+    }
 }
 
 /// The least-squares slope of log(seconds) against log(size): 1 for linear

@@ -293,6 +293,9 @@ impl<'a> Cx<'a> {
         if !instr.labels.is_empty() {
             return Err(self.error(instr, "call takes no labels"));
         }
+        if instr.value.is_some() {
+            return Err(self.error(instr, "only const has a value"));
+        }
         if instr.args.len() != callee.params.len() {
             return Err(self.error(
                 instr,
@@ -545,5 +548,23 @@ mod tests {
             let m = e.message();
             assert!(m.contains(pos) && m.contains(what) && m.contains('@'), "{src}: {m}");
         }
+    }
+
+    /// JSON can give any instruction a "value"; only `const` has one. A
+    /// call with a value prints as `x: int = call 5 @f;`, which no reader
+    /// takes back.
+    #[test]
+    fn a_call_with_a_value_is_rejected_naming_the_call() {
+        let src = r#"{"functions": [
+            {"name": "main", "instrs": [
+                {"op": "call", "dest": "x", "type": "int", "funcs": ["f"], "value": 5},
+                {"op": "print", "args": ["x"]}]},
+            {"name": "f", "type": "int", "instrs": [
+                {"op": "const", "dest": "one", "type": "int", "value": 1},
+                {"op": "ret", "args": ["one"]}]}]}"#;
+        let e = verify(&crate::bril::parse_json(src).unwrap()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Verify);
+        assert!(e.message().contains("@main") && e.message().contains("call"), "{}", e.message());
+        assert!(e.message().contains("only const has a value"), "{}", e.message());
     }
 }

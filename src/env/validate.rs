@@ -10,9 +10,14 @@ use crate::rng::Rng;
 use crate::value::Value;
 use crate::{bail, ensure};
 
-/// Plays `episodes` episodes with actions sampled uniformly from the action
-/// spec and checks every time step. An environment whose episodes never end
-/// never returns, as in tf_agents.
+/// Most episodes one validation plays: far more than a check needs (tf_agents
+/// plays 5 by default), far fewer than would run for hours. More is a
+/// LimitError before any episode starts.
+pub const MAX_EPISODES: usize = 10_000;
+
+/// Plays `episodes` episodes (at most [`MAX_EPISODES`]) with actions sampled
+/// uniformly from the action spec and checks every time step. An
+/// environment whose episodes never end never returns, as in tf_agents.
 ///
 /// Errors name the field and what was wrong (`observation.global: expected
 /// shape [2, 3] ...`); a failing `reset` or `step` is returned as is.
@@ -33,6 +38,11 @@ pub fn validate_environment_with_policy(
     rng: &mut Rng,
     policy: &mut dyn FnMut(&TimeStep, &mut Rng) -> Result<Value>,
 ) -> Result<()> {
+    ensure!(
+        episodes <= MAX_EPISODES,
+        Limit,
+        "episodes: {episodes} is more than the {MAX_EPISODES} one validation may play"
+    );
     let spec = env.time_step_spec();
     let outer = outer_dims(env)?;
     let mut completed = 0;

@@ -11,10 +11,12 @@
 //! next valid call.
 
 mod bril;
+mod mutants;
 mod protocol;
 mod spaces;
 
 pub use bril::{bril_json, bril_text, interpreter, passes};
+pub use mutants::pass_mutants;
 pub use protocol::protocol;
 pub use spaces::space_description;
 
@@ -25,11 +27,12 @@ pub type Target = fn(&[u8]);
 
 /// Every target by name (the names of `fuzz/fuzz_targets/*.rs` and of the
 /// corpus folders).
-pub const TARGETS: [(&str, Target); 6] = [
+pub const TARGETS: [(&str, Target); 7] = [
     ("bril_text", bril_text),
     ("bril_json", bril_json),
     ("interpreter", interpreter),
     ("passes", passes),
+    ("pass_mutants", pass_mutants),
     ("space_description", space_description),
     ("protocol", protocol),
 ];

@@ -184,10 +184,19 @@ impl Service {
             Err(e) if e.kind() == ErrorKind::BenchmarkInit => return Err(e),
             Err(e) => return Err(Error::benchmark_init(format!("{}: {e}", request.benchmark.uri))),
         };
-        let mut observation = Vec::with_capacity(request.observation_space.len());
-        for &i in &request.observation_space {
+        // Each space computed once, however often the request names it: a
+        // request of 10^6 indices costs 10^6 copies, not 10^6 computations.
+        let mut first: Vec<Option<usize>> = vec![None; self.observation_spaces.len()];
+        let mut observation: Vec<Value> = Vec::with_capacity(request.observation_space.len());
+        for (k, &i) in request.observation_space.iter().enumerate() {
+            if let Some(j) = first[i] {
+                let value = observation[j].clone();
+                observation.push(value);
+                continue;
+            }
             let space = &self.observation_spaces[i];
             observation.push(session.get_observation(i, space).map_err(|e| session_error(e, &space.name))?);
+            first[i] = Some(k);
         }
         let new_action_space = session.new_action_space();
         let session_id = self.new_id();

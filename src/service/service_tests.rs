@@ -310,3 +310,13 @@ fn requests_past_a_limit_are_limit_errors_and_the_service_goes_on() {
     let reply = s.call_json("Step", &json!({"sessionId": id, "action": [{"int64Value": 1}]})).unwrap();
     assert_eq!(reply["endOfSession"], json!(false));
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_start_naming_one_space_many_times_gets_a_copy_each() {
+    let mut s = service();
+    let mut indices = vec![obs::INVERSIONS; 100_000];
+    indices[7] = obs::INVERSIONS_O0;
+    let reply = start(&mut s, "benchmark://toy-v0/b", indices).unwrap();
+    assert_eq!(reply.observation.len(), 100_000);
+    assert!(reply.observation.iter().enumerate().all(|(k, v)| k == 7 || v == &reply.observation[0]));
+}

@@ -60,15 +60,25 @@ impl Kind for DictSpace {
     fn name(&self) -> &str {
         &self.name
     }
+    /// Linear in the entries: one index of the space's keys, then one lookup
+    /// per entry (a repeated key finds its slot taken).
     fn contains(&self, value: &Value) -> bool {
         let Value::Dict(entries) = value else {
             return false;
         };
-        entries.len() == self.spaces.len()
-            && entries.iter().all(|(k, v)| self.get(k).is_some_and(|s| s.contains(v)))
-            // With unique space keys, equal sizes and every entry found, the key
-            // sets are equal unless the value repeats a key.
-            && entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(j, _)| j != k))
+        if entries.len() != self.spaces.len() {
+            return false;
+        }
+        let index: std::collections::HashMap<&str, usize> =
+            self.spaces.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
+        let mut seen = vec![false; self.spaces.len()];
+        entries.iter().all(|(k, v)| match index.get(k.as_str()) {
+            Some(&i) if !seen[i] => {
+                seen[i] = true;
+                self.spaces[i].1.contains(v)
+            }
+            _ => false,
+        })
     }
     fn create_empty(&self) -> Value {
         Value::Dict(self.spaces.iter().map(|(k, s)| (k.clone(), s.create_empty())).collect())
@@ -208,6 +218,17 @@ mod tests {
         assert!(!s.contains(&v(&[("a", 0), ("a", 1)])));
         assert!(!s.contains(&v(&[("a", 0), ("c", 1)])));
         assert!(!s.contains(&v(&[("a", 0), ("b", 2)])));
+    }
+
+    #[test]
+    fn contains_on_twenty_thousand_keys() {
+        let keys: Vec<String> = (0..20_000).map(|i| format!("k{i}")).collect();
+        let s = DictSpace::new("x", keys.iter().map(|k| (k.clone(), d(2))).collect(), true).unwrap();
+        let mut entries: Vec<(String, Value)> =
+            keys.iter().rev().map(|k| (k.clone(), Value::Int(1))).collect();
+        assert!(s.contains(&Value::Dict(entries.clone())));
+        entries[7].0 = entries[8].0.clone();
+        assert!(!s.contains(&Value::Dict(entries)), "a repeated key");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 // The agents in a worker: the built package's agents.js and agents-worker.js,
 // in a module Web Worker in headless Chromium and in a Node worker thread.
-// Progress about every 100 ms, cancellation mid-run, results that replay on
-// a fresh environment, training and the leaderboard, typed errors.
+// Progress in chunks, cancellation mid-run, results that replay on a fresh
+// environment, training and the leaderboard, typed errors. Every search
+// asserted on has a step budget, never seconds: a busy machine changes how
+// long a run takes, not what it finds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
@@ -37,24 +39,18 @@ async function scenario(connectAgents, compgym, connectOptions) {
   const out = {};
   const agents = connectAgents(undefined, connectOptions);
   try {
-    // A run with progress: the times between reports, and the result replayed.
-    const times = [];
+    // A run with progress, and the result replayed.
     const reports = [];
     const result = await agents.run(
       'explore',
-      { benchmark: 'benchmark://suite-v0/trapezoid', seconds: 0.8, steps: null, seed: 1 },
-      {
-        onProgress: (p) => {
-          times.push(performance.now());
-          reports.push(p);
-        },
-      },
+      { benchmark: 'benchmark://suite-v0/trapezoid', steps: 400, seconds: null, seed: 1 },
+      { onProgress: (p) => reports.push(p) },
     );
-    const gaps = times.slice(1).map((t, i) => t - times[i]);
     out.run = {
       reports: reports.length,
-      medianGap: gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)],
-      fields: Object.keys(reports[1]).sort(),
+      stepsRise: reports.every((p, i) => i === 0 || p.steps >= reports[i - 1].steps),
+      steps: result.steps,
+      fields: Object.keys(reports.at(-1)).sort(),
       bestFalls: reports.every((p, i) => i === 0 || p.bestCost <= reports[i - 1].bestCost),
       lastFraction: reports.at(-1).fraction,
       status: result.status,
@@ -130,10 +126,10 @@ async function scenario(connectAgents, compgym, connectOptions) {
       { onProgress: (p) => progress.push(p.done) },
     );
     out.leaderboard = { rows: board.rows.length, lines: board.table.trimEnd().split('\n').length, finished: board.finished, last: progress.at(-1), valid: board.rows.every((r) => r.valid === r.programs.length) };
-    // A leaderboard of 1.5 s stopped at once: the rows done so far.
+    // A leaderboard of 3 x 2,000 steps stopped at once: the rows done so far.
     const stopBoard = new AbortController();
     const partial = await agents.leaderboard(
-      { tasks: ['size'], agents: ['explore'], suite: 2, large: 0, generated: 1, steps: null, seconds: 0.5 },
+      { tasks: ['size'], agents: ['explore'], suite: 2, large: 0, generated: 1, steps: 2000, seconds: null },
       { signal: stopBoard.signal, onProgress: () => stopBoard.abort() },
     );
     out.leaderboardStopped = { finished: partial.finished, some: partial.rows.reduce((n, r) => n + r.programs.length, 0) < 3 };
@@ -166,9 +162,10 @@ async function scenario(connectAgents, compgym, connectOptions) {
 }
 
 function check(out) {
-  // About every 100 ms: chunks are 0.1 s of work.
-  assert.ok(out.run.reports >= 5, `${out.run.reports} reports in 0.8 s`);
-  assert.ok(out.run.medianGap >= 60 && out.run.medianGap <= 400, `median gap ${out.run.medianGap} ms`);
+  // At least the last report; how many more depends on the machine's speed.
+  assert.ok(out.run.reports >= 1, `${out.run.reports} reports`);
+  assert.ok(out.run.stepsRise);
+  assert.equal(out.run.steps, 400);
   assert.deepEqual(out.run.fields, ['bestActions', 'bestCost', 'elapsed', 'episodes', 'fraction', 'initialCost', 'status', 'steps']);
   assert.ok(out.run.bestFalls);
   assert.equal(out.run.lastFraction, 1);

@@ -14,7 +14,9 @@ pub fn const_bits(instr: &Instr) -> Option<u64> {
 }
 
 /// A literal of type `ty` holding `bits`, when one can be written in Bril
-/// text that reads back as the same bits (no NaN, no pointers).
+/// text and JSON that the reference tools read back as the same bits: no
+/// pointers, and no NaN or infinity (text would say `1e999`, JSON
+/// `"Infinity"`, and `bril2json`/`brili` reject both).
 pub fn bits_literal(bits: u64, ty: Type) -> Option<Literal> {
     if ty.is_ptr() {
         return None;
@@ -22,7 +24,7 @@ pub fn bits_literal(bits: u64, ty: Type) -> Option<Literal> {
     match ty.base {
         BaseType::Int => Some(Literal::Int(bits as i64)),
         BaseType::Bool => Some(Literal::Bool(bits != 0)),
-        BaseType::Float => Some(f64::from_bits(bits)).filter(|x| !x.is_nan()).map(Literal::Float),
+        BaseType::Float => Some(f64::from_bits(bits)).filter(|x| x.is_finite()).map(Literal::Float),
         BaseType::Char => u32::try_from(bits).ok().and_then(char::from_u32).map(Literal::Char),
     }
 }
@@ -83,6 +85,8 @@ mod tests {
         assert_eq!(fold(Op::Print, &[1]), None);
         assert_eq!(Literal::Int(2).bits(Type::FLOAT), 2.0f64.to_bits());
         assert_eq!(bits_literal(f64::NAN.to_bits(), Type::FLOAT), None);
+        assert_eq!(bits_literal(f64::INFINITY.to_bits(), Type::FLOAT), None);
+        assert_eq!(bits_literal(f64::NEG_INFINITY.to_bits(), Type::FLOAT), None);
         assert_eq!(bits_literal(1, Type::BOOL), Some(Literal::Bool(true)));
     }
 }

@@ -14,7 +14,7 @@
 use super::cfg::Cfg;
 use super::liveness::Liveness;
 use super::sets::{BlockSets, Marks, SparseSet};
-use crate::bril::ir::{BlockId, Function, Instr, VarId};
+use crate::bril::ir::{BlockId, Function, Instr, Op, VarId};
 
 #[derive(Clone, Debug)]
 pub struct Definite {
@@ -181,6 +181,106 @@ pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead
     found
 }
 
+/// Every `get` that some path from the entry reaches with its shadow never
+/// `set` (brili fails there as on an unassigned variable), as reads of the
+/// `get`'s variable. Shadows are tracked where they are live, from the
+/// entry; most functions have no `get`, and SSA code rarely a shadow live
+/// on entry, so this costs a scan.
+fn unset_gets(f: &Function) -> Vec<UnassignedRead> {
+    let mut found = Vec::new();
+    if f.blocks.is_empty() || !f.instrs().any(|i| i.op == Op::Get) {
+        return found;
+    }
+    let n = f.vars.len();
+    let cfg = Cfg::new(f);
+    let live = Liveness::with_shadows(f, &cfg);
+    let blocks = f.blocks.len();
+    // Shadows (slot n + x) some path reaches unset on entry to each block.
+    let mut maybe: Vec<Vec<usize>> = vec![Vec::new(); blocks];
+    let (mut mark, mut sets_it) = (vec![usize::MAX; blocks], vec![usize::MAX; blocks]);
+    let mut stack = Vec::new();
+    for slot in live.live_in.get(0).iter().filter(|&s| s >= n) {
+        for b in live.writers_of(slot) {
+            sets_it[b as usize] = slot;
+        }
+        mark[0] = slot;
+        maybe[0].push(slot);
+        stack.push(0usize);
+        while let Some(b) = stack.pop() {
+            if sets_it[b] == slot {
+                continue;
+            }
+            for &s in &cfg.succs[b] {
+                let s = s.index();
+                if mark[s] != slot && live.live_in.get(s).contains(slot) {
+                    mark[s] = slot;
+                    maybe[s].push(slot);
+                    stack.push(s);
+                }
+            }
+        }
+    }
+    for (b, unset) in maybe.iter_mut().enumerate().filter(|(_, m)| !m.is_empty()) {
+        for (index, instr) in f.blocks[b].instrs.iter().enumerate() {
+            match (instr.op, instr.def(), instr.shadow_target()) {
+                (Op::Get, Some(x), _) if unset.contains(&(n + x.index())) => {
+                    found.push(UnassignedRead { block: BlockId::new(b), index, var: x });
+                }
+                (Op::Set, _, Some(x)) => unset.retain(|&s| s != n + x.index()),
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// The reads passes must keep as they are, where they are: reads of a
+/// variable that some path from the entry reaches unassigned, and `get`s
+/// of a shadow that some path reaches never `set`.
+///
+/// `brili` fails on such a read ("undefined variable"), so the optimised
+/// program must fail there too, after the same output: a pass never deletes
+/// an instruction making one, never rewrites its operands or replaces it by
+/// an equal value, and never moves it. Most functions have none, and then
+/// this costs one linear scan.
+#[derive(Clone, Debug, Default)]
+pub struct MaybeUndefinedReads {
+    /// In layout order, so sorted by (block, index).
+    reads: Vec<UnassignedRead>,
+}
+
+impl MaybeUndefinedReads {
+    pub fn of(f: &Function) -> MaybeUndefinedReads {
+        let mut reads = unassigned_reads(f, &vec![true; f.vars.len()]);
+        let gets = unset_gets(f);
+        if !gets.is_empty() {
+            reads.extend(gets);
+            reads.sort_unstable_by_key(|r| (r.block, r.index, r.var));
+        }
+        MaybeUndefinedReads { reads }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.reads.is_empty()
+    }
+
+    /// Whether instruction `index` of `block` makes such a read.
+    pub fn at(&self, block: BlockId, index: usize) -> bool {
+        self.reads.binary_search_by(|r| (r.block, r.index).cmp(&(block, index))).is_ok()
+    }
+
+    /// Of each of the function's `n` variables, whether some read of it is one.
+    pub fn variables(&self, n: usize) -> Vec<bool> {
+        let mut vars = vec![false; n];
+        for r in &self.reads {
+            if let Some(v) = vars.get_mut(r.var.index()) {
+                *v = true;
+            }
+        }
+        vars
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +322,42 @@ mod tests {
         let b = f.block_labeled("b").unwrap();
         assert_eq!(reads, [0, 1].map(|index| UnassignedRead { block: b, index, var: x }));
         assert!(unassigned_reads(f, &vec![false; f.vars.len()]).is_empty(), "no candidates");
+    }
+
+    #[test]
+    fn maybe_undefined_reads_by_instruction_and_variable() {
+        // x is read at the loop's top before the body writes it: undefined
+        // on the first iteration. y is written before every read.
+        let p = parse_text(
+            "@main {\n  i: int = const 0;\n.loop:\n  x: int = id x;\n  y: int = const 1;\n  print y;\n  x: int = const 3;\n  print x;\n  jmp .loop;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let reads = MaybeUndefinedReads::of(f);
+        let body = f.block_labeled("loop").unwrap();
+        assert!(reads.at(body, 0));
+        assert!(!reads.at(body, 2) && !reads.at(body, 4) && !reads.at(BlockId(0), 0));
+        let x = f.var_named("x").unwrap();
+        let vars = reads.variables(f.vars.len());
+        assert_eq!(vars.iter().filter(|&&v| v).count(), 1);
+        assert!(vars[x.index()]);
+        let p = parse_text("@main {\n  y: int = const 1;\n  print y;\n}").unwrap();
+        assert!(MaybeUndefinedReads::of(&p.functions[0]).is_empty());
+    }
+
+    #[test]
+    fn a_get_before_any_set_on_some_path_is_a_maybe_undefined_read() {
+        // i's shadow is set only in the body: the first get of i fails.
+        let p = parse_text(
+            "@main(n: int) {\n  zero: int = const 0;\n  set s zero;\n.head:\n  i: int = get;\n  s: int = get;\n  go: bool = lt i n;\n  br go .body .exit;\n.body:\n  one: int = const 1;\n  i2: int = add i one;\n  set i i2;\n  set s i2;\n  jmp .head;\n.exit:\n  print s;\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        let reads = MaybeUndefinedReads::of(f);
+        let head = f.block_labeled("head").unwrap();
+        assert!(reads.at(head, 0), "get of i");
+        assert!(!reads.at(head, 1), "s is set on every path");
+        assert_eq!(reads.variables(f.vars.len()).iter().filter(|&&v| v).count(), 1);
     }
 
     #[test]

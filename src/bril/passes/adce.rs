@@ -18,15 +18,15 @@
 //! no useful instruction reads a value they made. Branches are all kept
 //! (this is the "no control dependence" variant): removing a loop could turn
 //! a run that never ends into one that does. An instruction reading a
-//! variable that is not certainly assigned is kept, so a read of an
-//! unassigned variable (an error) is never removed.
+//! variable that is not certainly assigned, or a `get` of a shadow that may
+//! be unset, is kept, so a read that fails is never removed (see
+//! [`MaybeUndefinedReads`]).
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dataflow::{solve, Dataflow, Direction};
-use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::analysis::edit::rewrite_functions;
-use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::sets::{ListedSet, Marks, SparseSet};
+use crate::bril::analysis::sets::{ListedSet, SparseSet};
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
 use std::cell::RefCell;
@@ -116,16 +116,14 @@ impl Dataflow for Strong {
 
 fn adce_function(f: &mut Function) {
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
-    let definite = Definite::new(f, &cfg, &live);
-    let mut roots: Vec<Vec<bool>> = f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect();
-    let mut scratch = Marks::new(f.vars.len());
-    for b in f.block_ids() {
-        definite.walk(f, b, &mut scratch, |i, instr, assigned| {
-            let unassigned_read = instr.uses().iter().any(|&u| !assigned.contains(u));
-            roots[b.index()][i] = is_root(instr.op) || unassigned_read;
-        });
-    }
+    let failing = MaybeUndefinedReads::of(f);
+    let roots: Vec<Vec<bool>> = f
+        .block_ids()
+        .map(|b| {
+            let instrs = &f.block(b).instrs;
+            (0..instrs.len()).map(|i| is_root(instrs[i].op) || failing.at(b, i)).collect()
+        })
+        .collect();
     let n = f.vars.len();
     let strong = Strong { n, roots, scratch: RefCell::new(ListedSet::new(2 * n)) };
     let solution = solve(&strong, f, &cfg);
@@ -162,6 +160,15 @@ mod tests {
         assert!(!text.contains("junk") && !text.contains("nop"), "{text}");
         assert!(text.contains("br c .loop .end;") && text.contains("i: int = add i one;"), "{text}");
         assert!(!adce(&mut p).unwrap());
+    }
+
+    /// `s = get` before any `set s` on the first iteration fails, unused or not.
+    #[test]
+    fn keeps_a_get_whose_shadow_may_be_unset() {
+        let src = "@main(n: int) {\n  zero: int = const 0;\n  set i zero;\n  jmp .head;\n.head:\n  i: int = get;\n  s: int = get;\n  go: bool = lt i n;\n  br go .body .exit;\n.body:\n  one: int = const 1;\n  i2: int = add i one;\n  set i i2;\n  set s i2;\n  jmp .head;\n.exit:\n  print n;\n}";
+        let mut p = parse_text(src).unwrap();
+        adce(&mut p).unwrap();
+        assert!(to_text(&p).contains("s: int = get;"), "{}", to_text(&p));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! read of `d` where such a copy is available reads `s` instead, following
 //! chains of copies. A copy whose destination is then dead is deleted, when
 //! its source is certainly assigned there (so no read of an unassigned
-//! variable, an error, disappears).
+//! variable, an error, disappears: see
+//! [`MaybeUndefinedReads`]).
 //!
 //! At most one copy into a variable is available at any point (each kills
 //! the others), so the facts map a variable to its available copy. At a
@@ -15,7 +16,7 @@
 //! facts stay as small as the live sets, whatever the size of the function.
 
 use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::analysis::edit::rewrite_functions;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::{Marks, Set};
@@ -218,21 +219,15 @@ fn propagate(f: &mut Function) {
 fn remove_dead_copies(f: &mut Function) {
     let cfg = Cfg::new(f);
     let live = Liveness::new(f, &cfg);
-    let definite = Definite::new(f, &cfg, &live);
+    let failing = MaybeUndefinedReads::of(f);
     let mut scratch = Marks::new(f.vars.len());
     for b in f.block_ids() {
-        // A copy may go when its destination is dead after it and its source
-        // is certainly assigned before it.
-        let mut dead_after = vec![false; f.block(b).instrs.len()];
+        // A copy may go when its destination is dead after it and its read
+        // of the source cannot fail.
+        let mut remove = vec![false; f.block(b).instrs.len()];
         live.walk_back(f, b, &mut scratch, |i, instr, live| {
             if let (Op::Id, Some(d)) = (instr.op, instr.def()) {
-                dead_after[i] = !live.contains(d.index());
-            }
-        });
-        let mut remove = vec![false; dead_after.len()];
-        definite.walk(f, b, &mut scratch, |i, instr, assigned| {
-            if let (true, Some(d), Some(&s)) = (dead_after[i], instr.def(), instr.args.first()) {
-                remove[i] = s == d || assigned.contains(s);
+                remove[i] = !live.contains(d.index()) && !failing.at(b, i);
             }
         });
         let mut i = 0;

@@ -4,14 +4,16 @@
 //! instruction of the function reads, and (2) definitions overwritten later in
 //! the same block before any read, plus every `nop`. Only instructions that
 //! cannot fail and have no effect are deleted: pure operations, and `div` or
-//! `int2char` whose operands are known constants that make them safe. Nothing
-//! can observe a value nobody reads, so output and errors stay the same.
+//! `int2char` whose operands are known constants that make them safe, and
+//! none that reads a variable maybe undefined there (that read fails).
+//! Nothing can observe a value nobody reads, so output and errors stay the same.
 
 use crate::bril::hash::FxHashMap;
 
 use super::facts::{global_constants, use_counts};
 use super::fold::{cannot_fail, Value};
-use crate::bril::ir::{Function, Instr, Op, Program, VarId};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
+use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
 pub fn dce(program: &mut Program) -> Result<bool> {
@@ -30,10 +32,12 @@ pub fn dce(program: &mut Program) -> Result<bool> {
 fn dce_round(f: &mut Function) -> bool {
     let mut uses = use_counts(f);
     let globals = global_constants(f);
+    let failing = MaybeUndefinedReads::of(f);
     let mut dead: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     let mut removable: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
-    for block in &f.blocks {
-        let (d, r) = dead_in_block(&block.instrs, &uses, &globals);
+    for (b, block) in f.blocks.iter().enumerate() {
+        let may_fail = |i: usize| failing.at(BlockId::new(b), i);
+        let (d, r) = dead_in_block(&block.instrs, &uses, &globals, may_fail);
         dead.push(d);
         removable.push(r);
     }
@@ -75,8 +79,13 @@ fn dce_round(f: &mut Function) -> bool {
 }
 
 /// Which instructions of one block are dead by either rule, and which could
-/// go if their result were unread.
-fn dead_in_block(instrs: &[Instr], uses: &[u32], globals: &[Option<Value>]) -> (Vec<bool>, Vec<bool>) {
+/// go if their result were unread (not those `may_fail` names, by index).
+fn dead_in_block(
+    instrs: &[Instr],
+    uses: &[u32],
+    globals: &[Option<Value>],
+    may_fail: impl Fn(usize) -> bool,
+) -> (Vec<bool>, Vec<bool>) {
     let mut dead = vec![false; instrs.len()];
     // Whether each instruction could go if its result were unread.
     let mut removable = vec![false; instrs.len()];
@@ -86,7 +95,7 @@ fn dead_in_block(instrs: &[Instr], uses: &[u32], globals: &[Option<Value>]) -> (
     for (i, instr) in instrs.iter().enumerate() {
         let known = |v: &VarId| local_consts.get(v).copied().or(globals.get(v.index()).copied().flatten());
         let operands: Vec<Option<Value>> = instr.uses().iter().map(known).collect();
-        removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands);
+        removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands) && !may_fail(i);
         for u in instr.uses() {
             unread_def.remove(u);
         }

@@ -5,7 +5,10 @@
 //! into the call's destination and a jump to the continuation block. A
 //! parameter the callee never assigns simply becomes the argument variable
 //! (nothing in the copied body writes caller variables); others get an `id`
-//! copy. Callees are processed first, so inlined bodies are already inlined.
+//! copy, and so do all of a call's arguments when one of them may be
+//! undefined there (see [`MaybeUndefinedReads`]): the copies read them where
+//! the call did, so a read that fails still fails before the body runs.
+//! Callees are processed first, so inlined bodies are already inlined.
 //!
 //! Safe because the copied body computes exactly what the call did: only
 //! callees are taken whose every read is preceded by a definition on every
@@ -16,6 +19,7 @@
 
 use super::call_graph::CallGraph;
 use super::facts::{all_reads_defined, def_counts, use_counts, uses_ssa_ops};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Name, Op, Pos, Program, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
@@ -52,6 +56,22 @@ fn inlinable(g: &Function, gid: FuncId, recursive: &[bool], max_callee: usize) -
         && !recursive[gid.index()]
         && !uses_ssa_ops(g)
         && all_reads_defined(g)
+        && can_return(g)
+}
+
+/// Whether some path through `g` returns (a reachable `ret`, or falling off
+/// the end). A body that never returns would leave the code after the call
+/// unreachable, and a read there of what only that code defines (say at a
+/// loop's top) defined on no path at all.
+fn can_return(g: &Function) -> bool {
+    let cfg = crate::bril::analysis::cfg::Cfg::new(g);
+    g.block_ids().any(|b| {
+        cfg.is_reachable(b)
+            && match g.block(b).terminator() {
+                Some(t) => t.op == Op::Ret,
+                None => b.index() + 1 == g.blocks.len(),
+            }
+    })
 }
 
 /// What a call costs beyond the callee's body: the `call` and the `ret`.
@@ -107,6 +127,23 @@ fn inline_into(
     let mut size = f.instr_count();
     let mut names: Option<(FreshNames, FreshNames)> = None;
     let mut changed = false;
+    // Of each call, in layout order, whether it reads a variable that may be
+    // undefined. The walk below sees the original calls in that order (it
+    // steps over the bodies it copies in), counting them in `call`.
+    let failing = MaybeUndefinedReads::of(&f);
+    let risky_calls: Vec<bool> = f
+        .block_ids()
+        .flat_map(|b| {
+            let failing = &failing;
+            f.block(b)
+                .instrs
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.op == Op::Call)
+                .map(move |(k, _)| failing.at(b, k))
+        })
+        .collect();
+    let mut call = 0;
     let (mut b, mut i) = (0, 0);
     let result = loop {
         if size > MAX_CALLER_INSTRS {
@@ -117,10 +154,14 @@ fn inline_into(
             (b, i) = (b + 1, 0);
             continue;
         };
+        if instr.op == Op::Call {
+            call += 1;
+        }
         let Some(gid) = instr.func.filter(|g| instr.op == Op::Call && g.index() != fid.index()) else {
             i += 1;
             continue;
         };
+        let copy_arguments = risky_calls.get(call - 1).copied().unwrap_or(true);
         let Some(g) = program.functions.get(gid.index()) else {
             i += 1;
             continue;
@@ -131,7 +172,7 @@ fn inline_into(
             continue;
         }
         let (vars, labels) = names.get_or_insert_with(|| (FreshNames::vars(&f), FreshNames::labels(&f)));
-        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels) {
+        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels, copy_arguments) {
             Ok(added) => size = size + added - 1,
             Err(e) => break Err(e),
         }
@@ -144,7 +185,8 @@ fn inline_into(
 }
 
 /// Replaces the call at `f.blocks[b].instrs[i]` by the body of `g`; returns
-/// how many instructions that added (the call itself not subtracted).
+/// how many instructions that added (the call itself not subtracted). With
+/// `copy_arguments`, every parameter gets a copy of its argument.
 fn inline_call(
     f: &mut Function,
     b: BlockId,
@@ -152,6 +194,7 @@ fn inline_call(
     g: &Function,
     names: &mut FreshNames,
     labels: &mut FreshNames,
+    copy_arguments: bool,
 ) -> Result<usize> {
     let internal = |m: &str| Error::new(ErrorKind::Service, format!("inline: {m}"));
     let block = &mut f.blocks[b.index()];
@@ -180,7 +223,7 @@ fn inline_call(
     let mut added = 0;
     let (assigned, reads) = (def_counts(g), use_counts(g));
     for (p, &arg) in g.params.iter().zip(call.args.iter()) {
-        if assigned[p.var.index()] == 0 {
+        if assigned[p.var.index()] == 0 && !copy_arguments {
             vars.map[p.var.index()] = Some(arg);
         } else {
             let copy = vars.get(f, g, p.var);
@@ -322,6 +365,17 @@ mod tests {
         let (p, text) = inlined("@main {\n  a: int = const 5;\n  x: int = call @sq a;\n  print x;\n}\n@sq(n: int): int {\n  r: int = mul n n;\n  ret r;\n}\n");
         assert!(text.contains("x: int = mul a a;") && !text.contains(" id "), "{text}");
         assert_eq!(run(&p, &[], &Limits::default()).stdout, "25\n");
+    }
+
+    /// The caller's loop back to its top reads `b`, which only the code
+    /// after the call defines: inlining a body that never returns would
+    /// leave that read defined on no path.
+    #[test]
+    fn a_callee_that_never_returns_stays_a_call() {
+        let src = "@main(c: bool) {\n.top:\n  print b;\n  call @spin c;\n  b: int = const 0;\n  br c .top .end;\n.end:\n}\n@spin(c: bool) {\n.again:\n  jmp .again;\n}";
+        let mut p = crate::bril::parse_text(src).unwrap();
+        assert!(!inline(&mut p).unwrap());
+        crate::bril::verify(&p).unwrap();
     }
 
     #[test]

@@ -10,13 +10,16 @@
 //! reordered. A definition overwritten later in the block is renamed to a
 //! fresh variable so its value stays available; the last definition keeps its
 //! name, so later blocks read what they read before. Variables holding one
-//! constant on every path to every read (see [`super::facts`]) fold too.
+//! constant on every path to every read (see [`super::facts`]) fold too. An
+//! instruction reading a variable maybe undefined there stays exactly as it
+//! is (its read fails, see [`MaybeUndefinedReads`]); its result is a new value.
 
 use crate::bril::hash::FxHashMap;
 
 use super::facts::global_constants;
 use super::fold::{cannot_fail, eval, Value};
-use crate::bril::ir::{Function, Instr, List, Op, Program, Type, VarId};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
+use crate::bril::ir::{BlockId, Function, Instr, List, Op, Program, Type, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -39,11 +42,13 @@ pub fn lvn(program: &mut Program) -> Result<bool> {
 
 fn number_function(f: &mut Function) -> Result<bool> {
     let globals = global_constants(f);
+    let failing = MaybeUndefinedReads::of(f);
     let mut names: Option<FreshNames> = None;
     let mut changed = false;
     for b in 0..f.blocks.len() {
         let before = std::mem::take(&mut f.blocks[b].instrs);
-        let after = number_block(f, &mut names, &before, &globals)?;
+        let may_fail = |i: usize| failing.at(BlockId::new(b), i);
+        let after = number_block(f, &mut names, &before, &globals, may_fail)?;
         changed |= after != before;
         f.blocks[b].instrs = after;
     }
@@ -153,6 +158,7 @@ fn number_block(
     names: &mut Option<FreshNames>,
     instrs: &[Instr],
     globals: &[Option<Value>],
+    may_fail: impl Fn(usize) -> bool,
 ) -> Result<Vec<Instr>> {
     let mut last_def: FxHashMap<VarId, usize> = FxHashMap::default();
     for (i, instr) in instrs.iter().enumerate() {
@@ -174,6 +180,16 @@ fn number_block(
             out.push(instr);
             continue;
         };
+        if may_fail(i) {
+            // The instruction stays (a variable it reads may be undefined, and
+            // is only ever held by itself, so it keeps its name); its result
+            // is a value of its own.
+            let n = table.fresh(None);
+            let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
+            table.write(dest.var, actual, n);
+            out.push(instr);
+            continue;
+        }
         let (n, known) = value_number(&mut table, &instr, &nums);
         if let Some(new) = simplified(&mut table, &instr, n, known)? {
             instr = new;
@@ -184,18 +200,29 @@ fn number_block(
             table.name_num.insert(dest.var, n);
             continue;
         }
-        let mut actual = dest.var;
-        if last_def.get(&dest.var) != Some(&i) {
-            let name = f.var_name(dest.var).to_string();
-            actual = names.get_or_insert_with(|| FreshNames::vars(f)).fresh_var(f, &name);
-            if let Some(d) = instr.dest.as_mut() {
-                d.var = actual;
-            }
-        }
+        let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
         table.write(dest.var, actual, n);
         out.push(instr);
     }
     Ok(out)
+}
+
+/// The variable instruction `i` really writes: its destination when that is
+/// the block's last write of it, else a fresh variable (so the value stays
+/// available after the overwrite), which `instr` is changed to write.
+fn rename_unless_last(
+    f: &mut Function,
+    names: &mut Option<FreshNames>,
+    last_def: &FxHashMap<VarId, usize>,
+    instr: &mut Instr,
+    i: usize,
+) -> VarId {
+    let Some(dest) = instr.dest.as_mut() else { return VarId::default() };
+    if last_def.get(&dest.var) != Some(&i) {
+        let name = f.var_name(dest.var).to_string();
+        dest.var = names.get_or_insert_with(|| FreshNames::vars(f)).fresh_var(f, &name);
+    }
+    dest.var
 }
 
 /// The value number of `instr`'s result, and whether that value was already
@@ -204,7 +231,8 @@ fn value_number(table: &mut Table, instr: &Instr, nums: &[Num]) -> (Num, bool) {
     let ty = instr.dest.map_or(Type::INT, |d| d.ty);
     let consts: Vec<Option<Value>> = nums.iter().map(|&n| table.constant[n]).collect();
     let key = match instr.op {
-        Op::Id => return (nums[0], true),
+        // (Verified programs give `id` one argument; an unverified one is not worth a panic.)
+        Op::Id => return nums.first().map_or_else(|| (table.fresh(None), false), |&n| (n, true)),
         Op::Const => match instr.value.and_then(|lit| Value::from_literal(lit, ty)) {
             Some(v) => Key::Const(v),
             None => return (table.fresh(None), false),

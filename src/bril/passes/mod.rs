@@ -378,7 +378,16 @@ pub fn run_pipeline(program: &mut Program, name: &str) -> Result<bool> {
 
 /// Runs pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as a
 /// command line's `--passes` names them; true if any changed the program.
+///
+/// The entry point for programs from outside (the CLI, JavaScript): it
+/// verifies the program first, since passes assume a well-formed one, so
+/// one that is not is a VerifyError and stays as it was. (Environments
+/// verify a benchmark once, when they load it.)
 pub fn run_command_line<S: AsRef<str>>(program: &mut Program, flags: &[S]) -> Result<bool> {
+    if flags.is_empty() {
+        return Ok(false);
+    }
+    crate::bril::verify(program)?;
     let mut changed = false;
     for flag in flags.iter().map(AsRef::as_ref) {
         changed |=
@@ -509,7 +518,56 @@ pub fn pipelines() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::registry;
+    use super::{pipelines, registry, run_command_line};
+    use crate::bril::ir::{Literal, Op};
+    use crate::bril::{parse_text, to_text, Program};
+
+    /// The public way to run passes checks the program first: passes
+    /// assume a well-formed program (`id` has an argument...), and a
+    /// program that is not one is a VerifyError, left as it was.
+    #[test]
+    fn command_lines_verify_the_program_first() {
+        let sources = ["@main {\n  x: int = id;\n  print x;\n}", "@main {\n  b: bool = not;\n  print b;\n}"];
+        let flags = registry().iter().map(|p| p.flag).chain(pipelines());
+        for flag in flags {
+            for src in sources {
+                let mut p = parse_text(src).unwrap();
+                let before = p.clone();
+                let e = run_command_line(&mut p, &[flag]).unwrap_err();
+                assert_eq!(e.kind(), crate::error::ErrorKind::Verify, "{flag}: {e}");
+                assert_eq!(p, before, "{flag}");
+            }
+        }
+        let mut p = parse_text(sources[0]).unwrap();
+        assert!(!run_command_line::<&str>(&mut p, &[]).unwrap(), "no pass, nothing to check");
+    }
+
+    /// Infinities and NaN have no Bril literal the reference tools read
+    /// (`1e999` in text, `"Infinity"` in JSON): folding leaves such
+    /// computations as they are.
+    #[test]
+    fn folding_never_writes_an_infinite_or_nan_literal() {
+        let sources = [
+            "@main {\n  one: float = const 1.0;\n  z: float = const 0.0;\n  r: float = fdiv one z;\n  print r;\n}",
+            "@main {\n  z: float = const 0.0;\n  r: float = fdiv z z;\n  print r;\n}",
+            "@main {\n  big: float = const 1e308;\n  r: float = fmul big big;\n  s: float = fadd r big;\n  z: float = const 0;\n  m: float = fsub z r;\n  print s m;\n}",
+            "@main {\n  big: float = const 1e308;\n  r: float = fadd big big;\n  c: bool = feq r r;\n  print r c;\n}",
+        ];
+        let finite = |p: &Program| {
+            p.functions.iter().flat_map(|f| f.instrs()).all(|i| match (i.op, i.value) {
+                (Op::Const, Some(Literal::Float(x))) => x.is_finite(),
+                _ => true,
+            })
+        };
+        let flags = registry().iter().map(|p| p.flag).chain(pipelines());
+        for flag in flags {
+            for src in sources {
+                let mut p = parse_text(src).unwrap();
+                run_command_line(&mut p, &[flag]).unwrap();
+                assert!(finite(&p), "{flag} wrote a literal no reader takes:\n{}", to_text(&p));
+            }
+        }
+    }
 
     /// An action's index means the same pass in every release (saved states,
     /// bandit arms and agents' logs name actions by index): passes are only

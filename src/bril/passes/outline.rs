@@ -194,6 +194,16 @@ fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Ve
     let live = Liveness::new(f, &cfg);
     let mut scratch = Marks::new(f.vars.len());
     let mut shape = Shape::new();
+    // Liveness starts from the entry, so a read in a block it never reaches
+    // keeps no write live; but the verifier still wants that variable
+    // written somewhere. It counts as live after every window, so a window
+    // returns it rather than taking its last write away.
+    let mut read_unreachable = vec![false; f.vars.len()];
+    for b in f.block_ids().filter(|&b| !cfg.is_reachable(b)) {
+        for a in f.block(b).instrs.iter().flat_map(|i| i.args.iter()) {
+            read_unreachable[a.index()] = true;
+        }
+    }
     for b in f.block_ids() {
         let instrs = &f.block(b).instrs;
         // How many instructions that may be outlined end at each index.
@@ -207,7 +217,8 @@ fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Ve
             for len in MIN_LEN..=run[end].min(MAX_LEN) {
                 let start = end + 1 - len;
                 let window = &instrs[start..=end];
-                let Some(output) = live_result(window, live_after) else { continue };
+                let live = |v: VarId| live_after.contains(v.index()) || read_unreachable[v.index()];
+                let Some(output) = live_result(window, live) else { continue };
                 if !shape.read(window, types, output) {
                     continue;
                 }
@@ -227,12 +238,12 @@ fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Ve
 /// The index of the one instruction whose result is live after `window`
 /// (the last write of its variable), `Some(None)` when none is, `None` when
 /// more than one is.
-fn live_result(window: &[Instr], live_after: &Marks) -> Option<Option<usize>> {
+fn live_result(window: &[Instr], live_after: impl Fn(VarId) -> bool) -> Option<Option<usize>> {
     let mut result = None;
     for (j, instr) in window.iter().enumerate() {
         let Some(d) = instr.def() else { continue };
         let last_write = !window[j + 1..].iter().any(|later| later.def() == Some(d));
-        if last_write && live_after.contains(d.index()) {
+        if last_write && live_after(d) {
             if result.is_some() {
                 return None;
             }
@@ -492,6 +503,34 @@ mod tests {
         let text = format!("@main(c: bool) {{\n  br c .set .skip;\n.set:\n  v: int = const 5;\n.skip:\n  one: int = const 1;\n{}}}", run.repeat(4));
         let mut p = parse_text(&text).unwrap();
         assert!(!outline(&mut p).unwrap(), "{}", to_text(&p));
+    }
+
+    #[test]
+    fn a_variable_read_only_in_unreachable_code_keeps_a_write() {
+        // `t` is dead after every run, but the block after `ret` reads it:
+        // taking every write of `t` into the new function left a read of a
+        // variable written nowhere (found by the pass_mutants fuzz target).
+        let run = "  t: int = add x one;
+  u: int = mul t x;
+  print u;
+";
+        let text = format!(
+            "@main(x: int) {{
+  one: int = const 1;
+{}  ret;
+.dead:
+  print t;
+}}",
+            run.repeat(4)
+        );
+        let p = outlined(&text);
+        assert!(
+            p.functions.len() > 1,
+            "the runs are still outlined:
+{}",
+            to_text(&p)
+        );
+        assert_eq!(output(&p, &["3"]), output(&parse_text(&text).unwrap(), &["3"]));
     }
 
     #[test]

@@ -10,13 +10,16 @@
 //! A constant operand is one defined earlier in the block, or a variable
 //! whose single `const` definition reaches every read. Sources of `not` and
 //! `id` are only looked through while neither variable is redefined. Every
-//! rewrite computes the same value and none can fail, so output is unchanged.
+//! rewrite computes the same value and none can fail, so output is unchanged;
+//! an instruction reading a variable maybe undefined there stays as it is
+//! (its read fails, see [`MaybeUndefinedReads`]).
 
 use crate::bril::hash::FxHashMap;
 
 use super::facts::global_constants;
 use super::fold::Value;
-use crate::bril::ir::{Function, Instr, Literal, Op, Program, Type, VarId};
+use crate::bril::analysis::definite::MaybeUndefinedReads;
+use crate::bril::ir::{BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
 
 pub fn peephole(program: &mut Program) -> Result<bool> {
@@ -76,14 +79,18 @@ impl Facts {
 
 fn sweep(f: &mut Function) -> bool {
     let globals = global_constants(f);
+    let failing = MaybeUndefinedReads::of(f);
     let mut changed = false;
     // Versions only ever grow, so one table serves every block.
     let mut facts = Facts { known: FxHashMap::default(), version: vec![0; f.vars.len()] };
-    for block in &mut f.blocks {
+    for (b, block) in f.blocks.iter_mut().enumerate() {
         facts.known = FxHashMap::default();
         let mut out = Vec::with_capacity(block.instrs.len());
-        for instr in &block.instrs {
-            let rewritten = rewrite(instr, &facts, &globals);
+        for (i, instr) in block.instrs.iter().enumerate() {
+            let rewritten = match failing.at(BlockId::new(b), i) {
+                true => Rewrite::Keep,
+                false => rewrite(instr, &facts, &globals),
+            };
             let instr = match rewritten {
                 Rewrite::Keep => instr.clone(),
                 Rewrite::Delete => {
@@ -103,8 +110,8 @@ fn sweep(f: &mut Function) -> bool {
                         .zip(instr.dest)
                         .and_then(|(l, t)| Value::from_literal(l, t.ty))
                         .map(Local::Const),
-                    Op::Not => Some(Local::Not(instr.args[0])),
-                    Op::Id => Some(Local::Copy(instr.args[0])),
+                    Op::Not => instr.args.first().map(|&a| Local::Not(a)),
+                    Op::Id => instr.args.first().map(|&a| Local::Copy(a)),
                     _ => None,
                 };
                 facts

@@ -23,8 +23,10 @@ pub struct ProgramQuality {
     pub measures: Vec<(&'static str, Measure)>,
 }
 
-/// Measures `program` run on `args` under every pipeline.
+/// Measures `program` run on `args` under every pipeline (a VerifyError
+/// if the program is not well formed).
 pub fn measure(name: &str, program: &Program, args: &[String], limits: &Limits) -> Result<ProgramQuality> {
+    crate::bril::verify(program)?;
     let baseline = run(program, args, limits);
     let mut measures = Vec::new();
     for pipeline in pipelines() {

@@ -7,18 +7,22 @@
 //! dominator tree so each variable has one definition. Safe because a `get`
 //! reads exactly the value the predecessor's `set` stored, which is the value
 //! the original variable had on that edge. Unreachable blocks are removed
-//! first (they never run). Variables already written by `get` are left alone.
+//! first (they never run). Variables already written by `get` are left alone,
+//! and so are variables read somewhere they may be undefined: that read
+//! fails, and would not if it read a `get` of `undef` (see
+//! [`MaybeUndefinedReads`]).
 //!
 //! `-from-ssa`: each `get` variable `x` either absorbs its shadow (`set x v`
 //! becomes `x: T = id v` and the `get` goes) when `x` is dead after every
-//! `set` of it, so writing it early is unobservable; or gets a fresh shadow
+//! `set` of it, so writing it early is unobservable, and no `get` of it may
+//! find the shadow unset (that `get` fails); or gets a fresh shadow
 //! variable `x.s` (`set` becomes `x.s = id v`, `get` becomes `x = id x.s`),
 //! which is exactly the set/get semantics with ordinary copies.
 
 use std::collections::HashMap;
 
 use crate::bril::analysis::cfg::Cfg;
-use crate::bril::analysis::definite::Definite;
+use crate::bril::analysis::definite::{Definite, MaybeUndefinedReads};
 use crate::bril::analysis::dom::Dominators;
 use crate::bril::analysis::edit::{insert_block, remove_unreachable_given, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
@@ -29,7 +33,13 @@ use crate::error::{Error, Result};
 
 /// `-to-ssa`.
 pub fn to_ssa(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| function_to_ssa(f))
+    rewrite_functions(program, |_, f| {
+        function_to_ssa(f)?;
+        // The names renamed away, so alternating in and out of SSA form
+        // does not grow the table.
+        f.drop_unused_vars();
+        Ok(())
+    })
 }
 
 /// `-from-ssa`.
@@ -38,7 +48,11 @@ pub fn from_ssa(program: &mut Program) -> Result<bool> {
     if !program.functions.iter().any(has_shadows) {
         return Ok(false);
     }
-    rewrite_functions(program, |_, f| function_from_ssa(f))
+    rewrite_functions(program, |_, f| {
+        function_from_ssa(f)?;
+        f.drop_unused_vars();
+        Ok(())
+    })
 }
 
 fn has_shadows(f: &Function) -> bool {
@@ -83,15 +97,18 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     let live = Liveness::new(f, &cfg);
     let types = var_types(f);
     let n_vars = f.vars.len();
+    let failing = MaybeUndefinedReads::of(f).variables(n_vars);
 
-    let mut from_get = vec![false; n_vars];
+    // Variables left as they are: those a get writes, and those read where
+    // they may be undefined.
+    let mut left_alone = failing;
     let mut def_blocks: Vec<List<BlockId>> = vec![List::new(); n_vars];
     let mut def_count = vec![0usize; n_vars];
     for b in f.block_ids() {
         for instr in &f.block(b).instrs {
             if let Some(v) = instr.def() {
                 if instr.op == Op::Get {
-                    from_get[v.index()] = true;
+                    left_alone[v.index()] = true;
                 }
                 def_count[v.index()] += 1;
                 if def_blocks[v.index()].last() != Some(&b) {
@@ -113,7 +130,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     let mut placed = vec![0usize; f.blocks.len()];
     let mut work: Vec<BlockId> = Vec::new();
     for v in 0..n_vars {
-        if from_get[v] || def_blocks[v].is_empty() {
+        if left_alone[v] || def_blocks[v].is_empty() {
             continue;
         }
         work.clear();
@@ -130,7 +147,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     }
     let mut needs_rename = vec![false; n_vars];
     for v in 0..n_vars {
-        needs_rename[v] = !from_get[v] && def_count[v] > 1;
+        needs_rename[v] = !left_alone[v] && def_count[v] > 1;
     }
     for g in gets.iter().flatten() {
         needs_rename[g.index()] = true;
@@ -197,9 +214,10 @@ struct Renamer {
 }
 
 impl Renamer {
+    /// A new name for `v`: `x.1`, `x.2`, ... (from the stem of `x`).
     fn fresh(&mut self, f: &mut Function, v: VarId) -> VarId {
         self.hint.clear();
-        self.hint.push_str(f.var_name(v));
+        self.hint.push_str(crate::bril::names::stem(f.var_name(v)));
         self.hint.push_str(".1");
         self.names.fresh_var(f, &self.hint)
     }
@@ -290,6 +308,15 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
             is_get[v.index()] = true;
         }
     }
+    // A get that may find its shadow unset fails: as `x = id x.s` it still does.
+    let failing = MaybeUndefinedReads::of(f);
+    for b in f.block_ids() {
+        for (i, instr) in f.block(b).instrs.iter().enumerate() {
+            if let (Op::Get, Some(v), true) = (instr.op, instr.def(), failing.at(b, i)) {
+                absorb[v.index()] = false;
+            }
+        }
+    }
     let mut scratch = Marks::new(n_vars);
     for b in f.block_ids() {
         live.walk_back(f, b, &mut scratch, |_, instr, live_after| {
@@ -305,7 +332,7 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
     let mut names = FreshNames::vars(f);
     for v in 0..n_vars {
         if is_get[v] && !absorb[v] {
-            let hint = format!("{}.s", f.var_name(VarId::new(v)));
+            let hint = format!("{}.s", crate::bril::names::stem(f.var_name(VarId::new(v))));
             shadow[v] = Some(names.fresh_var(f, &hint));
         }
     }
@@ -394,6 +421,9 @@ pub(crate) fn coalesce_copies(f: &mut Function) {
         merged = true;
     }
     if merged {
+        // A self-copy that was there before (`x = id x` where x may be
+        // undefined) is a read that fails: it stays.
+        let failing = MaybeUndefinedReads::of(f);
         for instr in f.instrs_mut() {
             for u in instr.uses_mut() {
                 *u = classes.name_of(*u);
@@ -402,10 +432,13 @@ pub(crate) fn coalesce_copies(f: &mut Function) {
                 d.var = classes.name_of(d.var);
             }
         }
-        for block in &mut f.blocks {
-            block
-                .instrs
-                .retain(|i| !(i.op == Op::Id && i.def().is_some() && i.args.first().copied() == i.def()));
+        for (b, block) in f.blocks.iter_mut().enumerate() {
+            let mut k = 0;
+            block.instrs.retain(|i| {
+                k += 1;
+                let self_copy = i.op == Op::Id && i.def().is_some() && i.args.first().copied() == i.def();
+                !self_copy || failing.at(BlockId::new(b), k - 1)
+            });
         }
     }
 }
@@ -665,11 +698,69 @@ mod tests {
 
     #[test]
     fn every_corpus_program_reaches_single_assignment() {
+        let all_defined = |p: &Program| p.functions.iter().all(|f| MaybeUndefinedReads::of(f).is_empty());
         for case in crate::bril::passes::testing::corpus(100) {
+            if !all_defined(&case.program) {
+                continue; // see the next test
+            }
             let mut p = case.program.clone();
             to_ssa(&mut p).unwrap();
             assert!(single_assignment(&p), "{}: to-ssa was dropped", case.name);
         }
+    }
+
+    /// `x = id x` at a loop's top fails on the first iteration; as
+    /// `x.1 = get` of `undef` it would copy `undef` and go on.
+    #[test]
+    fn a_variable_read_where_it_may_be_undefined_keeps_its_name_and_its_failure() {
+        let src = "@main {\n  i: int = const 0;\n  n: int = const 2;\n.loop:\n  x: int = id x;\n  x: int = const 3;\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .loop .done;\n.done:\n}";
+        let mut p = parse_text(src).unwrap();
+        assert!(to_ssa(&mut p).unwrap(), "i is renamed");
+        let text = to_text(&p);
+        assert!(text.contains("x: int = id x;") && !text.contains("undef"), "{text}");
+        assert!(text.contains("i.1: int = get;"), "{text}");
+        let run = run(&p, &[], &Limits::default());
+        assert_eq!(run.result.unwrap_err().message(), "undefined variable x");
+    }
+
+    /// A `get` whose shadow no `set` wrote yet fails; leaving SSA keeps that
+    /// failure where it was (as a read of the unassigned shadow copy).
+    #[test]
+    fn a_get_that_may_find_its_shadow_unset_still_fails_first() {
+        let src = "@main(n: int) {\n  zero: int = const 0;\n  set s zero;\n  jmp .head;\n.head:\n  i: int = get;\n  s: int = get;\n  print s;\n  go: bool = lt i n;\n  br go .body .exit;\n.body:\n  one: int = const 1;\n  i2: int = add i one;\n  set i i2;\n  set s i2;\n  jmp .head;\n.exit:\n  set i zero;\n}";
+        let mut p = parse_text(src).unwrap();
+        let args = ["3".to_string()];
+        let before = run(&p, &args, &Limits::default());
+        assert!(before.result.is_err() && before.stdout.is_empty());
+        assert!(from_ssa(&mut p).unwrap());
+        verify(&p).unwrap();
+        let after = run(&p, &args, &Limits::default());
+        assert_eq!(after.stdout, "", "{}", to_text(&p));
+        assert_eq!(after.result.unwrap_err().kind(), crate::error::ErrorKind::Runtime);
+    }
+
+    /// Into and out of SSA form, again and again: names come from a counter
+    /// on the original name, not a suffix per round, and the names renamed
+    /// away leave the table, so a long episode costs the same per step.
+    #[test]
+    fn two_thousand_round_trips_keep_names_short_and_the_table_small() {
+        let src = "@main(n: int) {\n  i: int = const 1;\n  one: int = const 1;\n  three: int = const 3;\n  five: int = const 5;\n  zero: int = const 0;\n.loop:\n  go: bool = le i n;\n  br go .body .done;\n.body:\n  q: int = div i three;\n  q: int = mul q three;\n  r: int = sub i q;\n  fizz: bool = eq r zero;\n  q: int = div i five;\n  q: int = mul q five;\n  r: int = sub i q;\n  buzz: bool = eq r zero;\n  both: bool = and fizz buzz;\n  out: int = id i;\n  br fizz .f .next;\n.f:\n  out: int = const -1;\n.next:\n  br buzz .b .print;\n.b:\n  out: int = const -2;\n.print:\n  br both .fb .show;\n.fb:\n  out: int = const -3;\n.show:\n  print out;\n  i: int = add i one;\n  jmp .loop;\n.done:\n}";
+        let original = parse_text(src).unwrap();
+        let args = ["15".to_string()];
+        let expected = run(&original, &args, &Limits::default()).stdout;
+        let mut p = original.clone();
+        let (mut longest, mut most_vars) = (0, 0);
+        for round in 0..2000 {
+            to_ssa(&mut p).unwrap();
+            from_ssa(&mut p).unwrap();
+            let f = &p.functions[0];
+            longest = longest.max(f.vars.iter().map(|v| v.len()).max().unwrap_or(0));
+            most_vars = most_vars.max(f.vars.len());
+            assert!(longest <= 8, "round {round}: a name of {longest} characters\n{}", to_text(&p));
+        }
+        assert!(most_vars <= 3 * original.functions[0].vars.len(), "{most_vars} variables");
+        verify(&p).unwrap();
+        assert_eq!(run(&p, &args, &Limits::default()).stdout, expected);
     }
 
     #[test]

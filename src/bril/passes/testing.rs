@@ -50,10 +50,72 @@ pub(crate) fn corpus(generated: u64) -> Vec<Case> {
         let args = program.main_args();
         cases.push(Case { name: format!("{}{seed}?size={size}", generator::v1::URI_PREFIX), program, args });
     }
+    cases.extend(maybe_undefined_reads());
     for seed in 0..generated {
         let program = generator::generate(seed, 40).unwrap();
         let args = program.main_args();
         cases.push(Case { name: format!("generator://random-v0/{seed}"), program, args });
+    }
+    cases
+}
+
+/// Programs reading a variable that is undefined on some path: `brili`
+/// fails there ("undefined variable"), and every optimised program must
+/// fail the same way after the same output. Each runs with both arguments.
+const MAYBE_UNDEFINED: [(&str, &str); 8] = [
+    // Read at the top of a loop, written later in the body: fails at once.
+    (
+        "self-copy-in-loop",
+        "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 2;\n.loop:\n  x: int = id x;\n  x: int = const 3;\n  print x;\n  one: int = const 1;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .loop .done;\n.done:\n}",
+    ),
+    // Defined on one arm only; reads that simplify away (x*0, x-x, unused).
+    (
+        "one-arm",
+        "@main(c: bool) {\n  print c;\n  br c .def .use;\n.def:\n  x: int = const 4;\n.use:\n  zero: int = const 0;\n  unused: int = add x x;\n  w: int = mul x zero;\n  d: int = sub x x;\n  e: bool = eq x x;\n  print w d e;\n}",
+    ),
+    // A copy of a maybe-undefined variable, then a chain of copies.
+    (
+        "copy-chain",
+        "@main(c: bool) {\n  br c .def .use;\n.def:\n  x: int = const 4;\n.use:\n  y: int = id x;\n  z: int = id y;\n  y: int = const 1;\n  print y;\n}",
+    ),
+    // A loop-invariant read of a variable the loop may not have seen written.
+    (
+        "invariant-in-loop",
+        "@main(c: bool) {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n  br c .def .loop;\n.def:\n  k: int = const 5;\n.loop:\n  t: int = add k one;\n  print i;\n  i: int = add i one;\n  go: bool = lt i n;\n  br go .loop .done;\n.done:\n}",
+    ),
+    // Only one branch reads the maybe-undefined value (sinking candidate), after a print.
+    (
+        "read-in-one-branch",
+        "@main(c: bool) {\n  br c .def .go;\n.def:\n  k: int = const 5;\n.go:\n  t: int = add k k;\n  print c;\n  br c .a .b;\n.a:\n  print t;\n.b:\n}",
+    ),
+    // A failing read next to a variable the block overwrites (-lvn renames the first write).
+    (
+        "overwritten-operand",
+        "@main(c: bool) {\n  br c .def .use;\n.def:\n  k: int = const 1;\n.use:\n  x: int = const 0;\n  x: int = add x k;\n  print x;\n}",
+    ),
+    // An argument that may be undefined, to a callee that prints before reading it.
+    (
+        "argument-read-late",
+        "@main(c: bool) {\n  br c .def .call;\n.def:\n  k: int = const 7;\n.call:\n  r: int = call @f k;\n  print r;\n}\n@f(k: int): int {\n  one: int = const 1;\n  print one;\n  s: int = add k one;\n  ret s;\n}",
+    ),
+    // A call argument and a return value that may be undefined.
+    (
+        "across-calls",
+        "@main(c: bool) {\n  r: int = call @f c;\n  print r;\n  br c .def .use;\n.def:\n  k: int = const 2;\n.use:\n  s: int = call @g k;\n}\n@f(c: bool): int {\n  br c .s .r;\n.s:\n  v: int = const 1;\n.r:\n  ret v;\n}\n@g(k: int): int {\n  ret k;\n}",
+    ),
+];
+
+fn maybe_undefined_reads() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (name, src) in MAYBE_UNDEFINED {
+        for arg in ["true", "false"] {
+            let program = parse_text(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+            cases.push(Case {
+                name: format!("maybe-undefined/{name} {arg}"),
+                program,
+                args: vec![arg.into()],
+            });
+        }
     }
     cases
 }
@@ -86,10 +148,12 @@ pub(crate) fn all_community_benchmarks() -> Vec<Case> {
         .collect()
 }
 
-/// Runs `program` and returns its output, or the error text.
+/// Runs `program` and returns its output, or what it printed before it
+/// failed and the error text (a program that fails must fail the same way
+/// after the same output).
 pub(crate) fn output(program: &Program, args: &[String]) -> std::result::Result<String, String> {
     let outcome = run(program, args, &Limits { fuel: 100_000_000, ..Limits::default() });
-    outcome.result.map(|()| outcome.stdout).map_err(|e| e.to_string())
+    outcome.result.map(|()| outcome.stdout.clone()).map_err(|e| format!("{}{e}", outcome.stdout))
 }
 
 /// Whether a second run of the pass checked must change nothing.
@@ -175,6 +239,18 @@ mod tests {
             cases.iter().filter(|c| c.name.starts_with("generator://random-v1/")).count(),
             RANDOM_V1.len()
         );
+    }
+
+    #[test]
+    fn the_corpus_holds_reads_that_fail_on_some_arguments() {
+        let cases: Vec<Case> =
+            corpus(0).into_iter().filter(|c| c.name.starts_with("maybe-undefined/")).collect();
+        assert_eq!(cases.len(), 2 * MAYBE_UNDEFINED.len());
+        for case in &cases {
+            verify(&case.program).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        }
+        let failing = cases.iter().filter(|c| output(&c.program, &c.args).is_err()).count();
+        assert!(failing >= MAYBE_UNDEFINED.len(), "each program fails on one argument at least");
     }
 
     #[test]

@@ -198,4 +198,8 @@ fn validate_environment_passes() {
     assert!(e.message().contains("max_episode_steps"), "{e}");
     let mut env = toy();
     validate_environment(&mut env, 5, &mut Rng::seed_from_u64(5)).unwrap();
+    // 2^31 episodes would run for hours: refused before the first reset.
+    let e = validate_environment(&mut env, 1 << 31, &mut Rng::seed_from_u64(5)).unwrap_err();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert!(e.message().contains("10000"), "{e}");
 }
