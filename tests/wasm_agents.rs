@@ -203,7 +203,10 @@ fn bad_arguments_are_typed_errors_and_the_instance_keeps_working() {
 #[wasm_bindgen_test]
 fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
     let policy = JsPolicy::pretrained(JsValue::UNDEFINED).unwrap();
-    assert_eq!((policy.observation(), policy.task(), policy.pipeline()), ("Features".into(), "size".into(), "-Oz".into()));
+    assert_eq!(
+        (policy.observation(), policy.task(), policy.pipeline()),
+        ("Features".into(), "size".into(), "-Oz".into())
+    );
     assert_eq!(JsPolicy::pretrained(s("runtime")).unwrap().pipeline(), "-O2");
     assert_eq!(name(&JsPolicy::pretrained(s("speed")).err().unwrap()), "LookupError");
     assert!(policy.parameters() > 1000 && policy.episode_length() > 0);
@@ -267,7 +270,11 @@ fn the_bundled_policy_plays_an_environment_step_by_step_as_its_rollout_does() {
         info = obj(&[("actionHadNoEffect", changed)]);
     }
     assert_eq!(acted, taken);
-    assert_eq!(name(&policy.act(n(1.0), JsValue::UNDEFINED).err().unwrap()), "ValueError", "not its observation");
+    assert_eq!(
+        name(&policy.act(n(1.0), JsValue::UNDEFINED).err().unwrap()),
+        "ValueError",
+        "not its observation"
+    );
     let zeros = js_sys::Uint8Array::new_with_length(policy.actions().len() as u32);
     let masked = obj(&[("benchmark", s(benchmark)), ("actionMask", zeros.into())]);
     assert!(policy.act(env.reset(None).unwrap(), masked).unwrap().is_null(), "nothing allowed: it stops");

@@ -50,7 +50,8 @@ pub struct DirectSteps<'a> {
 
 impl PipelineStep for DirectSteps<'_> {
     fn step(&mut self, env: &mut CompilerEnv, action: usize) -> Result<Option<bool>> {
-        let value = self.values.get(action).cloned().ok_or_else(|| Error::value(format!("no action {action}")))?;
+        let value =
+            self.values.get(action).cloned().ok_or_else(|| Error::value(format!("no action {action}")))?;
         let result = env.step(value)?;
         if let Some(e) = result.info.error {
             return Err(Error::service(format!("the pipeline failed: {e}")));
@@ -59,7 +60,10 @@ impl PipelineStep for DirectSteps<'_> {
     }
 
     fn cost(&mut self, env: &CompilerEnv) -> Result<f64> {
-        env.observation().get(self.cost)?.as_f64().ok_or_else(|| Error::type_error("the cost is not a number"))
+        env.observation()
+            .get(self.cost)?
+            .as_f64()
+            .ok_or_else(|| Error::type_error("the cost is not a number"))
     }
 }
 
@@ -148,6 +152,12 @@ pub fn pipeline_actions(env: &CompilerEnv, cost: &str, pipeline: &Pipeline) -> R
     current.set_observation_space(Some(cost))?;
     let observation = current.reset(ResetOptions { benchmark: Some(benchmark), ..Default::default() })?;
     let start = observation.and_then(|v| v.as_f64()).unwrap_or(f64::INFINITY);
-    apply_pipeline(&mut current, &groups, pipeline.conditional, start, &mut DirectSteps { cost, values: &values })?;
+    apply_pipeline(
+        &mut current,
+        &groups,
+        pipeline.conditional,
+        start,
+        &mut DirectSteps { cost, values: &values },
+    )?;
     Ok(current.actions().iter().filter_map(|a| values.iter().position(|v| v == a)).collect())
 }

@@ -132,7 +132,13 @@ impl Explore {
 
     /// Adds a state found elsewhere (at `cost`) to the archive; as the
     /// start, the first walks take every action once from it.
-    pub fn seed(&mut self, context: &mut SearchContext, env: &mut CompilerEnv, cost: f64, as_start: bool) -> Result<()> {
+    pub fn seed(
+        &mut self,
+        context: &mut SearchContext,
+        env: &mut CompilerEnv,
+        cost: f64,
+        as_start: bool,
+    ) -> Result<()> {
         self.begin(context)?;
         let slot = self.archive(context, env, cost)?;
         if as_start && slot.is_some() {

@@ -32,7 +32,12 @@ pub const MAX_LENGTH: usize = 4;
 
 /// The best sequence of at most `max_length` passes for `task` over
 /// `programs` (benchmark URIs `env` can load), grown greedily.
-pub fn best_sequence(env: &CompilerEnv, task: Task, programs: &[String], max_length: usize) -> Result<Sequence> {
+pub fn best_sequence(
+    env: &CompilerEnv,
+    task: Task,
+    programs: &[String],
+    max_length: usize,
+) -> Result<Sequence> {
     if programs.is_empty() {
         return Err(Error::value("the fixed sequence needs programs to be chosen on"));
     }
@@ -54,7 +59,11 @@ pub fn best_sequence(env: &CompilerEnv, task: Task, programs: &[String], max_len
         passes.push(action);
         best = score;
     }
-    Ok(Sequence { task, passes: passes.iter().map(|&a| names[a].clone()).collect(), train_ratio: libm::exp(best) })
+    Ok(Sequence {
+        task,
+        passes: passes.iter().map(|&a| names[a].clone()).collect(),
+        train_ratio: libm::exp(best),
+    })
 }
 
 /// Plays sequences on programs: the mean log ratio to the baseline.
@@ -157,8 +166,10 @@ mod tests {
     #[test]
     fn the_best_sequence_is_never_worse_than_the_pipeline_on_its_programs() {
         let env = make("bril-v0", EnvOptions::default()).unwrap();
-        let programs: Vec<String> =
-            ["fib-iter", "histogram", "trapezoid"].iter().map(|n| format!("benchmark://suite-v0/{n}")).collect();
+        let programs: Vec<String> = ["fib-iter", "histogram", "trapezoid"]
+            .iter()
+            .map(|n| format!("benchmark://suite-v0/{n}"))
+            .collect();
         let sequence = best_sequence(&env, Task::CodeSize, &programs, 2).unwrap();
         assert!(sequence.passes.len() <= 2);
         assert!(sequence.train_ratio >= 1.0, "{sequence:?}");
@@ -170,7 +181,8 @@ mod tests {
             env.reset(ResetOptions { benchmark: Some(uri.clone()), ..Default::default() }).unwrap();
             let oz = cost(&env, "IrInstructionCountOz").unwrap();
             let options = SearchOptions { cost: "IrInstructionCount".into(), ..Default::default() };
-            let mut run = SearchRun::new(&env, Box::new(FixedSequence::new(sequence.clone())), options).unwrap();
+            let mut run =
+                SearchRun::new(&env, Box::new(FixedSequence::new(sequence.clone())), options).unwrap();
             run.run(10.0, |_| true).unwrap();
             let result = run.result().unwrap();
             assert!(result.commandline.starts_with(&sequence.passes.join(" ")), "{}", result.commandline);

@@ -53,7 +53,11 @@ struct Node {
 enum Phase {
     Start,
     /// Prefixes to try: (index into `beam`, action), and the children so far.
-    Beam { queue: Vec<(usize, usize)>, children: Vec<Node>, level: usize },
+    Beam {
+        queue: Vec<(usize, usize)>,
+        children: Vec<Node>,
+        level: usize,
+    },
     Explore,
 }
 
@@ -81,7 +85,12 @@ struct Scratch {
 
 /// The policy's probabilities at `node` (passes, then stop) and the
 /// choices allowed there.
-fn prior(policy: &Policy, available: &[bool], node: &Node, scratch: &mut Scratch) -> Result<(Vec<f64>, Vec<bool>)> {
+fn prior(
+    policy: &Policy,
+    available: &[bool],
+    node: &Node,
+    scratch: &mut Scratch,
+) -> Result<(Vec<f64>, Vec<bool>)> {
     let observation = observe_vector(&node.env, &policy.observation, policy.observation_length)?;
     policy.input(&observation, &node.history, &mut scratch.input);
     policy.network.forward(&scratch.input, &mut scratch.trace);
@@ -127,7 +136,12 @@ impl Guided {
 
     /// Steps `env` by policy action `action` through the context; whether
     /// it changed the program (None: out of steps or failed).
-    fn take(&self, context: &mut SearchContext, env: &mut CompilerEnv, action: usize) -> Result<Option<bool>> {
+    fn take(
+        &self,
+        context: &mut SearchContext,
+        env: &mut CompilerEnv,
+        action: usize,
+    ) -> Result<Option<bool>> {
         let Some(env_action) = self.to_env.get(action).copied().flatten() else { return Ok(None) };
         Ok(context.step(env, env_action)?.filter(|s| !s.failed()).map(|s| s.changed))
     }
@@ -249,7 +263,8 @@ mod tests {
         env.reset(ResetOptions { benchmark: Some(benchmark.into()), ..Default::default() }).unwrap();
         let baseline = env.observation().get(task.baseline_cost()).unwrap().as_f64().unwrap();
         let policy = Rc::new(Policy::pretrained_for(task).unwrap());
-        let options = SearchOptions { cost: task.cost().into(), budget: Budget::steps(steps), ..Default::default() };
+        let options =
+            SearchOptions { cost: task.cost().into(), budget: Budget::steps(steps), ..Default::default() };
         let guided = Guided::new(policy, GuidedOptions { seed, ..Default::default() });
         let mut run = SearchRun::new(&env, Box::new(guided), options).unwrap();
         run.run(1.0, |_| true).unwrap();
@@ -258,9 +273,10 @@ mod tests {
 
     #[test]
     fn it_is_never_worse_than_the_pipeline_and_replays() {
-        for (benchmark, task) in
-            [("benchmark://suite-v0/histogram", Task::CodeSize), ("benchmark://suite-v0/fib-iter", Task::Runtime)]
-        {
+        for (benchmark, task) in [
+            ("benchmark://suite-v0/histogram", Task::CodeSize),
+            ("benchmark://suite-v0/fib-iter", Task::Runtime),
+        ] {
             let (result, baseline) = run(benchmark, task, 600, 1);
             assert!(result.cost <= baseline, "{task:?}: {} > {baseline}", result.cost);
             assert!(result.steps <= 600);
@@ -268,7 +284,11 @@ mod tests {
             env.apply(&result.state()).unwrap();
             assert_eq!(env.observation().get(task.cost()).unwrap().as_f64(), Some(result.cost));
             let (again, _) = run(benchmark, task, 600, 1);
-            assert_eq!((again.actions, again.cost), (result.actions, result.cost), "a step budget reproduces it");
+            assert_eq!(
+                (again.actions, again.cost),
+                (result.actions, result.cost),
+                "a step budget reproduces it"
+            );
         }
     }
 

@@ -79,7 +79,12 @@ impl AgentKind {
             "greedy" => AgentKind::Greedy,
             "beam" => AgentKind::Beam,
             "explore" => AgentKind::Explore,
-            _ => return Err(Error::lookup(format!("unknown agent {name:?}; the agents are {}", ALL.join(", ")))),
+            _ => {
+                return Err(Error::lookup(format!(
+                    "unknown agent {name:?}; the agents are {}",
+                    ALL.join(", ")
+                )))
+            }
         })
     }
 
@@ -104,7 +109,9 @@ impl AgentKind {
     /// The agent for one program of `task`.
     pub fn make(&self, seed: u64, task: Task) -> Result<Box<dyn Search>> {
         Ok(match self {
-            AgentKind::Random => Box::new(RandomSearch::new(RandomSearchOptions { seed, ..Default::default() })),
+            AgentKind::Random => {
+                Box::new(RandomSearch::new(RandomSearchOptions { seed, ..Default::default() }))
+            }
             AgentKind::Greedy => Box::new(Greedy::new()),
             AgentKind::Beam => Box::new(BeamSearch::new(BeamSearchOptions::default())),
             AgentKind::Explore => Box::new(Explore::new(ExploreOptions { seed, ..Default::default() })),

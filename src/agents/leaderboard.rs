@@ -156,7 +156,10 @@ impl Dataset {
         all.retain(|(uri, _)| split.contains(uri));
         let side = split.name();
         Ok(vec![
-            Dataset { name: format!("hand-written, {side}"), benchmarks: all.iter().map(|(u, _)| u.clone()).collect() },
+            Dataset {
+                name: format!("hand-written, {side}"),
+                benchmarks: all.iter().map(|(u, _)| u.clone()).collect(),
+            },
             Dataset {
                 name: format!("hand-written, {side}, reading input"),
                 benchmarks: all.iter().filter(|(_, reads)| *reads).map(|(u, _)| u.clone()).collect(),

@@ -52,7 +52,9 @@ impl Split {
             "train" => Ok(Split::Train),
             "held-out" | "heldout" | "test" => Ok(Split::HeldOut),
             "dev" => Ok(Split::Dev),
-            _ => Err(Error::lookup(format!("unknown split {name:?}; the splits are train, held-out and dev"))),
+            _ => {
+                Err(Error::lookup(format!("unknown split {name:?}; the splits are train, held-out and dev")))
+            }
         }
     }
 
@@ -139,7 +141,10 @@ mod tests {
         assert_eq!(OwnProgram::from_file("my dir", "a b.json", String::new()).uri, "benchmark://my_dir/a_b");
         assert_eq!(Split::by_name("held-out").unwrap(), Split::HeldOut);
         let dev = bundled(Split::Dev);
-        assert!(!dev.is_empty() && dev.iter().all(|u| bundled(Split::Train).contains(u)), "dev is part of train");
+        assert!(
+            !dev.is_empty() && dev.iter().all(|u| bundled(Split::Train).contains(u)),
+            "dev is part of train"
+        );
         assert_eq!(Split::by_name("nope").unwrap_err().name(), "LookupError");
     }
 }

@@ -53,7 +53,12 @@ pub fn budget(steps: Limit<u64>, seconds: Limit<f64>) -> Result<Budget> {
 /// An agent by name: a search; `policy` or `guided` (the given weights for
 /// their task, else the bundled ones); `fixed` (the best sequence on the
 /// train side of the bundled programs and of `own`, for each of `tasks`).
-pub fn agent_kind(name: &str, policy: Option<Rc<Policy>>, tasks: &[Task], own_programs: &[OwnProgram]) -> Result<AgentKind> {
+pub fn agent_kind(
+    name: &str,
+    policy: Option<Rc<Policy>>,
+    tasks: &[Task],
+    own_programs: &[OwnProgram],
+) -> Result<AgentKind> {
     let policies = || match &policy {
         Some(p) => Policies::with(p.clone()),
         None => Policies::bundled(),
@@ -75,7 +80,8 @@ pub fn agent_kind(name: &str, policy: Option<Rc<Policy>>, tasks: &[Task], own_pr
         p.add_to(&mut env)?;
         programs.push(p.uri);
     }
-    let sequences = tasks.iter().map(|&t| best_sequence(&env, t, &programs, MAX_LENGTH)).collect::<Result<_>>()?;
+    let sequences =
+        tasks.iter().map(|&t| best_sequence(&env, t, &programs, MAX_LENGTH)).collect::<Result<_>>()?;
     Ok(AgentKind::Fixed(Rc::new(sequences)))
 }
 
@@ -230,7 +236,8 @@ impl LeaderboardRequest {
         }
         let mut agents: Vec<AgentKind> = Vec::new();
         for name in &self.agents {
-            let policy = if matches!(name.as_str(), "policy" | "guided") { self.policy.clone() } else { None };
+            let policy =
+                if matches!(name.as_str(), "policy" | "guided") { self.policy.clone() } else { None };
             agents.push(agent_kind(name, policy, &tasks, &self.own)?);
         }
         if self.policy.is_some() && !self.agents.iter().any(|n| n == "policy" || n == "guided") {

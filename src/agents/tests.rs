@@ -82,7 +82,8 @@ fn a_search_run_in_pieces_finds_what_it_finds_in_one_go() {
     let env = bril("benchmark://suite-v0/bubble-sort");
     let whole = run(&env, AgentKind::Explore.make(3, Task::CodeSize).unwrap(), SIZE, Vec::new(), 200);
     let options = SearchOptions { cost: SIZE.into(), budget: Budget::steps(200), ..Default::default() };
-    let mut pieces = SearchRun::new(&env, AgentKind::Explore.make(3, Task::CodeSize).unwrap(), options).unwrap();
+    let mut pieces =
+        SearchRun::new(&env, AgentKind::Explore.make(3, Task::CodeSize).unwrap(), options).unwrap();
     let mut calls = 0;
     while pieces.step_once().unwrap().is_running() {
         calls += 1;
@@ -185,7 +186,13 @@ fn starting_from_the_baseline_never_ends_worse_than_it() {
             "the start is the baseline"
         );
         for name in SEARCHES {
-            let result = run(&env, AgentKind::by_name(name).unwrap().make(0, Task::CodeSize).unwrap(), cost, start.clone(), 60);
+            let result = run(
+                &env,
+                AgentKind::by_name(name).unwrap().make(0, Task::CodeSize).unwrap(),
+                cost,
+                start.clone(),
+                60,
+            );
             assert!(result.cost <= baseline, "{name} on {benchmark}: {} > {baseline}", result.cost);
         }
     }
@@ -258,7 +265,8 @@ fn explore_first_takes_every_action_from_the_start() {
     let env = bril("benchmark://suite-v0/histogram");
     let actions = passes::registry().len() as u64;
     for seed in 0..5 {
-        let result = run(&env, AgentKind::Explore.make(seed, Task::CodeSize).unwrap(), SIZE, Vec::new(), actions);
+        let result =
+            run(&env, AgentKind::Explore.make(seed, Task::CodeSize).unwrap(), SIZE, Vec::new(), actions);
         assert!(result.cost <= 67.0, "seed {seed}: {} after {} steps", result.cost, result.steps);
     }
 }

@@ -202,7 +202,10 @@ impl Player {
     pub fn finish(&mut self, env: &mut CompilerEnv) -> Result<f64> {
         let task = self.policy.task()?;
         let cost = || -> Result<f64> {
-            env.observation().get(task.cost())?.as_f64().ok_or_else(|| Error::type_error("the cost is not a number"))
+            env.observation()
+                .get(task.cost())?
+                .as_f64()
+                .ok_or_else(|| Error::type_error("the cost is not a number"))
         };
         if self.finished {
             return cost();

@@ -63,7 +63,11 @@ fn a_saved_policy_reads_back_as_it_was_saved() {
     let read = Policy::from_json(&text).unwrap();
     assert_eq!(read, policy.rounded());
     assert_eq!(read.to_json().unwrap(), text, "saving what was read changes nothing");
-    assert!(text.len() < 40 * (policy.network.parameters() + 2 * policy.network.inputs()), "{} bytes", text.len());
+    assert!(
+        text.len() < 40 * (policy.network.parameters() + 2 * policy.network.inputs()),
+        "{} bytes",
+        text.len()
+    );
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -114,10 +118,17 @@ fn a_rollout_plays_one_greedy_episode_then_the_pipeline() {
     let a = rollout(policy.clone(), &benchmark, "IrInstructionCount");
     let b = rollout(policy.clone(), &benchmark, "IrInstructionCount");
     assert_eq!((&a.actions, a.cost, a.steps), (&b.actions, b.cost, b.steps), "deterministic");
-    assert!(a.actions.len() <= a.steps as usize, "the pipeline's groups it did not keep count as steps: {a:?}");
+    assert!(
+        a.actions.len() <= a.steps as usize,
+        "the pipeline's groups it did not keep count as steps: {a:?}"
+    );
     let mut env = make("bril-v0", EnvOptions::default()).unwrap();
     env.apply(&a.state()).unwrap();
-    assert_eq!(env.observation().get("IrInstructionCount").unwrap().as_f64(), Some(a.cost), "the final state's cost");
+    assert_eq!(
+        env.observation().get("IrInstructionCount").unwrap().as_f64(),
+        Some(a.cost),
+        "the final state's cost"
+    );
 }
 
 #[wasm_bindgen_test(unsupported = test)]

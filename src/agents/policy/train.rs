@@ -23,7 +23,9 @@
 //! the same network on every platform.
 
 use super::mlp::{Adam, Gradients, Trace};
-use super::{argmax, match_actions, observe_vector, softmax, History, Normalizer, Policy, DEFAULT_OBSERVATION};
+use super::{
+    argmax, match_actions, observe_vector, softmax, History, Normalizer, Policy, DEFAULT_OBSERVATION,
+};
 use crate::agents::baseline::{apply_pipeline, pipeline_indices, DirectSteps};
 use crate::agents::context::{action_names, action_values};
 use crate::agents::leaderboard::Task;
@@ -158,8 +160,11 @@ impl TrainOptions {
             ));
         }
         let positive = [("learningRate", self.learning_rate), ("maxGradNorm", self.max_grad_norm)];
-        let non_negative =
-            [("entropy", self.entropy), ("valueWeight", self.value_weight), ("weightDecay", self.weight_decay)];
+        let non_negative = [
+            ("entropy", self.entropy),
+            ("valueWeight", self.value_weight),
+            ("weightDecay", self.weight_decay),
+        ];
         for (name, x) in positive {
             if !(x.is_finite() && x > 0.0) {
                 return fail(format!("{name} must be positive and finite, got {x}"));
@@ -403,7 +408,11 @@ impl Trainer {
     }
 
     fn cost(&self, id: &str) -> Result<f64> {
-        self.env.observation().get(id)?.as_f64().ok_or_else(|| Error::type_error(format!("{id} is not a number")))
+        self.env
+            .observation()
+            .get(id)?
+            .as_f64()
+            .ok_or_else(|| Error::type_error(format!("{id} is not a number")))
     }
 
     /// The cost `env`'s program would have after the task's pipeline (its
@@ -435,7 +444,8 @@ impl Trainer {
         loop {
             let mut allowed = Vec::with_capacity(n + 1);
             history.allowed(&self.available, &mut allowed);
-            let observation = observe_vector(&self.env, &self.policy.observation, self.policy.observation_length)?;
+            let observation =
+                observe_vector(&self.env, &self.policy.observation, self.policy.observation_length)?;
             if pick == Pick::Uniform {
                 history.input(&observation, &mut input);
             } else {
@@ -460,7 +470,10 @@ impl Trainer {
                 let result = self.env.step(value)?;
                 self.steps += 1;
                 if let Some(e) = result.info.error {
-                    return Err(Error::service(format!("{} failed on {uri}: {e}", self.policy.actions[choice])));
+                    return Err(Error::service(format!(
+                        "{} failed on {uri}: {e}",
+                        self.policy.actions[choice]
+                    )));
                 }
                 let changed = !result.info.action_had_no_effect;
                 history.record(choice, changed);
@@ -748,12 +761,18 @@ mod tests {
         for task in [Task::CodeSize, Task::Runtime] {
             trainer.options.task = task;
             let pipeline = task.baseline_pipeline().unwrap();
-            trainer.pipeline = (pipeline_indices(&pipeline, &action_names(&trainer.env)).unwrap(), pipeline.conditional);
+            trainer.pipeline =
+                (pipeline_indices(&pipeline, &action_names(&trainer.env)).unwrap(), pipeline.conditional);
             let mut samples = Vec::new();
-            let played = trainer.play("benchmark://suite-v0/fib-iter", Pick::Sample, Some(&mut samples)).unwrap();
+            let played =
+                trainer.play("benchmark://suite-v0/fib-iter", Pick::Sample, Some(&mut samples)).unwrap();
             assert_eq!(played.cost, played.baseline, "{task:?}");
             assert_eq!(samples.len(), 1);
-            assert!(samples[0].last && samples[0].reward == 0.0 && samples[0].choice == trainer.policy.stop_index());
+            assert!(
+                samples[0].last
+                    && samples[0].reward == 0.0
+                    && samples[0].choice == trainer.policy.stop_index()
+            );
         }
     }
 

@@ -4,7 +4,8 @@
 use crate::{collect_bril_files, load, usage_error, Failure};
 use compgym::bril::interp;
 use compgym::bril::passes::dataset_stats::{
-    at_most, builtin_datasets, format_by_size, format_tables, measure_dataset, summarise, Dataset, HAND_WRITTEN_SIZE,
+    at_most, builtin_datasets, format_by_size, format_tables, measure_dataset, summarise, Dataset,
+    HAND_WRITTEN_SIZE,
 };
 use std::io::Write;
 

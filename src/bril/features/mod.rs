@@ -22,9 +22,9 @@ pub mod autophase;
 pub mod cfg;
 pub mod inst_count;
 pub mod programl;
-pub mod structure;
 mod sha1;
 mod shape;
+pub mod structure;
 #[cfg(test)]
 mod testing;
 

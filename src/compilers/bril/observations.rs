@@ -1,7 +1,9 @@
 //! The observation spaces of the Bril environment: their order (the
 //! protocol's indices), their spaces, and how each is computed.
 
-use crate::bril::features::{autophase, cfg, inst_count, ir_instruction_count, ir_sha1_hex, programl, structure};
+use crate::bril::features::{
+    autophase, cfg, inst_count, ir_instruction_count, ir_sha1_hex, programl, structure,
+};
 use crate::bril::{to_json, to_text, Program};
 use crate::error::Result;
 use crate::service::ObservationSpace;

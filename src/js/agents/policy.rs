@@ -8,14 +8,14 @@ use super::search_agent::{agent_request, JsSearchAgent};
 use crate::agents::leaderboard::Task;
 use crate::agents::policy::play::{Choice, Player};
 use crate::agents::policy::Policy;
-use crate::js::interop::numbers::js_to_array;
-use crate::value::DType;
 use crate::error::{Error, Result};
 use crate::js::env::compiler_env::JsCompilerEnv;
 use crate::js::env::{borrow, borrow_mut, SharedEnv};
 use crate::js::interop::json::json_to_js;
+use crate::js::interop::numbers::js_to_array;
 use crate::js::interop::object::{field, set};
 use crate::js::to_js_error;
+use crate::value::DType;
 use js_sys::Object;
 use serde_json::json;
 use std::cell::RefCell;
@@ -43,7 +43,11 @@ impl JsPolicy {
             None
         } else {
             let flag = field(info, "actionHadNoEffect")?;
-            if flag.is_undefined() { None } else { Some(crate::js::interop::args::flag(&flag, "info.actionHadNoEffect")?) }
+            if flag.is_undefined() {
+                None
+            } else {
+                Some(crate::js::interop::args::flag(&flag, "info.actionHadNoEffect")?)
+            }
         };
         // A reset's info (no actionHadNoEffect) starts an episode.
         let (player, last) = match (acting.as_mut(), stepped) {
@@ -55,15 +59,24 @@ impl JsPolicy {
             }
             _ => acting.insert((Player::detached(self.policy.clone())?, None)),
         };
-        let mask = if info.is_undefined() || info.is_null() { JsValue::UNDEFINED } else { field(info, "actionMask")? };
+        let mask = if info.is_undefined() || info.is_null() {
+            JsValue::UNDEFINED
+        } else {
+            field(info, "actionMask")?
+        };
         if !mask.is_undefined() && !mask.is_null() {
             let n = crate::bril::passes::registry().len();
             let array = js_to_array(&mask, DType::F64, &[n], "info.actionMask")?;
             player.mask(&array.data().to_f64_vec().iter().map(|&m| m != 0.0).collect::<Vec<_>>())?;
         }
         let length = self.policy.observation_length;
-        let observation = js_to_array(observation, DType::F64, &[length], "the observation")
-            .map_err(|e| Error::new(e.kind(), format!("{} (the policy reads {:?}, raw counts)", e.message(), self.policy.observation)))?;
+        let observation =
+            js_to_array(observation, DType::F64, &[length], "the observation").map_err(|e| {
+                Error::new(
+                    e.kind(),
+                    format!("{} (the policy reads {:?}, raw counts)", e.message(), self.policy.observation),
+                )
+            })?;
         let choice = player.choose_for(&observation.data().to_f64_vec())?;
         let index = choice.as_ref().map_or(JsValue::NULL, |c| JsValue::from(c.env_action as u32));
         *last = choice;
