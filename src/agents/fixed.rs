@@ -11,8 +11,8 @@
 
 use super::baseline::{apply_pipeline, pipeline_indices, ContextSteps, DirectSteps, PipelineStep};
 use super::context::{action_names, action_values, SearchContext};
-use super::leaderboard::Task;
 use super::search::Search;
+use super::task::Task;
 use crate::env::{CompilerEnv, ResetOptions};
 use crate::error::{Error, Result};
 

@@ -253,8 +253,8 @@ impl Search for Guided {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::leaderboard::Task;
     use crate::agents::search::{Budget, SearchOptions, SearchRun};
+    use crate::agents::task::Task;
     use crate::compilers::make;
     use crate::env::{EnvOptions, ResetOptions};
 

@@ -6,10 +6,10 @@ use super::explore::{Explore, ExploreOptions};
 use super::fixed::{FixedSequence, Sequence};
 use super::greedy::Greedy;
 use super::guided::{Guided, GuidedOptions};
-use super::leaderboard::Task;
 use super::policy::{Policy, PolicyRollout};
 use super::random::{RandomSearch, RandomSearchOptions};
 use super::search::Search;
+use super::task::Task;
 use crate::error::{Error, Result};
 use std::rc::Rc;
 

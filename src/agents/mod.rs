@@ -12,7 +12,7 @@
 //!
 //! ```
 //! # fn main() -> compgym::Result<()> {
-//! use compgym::agents::{kinds::AgentKind, leaderboard::Task, Budget, SearchOptions, SearchRun};
+//! use compgym::agents::{kinds::AgentKind, task::Task, Budget, SearchOptions, SearchRun};
 //! use compgym::compilers::make;
 //! use compgym::env::{EnvOptions, ResetOptions};
 //! let mut env = make("bril-v0", EnvOptions::default())?;
@@ -61,6 +61,7 @@ pub mod random;
 pub mod request;
 pub mod search;
 pub mod state_keys;
+pub mod task;
 #[cfg(test)]
 mod tests;
 

@@ -8,10 +8,11 @@
 use super::baseline::pipeline_actions;
 use super::fixed::{best_sequence, MAX_LENGTH};
 use super::kinds::{AgentKind, Policies, SEARCHES};
-use super::leaderboard::{Dataset, LeaderboardOptions, Task};
+use super::leaderboard::{Dataset, LeaderboardOptions};
 use super::policy::Policy;
 use super::programs::{bundled, own, OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
+use super::task::Task;
 use crate::bril::generator;
 use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};

@@ -193,7 +193,7 @@ fn a_small_leaderboard_over_own_programs_prints_its_table_and_progress() {
     let rows = rows(&r.stdout);
     let datasets: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
     assert_eq!(datasets[..2], ["suite-v0", "mine"], "a dataset named after the folder: {}", r.stdout);
-    assert!(datasets[2].starts_with("random-v0"), "{}", r.stdout);
+    assert!(datasets[2].starts_with("random-v1"), "{}", r.stdout);
     assert_eq!(rows[1][7], "2/2", "both own programs replay and behave: {:?}", rows[1]);
     assert!(r.stderr.starts_with("[1/4] code size suite-v0 greedy "), "{}", r.stderr);
     assert!(r.stderr.ends_with("\n") && r.stderr.contains("[4/4] "));

@@ -5,9 +5,9 @@ use super::args::{list, value};
 use super::files::own_programs;
 use super::leaderboard::agent_failure;
 use super::{Failure, Io};
-use crate::agents::leaderboard::Task;
 use crate::agents::policy::train::{TrainOptions, Trainer};
 use crate::agents::programs::{is_dev, own, Split};
+use crate::agents::task::Task;
 
 /// What the flags ask for besides the trainer's options.
 struct Plan {

@@ -364,7 +364,7 @@ mod tests {
         assert_eq!(fingerprint(&net), FINGERPRINT, "{:#x}", fingerprint(&net));
     }
 
-    const FINGERPRINT: u64 = 0xabc2_30ba_6e0e_26c5;
+    const FINGERPRINT: u64 = 0x1651_0e1f_c1c7_a6f4;
 
     #[wasm_bindgen_test(unsupported = test)]
     fn check_rejects_networks_that_do_not_chain() {

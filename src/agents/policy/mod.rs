@@ -30,8 +30,8 @@ pub mod train;
 
 use super::baseline::{apply_pipeline, pipeline_indices, ContextSteps};
 use super::context::SearchContext;
-use super::leaderboard::Task;
 use super::search::Search;
+use crate::agents::task::Task;
 use crate::env::CompilerEnv;
 use crate::error::{Error, Result};
 use crate::value::Value;

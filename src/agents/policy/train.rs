@@ -28,8 +28,8 @@ use super::{
 };
 use crate::agents::baseline::{apply_pipeline, pipeline_indices, DirectSteps};
 use crate::agents::context::{action_names, action_values};
-use crate::agents::leaderboard::Task;
 use crate::agents::programs::{bundled, OwnProgram, Split};
+use crate::agents::task::Task;
 // Generated training programs are random-v1's: shaped like hand-written ones
 // (random-v0's fold away, and a policy trained on them learns to unroll).
 use crate::bril::generator::v1 as generator;
@@ -646,9 +646,11 @@ impl Trainer {
     pub fn validate(&mut self) -> Result<f64> {
         let mut log_sum = 0.0;
         let uris = self.options.validation.clone();
+        let training_steps = self.steps; // validating is not training
         for uri in &uris {
             log_sum += self.play(uri, Pick::Greedy, None)?.log_ratio();
         }
+        self.steps = training_steps;
         Ok(libm::exp(log_sum / uris.len().max(1) as f64))
     }
 }

@@ -5,9 +5,9 @@
 
 use super::convert::choice_json;
 use super::search_agent::{agent_request, JsSearchAgent};
-use crate::agents::leaderboard::Task;
 use crate::agents::policy::play::{Choice, Player};
 use crate::agents::policy::Policy;
+use crate::agents::task::Task;
 use crate::error::{Error, Result};
 use crate::js::env::compiler_env::JsCompilerEnv;
 use crate::js::env::{borrow, borrow_mut, SharedEnv};

@@ -83,7 +83,7 @@ fn train_options(options: &JsValue) -> Result<TrainOptions> {
     let task = field(options, "task")?;
     if !task.is_undefined() {
         let name = crate::js::interop::args::string(&task, "trainer options.task")?;
-        out.task = crate::agents::leaderboard::Task::by_name(&name)?;
+        out.task = crate::agents::task::Task::by_name(&name)?;
     }
     out.episode_length = count(options, "episodeLength")?.unwrap_or(out.episode_length);
     out.epochs = count(options, "epochs")?.unwrap_or(out.epochs);
