@@ -17,13 +17,13 @@
 //! The leaderboard is a resumable state machine too ([`Leaderboard::step_once`]),
 //! for a worker that reports between pieces.
 
-use super::baseline::{pipeline_actions, Pipeline};
+use super::baseline::pipeline_actions;
 use super::kinds::AgentKind;
 use super::policy::train::generated_uri;
 use super::programs::{OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
 use super::task::Task;
-use crate::bril::{passes, suite};
+use crate::bril::suite;
 use crate::compilers::make;
 use crate::env::{default_clock, Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
@@ -422,6 +422,7 @@ pub fn to_json(rows: &[Row]) -> serde_json::Value {
 mod tests {
     use super::super::policy::train::{TRAINING_SEEDS, VALIDATION_SEEDS};
     use super::*;
+    use crate::bril::passes;
 
     #[test]
     fn a_small_leaderboard_checks_every_result() {
