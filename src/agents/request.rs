@@ -13,7 +13,6 @@ use super::policy::Policy;
 use super::programs::{bundled, own, OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
 use super::task::Task;
-use crate::bril::generator;
 use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
@@ -30,6 +29,11 @@ pub const DEFAULT_ENV: &str = "bril-v0";
 pub const DEFAULT_REWARD: &str = "IrInstructionCount";
 /// Where a program given as source is added when no URI is given.
 pub const SOURCE_URI: &str = "benchmark://user-v0/program";
+
+/// The size of the leaderboard's generated programs: random-v1 programs of
+/// about 180 instructions, inside the sizes the policy trains on and near
+/// the hand-written programs' (random-v1's default, 100, is about 450).
+pub const GENERATED_SIZE: u32 = 40;
 
 /// A limit as a caller gives it: `None` takes the default, `Some(None)` is
 /// no limit, `Some(Some(x))` is `x`.
@@ -205,7 +209,7 @@ impl Default for LeaderboardRequest {
             suite: None,
             large: None,
             generated: 100,
-            size: generator::v1::DEFAULT_SIZE,
+            size: GENERATED_SIZE,
             own: Vec::new(),
             split: None,
             steps: None,
