@@ -8,9 +8,9 @@
 //!   until some action changes the program ([`NoEffectActions`]).
 //! - From the compiler: a session may know more
 //!   ([`CompilationSession::known_no_effect`](crate::service::CompilationSession::known_no_effect));
-//!   Bril's shared tree of states remembers every pass any session (of
-//!   any environment on the thread) found to leave this very program
-//!   unchanged.
+//!   Bril's tree of states, shared by an environment and its forks,
+//!   remembers every pass any of their sessions found to leave this very
+//!   program unchanged.
 //!
 //! The mask never forbids everything: when every action is known to do
 //! nothing (the program is a fixed point of every action), every action is

@@ -422,9 +422,14 @@ impl CompilerEnv {
         }
     }
 
-    /// Ends the episode and frees its session. Safe to call at any time.
+    /// Ends the episode, frees its session and what the compiler remembered
+    /// between episodes. Safe to call at any time.
     pub fn close(&mut self) {
         self.end_session();
+        let _ = self.link.with_service(|s| {
+            s.forget_recent();
+            Ok(())
+        });
     }
 
     /// Starts an episode; returns the observation of the observation space,

@@ -212,6 +212,11 @@ impl Service {
     }
 
     /// Ends a session; returns how many remain.
+    /// Lets the backend forget what it remembers between sessions.
+    pub fn forget_recent(&mut self) {
+        self.backend.forget_recent();
+    }
+
     pub fn end_session(&mut self, session_id: SessionId) -> Result<usize> {
         match self.sessions.remove(&session_id) {
             Some(_) => Ok(self.sessions.len()),

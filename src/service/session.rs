@@ -105,4 +105,9 @@ pub trait CompilerBackend {
         let _ = benchmark;
         Ok(())
     }
+
+    /// Forgets what the backend remembers between sessions (parsed
+    /// benchmarks, states passes led to): its environment was closed. The
+    /// default remembers nothing.
+    fn forget_recent(&mut self) {}
 }

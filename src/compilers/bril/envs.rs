@@ -122,14 +122,12 @@ pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {
 ///
 /// The first one built is kept as a prototype, and every environment is a
 /// [`CompilerEnv::replica`] of it: the spaces, observation specs and
-/// datasets are built once and shared, and so are the backends' recent
-/// benchmarks with the states passes led to, so an idle environment holds a
-/// few kilobytes and making one costs the same however many are alive.
+/// datasets are built once and shared, so an idle environment holds a few
+/// kilobytes and making one costs the same however many are alive. Each
+/// has its own backend, so what it learns (and its action mask) is its own.
 pub fn make_bril(options: EnvOptions) -> Result<CompilerEnv> {
     thread_local! {
         static PROTOTYPE: RefCell<Option<Rc<CompilerEnv>>> = const { RefCell::new(None) };
-        /// The recent benchmarks every environment's backend shares.
-        static RECENT: BrilBackend = BrilBackend::new();
     }
     let prototype = match PROTOTYPE.with(|p| p.borrow().clone()) {
         Some(p) => p,
@@ -140,7 +138,7 @@ pub fn make_bril(options: EnvOptions) -> Result<CompilerEnv> {
             p
         }
     };
-    prototype.replica(Box::new(RECENT.with(BrilBackend::sharing_recent)), &options)
+    prototype.replica(Box::new(BrilBackend::new()), &options)
 }
 
 fn spec(id: &str, observation: Option<&str>, reward: Option<&str>) -> EnvSpec {

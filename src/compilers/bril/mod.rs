@@ -33,9 +33,10 @@ pub const ACTION_SPACE: &str = "passes";
 
 /// The compiler backend. It keeps what it learnt about recent benchmarks
 /// (the parsed program, baselines, the states passes led to) so a reset
-/// parses nothing and later episodes reuse earlier ones' work. Backends
-/// made with [`BrilBackend::sharing_recent`] share what they learn, so many
-/// environments on the same benchmarks hold it once.
+/// parses nothing and later episodes reuse earlier ones' work. Each
+/// environment has its own (forks share it): what an environment's action
+/// mask knows then depends on its own steps alone, so seeded runs replay
+/// whatever other environments did.
 #[derive(Default)]
 pub struct BrilBackend {
     recent: Rc<RefCell<HashMap<String, Recent>>>,
@@ -54,13 +55,6 @@ const RECENT_BENCHMARKS: usize = 256;
 impl BrilBackend {
     pub fn new() -> BrilBackend {
         BrilBackend::default()
-    }
-
-    /// A backend that shares this one's recent benchmarks (and the states
-    /// passes led to): passes are deterministic, so what one learns is true
-    /// for the other, and a replaced benchmark is noticed by its contents.
-    pub fn sharing_recent(&self) -> BrilBackend {
-        BrilBackend { recent: self.recent.clone() }
     }
 
     /// What every session on `benchmark` shares, parsed at most once while recent.
@@ -106,6 +100,10 @@ fn parse_benchmark(benchmark: &Benchmark) -> Result<Program> {
 }
 
 impl CompilerBackend for BrilBackend {
+    fn forget_recent(&mut self) {
+        self.recent.borrow_mut().clear();
+    }
+
     fn compiler_version(&self) -> String {
         format!("bril-compgym {}", crate::VERSION)
     }

@@ -226,8 +226,6 @@ fn flag(env: &GymCompilerEnv, flag: &str) -> i64 {
 #[wasm_bindgen_test(unsupported = test)]
 fn the_action_mask_hides_what_is_known_to_do_nothing() {
     let mut env = gym("bril-ic-v0", GymOptions::default());
-    // A program no other test steps on: environments of a thread share what
-    // they learn, so on a program others used some passes may be known.
     let program =
         ResetOptions { benchmark: Some("generator://random-v1/4242?size=20".into()), ..Default::default() };
     let (_, info) = env.reset(Some(0), program.clone()).expect("reset");

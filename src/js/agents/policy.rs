@@ -120,6 +120,7 @@ impl JsPolicy {
     /// what `reset` or `step` returned: a reset's info starts an episode, a
     /// step's tells whether the last choice changed the program, and its
     /// `actionMask`, when given, is honoured.
+    #[wasm_bindgen(unchecked_return_type = "number | null")]
     pub fn act(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ArrayLike<number | bigint>")] observation: JsValue,

@@ -192,8 +192,8 @@ export interface ReprOptions {
 
 // ---- descriptions: what toJSON() writes and fromJSON() reads --------------------
 
-/** A number of a description: non-finite ones by name. */
-export type DescriptionNumber = number | "inf" | "-inf" | "nan";
+/** A number of a description: non-finite ones by name, integers past 2^53 as decimal strings. */
+export type DescriptionNumber = number | "inf" | "-inf" | "nan" | `${bigint}`;
 /** Bounds in a description: one number for every element, or nested arrays shaped like the space. */
 export type DescriptionBounds = DescriptionNumber | DescriptionBounds[];
 /** A length range: `[min, max]`, max null for unbounded. */
