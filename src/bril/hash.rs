@@ -58,7 +58,11 @@ impl Hasher for FxHasher {
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // A product's low bits depend only on its inputs' low bits, and the
+        // table indexes by the low bits: names with a common start (`x.1`,
+        // `x.2`, ...) would share a handful of slots. Rotating brings the
+        // high bits, which every input bit reaches, down to them.
+        self.hash.rotate_left(26)
     }
 }
 
