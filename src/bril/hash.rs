@@ -69,3 +69,20 @@ impl Hasher for FxHasher {
 pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 pub(crate) type FxHashSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{BuildHasher, BuildHasherDefault};
+
+    #[test]
+    fn names_with_a_common_start_spread_over_the_low_bits() {
+        // Hash tables index by the low bits: 4,096 names `x.1` ... `x.4096`
+        // must land in most of 4,096 slots, not a handful (which made
+        // renaming passes quadratic).
+        let build = BuildHasherDefault::<FxHasher>::default();
+        let slots: std::collections::HashSet<u64> =
+            (1..=4096).map(|k| build.hash_one(format!("x.{k}").as_str()) & 4095).collect();
+        assert!(slots.len() > 2000, "{} slots of 4096", slots.len());
+    }
+}
