@@ -134,6 +134,16 @@ pub struct StepOptions {
     pub reward_spaces: Option<Vec<String>>,
 }
 
+/// What an environment is built from; the rest starts empty.
+struct Parts {
+    link: SessionLink,
+    observation: ObservationView,
+    reward: RewardView,
+    action_spaces: Rc<[ActionSpace]>,
+    action_space: ActionSpace,
+    datasets: Rc<Datasets>,
+}
+
 pub struct CompilerEnv {
     /// The shared service and the session id, shared with the views.
     link: SessionLink,
@@ -189,30 +199,15 @@ impl CompilerEnv {
         for d in extras.derived_spaces {
             observation.add_derived_space(&d.id, &d.base_id, d.translate, d.options)?;
         }
-        let mut env = CompilerEnv {
+        let parts = Parts {
             link,
             observation,
             reward: RewardView::new(extras.rewards),
             action_spaces,
-            action_space_index: 0,
-            action_space: Rc::new(first),
-            observation_space: None,
-            reward_space: None,
-            plan: Rc::new(StepPlan::default()),
+            action_space: first,
             datasets: Rc::new(Datasets::new(datasets)),
-            benchmark: None,
-            next_benchmark: None,
-            actions: Vec::new(),
-            no_effect: NoEffectActions::default(),
-            episode_reward: None,
-            episode_start: 0.0,
-            max_episode_steps: options.max_episode_steps,
-            clock: options.clock.unwrap_or_else(default_clock),
-            raw: Vec::new(),
-            reward_inputs: Vec::new(),
         };
-        env.apply_options(&options)?;
-        Ok(env)
+        CompilerEnv::assemble(parts, &options)
     }
 
     /// The settings of `options` that name spaces and benchmarks.
@@ -250,17 +245,32 @@ impl CompilerEnv {
         // Each environment's action space has its own unseeded generator,
         // as one built by the compiler would.
         action_space.space.seed(crate::spaces::seeding::fresh_seed());
-        let mut env = CompilerEnv {
+        let parts = Parts {
             observation: self.observation.relinked(link.clone()),
             link,
             reward: self.reward.clone(),
             action_spaces: self.action_spaces.clone(),
+            action_space,
+            datasets: self.datasets.clone(),
+        };
+        CompilerEnv::assemble(parts, options)
+    }
+
+    /// An environment from its parts, at the start (no session, no
+    /// episode), with the settings of `options`.
+    fn assemble(parts: Parts, options: &EnvOptions) -> Result<CompilerEnv> {
+        let Parts { link, observation, reward, action_spaces, action_space, datasets } = parts;
+        let mut env = CompilerEnv {
+            link,
+            observation,
+            reward,
+            action_spaces,
             action_space_index: 0,
             action_space: Rc::new(action_space),
             observation_space: None,
             reward_space: None,
             plan: Rc::new(StepPlan::default()),
-            datasets: self.datasets.clone(),
+            datasets,
             benchmark: None,
             next_benchmark: None,
             actions: Vec::new(),

@@ -7,7 +7,7 @@
 import { Space } from '../api.js';
 import { make } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
-import { readDtype, readMlReady } from './ml-wrappers.js';
+import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
@@ -24,19 +24,8 @@ export function useConnect(connectService) {
 /** Gymnasium's AutoresetMode values. */
 export const AutoresetMode = Object.freeze({ NEXT_STEP: 'NextStep', SAME_STEP: 'SameStep', DISABLED: 'Disabled' });
 
-const TYPED = {
-  float32: Float32Array,
-  float64: Float64Array,
-  int8: Int8Array,
-  int16: Int16Array,
-  int32: Int32Array,
-  int64: BigInt64Array,
-  uint8: Uint8Array,
-  uint16: Uint16Array,
-  uint32: Uint32Array,
-  uint64: BigUint64Array,
-  bool: Uint8Array,
-};
+// The typed array of each dtype a batch may hold: the wrappers' dtypes, and bool as bytes.
+const TYPED = { ...DTYPES, bool: Uint8Array };
 
 const isBig = (Ctor) => Ctor === BigInt64Array || Ctor === BigUint64Array;
 
