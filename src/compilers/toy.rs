@@ -15,7 +15,8 @@
 //! * Observations: see [`obs`].
 //! * Session parameters: `toy.fail` = `action` or `observation` makes the
 //!   next one fail; `toy.corrupt` changes the program's meaning (an element);
-//!   `toy.len` replies with the list's length.
+//!   `toy.len` replies with the list's length, `toy.computed` with how many
+//!   observations the session has computed.
 //! * Validation: the list must still hold the same multiset of integers.
 
 use crate::error::{Error, Result};
@@ -165,7 +166,14 @@ impl CompilerBackend for ToyBackend {
     ) -> Result<Box<dyn CompilationSession>> {
         let list = parse_program(benchmark)?;
         let moves = moves_for(list.len());
-        Ok(Box::new(ToySession { original: list.clone(), list, fail: None, action_space, moves }))
+        Ok(Box::new(ToySession {
+            original: list.clone(),
+            list,
+            fail: None,
+            action_space,
+            moves,
+            computed: 0,
+        }))
     }
 
     fn resolve_benchmark(&self, uri: &BenchmarkUri) -> Result<Option<Benchmark>> {
@@ -214,6 +222,8 @@ struct ToySession {
     /// The action space the session was started with, and its moves.
     action_space: usize,
     moves: &'static [usize],
+    /// Observations computed so far (for tests).
+    computed: usize,
 }
 
 impl CompilationSession for ToySession {
@@ -241,6 +251,7 @@ impl CompilationSession for ToySession {
             self.fail = None;
             return Err(Error::new(crate::ErrorKind::Runtime, "injected observation failure"));
         }
+        self.computed += 1;
         Ok(match index {
             obs::INVERSIONS => Value::Int(inversions(&self.list)),
             obs::INVERSIONS_O0 => Value::Int(inversions(&self.original)),
@@ -276,6 +287,7 @@ impl CompilationSession for ToySession {
                 Some("ok".into())
             }
             "toy.len" => Some(self.list.len().to_string()),
+            "toy.computed" => Some(self.computed.to_string()),
             _ => None,
         })
     }

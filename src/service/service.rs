@@ -54,6 +54,55 @@ pub struct Service {
     benchmarks: BenchmarkStore,
 }
 
+/// Computes the observations `indices` name into `out` (cleared first).
+/// Each space is computed once however often it is named, and when a space
+/// is named more than once the copies are checked against the byte budget
+/// before any is made: a request of 10^6 indices costs one computation per
+/// space and 10^6 copies, or a LimitError if those would not fit.
+fn observe_into(
+    session: &mut dyn CompilationSession,
+    spaces: &[ObservationSpace],
+    indices: &[usize],
+    out: &mut Vec<Value>,
+) -> Result<()> {
+    out.clear();
+    let compute = |session: &mut dyn CompilationSession, i: usize| {
+        let space = &spaces[i];
+        session.get_observation(i, space).map_err(|e| session_error(e, &space.name))
+    };
+    // The usual request, a few distinct spaces, needs no table (a step allocates nothing).
+    if indices.len() <= 8 && indices.iter().enumerate().all(|(k, i)| !indices[..k].contains(i)) {
+        for &i in indices {
+            out.push(compute(session, i)?);
+        }
+        return Ok(());
+    }
+    // Per space: its value, and how many of the indices still name it (the
+    // last one takes the value instead of a copy).
+    let mut computed: Vec<(Option<Value>, usize)> = vec![(None, 0); spaces.len()];
+    for &i in indices {
+        let (value, uses) = &mut computed[i];
+        if value.is_none() {
+            *value = Some(compute(session, i)?);
+        }
+        *uses += 1;
+    }
+    if computed.iter().any(|(_, uses)| *uses > 1) {
+        let total = computed
+            .iter()
+            .filter_map(|(v, uses)| Some(crate::limits::bytes_of(*uses, v.as_ref()?.bytes())))
+            .fold(0u64, u64::saturating_add);
+        crate::limits::check_bytes(total, format_args!("{} observations", indices.len()))?;
+    }
+    out.reserve(indices.len());
+    for &i in indices {
+        let (value, uses) = &mut computed[i];
+        *uses -= 1;
+        out.extend(if *uses == 0 { value.take() } else { value.clone() });
+    }
+    Ok(())
+}
+
 /// A session's error as the client sees it.
 fn session_error(e: Error, what: &str) -> Error {
     match e.kind() {
@@ -184,20 +233,13 @@ impl Service {
             Err(e) if e.kind() == ErrorKind::BenchmarkInit => return Err(e),
             Err(e) => return Err(Error::benchmark_init(format!("{}: {e}", request.benchmark.uri))),
         };
-        // Each space computed once, however often the request names it: a
-        // request of 10^6 indices costs 10^6 copies, not 10^6 computations.
-        let mut first: Vec<Option<usize>> = vec![None; self.observation_spaces.len()];
-        let mut observation: Vec<Value> = Vec::with_capacity(request.observation_space.len());
-        for (k, &i) in request.observation_space.iter().enumerate() {
-            if let Some(j) = first[i] {
-                let value = observation[j].clone();
-                observation.push(value);
-                continue;
-            }
-            let space = &self.observation_spaces[i];
-            observation.push(session.get_observation(i, space).map_err(|e| session_error(e, &space.name))?);
-            first[i] = Some(k);
-        }
+        let mut observation = Vec::new();
+        observe_into(
+            session.as_mut(),
+            &self.observation_spaces,
+            &request.observation_space,
+            &mut observation,
+        )?;
         let new_action_space = session.new_action_space();
         let session_id = self.new_id();
         self.sessions.insert(session_id, session);
@@ -253,10 +295,7 @@ impl Service {
                 break;
             }
         }
-        for &i in observation_space {
-            let space = &spaces[i];
-            observations.push(session.get_observation(i, space).map_err(|e| session_error(e, &space.name))?);
-        }
+        observe_into(session.as_mut(), spaces, observation_space, observations)?;
         Ok(outcome)
     }
 

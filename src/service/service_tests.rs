@@ -320,3 +320,41 @@ fn a_start_naming_one_space_many_times_gets_a_copy_each() {
     assert_eq!(reply.observation.len(), 100_000);
     assert!(reply.observation.iter().enumerate().all(|(k, v)| k == 7 || v == &reply.observation[0]));
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_step_naming_one_space_many_times_computes_it_once() {
+    let mut s = service();
+    let id = start(&mut s, "benchmark://toy-v0/b", vec![obs::LIST; 50]).unwrap().session_id;
+    let computed = |s: &mut Service| {
+        let key = SessionParameter { key: "toy.computed".into(), value: String::new() };
+        let request = SendSessionParameterRequest { session_id: id, parameter: vec![key] };
+        s.send_session_parameter(&request).unwrap().reply[0].clone()
+    };
+    assert_eq!(computed(&mut s), "1");
+    let reply = step(&mut s, id, &[0], &[obs::LIST, obs::TEXT, obs::LIST, obs::LIST]).unwrap();
+    assert_eq!(reply.observation.len(), 4);
+    assert_eq!(
+        (&reply.observation[0], &reply.observation[0]),
+        (&reply.observation[2], &reply.observation[3])
+    );
+    assert_eq!(computed(&mut s), "3");
+    let reply = step(&mut s, id, &[], &[obs::INVERSIONS; 1000]).unwrap();
+    assert!(reply.observation.len() == 1000 && reply.observation.iter().all(|v| v == &reply.observation[0]));
+    assert_eq!(computed(&mut s), "4");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn copies_past_the_byte_budget_are_a_limit_error_before_any_is_made() {
+    let mut s = service();
+    let text = (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+    s.add_benchmark(AddBenchmarkRequest { benchmark: vec![Benchmark::from_contents("user-v0/long", text)] })
+        .unwrap();
+    // 10^5 int64 elements are 800 KB; 1,000 copies would be 800 MB.
+    let e = start(&mut s, "benchmark://user-v0/long", vec![obs::LIST; 1000]).unwrap_err();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert!(e.message().starts_with("1000 observations would take"), "{e}");
+    let id = start(&mut s, "benchmark://user-v0/long", vec![obs::LIST; 10]).unwrap().session_id;
+    let e = step(&mut s, id, &[], &[obs::LIST; 1000]).unwrap_err();
+    assert_eq!(e.name(), "LimitError", "{e}");
+    assert_eq!(step(&mut s, id, &[], &[obs::LIST, obs::INVERSIONS]).unwrap().observation.len(), 2);
+}
