@@ -1,0 +1,154 @@
+// Gymnasium 1.x's common wrappers beyond TimeLimit and
+// RecordEpisodeStatistics: OrderEnforcing and PassiveEnvChecker (what
+// `make` puts under every environment, as Gymnasium's make does) and
+// Autoreset. `makeWrappers` is make's part: which of the two it applies.
+import { Wrapper, describe, namedError, typeError } from './core.js';
+import { checkSpace, checkedRender, checkedReset, checkedStep } from './passive-checker.js';
+import { warn } from './warn.js';
+
+/** Gymnasium's ResetNeeded: step or render before the first reset. */
+const resetNeeded = (message) => namedError('ResetNeeded', message);
+
+function readFlag(value, what) {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw typeError(`${what} must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+/** A wrapper's spec: the one below with `changes` (null without one). */
+function specWith(spec, changes) {
+  return spec ? Object.freeze({ ...spec, ...changes }) : spec;
+}
+
+/**
+ * A ResetNeeded error for `step` (and `render`, unless
+ * `disableRenderOrderEnforcing`) before the first `reset`.
+ */
+export class OrderEnforcing extends Wrapper {
+  constructor(env, { disableRenderOrderEnforcing = false } = {}) {
+    super(env);
+    this.disableRenderOrderEnforcing = readFlag(disableRenderOrderEnforcing, 'OrderEnforcing: disableRenderOrderEnforcing');
+    this._hasReset = false;
+  }
+  /** Whether reset has been called. */
+  get hasReset() {
+    return this._hasReset;
+  }
+  reset(args) {
+    this._hasReset = true;
+    return this.env.reset(args);
+  }
+  step(action) {
+    if (!this._hasReset) throw resetNeeded('Cannot call env.step() before calling env.reset()');
+    return this.env.step(action);
+  }
+  render() {
+    if (!this.disableRenderOrderEnforcing && !this._hasReset) {
+      throw resetNeeded('Cannot call env.render() before calling env.reset(); if that is intended, wrap with {disableRenderOrderEnforcing: true}');
+    }
+    return this.env.render();
+  }
+  get spec() {
+    return specWith(super.spec, { orderEnforce: true });
+  }
+  set spec(spec) {
+    super.spec = spec;
+  }
+}
+
+/**
+ * Gymnasium's passive checks around an environment: the spaces when
+ * wrapped (a TypeError if one is not a Space), then what the first reset,
+ * the first step and the first render return. Problems are warnings
+ * (process warnings of type GymnasiumWarning in Node, console.warn
+ * elsewhere); nothing returned is changed.
+ */
+export class PassiveEnvChecker extends Wrapper {
+  constructor(env) {
+    super(env);
+    checkSpace(this.env.actionSpace, 'action');
+    checkSpace(this.env.observationSpace, 'observation');
+    this.checkedReset = false;
+    this.checkedStep = false;
+    this.checkedRender = false;
+    this.closeCalled = false;
+  }
+  reset(args) {
+    if (this.checkedReset) return this.env.reset(args);
+    this.checkedReset = true;
+    return checkedReset(this.env, args);
+  }
+  step(action) {
+    if (this.checkedStep) return this.env.step(action);
+    this.checkedStep = true;
+    return checkedStep(this.env, action);
+  }
+  render() {
+    if (this.checkedRender) return this.env.render();
+    this.checkedRender = true;
+    return checkedRender(this.env);
+  }
+  /** Closing twice must be allowed: a second close that throws warns, then throws. */
+  close() {
+    if (!this.closeCalled) {
+      this.closeCalled = true;
+      return this.env.close();
+    }
+    try {
+      return this.env.close();
+    } catch (error) {
+      warn('Calling `env.close()` on the closed environment should be allowed, but it threw.');
+      throw error;
+    }
+  }
+  get spec() {
+    return specWith(super.spec, { disableEnvChecker: false });
+  }
+  set spec(spec) {
+    super.spec = spec;
+  }
+}
+
+/**
+ * Gymnasium 1.x's Autoreset: the step after an episode ends resets the
+ * environment and returns its first observation and info with reward 0,
+ * not terminated, not truncated (the action is ignored): next-step
+ * autoreset, as the vector environments' default.
+ */
+export class Autoreset extends Wrapper {
+  constructor(env) {
+    super(env);
+    this.autoreset = false;
+  }
+  reset(args) {
+    const result = this.env.reset(args);
+    this.autoreset = false;
+    return result;
+  }
+  step(action) {
+    let result;
+    if (this.autoreset) {
+      const [observation, info] = this.env.reset();
+      result = [observation, 0, false, false, info];
+    } else {
+      result = this.env.step(action);
+    }
+    this.autoreset = Boolean(result[2] || result[3]);
+    return result;
+  }
+}
+
+/**
+ * What make puts around an environment it made, innermost first:
+ * PassiveEnvChecker unless `disableEnvChecker` (make's option, else the
+ * spec's), then OrderEnforcing where the spec says `orderEnforce` (the
+ * default). Returns the environment and what was applied.
+ */
+export function makeWrappers(env, spec, disableEnvChecker) {
+  const disable = disableEnvChecker === undefined || disableEnvChecker === null ? readFlag(spec.disableEnvChecker, 'disableEnvChecker') : readFlag(disableEnvChecker, 'make: disableEnvChecker');
+  const orderEnforce = spec.orderEnforce === undefined ? true : readFlag(spec.orderEnforce, 'orderEnforce');
+  let out = env;
+  if (!disable) out = new PassiveEnvChecker(out);
+  if (orderEnforce) out = new OrderEnforcing(out);
+  return { env: out, disableEnvChecker: disable, orderEnforce };
+}
