@@ -112,6 +112,32 @@ test('the wrapper bases forward what they do not change and transform what they 
   assert.throws(() => new Doubled(sameStep), { name: 'ValueError', message: /NextStep or Disabled/ });
 });
 
+test('vector TransformObservation, TransformReward and TransformAction apply a function to the batch', () => {
+  const single = Space.box({ low: -2000, high: 2000, shape: [1], dtype: 'float64' });
+  const observed = new gym.vector.TransformObservation(new Counters(2), (o) => o.map((x) => 2 * x), null, single);
+  assert.equal(observed.singleObservationSpace, single);
+  assert.equal(String(observed.observationSpace), String(Space.batched(single, [2])));
+  const rewarded = new gym.vector.TransformReward(observed, (r) => r.map((x) => x - 1));
+  const acted = new gym.vector.TransformAction(rewarded, (a) => a.map((x) => -x));
+  acted.reset();
+  const [observations, rewards] = acted.step(Float64Array.of(1, 1));
+  assert.deepEqual([observations, rewards], [Float64Array.of(-2, -4), Float64Array.of(-2, -3)]);
+  assert.throws(() => new gym.vector.TransformReward(new Counters(1), 'f'), { name: 'TypeError' });
+  assert.throws(() => new gym.vector.TransformObservation(new Counters(1), (o) => o, {}), { name: 'TypeError' });
+});
+
+test('DictInfoToList gives one info per environment, with the keys it set', () => {
+  const envs = new gym.vector.DictInfoToList(syncEnvs(2));
+  const [, infos] = envs.reset({ seed: 1 });
+  assert.ok(Array.isArray(infos) && infos.length === 2);
+  const single = autophase();
+  const [, info] = single.reset({ seed: 2 });
+  assert.deepEqual(infos[1], info, 'environment 1\'s info as it gave it');
+  const [, , , , stepInfos] = envs.step([0, 1]);
+  assert.deepEqual(Object.keys(stepInfos[0]).sort(), ['actionHadNoEffect', 'actionMask', 'newActionSpace']);
+  assert.ok(stepInfos[0].actionMask instanceof Uint8Array && stepInfos[0].actionMask.length === envs.singleActionSpace.n);
+});
+
 const row = (batch, i, size = FEATURES) => batch.subarray(i * size, (i + 1) * size);
 
 test('VectorizeTransformObservation applies a single-env wrapper to each observation', () => {

@@ -97,6 +97,9 @@ const envs = new SyncVectorEnv([() => make('bril-autophase-ic-v0'), () => make('
 const logged = new vector.VectorizeTransformObservation(envs, Log1pObservation, { dtype: 'float64' });
 const normalized = new vector.NormalizeObservation(logged, { epsilon: 1e-6 });
 const [syncObservations] = normalized.reset({ seed: 2 });
+const perEnvironment = new vector.DictInfoToList(new vector.TransformReward(envs, (r) => r.map((x) => 2 * x)));
+const [, infoList] = perEnvironment.reset({ seed: 2 });
+const firstMask: Uint8Array | undefined = infoList[0].actionMask;
 const asyncEnvs = new AsyncVectorEnv(['bril-autophase-ic-v0', 'bril-autophase-ic-v0']);
 async function asyncStats(): Promise<void> {
   await asyncEnvs.ready;
@@ -117,4 +120,4 @@ lines.step(Float32Array.of(0, 0, 0)).then(() => {});
 // @ts-expect-error Log1pObservation's options are {dtype}
 new vector.VectorizeTransformObservation(envs, Log1pObservation, { dtype: 'int8' });
 
-export { hasReset, restarting, skipping, stacked, late, reward, lineObservations, lineStats, syncObservations, asyncStats };
+export { firstMask, hasReset, restarting, skipping, stacked, late, reward, lineObservations, lineStats, syncObservations, asyncStats };

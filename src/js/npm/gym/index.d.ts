@@ -830,6 +830,38 @@ export type WrapperClass<Args extends unknown[], W> = new (env: Env<any, any>, .
 
 /** gymnasium.wrappers.vector: the vector wrappers, by Gymnasium's names. */
 export namespace vector {
+  /** `f` applied to each batch of observations (into `observationSpace`, or `singleObservationSpace` batched). */
+  export class TransformObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorObservationWrapper<E> {
+    constructor(env: E, f: (observations: any) => SpaceValue, observationSpace?: Space | null, singleObservationSpace?: Space | null);
+    readonly f: (observations: any) => SpaceValue;
+  }
+  /** `f` applied to each batch of rewards. */
+  export class TransformReward<E extends VectorEnvLike = VectorEnvLike> extends VectorRewardWrapper<E> {
+    constructor(env: E, f: (rewards: RewardArray) => RewardArray);
+    readonly f: (rewards: RewardArray) => RewardArray;
+  }
+  /** `f` applied to each batch of actions (agents act in `actionSpace`, or `singleActionSpace` batched). */
+  export class TransformAction<E extends VectorEnvLike = VectorEnvLike> extends VectorActionWrapper<E> {
+    constructor(env: E, f: (actions: any) => VectorActions, actionSpace?: Space | null, singleActionSpace?: Space | null);
+    readonly f: (actions: any) => VectorActions;
+  }
+  /** Infos as one object per environment (with the keys it set), not batched (a VectorWrapper whose infos are arrays). */
+  export class DictInfoToList<E extends VectorEnvLike = VectorEnvLike> {
+    constructor(env: E);
+    readonly env: E;
+    readonly numEnvs: number;
+    readonly singleObservationSpace: Space;
+    readonly singleActionSpace: Space;
+    readonly observationSpace: Space;
+    readonly actionSpace: Space;
+    readonly metadata: { autoresetMode?: AutoresetModeName; [key: string]: unknown };
+    readonly closed: boolean;
+    render(): unknown;
+    close(): void | Promise<void>;
+    toString(): string;
+    reset(args?: VectorResetArgs): VectorReturn<E, [observations: SpaceValue, infos: Info[]]>;
+    step(actions: VectorActions): VectorReturn<E, [observations: SpaceValue, rewards: RewardArray, terminations: Uint8Array, truncations: Uint8Array, infos: Info[]]>;
+  }
   /** A single-env observation wrapper's `observation` applied to each environment's observation. */
   export class VectorizeTransformObservation<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorObservationWrapper<E> {
     constructor(env: E, wrapper: WrapperClass<Args, { observation(x: any): unknown; observationSpace: Space }>, ...args: Args);

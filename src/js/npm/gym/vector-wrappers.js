@@ -1,13 +1,14 @@
 // Gymnasium 1.x's vector wrappers (gymnasium.wrappers.vector; compgym/gym
-// exports them as `vector`): VectorizeTransformObservation,
-// VectorizeTransformReward and VectorizeTransformAction (a single-env
-// wrapper applied to each environment's part of a batch), the vector forms
-// of ClipAction, RescaleAction, ClipReward, FlattenObservation and
-// DtypeObservation built on them, RecordEpisodeStatistics, and
-// NormalizeObservation and NormalizeReward with Gymnasium's running
-// mean and variance over the whole batch.
+// exports them as `vector`): TransformObservation, TransformReward and
+// TransformAction (a function of the whole batch); VectorizeTransform-
+// Observation, -Reward and -Action (a single-env wrapper applied to each
+// environment's part of a batch) and the vector forms of ClipAction,
+// RescaleAction, ClipReward, FlattenObservation and DtypeObservation built
+// on them; RecordEpisodeStatistics; NormalizeObservation and
+// NormalizeReward with Gymnasium's running mean and variance over the
+// whole batch; DictInfoToList.
 import { Space } from '../api.js';
-import { Env, describe, notImplemented, typeError, valueError } from './core.js';
+import { Env, describe, isPlainObject, notImplemented, requireFunction, requireSpace, typeError, valueError } from './core.js';
 import { DtypeObservation as SingleDtypeObservation, RunningMeanStd } from './ml-wrappers.js';
 import { FlattenObservation as SingleFlattenObservation } from './wrappers.js';
 import { ClipAction as SingleClipAction, RescaleAction as SingleRescaleAction } from './action-wrappers.js';
@@ -38,6 +39,51 @@ function singleWrapper(env, Wrapper, args, who) {
 /** Each environment's part of `batch` (by `from`) mapped by `f`, batched again by `to`. */
 function mapBatch(batch, n, from, to, f) {
   return to.concatenate(Array.from({ length: n }, (_, i) => f(from.item(batch, i))));
+}
+
+/**
+ * Applies `f` to each batch of observations; `observationSpace` (or
+ * `singleObservationSpace`, batched) is the new space (default: unchanged).
+ */
+export class TransformObservation extends VectorObservationWrapper {
+  constructor(env, f, observationSpace = null, singleObservationSpace = null) {
+    super(env);
+    this.f = requireFunction(f, 'TransformObservation: f');
+    if (singleObservationSpace !== null) this.singleObservationSpace = requireSpace(singleObservationSpace, 'TransformObservation: singleObservationSpace');
+    if (observationSpace !== null) this.observationSpace = requireSpace(observationSpace, 'TransformObservation: observationSpace');
+    else if (singleObservationSpace !== null) this.observationSpace = batcher(this.singleObservationSpace, this.numEnvs).space;
+  }
+  observations(observations) {
+    return this.f(observations);
+  }
+}
+
+/** Applies `f` to each batch of rewards. */
+export class TransformReward extends VectorRewardWrapper {
+  constructor(env, f) {
+    super(env);
+    this.f = requireFunction(f, 'TransformReward: f');
+  }
+  rewards(rewards) {
+    return this.f(rewards);
+  }
+}
+
+/**
+ * Applies `f` to each batch of actions before the environments see it;
+ * `actionSpace` (or `singleActionSpace`, batched) is the space agents act in.
+ */
+export class TransformAction extends VectorActionWrapper {
+  constructor(env, f, actionSpace = null, singleActionSpace = null) {
+    super(env);
+    this.f = requireFunction(f, 'TransformAction: f');
+    if (singleActionSpace !== null) this.singleActionSpace = requireSpace(singleActionSpace, 'TransformAction: singleActionSpace');
+    if (actionSpace !== null) this.actionSpace = requireSpace(actionSpace, 'TransformAction: actionSpace');
+    else if (singleActionSpace !== null) this.actionSpace = batcher(this.singleActionSpace, this.numEnvs).space;
+  }
+  actions(actions) {
+    return this.f(actions);
+  }
 }
 
 /**
@@ -342,5 +388,48 @@ export class NormalizeReward extends VectorWrapper {
       const scale = Math.sqrt(this.returnRms.var[0] + this.epsilon);
       return [observations, rewards.map((r) => Number(r) / scale), terminations, truncations, infos];
     });
+  }
+}
+
+/** Environment `i`'s entry of a batched info array (a typed array holds the n rows end to end). */
+function entryOf(array, i, n) {
+  if (!ArrayBuffer.isView(array)) return array[i];
+  const width = array.length / n;
+  return width === 1 ? array[i] : array.slice(i * width, (i + 1) * width);
+}
+
+/** Gymnasium's _convert_info_to_list: batched infos as one info object per environment. */
+function infoList(infos, n) {
+  const list = Array.from({ length: n }, () => ({}));
+  for (const [key, value] of Object.entries(infos)) {
+    if (key.startsWith('_')) continue;
+    const mask = infos[`_${key}`];
+    if (isPlainObject(value)) {
+      infoList(value, n).forEach((entry, i) => {
+        if (mask?.[i]) list[i][key] = entry;
+      });
+      continue;
+    }
+    for (let i = 0; i < n; i++) if (mask?.[i]) list[i][key] = entryOf(value, i, n);
+  }
+  return list;
+}
+
+/**
+ * Gymnasium's DictInfoToList: reset and step give an array of one info
+ * object per environment (with the keys it set) instead of batched infos.
+ */
+export class DictInfoToList extends VectorWrapper {
+  reset(args) {
+    return andThen(this.env.reset(args), ([observations, infos]) => [observations, infoList(infos, this.numEnvs)]);
+  }
+  step(actions) {
+    return andThen(this.env.step(actions), ([observations, rewards, terminations, truncations, infos]) => [
+      observations,
+      rewards,
+      terminations,
+      truncations,
+      infoList(infos, this.numEnvs),
+    ]);
   }
 }
