@@ -826,14 +826,14 @@ export class VectorActionWrapper<E extends VectorEnvLike = VectorEnvLike> extend
 }
 
 /** A single-env wrapper class whose constructor takes the environment and then `Args`. */
-export type WrapperClass<Args extends unknown[], W> = new (env: Env<any, any>, ...args: Args) => W;
+export type WrapperClass<Args extends unknown[], W> = new (env: Env<never, never>, ...args: Args) => W;
 
 /** gymnasium.wrappers.vector: the vector wrappers, by Gymnasium's names. */
 export namespace vector {
   /** `f` applied to each batch of observations (into `observationSpace`, or `singleObservationSpace` batched). */
-  export class TransformObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorObservationWrapper<E> {
-    constructor(env: E, f: (observations: any) => SpaceValue, observationSpace?: Space | null, singleObservationSpace?: Space | null);
-    readonly f: (observations: any) => SpaceValue;
+  export class TransformObservation<E extends VectorEnvLike = VectorEnvLike, In = SpaceValue> extends VectorObservationWrapper<E> {
+    constructor(env: E, f: (observations: In) => SpaceValue, observationSpace?: Space | null, singleObservationSpace?: Space | null);
+    readonly f: (observations: In) => SpaceValue;
   }
   /** `f` applied to each batch of rewards. */
   export class TransformReward<E extends VectorEnvLike = VectorEnvLike> extends VectorRewardWrapper<E> {
@@ -841,9 +841,9 @@ export namespace vector {
     readonly f: (rewards: RewardArray) => RewardArray;
   }
   /** `f` applied to each batch of actions (agents act in `actionSpace`, or `singleActionSpace` batched). */
-  export class TransformAction<E extends VectorEnvLike = VectorEnvLike> extends VectorActionWrapper<E> {
-    constructor(env: E, f: (actions: any) => VectorActions, actionSpace?: Space | null, singleActionSpace?: Space | null);
-    readonly f: (actions: any) => VectorActions;
+  export class TransformAction<E extends VectorEnvLike = VectorEnvLike, In = VectorActions> extends VectorActionWrapper<E> {
+    constructor(env: E, f: (actions: In) => VectorActions, actionSpace?: Space | null, singleActionSpace?: Space | null);
+    readonly f: (actions: In) => VectorActions;
   }
   /** Infos as one object per environment (with the keys it set), not batched (a VectorWrapper whose infos are arrays). */
   export class DictInfoToList<E extends VectorEnvLike = VectorEnvLike> {
@@ -864,8 +864,8 @@ export namespace vector {
   }
   /** A single-env observation wrapper's `observation` applied to each environment's observation. */
   export class VectorizeTransformObservation<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorObservationWrapper<E> {
-    constructor(env: E, wrapper: WrapperClass<Args, { observation(x: any): unknown; observationSpace: Space }>, ...args: Args);
-    readonly wrapper: { observation(x: any): unknown; observationSpace: Space };
+    constructor(env: E, wrapper: WrapperClass<Args, { observation(x: never): unknown; observationSpace: Space }>, ...args: Args);
+    readonly wrapper: { observation(x: never): unknown; observationSpace: Space };
   }
   /** A single-env reward wrapper's `reward` applied to each environment's reward. */
   export class VectorizeTransformReward<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorRewardWrapper<E> {
@@ -874,8 +874,8 @@ export namespace vector {
   }
   /** A single-env action wrapper's `action` applied to each environment's action. */
   export class VectorizeTransformAction<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorActionWrapper<E> {
-    constructor(env: E, wrapper: WrapperClass<Args, { action(a: any): unknown; actionSpace: Space }>, ...args: Args);
-    readonly wrapper: { action(a: any): unknown; actionSpace: Space };
+    constructor(env: E, wrapper: WrapperClass<Args, { action(a: never): unknown; actionSpace: Space }>, ...args: Args);
+    readonly wrapper: { action(a: never): unknown; actionSpace: Space };
   }
   export class ClipAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<E, []> {
     constructor(env: E);
