@@ -5,7 +5,7 @@
 // is needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nodeModules } from './gym-page.mjs';
+import { nodeModules, withGymPage } from './gym-page.mjs';
 
 const { gym, compgym } = await nodeModules();
 const { Space } = compgym;
@@ -351,4 +351,44 @@ test('DelayObservation hands observations out N steps late, zeros before', () =>
   assert.deepEqual(env.reset()[0], Float32Array.of(0, 0), 'reset empties the queue');
   assert.deepEqual(new gym.DelayObservation(new Line(), 0).reset()[0], Float32Array.of(0, 0));
   assert.throws(() => new gym.DelayObservation(new Line(), -1), { name: 'ValueError' });
+});
+
+// ---- in a browser ----------------------------------------------------------------
+
+/** A seeded run through the stateful wrappers, the same source in Node and in a page. */
+function seededRun({ gym }) {
+  let env = gym.make('bril-autophase-ic-v0', { dataset: 'benchmark://suite-v0', maxEpisodeSteps: 6 });
+  env = new gym.FrameStackObservation(new gym.TimeAwareObservation(env), 2);
+  env = new gym.Autoreset(new gym.RepeatAction(new gym.StickyAction(env, 0.5), 2));
+  const [first, info] = env.reset({ seed: 11 });
+  const trace = [info.benchmark, Array.from(first.slice(-3), String)];
+  for (let t = 0; t < 5; t++) {
+    const [observation, , terminated, truncated] = env.step(t % 3);
+    trace.push([Array.from(observation.slice(-3), String), terminated, truncated, env.commandline()]);
+  }
+  return trace;
+}
+
+test('the wrappers replay a seeded run in Chromium as in Node; the checker warns on the console there', async () => {
+  const inNode = seededRun({ gym });
+  assert.equal(inNode.length, 7);
+  await withGymPage(async (run, page) => {
+    assert.deepEqual(await run(seededRun), inNode, 'same benchmark, same sticky draws, same stacks');
+    const warnings = [];
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    const returned = await run(({ gym, compgym }) => {
+      const env = new gym.PassiveEnvChecker(
+        Object.assign(new gym.Env(), {
+          actionSpace: compgym.Space.discrete(2),
+          observationSpace: compgym.Space.discrete(2),
+          reset() {
+            return [7, {}];
+          },
+        }),
+      );
+      return env.reset()[0];
+    });
+    assert.equal(returned, 7);
+    assert.deepEqual(warnings, ['GymnasiumWarning: The obs returned by the `reset()` method is not within the observation space.']);
+  });
 });
