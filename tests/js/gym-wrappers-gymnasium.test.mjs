@@ -242,6 +242,27 @@ test('StickyAction over a compiler environment: the same seed applies the same p
   assert.notDeepEqual(run(7), [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1]);
 });
 
+test('StickyAction: a step that throws leaves the sticky state as it was', () => {
+  const env = new gym.StickyAction(gym.make('bril-ic-v0', { benchmark: DEAD }), 0.5);
+  const state = () => [env.lastAction, env.isStickyActions, env.numRepeats, env.repeatsTaken];
+  env.reset({ seed: 1 });
+  env.step(0);
+  let threw = 0;
+  for (let i = 0; i < 20; i++) {
+    const before = state();
+    try {
+      env.step(9999); // taken only when the previous action does not stick
+    } catch (error) {
+      assert.equal(error.name, 'ValueError');
+      assert.deepEqual(state(), before);
+      threw += 1;
+    }
+  }
+  assert.ok(threw > 3, `${threw} bad actions reached the environment`);
+  // Had a failed action been kept as the last one, it would stick and throw again.
+  for (let i = 0; i < 20; i++) assert.equal(env.step(1).length, 5);
+});
+
 test('RepeatAction applies a pass k times, sums the rewards and stops when the episode ends', () => {
   const env = new gym.RepeatAction(ic(), 3);
   env.reset();

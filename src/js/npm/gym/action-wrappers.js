@@ -114,6 +114,16 @@ export class StickyAction extends ActionWrapper {
     this._clear();
     return this.env.reset(args);
   }
+  /** As ActionWrapper's, but a step that throws leaves the sticky state as it was (its draws are spent). */
+  step(action) {
+    const saved = [this.lastAction, this.isStickyActions, this.numRepeats, this.repeatsTaken];
+    try {
+      return this.env.step(this.action(action));
+    } catch (error) {
+      [this.lastAction, this.isStickyActions, this.numRepeats, this.repeatsTaken] = saved;
+      throw error;
+    }
+  }
   action(action) {
     let taken = action;
     if (this.isStickyActions || (this.lastAction !== null && this.npRandom.random() < this.repeatActionProbability)) {

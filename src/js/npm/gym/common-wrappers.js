@@ -3,7 +3,7 @@
 // `make` puts under every environment, as Gymnasium's make does) and
 // Autoreset. `makeWrappers` is make's part: which of the two it applies.
 import { Wrapper, describe, namedError, typeError } from './core.js';
-import { checkSpace, checkedRender, checkedReset, checkedStep } from './passive-checker.js';
+import { checkRender, checkReset, checkSpace, checkStep } from './passive-checker.js';
 import { warn } from './warn.js';
 
 /** Gymnasium's ResetNeeded: step or render before the first reset. */
@@ -76,17 +76,17 @@ export class PassiveEnvChecker extends Wrapper {
   reset(args) {
     if (this.checkedReset) return this.env.reset(args);
     this.checkedReset = true;
-    return checkedReset(this.env, args);
+    return checkReset(this.env, args);
   }
   step(action) {
     if (this.checkedStep) return this.env.step(action);
     this.checkedStep = true;
-    return checkedStep(this.env, action);
+    return checkStep(this.env, action);
   }
   render() {
     if (this.checkedRender) return this.env.render();
     this.checkedRender = true;
-    return checkedRender(this.env);
+    return checkRender(this.env);
   }
   /** Closing twice must be allowed: a second close that throws warns, then throws. */
   close() {

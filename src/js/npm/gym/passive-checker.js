@@ -92,7 +92,7 @@ export function checkObservation(observation, space, method) {
 }
 
 /** reset through the checks: its result, unchanged. */
-export function checkedReset(env, args) {
+export function checkReset(env, args) {
   const result = env.reset(args);
   if (!Array.isArray(result)) {
     warn(`The result returned by \`env.reset()\` was not an array of the form [obs, info], where obs is an observation and info an object of additional information. Actual type: ${describe(result)}`);
@@ -106,7 +106,7 @@ export function checkedReset(env, args) {
 }
 
 /** step through the checks (the action is not checked: some environments take any): its result, unchanged. */
-export function checkedStep(env, action) {
+export function checkStep(env, action) {
   const result = env.step(action);
   if (!Array.isArray(result) || result.length !== 5) {
     warn(`Expected \`Env.step\` to return [obs, reward, terminated, truncated, info], got ${describe(result)}.`);
@@ -150,7 +150,7 @@ function checkFrame(mode, frame) {
  * declares, and the frame of the render mode. `renderFps: null` declares
  * no frame rate (a text render has none), so only a missing one warns.
  */
-export function checkedRender(env) {
+export function checkRender(env) {
   const metadata = env.metadata;
   const modes = metadata?.renderModes;
   if (modes === undefined || modes === null) {
