@@ -63,6 +63,7 @@ test('make wraps as Gymnasium does: PassiveEnvChecker, then OrderEnforcing, then
   assert.equal(String(gym.make(env.spec)), String(env), 'make(env.spec) makes the same stack');
   assert.throws(() => gym.make('bril-ic-v0', { disableEnvChecker: 'yes' }), { name: 'TypeError' });
 
+  gym.register('wrappers/Line-v1', { entryPoint: (options) => new Line(options) });
   gym.register('wrappers/Line-v0', { entryPoint: (options) => new Line(options), orderEnforce: false, disableEnvChecker: true });
   assert.equal(String(gym.make('wrappers/Line-v0')), 'Line<wrappers/Line-v0>');
   assert.equal(String(gym.make('wrappers/Line-v0', { disableEnvChecker: false })), 'PassiveEnvChecker<Line<wrappers/Line-v0>>', 'make\'s option wins over the spec');
@@ -86,6 +87,13 @@ test('OrderEnforcing: step and render before reset are ResetNeeded, and the envi
   const renders = new gym.OrderEnforcing(new Line(), { disableRenderOrderEnforcing: true });
   assert.throws(() => renders.step([0]), { name: 'ResetNeeded' });
   assert.equal(renders.render(), null, 'render before reset is allowed');
+  gym.register('wrappers/RenderFirst-v0', { entryPoint: () => new Line(), disableRenderOrderEnforcing: true });
+  const made = gym.make('wrappers/RenderFirst-v0');
+  assert.equal(made.render(), null);
+  assert.throws(() => made.step([0]), { name: 'ResetNeeded' });
+  assert.throws(() => gym.make('wrappers/RenderFirst-v0', { disableRenderOrderEnforcing: false }).render(), { name: 'ResetNeeded' }, 'make\'s option wins');
+  assert.equal(gym.make('wrappers/Line-v1', { disableRenderOrderEnforcing: true }).render(), null);
+  assert.throws(() => gym.make('wrappers/Line-v1', { disableRenderOrderEnforcing: 'yes' }), { name: 'TypeError' });
   assert.throws(() => new gym.OrderEnforcing(ic(), { disableRenderOrderEnforcing: 1 }), { name: 'TypeError' });
 });
 

@@ -138,17 +138,27 @@ export class Autoreset extends Wrapper {
   }
 }
 
+/** make's flag `name`: its option when given, else the spec's, else `fallback`. */
+function flagOf(options, spec, name, fallback) {
+  if (options[name] !== undefined && options[name] !== null) return readFlag(options[name], `make: ${name}`);
+  return spec[name] === undefined ? fallback : readFlag(spec[name], name);
+}
+
 /**
  * What make puts around an environment it made, innermost first:
- * PassiveEnvChecker unless `disableEnvChecker` (make's option, else the
- * spec's), then OrderEnforcing where the spec says `orderEnforce` (the
- * default). Returns the environment and what was applied.
+ * PassiveEnvChecker unless `disableEnvChecker`, then OrderEnforcing where
+ * `orderEnforce` (the default), with `disableRenderOrderEnforcing`; each
+ * flag is make's option (`options`), else the spec's. Returns the
+ * environment and the flags applied, for the made spec.
  */
-export function makeWrappers(env, spec, disableEnvChecker) {
-  const disable = disableEnvChecker === undefined || disableEnvChecker === null ? readFlag(spec.disableEnvChecker, 'disableEnvChecker') : readFlag(disableEnvChecker, 'make: disableEnvChecker');
-  const orderEnforce = spec.orderEnforce === undefined ? true : readFlag(spec.orderEnforce, 'orderEnforce');
+export function makeWrappers(env, spec, options) {
+  const applied = {
+    orderEnforce: flagOf({}, spec, 'orderEnforce', true),
+    disableEnvChecker: flagOf(options, spec, 'disableEnvChecker', false),
+    disableRenderOrderEnforcing: flagOf(options, spec, 'disableRenderOrderEnforcing', false),
+  };
   let out = env;
-  if (!disable) out = new PassiveEnvChecker(out);
-  if (orderEnforce) out = new OrderEnforcing(out);
-  return { env: out, disableEnvChecker: disable, orderEnforce };
+  if (!applied.disableEnvChecker) out = new PassiveEnvChecker(out);
+  if (applied.orderEnforce) out = new OrderEnforcing(out, { disableRenderOrderEnforcing: applied.disableRenderOrderEnforcing });
+  return { env: out, applied };
 }

@@ -251,7 +251,7 @@ const registry = new Map();
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
   if (!isPlainObject(options)) throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
-  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs', 'orderEnforce', 'disableEnvChecker'];
+  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs', 'orderEnforce', 'disableEnvChecker', 'disableRenderOrderEnforcing'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw typeError(`register: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   }
@@ -286,6 +286,7 @@ export function register(id, options) {
       kwargs: Object.freeze({ ...(o.kwargs ?? {}) }),
       orderEnforce: o.orderEnforce ?? true,
       disableEnvChecker: o.disableEnvChecker ?? false,
+      disableRenderOrderEnforcing: o.disableRenderOrderEnforcing ?? false,
     }),
   );
 }
@@ -325,7 +326,8 @@ export function spec(id) {
  * for a compiler environment `benchmark`, `observationSpace`,
  * `rewardSpace`, `actionSpace`, `dataset`, `renderMode`), wrapped in a
  * PassiveEnvChecker (unless `disableEnvChecker`, here or in the spec),
- * then an OrderEnforcing (unless the spec's `orderEnforce` is false), then
+ * then an OrderEnforcing (unless the spec's `orderEnforce` is false; with
+ * `disableRenderOrderEnforcing`, here or in the spec), then
  * a TimeLimit when `maxEpisodeSteps` (here or in the spec) is set, and with
  * `mlReady: true` in what `mlReady(env)` applies (Float32Array
  * observations, log-scaled counts).
@@ -333,7 +335,7 @@ export function spec(id) {
 export function make(id, options) {
   const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
   if (options !== undefined && !isPlainObject(options)) throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
-  const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, ...rest } = options ?? {};
+  const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, disableRenderOrderEnforcing, ...rest } = options ?? {};
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
   const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);
   const kwargs = { ...s.kwargs, ...rest };
@@ -341,10 +343,9 @@ export function make(id, options) {
   if (!env || typeof env.reset !== 'function' || typeof env.step !== 'function') {
     throw typeError(`the entry point of ${JSON.stringify(s.id)} returned ${describe(env)}, not an environment`);
   }
-  const wrapped = makeWrappers(env, s, disableEnvChecker);
+  const wrapped = makeWrappers(env, s, { disableEnvChecker, disableRenderOrderEnforcing });
   // The spec says what make applied, so make(env.spec) makes the same stack.
-  const { orderEnforce, disableEnvChecker: checkerOff } = wrapped;
-  (env.unwrapped ?? env).spec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs), orderEnforce, disableEnvChecker: checkerOff });
+  (env.unwrapped ?? env).spec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs), ...wrapped.applied });
   env = wrapped.env;
   if (limit !== null) env = new TimeLimit(env, limit);
   if (ready) env = mlReady(env);

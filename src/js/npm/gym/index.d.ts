@@ -634,12 +634,15 @@ export function addInfo(infos: VectorInfo, info: Info, i: number, n: number): Ve
 export interface EnvSpec {
   readonly orderEnforce?: boolean;
   readonly disableEnvChecker?: boolean;
+  readonly disableRenderOrderEnforcing?: boolean;
 }
 export interface RegisterOptions {
   /** make wraps the environment in an OrderEnforcing (default true). */
   orderEnforce?: boolean;
   /** make leaves out the PassiveEnvChecker (default false; make's own `disableEnvChecker` wins). */
   disableEnvChecker?: boolean;
+  /** make's OrderEnforcing lets render run before reset (default false; make's own option wins). */
+  disableRenderOrderEnforcing?: boolean;
 }
 
 /** A ResetNeeded error on step (and render, unless disabled) before the first reset; make applies it. */
