@@ -4,11 +4,8 @@
 // stop anything. Only a missing space is an error, as in Gymnasium: no
 // wrapper can work without one.
 import { describe, isPlainObject, isSpace, typeError } from './core.js';
-import { DTYPES } from './ml-wrappers.js';
+import { typedArrayOf } from './space-values.js';
 import { warn } from './warn.js';
-
-/** The typed array each Box dtype's values come in (bool as bytes, as vector batches hold them). */
-const TYPED = { ...DTYPES, bool: Uint8Array };
 
 const asList = (bound) => (Array.isArray(bound) ? bound.flat(Infinity) : [bound]);
 const boundNumber = (x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : Number(x));
@@ -50,7 +47,7 @@ export function checkObservation(observation, space, method) {
         break;
       case 'Box':
         if (d.shape.length > 0) {
-          const Ctor = TYPED[d.dtype];
+          const Ctor = typedArrayOf(d.dtype);
           if (!ArrayBuffer.isView(value)) warn(`${pre} was expecting a typed array, actual type: ${describe(value)}`);
           else if (Ctor && !(value instanceof Ctor)) warn(`${pre} was expecting a ${Ctor.name} (dtype ${d.dtype}), actual type: ${describe(value)}`);
         }

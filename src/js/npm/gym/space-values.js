@@ -1,6 +1,7 @@
-// Values of spaces that wrappers need: a Box's bounds element by element,
-// and Gymnasium's create_zero_array (the value of a space nearest zero, for
-// FrameStackObservation's and DelayObservation's padding).
+// Values of spaces that wrappers need: the typed array of a dtype, a Box's
+// bounds element by element, and Gymnasium's create_zero_array (the value
+// of a space nearest zero, for FrameStackObservation's and
+// DelayObservation's padding).
 import { describe, isSpace, typeError } from './core.js';
 import { DTYPES } from './ml-wrappers.js';
 
@@ -8,6 +9,9 @@ import { DTYPES } from './ml-wrappers.js';
 const numberOf = (x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x === 'nan' ? NaN : Number(x));
 
 const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** The typed array that holds values of `dtype` (bool as bytes, as batches hold them). */
+export const typedArrayOf = (dtype) => (dtype === 'bool' ? Uint8Array : DTYPES[dtype]);
 
 /** Description bounds (one for all, or nested like the shape) as `size` numbers. */
 function flatBounds(bound, size) {
@@ -37,7 +41,7 @@ function zeroOf(d) {
       const size = product(d.shape);
       const low = flatBounds(d.low, size);
       const high = flatBounds(d.high, size);
-      const Ctor = d.dtype === 'bool' ? Uint8Array : DTYPES[d.dtype];
+      const Ctor = typedArrayOf(d.dtype);
       const big = Ctor === BigInt64Array || Ctor === BigUint64Array;
       return Ctor.from(low, (lo, i) => (big ? BigInt(nearestZero(lo, high[i])) : nearestZero(lo, high[i])));
     }
