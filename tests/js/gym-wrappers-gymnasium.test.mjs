@@ -382,6 +382,34 @@ test('DelayObservation hands observations out N steps late, zeros before', () =>
   assert.throws(() => new gym.DelayObservation(new Line(), -1), { name: 'ValueError' });
 });
 
+test('FilterObservation keeps the named parts of a Dict or Tuple observation', () => {
+  const bandit = new gym.FilterObservation(gym.make('compgym/StationaryBandit-v0'), ['global']);
+  const [context] = bandit.reset({ seed: 1 });
+  assert.deepEqual(Object.keys(context), ['global']);
+  assert.ok(bandit.observationSpace.contains(context));
+  const full = gym.make('compgym/StationaryBandit-v0');
+  assert.deepEqual(context.global, full.reset({ seed: 1 })[0].global);
+
+  class Pair extends Line {
+    constructor() {
+      super();
+      this.observationSpace = Space.tuple([Space.discrete(3), Space.box({ low: -100, high: 100, shape: [2], dtype: 'float32' })]);
+    }
+    reset(args) {
+      return [[1, super.reset(args)[0]], {}];
+    }
+  }
+  const second = new gym.FilterObservation(new Pair(), [1]);
+  assert.deepEqual(second.reset()[0], [Float32Array.of(0, 0)]);
+  assert.deepEqual(new gym.FilterObservation(new Pair(), [1, 0]).reset()[0], [Float32Array.of(0, 0), 1], 'in the order given');
+  assert.throws(() => new gym.FilterObservation(new Pair(), [2]), { name: 'ValueError' });
+  assert.throws(() => new gym.FilterObservation(new Pair(), ['0']), { name: 'TypeError' });
+  assert.throws(() => new gym.FilterObservation(new Pair(), []), { name: 'ValueError', message: /empty/ });
+  assert.throws(() => new gym.FilterObservation(gym.make('compgym/StationaryBandit-v0'), ['nope']), { name: 'ValueError', message: /nope/ });
+  assert.throws(() => new gym.FilterObservation(new Line(), ['x']), { name: 'ValueError', message: /Dict or Tuple/ });
+  assert.throws(() => new gym.FilterObservation(new Pair(), 'global'), { name: 'TypeError' });
+});
+
 // ---- in a browser ----------------------------------------------------------------
 
 /** A seeded run through the stateful wrappers, the same source in Node and in a page. */

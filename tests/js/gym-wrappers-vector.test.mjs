@@ -156,6 +156,12 @@ test('VectorizeTransformObservation applies a single-env wrapper to each observa
   const flat = new gym.vector.FlattenObservation(new gym.vector.DtypeObservation(syncEnvs(2), 'float32'));
   assert.ok(flat.reset({ seed: 1 })[0] instanceof Float32Array);
   assert.throws(() => new gym.vector.VectorizeTransformObservation(syncEnvs(1), 'Log1pObservation'), { name: 'TypeError' });
+
+  const bandits = new gym.vector.FilterObservation(new gym.SyncVectorEnv(['compgym/StationaryBandit-v0', 'compgym/StationaryBandit-v0']), ['global']);
+  const [contexts] = bandits.reset({ seed: 1 });
+  assert.deepEqual(Object.keys(contexts), ['global']);
+  assert.ok(contexts.global instanceof Float64Array && contexts.global.length === 2 * 2);
+  assert.ok(bandits.observationSpace.contains(contexts));
 });
 
 test('VectorizeTransformReward and vector ClipReward transform each reward', () => {

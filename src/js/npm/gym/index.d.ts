@@ -744,6 +744,12 @@ export class DelayObservation<Obs = SpaceValue, Act = SpaceValue> extends Observ
   fork(): this;
 }
 
+/** Keeps the keys of a Dict observation (in the Dict's sorted order) or the indices of a Tuple (in the order given). */
+export class FilterObservation<Act = SpaceValue> extends TransformObservation<SpaceValue, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>, filterKeys: string[] | number[]);
+  readonly filterKeys: string[] | number[];
+}
+
 /** What vector wrappers wrap: a SyncVectorEnv, an AsyncVectorEnv (once ready), a VectorEnv or another vector wrapper. */
 export interface VectorEnvLike {
   readonly numEnvs: number;
@@ -891,6 +897,9 @@ export namespace vector {
   }
   export class FlattenObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, []> {
     constructor(env: E);
+  }
+  export class FilterObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, [string[] | number[]]> {
+    constructor(env: E, filterKeys: string[] | number[]);
   }
   export class DtypeObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, [ObservationDtype]> {
     constructor(env: E, dtype: ObservationDtype);

@@ -1,10 +1,11 @@
-// Gymnasium 1.x's stateful observation wrappers: FrameStackObservation
-// (the last N observations, batched as a vector environment batches
-// them), TimeAwareObservation (the step count added to each observation)
-// and DelayObservation (observations handed out N steps late).
+// Gymnasium 1.x's observation wrappers beyond the transforms of
+// wrappers.js: FrameStackObservation (the last N observations, batched as
+// a vector environment batches them), TimeAwareObservation (the step count
+// added to each observation), DelayObservation (observations handed out N
+// steps late) and FilterObservation (some parts of a Dict or Tuple).
 import { Space } from '../api.js';
-import { ObservationWrapper, Wrapper, describe, exactDescription, requireSpace, typeError, valueError } from './core.js';
-import { TimeLimit } from './wrappers.js';
+import { ObservationWrapper, Wrapper, describe, exactDescription, requireEnv, requireSpace, typeError, valueError } from './core.js';
+import { TimeLimit, TransformObservation } from './wrappers.js';
 import { batcher } from './vector.js';
 import { zeroValue } from './space-values.js';
 
@@ -149,5 +150,51 @@ export class DelayObservation extends ObservationWrapper {
     const copy = super.fork();
     copy._queue = [...this._queue];
     return copy;
+  }
+}
+
+/** The parts of a Dict (keys) or Tuple (indices) description that `filterKeys` keeps, checked as Gymnasium checks them. */
+function filteredParts(d, filterKeys) {
+  if (!Array.isArray(filterKeys)) throw typeError(`FilterObservation: filterKeys must be an array, got ${describe(filterKeys)}`);
+  if (new Set(filterKeys).size !== filterKeys.length) throw valueError(`FilterObservation: filterKeys has duplicates: ${JSON.stringify(filterKeys)}`);
+  if (d.type === 'Dict') {
+    if (!filterKeys.every((k) => typeof k === 'string')) throw typeError(`FilterObservation: the keys of a Dict are strings, got ${JSON.stringify(filterKeys)}`);
+    const parts = new Map(d.spaces);
+    const missing = filterKeys.filter((k) => !parts.has(k));
+    if (missing.length) throw valueError(`FilterObservation: ${JSON.stringify(missing)} not in the observation space (keys: ${[...parts.keys()].join(', ')})`);
+    return filterKeys.map((k) => [k, parts.get(k)]);
+  }
+  if (d.type === 'Tuple') {
+    if (!filterKeys.every((k) => Number.isSafeInteger(k))) throw typeError(`FilterObservation: the keys of a Tuple are indices, got ${JSON.stringify(filterKeys)}`);
+    const outside = filterKeys.filter((k) => k < 0 || k >= d.spaces.length);
+    if (outside.length) throw valueError(`FilterObservation: indices ${JSON.stringify(outside)} outside the Tuple of ${d.spaces.length}`);
+    return filterKeys.map((k) => [k, d.spaces[k]]);
+  }
+  throw valueError(`FilterObservation needs a Dict or Tuple observation space, got a ${d.type}`);
+}
+
+/**
+ * Keeps the parts `filterKeys` names of each observation: keys of a Dict
+ * observation (in the Dict's sorted order), or indices of a Tuple (in the
+ * order given).
+ */
+export class FilterObservation extends TransformObservation {
+  constructor(env, filterKeys) {
+    const inner = requireSpace(requireEnv(env, "FilterObservation's environment").observationSpace, 'FilterObservation: the observation space');
+    const d = exactDescription(inner.toJSON());
+    const parts = filteredParts(d, filterKeys);
+    if (parts.length === 0) throw valueError('FilterObservation: filtering every part leaves an empty observation space');
+    let space;
+    let keep;
+    if (d.type === 'Dict') {
+      space = Space.dict(Object.fromEntries(parts));
+      const keys = space.toJSON().spaces.map(([key]) => key);
+      keep = (observation) => Object.fromEntries(keys.map((key) => [key, observation[key]]));
+    } else {
+      space = Space.tuple(parts.map(([, part]) => part));
+      keep = (observation) => filterKeys.map((i) => observation[i]);
+    }
+    super(env, keep, space);
+    this.filterKeys = [...filterKeys];
   }
 }

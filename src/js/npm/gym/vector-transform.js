@@ -3,13 +3,15 @@
 // TransformReward and TransformAction (a function of the whole batch);
 // VectorizeTransformObservation, -Reward and -Action (a single-env wrapper
 // applied to each environment's part of a batch) and the vector ClipAction,
-// RescaleAction, ClipReward, FlattenObservation and DtypeObservation built
-// on them; DictInfoToList (infos as one object per environment).
+// RescaleAction, ClipReward, FlattenObservation, FilterObservation and
+// DtypeObservation built on them; DictInfoToList (infos as one object per
+// environment).
 import { Env, describe, isPlainObject, notImplemented, requireFunction, requireSpace, typeError, valueError } from './core.js';
 import { DtypeObservation as SingleDtypeObservation } from './ml-wrappers.js';
 import { FlattenObservation as SingleFlattenObservation } from './wrappers.js';
 import { ClipAction as SingleClipAction, RescaleAction as SingleRescaleAction } from './action-wrappers.js';
 import { ClipReward as SingleClipReward } from './reward-wrappers.js';
+import { FilterObservation as SingleFilterObservation } from './observation-wrappers.js';
 import { batcher } from './vector.js';
 import { VectorActionWrapper, VectorObservationWrapper, VectorRewardWrapper, VectorWrapper, andThen } from './vector-env.js';
 
@@ -158,6 +160,13 @@ export class ClipReward extends VectorizeTransformReward {
 export class FlattenObservation extends VectorizeTransformObservation {
   constructor(env) {
     super(env, SingleFlattenObservation);
+  }
+}
+
+/** FilterObservation for each environment. */
+export class FilterObservation extends VectorizeTransformObservation {
+  constructor(env, filterKeys) {
+    super(env, SingleFilterObservation, filterKeys);
   }
 }
 
