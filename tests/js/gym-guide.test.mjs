@@ -15,7 +15,9 @@ const EXPECTED = [
   [/^benchmark:\/\/suite-v0\/palindromes -?[\d.e-]+ (-[a-z0-9=-]+ ?)+$/],
   [/^\[\]$/, /^\[ -?[\d.e-]+, true \]$/],
   [/^\[\]$/, /^benchmark:\/\/suite-v0\/\S+ [-a-z0-9= ]* ?\{ r: -?[\d.e-]+, l: \d+, t: [\d.e-]+ \}$/],
+  [/^244 true$/, /^2 episodes, (-[a-z0-9=-]+ ?){2}$/],
   [/^\[$/, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /benchmark:\/\/suite-v0\//, /^\]$/, /^48 steps$/],
+  [/^3 \[ 5, 5, 5 \]$/],
 ];
 
 function checkOutput(i, lines) {
@@ -23,7 +25,7 @@ function checkOutput(i, lines) {
   EXPECTED[i].forEach((pattern, j) => assert.match(lines[j], pattern, `example ${i + 1}, line ${j + 1}`));
 }
 
-test('docs/gym.md shows four compgym/gym examples', () => {
+test('docs/gym.md shows six compgym/gym examples', () => {
   assert.equal(blocks.length, EXPECTED.length);
 });
 
@@ -39,7 +41,9 @@ const LOGGED = [
     (args) => Array.isArray(args[0]) && args[0].length === 0,
     (args) => /^benchmark:/.test(args[0]) && typeof args[1] === 'string' && ['r', 'l', 't'].every((k) => typeof args[2][k] === 'number'),
   ],
+  [(args) => args[0] === 244 && args[1] === true, (args) => args[0] === 2 && args[1] === 'episodes,' && args[2].split(' ').length === 2],
   [(args) => args[0].length === 4 && args[0].every((b) => /^benchmark:\/\/suite-v0\//.test(b)), (args) => args[0] === 48 && args[1] === 'steps'],
+  [(args) => args[0] === 3 && JSON.stringify(args[1]) === '[5,5,5]'],
 ];
 
 test('the examples of docs/gym.md run verbatim in Chromium, AsyncVectorEnv on Web Workers', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 const pkgDir = new URL('../../pkg/', import.meta.url).pathname;
 const tsc = new URL('./node_modules/typescript/bin/tsc', import.meta.url).pathname;
-const usages = ['gym-usage.ts', 'agents-usage.ts'];
+const usages = ['gym-usage.ts', 'agents-usage.ts', 'gym-wrappers-usage.ts'];
 
 test('compgym/gym and the agents type-check under tsc --strict, and their mistakes are caught', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'compgym-types-'));

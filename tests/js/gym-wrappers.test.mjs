@@ -176,7 +176,7 @@ test('Counter counts close, reset, step and fork', () => {
   const fork = env.fork();
   env.close();
   assert.deepEqual(env.counters, { close: 1, reset: 1, step: 2, fork: 1 });
-  assert.ok(fork instanceof gym.CompilerGymEnv, 'as in CompilerGym, the fork is the wrapped environment\'s');
+  assert.ok(fork instanceof gym.OrderEnforcing && fork.unwrapped instanceof gym.CompilerGymEnv, 'as in CompilerGym, the fork is the wrapped environment\'s');
   assert.deepEqual(fork.actions, [0, 1]);
 });
 
@@ -290,7 +290,7 @@ test('a stack forwards what it does not change, down to the compiler environment
   assert.equal(env.getWrapperAttr('stack').length, 1);
   assert.throws(() => env.getWrapperAttr('nope'), { name: 'LookupError' });
   assert.ok(env.compilerEnv.observation.get('IrInstructionCount') > 0);
-  assert.equal(String(env), 'RecordEpisodeStatistics<ForkOnStep<Counter<TimeLimit<CompilerGymEnv<bril-ic-v0>>>>>');
+  assert.equal(String(env), 'RecordEpisodeStatistics<ForkOnStep<Counter<TimeLimit<OrderEnforcing<PassiveEnvChecker<CompilerGymEnv<bril-ic-v0>>>>>>>');
   const fork = env.fork();
   assert.ok(fork instanceof gym.RecordEpisodeStatistics && fork.env instanceof gym.ForkOnStep);
   assert.deepEqual(fork.actions, [0]);

@@ -76,8 +76,8 @@ test('make knows every registered compiler environment and the bandits', () => {
 
 test('a compiler environment has the whole Gymnasium API', () => {
   const env = gym.make('bril-ic-v0', { renderMode: 'ansi', benchmark: 'benchmark://suite-v0/dead-code' });
-  assert.ok(env instanceof gym.Env && env instanceof gym.CompilerGymEnv);
-  assert.equal(env.unwrapped, env);
+  assert.ok(env instanceof gym.OrderEnforcing && env.env instanceof gym.PassiveEnvChecker, 'make wraps it as Gymnasium\'s make does');
+  assert.ok(env.unwrapped instanceof gym.Env && env.unwrapped instanceof gym.CompilerGymEnv);
   assert.equal(env.actionSpace.type, 'Commandline');
   assert.equal(env.actionSpace, env.actionSpace, 'one action space object between resets');
   const [observation, info] = env.reset({ seed: 5 });
@@ -108,7 +108,10 @@ test('a compiler environment has the whole Gymnasium API', () => {
   assert.equal(env.validate().okay, true);
   env.close();
   env.close();
-  assert.equal(gym.make('bril-ic-v0').render(), null, 'no render mode: no frame');
+  assert.throws(() => gym.make('bril-ic-v0').render(), { name: 'ResetNeeded' }, 'OrderEnforcing: render before reset');
+  const plain = gym.make('bril-ic-v0');
+  plain.reset();
+  assert.equal(plain.render(), null, 'no render mode: no frame');
 });
 
 test('the environment\'s generator is shared with JS and drives later resets', () => {
@@ -145,7 +148,7 @@ test('fork copies the episode and both generators', () => {
 
 test('bad arguments are typed errors and leave the environment usable', () => {
   const env = gym.make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/fib-iter' });
-  assert.equal(errorName(() => env.step(0)), 'SessionNotFound');
+  assert.equal(errorName(() => env.step(0)), 'ResetNeeded', 'OrderEnforcing: step before reset');
   assert.equal(errorName(() => env.reset(42)), 'TypeError');
   assert.equal(errorName(() => env.reset({ seed: -1 })), 'ValueError');
   assert.equal(errorName(() => env.reset({ seed: 1.5 })), 'ValueError');
@@ -158,7 +161,7 @@ test('bad arguments are typed errors and leave the environment usable', () => {
   assert.equal(errorName(() => env.step(999)), 'ValueError');
   assert.equal(errorName(() => env.step('-nope')), 'LookupError');
   assert.equal(errorName(() => env.step({})), 'TypeError');
-  assert.equal(errorName(() => (env.actionSpace = null)), 'TypeError');
+  assert.equal(errorName(() => (env.unwrapped.actionSpace = null)), 'TypeError');
   assert.deepEqual(env.actions, [], 'nothing was applied');
   assert.equal(env.step(0).length, 5, 'still works');
 });
@@ -166,7 +169,7 @@ test('bad arguments are typed errors and leave the environment usable', () => {
 test('TimeStep environments through TimeStepEnv: the bandits and CompilerTimeStepEnvironment', () => {
   for (const id of ['compgym/CompilerBandit-v0', 'compgym/StationaryBandit-v0']) {
     const env = gym.make(id);
-    assert.ok(env instanceof gym.TimeStepEnv);
+    assert.ok(env.unwrapped instanceof gym.TimeStepEnv);
     const [observation, info] = env.reset({ seed: 3 });
     assert.ok(env.observationSpace.contains(observation), id);
     assert.deepEqual(env.reset({ seed: 3 })[0], observation, `${id}: seeded resets replay`);

@@ -14,6 +14,7 @@ import {
 import { Env, describe, isPlainObject, lookupError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
+import { makeWrappers } from './common-wrappers.js';
 
 /**
  * A registered compiler environment with Gymnasium's API. Seeding, the
@@ -250,7 +251,7 @@ const registry = new Map();
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
   if (!isPlainObject(options)) throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
-  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs'];
+  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs', 'orderEnforce', 'disableEnvChecker', 'disableRenderOrderEnforcing'];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw typeError(`register: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   }
@@ -283,6 +284,9 @@ export function register(id, options) {
       rewardThreshold: o.rewardThreshold ?? null,
       nondeterministic: o.nondeterministic ?? false,
       kwargs: Object.freeze({ ...(o.kwargs ?? {}) }),
+      orderEnforce: o.orderEnforce ?? true,
+      disableEnvChecker: o.disableEnvChecker ?? false,
+      disableRenderOrderEnforcing: o.disableRenderOrderEnforcing ?? false,
     }),
   );
 }
@@ -321,14 +325,17 @@ export function spec(id) {
  * Gymnasium's `make`: the environment `id` with `options` (the id's own,
  * for a compiler environment `benchmark`, `observationSpace`,
  * `rewardSpace`, `actionSpace`, `dataset`, `renderMode`), wrapped in a
- * TimeLimit when `maxEpisodeSteps` (here or in the spec) is set, and with
+ * PassiveEnvChecker (unless `disableEnvChecker`, here or in the spec),
+ * then an OrderEnforcing (unless the spec's `orderEnforce` is false; with
+ * `disableRenderOrderEnforcing`, here or in the spec), then
+ * a TimeLimit when `maxEpisodeSteps` (here or in the spec) is set, and with
  * `mlReady: true` in what `mlReady(env)` applies (Float32Array
  * observations, log-scaled counts).
  */
 export function make(id, options) {
   const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
   if (options !== undefined && !isPlainObject(options)) throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
-  const { maxEpisodeSteps, mlReady: ml, ...rest } = options ?? {};
+  const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, disableRenderOrderEnforcing, ...rest } = options ?? {};
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
   const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);
   const kwargs = { ...s.kwargs, ...rest };
@@ -336,8 +343,10 @@ export function make(id, options) {
   if (!env || typeof env.reset !== 'function' || typeof env.step !== 'function') {
     throw typeError(`the entry point of ${JSON.stringify(s.id)} returned ${describe(env)}, not an environment`);
   }
-  const madeSpec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs) });
-  (env.unwrapped ?? env).spec = madeSpec;
+  const wrapped = makeWrappers(env, s, { disableEnvChecker, disableRenderOrderEnforcing });
+  // The spec says what make applied, so make(env.spec) makes the same stack.
+  (env.unwrapped ?? env).spec = Object.freeze({ ...s, maxEpisodeSteps: limit, kwargs: Object.freeze(kwargs), ...wrapped.applied });
+  env = wrapped.env;
   if (limit !== null) env = new TimeLimit(env, limit);
   if (ready) env = mlReady(env);
   return env;

@@ -627,3 +627,315 @@ export interface Batcher {
 export function batcher(space: Space, n: number): Batcher;
 /** Gymnasium's _add_info: environment i's info into the batched infos. */
 export function addInfo(infos: VectorInfo, info: Info, i: number, n: number): VectorInfo;
+
+// ---- Gymnasium 1.x's further wrappers (issue 25) ----------------------------------
+
+/** What make applied (Gymnasium's EnvSpec fields): an OrderEnforcing, and the PassiveEnvChecker unless disabled. */
+export interface EnvSpec {
+  readonly orderEnforce?: boolean;
+  readonly disableEnvChecker?: boolean;
+  readonly disableRenderOrderEnforcing?: boolean;
+}
+export interface RegisterOptions {
+  /** make wraps the environment in an OrderEnforcing (default true). */
+  orderEnforce?: boolean;
+  /** make leaves out the PassiveEnvChecker (default false; make's own `disableEnvChecker` wins). */
+  disableEnvChecker?: boolean;
+  /** make's OrderEnforcing lets render run before reset (default false; make's own option wins). */
+  disableRenderOrderEnforcing?: boolean;
+}
+
+/** A ResetNeeded error on step (and render, unless disabled) before the first reset; make applies it. */
+export class OrderEnforcing<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, options?: { disableRenderOrderEnforcing?: boolean });
+  readonly disableRenderOrderEnforcing: boolean;
+  /** Whether reset has been called. */
+  readonly hasReset: boolean;
+  fork(): this;
+}
+
+/**
+ * Gymnasium's passive checks: the spaces when made (a TypeError if one is not a Space), then the first
+ * reset, step and render; problems are warnings (GymnasiumWarning), nothing is changed. make applies it
+ * unless `disableEnvChecker`.
+ */
+export class PassiveEnvChecker<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>);
+  readonly checkedReset: boolean;
+  readonly checkedStep: boolean;
+  readonly checkedRender: boolean;
+  readonly closeCalled: boolean;
+  fork(): this;
+}
+
+/** Next-step autoreset: the step after an episode ends resets and returns [observation, 0, false, false, info]. */
+export class Autoreset<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>);
+  /** Whether the next step resets. */
+  readonly autoreset: boolean;
+  fork(): this;
+}
+
+/** A Box action: a number (shape []) or one number per element. */
+export type BoxActionInput = number | ArrayLike<number>;
+
+/** Actions clipped into the environment's Box; agents act in a Box of infinite bounds. */
+export class ClipAction<Obs = SpaceValue, Act = SpaceValue> extends TransformAction<Obs, BoxActionInput, Act> {
+  constructor(env: Env<Obs, Act>);
+}
+
+/** A float Box action space rescaled to [minAction, maxAction] (numbers, or one per element). */
+export class RescaleAction<Obs = SpaceValue, Act = SpaceValue> extends TransformAction<Obs, BoxActionInput, Act> {
+  constructor(env: Env<Obs, Act>, minAction: number | ArrayLike<number>, maxAction: number | ArrayLike<number>);
+  readonly minAction: number[];
+  readonly maxAction: number[];
+}
+
+/** With probability `repeatActionProbability`, the previous action for `repeatActionDuration` steps (drawn from the environment's npRandom). */
+export class StickyAction<Obs = SpaceValue, Act = SpaceValue> extends ActionWrapper<Obs, Act, Act> {
+  constructor(env: Env<Obs, Act>, repeatActionProbability: number, options?: { repeatActionDuration?: number | [number, number] });
+  readonly repeatActionProbability: number;
+  readonly repeatActionDurationRange: [number, number];
+  readonly lastAction: Act | null;
+  readonly isStickyActions: boolean;
+  readonly numRepeats: number;
+  readonly repeatsTaken: number;
+  fork(): this;
+}
+
+/** Frame skip: each action applied `numRepeats` times (fewer if the episode ends), the rewards summed. */
+export class RepeatAction<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, Act> {
+  constructor(env: Env<Obs, Act>, numRepeats: number);
+  readonly numRepeats: number;
+  fork(): this;
+}
+
+/** Rewards clipped into [minReward, maxReward] (null: no bound on that side; not both). */
+export class ClipReward<Obs = SpaceValue, Act = SpaceValue> extends TransformReward<Obs, Act> {
+  constructor(env: Env<Obs, Act>, options: { minReward?: number | null; maxReward?: number | null });
+  readonly minReward: number | null;
+  readonly maxReward: number | null;
+}
+
+/** The last `stackSize` observations batched into one value (padded with the reset's, zeros or a custom value). */
+export class FrameStackObservation<Act = SpaceValue, Obs = SpaceValue> extends Wrapper<SpaceValue, Act, Obs, Act> {
+  constructor(env: Env<Obs, Act>, stackSize: number, options?: { paddingType?: 'reset' | 'zero' | Obs });
+  readonly stackSize: number;
+  readonly paddingType: 'reset' | 'zero' | '_custom';
+  readonly paddingValue: Obs | null;
+  fork(): this;
+}
+
+/** The steps of the episode added to each observation (flattened by default; normalized by the step limit with `normalizeTime`). */
+export class TimeAwareObservation<Act = SpaceValue, Obs = SpaceValue> extends ObservationWrapper<SpaceValue, Act, Obs> {
+  constructor(env: Env<Obs, Act>, options?: { flatten?: boolean; normalizeTime?: boolean; dictTimeKey?: string });
+  readonly flatten: boolean;
+  readonly normalizeTime: boolean;
+  /** The episode's step limit (a TimeLimit's, or spec.maxEpisodeSteps). */
+  readonly maxTimesteps: number;
+  readonly timesteps: number;
+  fork(): this;
+}
+
+/** Observations `delay` steps late (the space's value nearest zero until then). */
+export class DelayObservation<Obs = SpaceValue, Act = SpaceValue> extends ObservationWrapper<Obs, Act, Obs> {
+  constructor(env: Env<Obs, Act>, delay: number);
+  readonly delay: number;
+  fork(): this;
+}
+
+/** Keeps the keys of a Dict observation (in the Dict's sorted order) or the indices of a Tuple (in the order given). */
+export class FilterObservation<Act = SpaceValue> extends TransformObservation<SpaceValue, Act, SpaceValue> {
+  constructor(env: Env<SpaceValue, Act>, filterKeys: string[] | number[]);
+  readonly filterKeys: string[] | number[];
+}
+
+/** What vector wrappers wrap: a SyncVectorEnv, an AsyncVectorEnv (once ready), a VectorEnv or another vector wrapper. */
+export interface VectorEnvLike {
+  readonly numEnvs: number;
+  readonly singleObservationSpace: Space;
+  readonly singleActionSpace: Space;
+  readonly observationSpace: Space;
+  readonly actionSpace: Space;
+  readonly metadata: { autoresetMode?: AutoresetModeName; [key: string]: unknown };
+  readonly spec: EnvSpec | GymFaceSpec | null;
+  readonly renderMode: string | null;
+  readonly closed: boolean;
+  reset(args?: VectorResetArgs): VectorResetResult | Promise<VectorResetResult>;
+  step(actions: VectorActions): VectorStepResult<RewardArray> | Promise<VectorStepResult<RewardArray>>;
+  render(): unknown;
+  close(): void | Promise<void>;
+}
+
+/** `T`, or a promise of it when `E` returns promises (an AsyncVectorEnv). */
+export type VectorReturn<E, T> = E extends { reset(...args: never[]): Promise<unknown> } ? Promise<T> : T;
+
+/**
+ * Gymnasium's VectorEnv, to extend: set the spaces, `numEnvs` and `metadata.autoresetMode`, define step;
+ * reset calls `super.reset(args)` first (it seeds `npRandom` with one seed). SyncVectorEnv and
+ * AsyncVectorEnv extend it.
+ */
+export class VectorEnv implements VectorEnvLike {
+  numEnvs: number;
+  singleObservationSpace: Space;
+  singleActionSpace: Space;
+  observationSpace: Space;
+  actionSpace: Space;
+  metadata: { autoresetMode?: AutoresetModeName; [key: string]: unknown };
+  spec: EnvSpec | GymFaceSpec | null;
+  renderMode: string | null;
+  closed: boolean;
+  npRandom: Rng;
+  readonly npRandomSeed: number | bigint | null;
+  readonly unwrapped: VectorEnv;
+  reset(args?: VectorResetArgs): VectorResetResult;
+  step(actions: VectorActions): VectorStepResult<RewardArray>;
+  render(): unknown;
+  /** Calls closeExtras() once; later calls do nothing. */
+  close(): void;
+  closeExtras(): void;
+  toString(): string;
+}
+
+/** Gymnasium's VectorWrapper: forwards what it does not change; returns promises over an AsyncVectorEnv. */
+export class VectorWrapper<E extends VectorEnvLike = VectorEnvLike> {
+  constructor(env: E);
+  readonly env: E;
+  readonly numEnvs: number;
+  singleObservationSpace: Space;
+  singleActionSpace: Space;
+  observationSpace: Space;
+  actionSpace: Space;
+  metadata: { autoresetMode?: AutoresetModeName; [key: string]: unknown };
+  readonly spec: EnvSpec | GymFaceSpec | null;
+  readonly renderMode: string | null;
+  readonly closed: boolean;
+  readonly unwrapped: VectorEnvLike;
+  reset(args?: VectorResetArgs): VectorReturn<E, VectorResetResult>;
+  step(actions: VectorActions): VectorReturn<E, VectorStepResult<RewardArray>>;
+  render(): unknown;
+  close(): void | Promise<void>;
+  call(name: string, ...args: unknown[]): VectorReturn<E, unknown[]>;
+  getAttr(name: string): VectorReturn<E, unknown[]>;
+  setAttr(name: string, values: unknown): VectorReturn<E, void>;
+  toString(): string;
+}
+
+/** Changes batched observations: define `observations` (NextStep or Disabled autoreset). */
+export class VectorObservationWrapper<E extends VectorEnvLike = VectorEnvLike> extends VectorWrapper<E> {
+  observations(observations: SpaceValue): SpaceValue;
+}
+/** Changes batched rewards: define `rewards`. */
+export class VectorRewardWrapper<E extends VectorEnvLike = VectorEnvLike> extends VectorWrapper<E> {
+  rewards(rewards: RewardArray): RewardArray;
+}
+/** Changes batched actions: define `actions`. */
+export class VectorActionWrapper<E extends VectorEnvLike = VectorEnvLike> extends VectorWrapper<E> {
+  actions(actions: VectorActions): VectorActions;
+}
+
+/** A single-env wrapper class whose constructor takes the environment and then `Args`. */
+export type WrapperClass<Args extends unknown[], W> = new (env: Env<never, never>, ...args: Args) => W;
+
+/** gymnasium.wrappers.vector: the vector wrappers, by Gymnasium's names. */
+export namespace vector {
+  /** `f` applied to each batch of observations (into `observationSpace`, or `singleObservationSpace` batched). */
+  export class TransformObservation<E extends VectorEnvLike = VectorEnvLike, In = SpaceValue> extends VectorObservationWrapper<E> {
+    constructor(env: E, f: (observations: In) => SpaceValue, observationSpace?: Space | null, singleObservationSpace?: Space | null);
+    readonly f: (observations: In) => SpaceValue;
+  }
+  /** `f` applied to each batch of rewards. */
+  export class TransformReward<E extends VectorEnvLike = VectorEnvLike> extends VectorRewardWrapper<E> {
+    constructor(env: E, f: (rewards: RewardArray) => RewardArray);
+    readonly f: (rewards: RewardArray) => RewardArray;
+  }
+  /** `f` applied to each batch of actions (agents act in `actionSpace`, or `singleActionSpace` batched). */
+  export class TransformAction<E extends VectorEnvLike = VectorEnvLike, In = VectorActions> extends VectorActionWrapper<E> {
+    constructor(env: E, f: (actions: In) => VectorActions, actionSpace?: Space | null, singleActionSpace?: Space | null);
+    readonly f: (actions: In) => VectorActions;
+  }
+  /** Infos as one object per environment (with the keys it set), not batched (a VectorWrapper whose infos are arrays). */
+  export class DictInfoToList<E extends VectorEnvLike = VectorEnvLike> {
+    constructor(env: E);
+    readonly env: E;
+    readonly numEnvs: number;
+    readonly singleObservationSpace: Space;
+    readonly singleActionSpace: Space;
+    readonly observationSpace: Space;
+    readonly actionSpace: Space;
+    readonly metadata: { autoresetMode?: AutoresetModeName; [key: string]: unknown };
+    readonly closed: boolean;
+    render(): unknown;
+    close(): void | Promise<void>;
+    toString(): string;
+    reset(args?: VectorResetArgs): VectorReturn<E, [observations: SpaceValue, infos: Info[]]>;
+    step(actions: VectorActions): VectorReturn<E, [observations: SpaceValue, rewards: RewardArray, terminations: Uint8Array, truncations: Uint8Array, infos: Info[]]>;
+  }
+  /** A single-env observation wrapper's `observation` applied to each environment's observation. */
+  export class VectorizeTransformObservation<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorObservationWrapper<E> {
+    constructor(env: E, wrapper: WrapperClass<Args, { observation(x: never): unknown; observationSpace: Space }>, ...args: Args);
+    readonly wrapper: { observation(x: never): unknown; observationSpace: Space };
+  }
+  /** A single-env reward wrapper's `reward` applied to each environment's reward. */
+  export class VectorizeTransformReward<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorRewardWrapper<E> {
+    constructor(env: E, wrapper: WrapperClass<Args, { reward(r: number): number }>, ...args: Args);
+    readonly wrapper: { reward(r: number): number };
+  }
+  /** A single-env action wrapper's `action` applied to each environment's action. */
+  export class VectorizeTransformAction<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorActionWrapper<E> {
+    constructor(env: E, wrapper: WrapperClass<Args, { action(a: never): unknown; actionSpace: Space }>, ...args: Args);
+    readonly wrapper: { action(a: never): unknown; actionSpace: Space };
+  }
+  export class ClipAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<E, []> {
+    constructor(env: E);
+  }
+  export class RescaleAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<E, [number | ArrayLike<number>, number | ArrayLike<number>]> {
+    constructor(env: E, minAction: number | ArrayLike<number>, maxAction: number | ArrayLike<number>);
+  }
+  export class ClipReward<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformReward<E, [{ minReward?: number | null; maxReward?: number | null }]> {
+    constructor(env: E, options: { minReward?: number | null; maxReward?: number | null });
+  }
+  export class FlattenObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, []> {
+    constructor(env: E);
+  }
+  export class FilterObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, [string[] | number[]]> {
+    constructor(env: E, filterKeys: string[] | number[]);
+  }
+  export class DtypeObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, [ObservationDtype]> {
+    constructor(env: E, dtype: ObservationDtype);
+  }
+  /** The batched episode statistics of the environments that ended an episode (0 for the others). */
+  export interface VectorEpisodeStatistics {
+    r: Float64Array;
+    l: Int32Array;
+    t: Float64Array;
+  }
+  /** `infos[statsKey] = {r, l, t}` and `_statsKey` when environments end episodes; the last `bufferLength` kept. */
+  export class RecordEpisodeStatistics<E extends VectorEnvLike = VectorEnvLike> extends VectorWrapper<E> {
+    constructor(env: E, options?: { bufferLength?: number; statsKey?: string });
+    readonly bufferLength: number;
+    readonly statsKey: string;
+    readonly episodeCount: number;
+    readonly episodeReturns: Float64Array;
+    readonly episodeLengths: Int32Array;
+    readonly returnQueue: number[];
+    readonly lengthQueue: number[];
+    readonly timeQueue: number[];
+  }
+  /** Observations normalized by the running mean and variance over all environments, as one Float32Array. */
+  export class NormalizeObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorObservationWrapper<E> {
+    constructor(env: E, options?: { epsilon?: number });
+    readonly epsilon: number;
+    readonly obsRms: RunningMeanStd;
+    updateRunningMean: boolean;
+  }
+  /** Rewards scaled by the running std of all environments' discounted returns. */
+  export class NormalizeReward<E extends VectorEnvLike = VectorEnvLike> extends VectorWrapper<E> {
+    constructor(env: E, options?: { gamma?: number; epsilon?: number });
+    readonly gamma: number;
+    readonly epsilon: number;
+    readonly returnRms: RunningMeanStd;
+    readonly accumulatedReward: Float64Array;
+    updateRunningMean: boolean;
+  }
+}

@@ -49,3 +49,12 @@ export {
 } from './ml-wrappers.js';
 export { checkEnv } from './checker.js';
 export { AutoresetMode, SyncVectorEnv, AsyncVectorEnv, makeVec, batcher, addInfo } from './vector.js';
+
+// ---- Gymnasium 1.x's further wrappers (issue 25) ----------------------------
+export { OrderEnforcing, PassiveEnvChecker, Autoreset } from './common-wrappers.js';
+export { ClipAction, RescaleAction, StickyAction, RepeatAction } from './action-wrappers.js';
+export { ClipReward } from './reward-wrappers.js';
+export { FrameStackObservation, TimeAwareObservation, DelayObservation, FilterObservation } from './observation-wrappers.js';
+export { VectorEnv, VectorWrapper, VectorObservationWrapper, VectorRewardWrapper, VectorActionWrapper } from './vector-env.js';
+/** gymnasium.wrappers.vector: the vector forms of the wrappers, by Gymnasium's names. */
+export * as vector from './vector-wrappers.js';

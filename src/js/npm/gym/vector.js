@@ -8,6 +8,7 @@ import { Space } from '../api.js';
 import { make } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
+import { VectorEnv } from './vector-env.js';
 
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
@@ -236,7 +237,7 @@ function discreteBatch(single, n, dtype) {
 }
 
 /** What both vector environments share. */
-class VectorEnvBase {
+class VectorEnvBase extends VectorEnv {
   _setup(single, n, autoresetMode, dtypes = readDtypes()) {
     this.numEnvs = n;
     this.autoresetMode = readAutoresetMode(autoresetMode);
