@@ -2,7 +2,7 @@
 // after it on the right, removed lines red, added lines green, aligned row
 // by row; long unchanged stretches fold to a line that unfolds on click.
 // Large programs are diffed in a worker and drawn a screenful at a time.
-import { h } from './format.js';
+import { count, h, plural } from './format.js';
 import { PASSES } from './glossary.js';
 import { stepDiff } from './diff-rows.js';
 
@@ -59,13 +59,16 @@ function draw(host, sentenceHost, node, diff) {
     h('div', { class: 'heads' }, h('span', {}, node.parent.parent ? `before: after step ${node.depth - 1}` : 'before: as loaded'), h('span', {}, `after step ${node.depth}: ${node.flag}`)),
     h('div', { class: 'panes' }, left, right),
   );
-  // Show the first change, a few lines of context above it.
-  const first = host.querySelector('.line.removed, .line.added');
-  host.scrollTop = first ? Math.max(0, first.offsetTop - 4 * first.offsetHeight) : 0;
+  // Show the first change, removed or added (the left pane comes first in
+  // the document, but lines hoisted above may be added higher up), with a
+  // few lines of context above it.
+  const firsts = [left.querySelector('.line.removed'), right.querySelector('.line.added')].filter(Boolean);
+  const top = Math.min(...firsts.map((l) => l.offsetTop));
+  host.scrollTop = firsts.length ? Math.max(0, top - 4 * firsts[0].offsetHeight) : 0;
   host.dataset.changedRows = String(diff.changedRows);
   host.dataset.state = 'drawn';
   sentenceHost.textContent = node.changed
-    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${diff.removed} line(s) and added ${diff.added}.`
+    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
     : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
 }
 

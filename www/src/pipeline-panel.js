@@ -1,6 +1,6 @@
 // The passes panel: one button per pass (each an action), the reward, back,
 // reset and validate, what failed, and the history tree of states.
-import { describe, h, signed, count } from './format.js';
+import { describe, h, signed, count, scrollWithin } from './format.js';
 import { PASSES, REWARDS } from './glossary.js';
 
 export function mountPipeline(app, $) {
@@ -166,7 +166,8 @@ export function mountPipeline(app, $) {
     const total = current.total;
     $('history').dataset.total = String(total);
     $('history').dataset.steps = String(current.depth);
-    list.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+    const shown = list.querySelector('[aria-current]');
+    if (shown) scrollWithin($('history'), shown);
   }
 
   function render(why) {
