@@ -229,3 +229,42 @@ test('defect 13: at 390 px the loop diagram\'s text is at least 11 px', async ()
   }
   await page.closeAll();
 });
+
+test('the compiler\'s pipelines as steps: -Oz ends at -Oz\'s size; no-ops hide; the whole episode diffs with words marked', async () => {
+  const page = await open(env, { fragment: '#p=suite/loop-invariant&r=IrInstructionCount' });
+  const pipelines = await page.$$eval('#pipelines button', (b) => b.map((x) => x.dataset.pipeline));
+  assert.deepEqual(pipelines, ['-O1', '-O2', '-Oz']);
+  const before = await page.$eval('#history', (e) => e.innerHTML);
+  await page.click('#pipelines button[data-pipeline="-Oz"]');
+  await page.waitForFunction((html) => document.querySelector('#history').innerHTML !== html, before);
+  const { size, oz, steps } = await page.evaluate(() => {
+    const { episode } = window.compgymPlayground;
+    return {
+      size: episode.size(episode.current),
+      oz: Number(episode.observe(episode.root, 'IrInstructionCountOz')),
+      steps: episode.current.depth,
+    };
+  });
+  assert.equal(size, oz, 'the steps end where -Oz does');
+  assert.ok(steps > 3);
+  assert.match(await page.textContent('#pipeline-note'), /^-Oz: \d+ steps/);
+
+  // Passes that changed nothing: shown greyed, hidden on request (the current state always shown).
+  const noops = Number(await page.getAttribute('#history', 'data-noops'));
+  assert.ok(noops > 0, 'a pipeline has passes that change nothing');
+  const visibleNoops = () => page.$$eval('#history button.state.noop', (b) => b.filter((x) => x.offsetParent !== null && !x.hasAttribute('aria-current')).length);
+  assert.equal(await visibleNoops(), noops);
+  await page.check('#hide-noops');
+  assert.equal(await visibleNoops(), 0);
+  await page.uncheck('#hide-noops');
+
+  // The whole episode's diff: as loaded against now, changed words marked inside changed lines.
+  await page.check('#diff-whole');
+  await page.waitForFunction(() => document.querySelector('#diff').dataset.whole === 'true');
+  assert.match(await page.textContent('#diff .heads'), /before: as loaded/);
+  assert.match(await page.textContent('#diff-sentence'), /^Over the whole episode, \d+ steps/);
+  assert.ok(Number(await page.getAttribute('#diff', 'data-changed-rows')) > 0);
+  assert.ok((await page.$$('#diff .word.added, #diff .word.removed')).length > 0, 'changed words are marked');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
