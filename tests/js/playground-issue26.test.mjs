@@ -98,6 +98,11 @@ test('defect 3: the dynamic reward and the executed count use the arguments box,
   const after = await runAndWait(page);
   const reward = await page.evaluate(() => window.compgymPlayground.episode.current.reward);
   assert.equal(reward, run.dynInst - after.dynInst);
+  // Arguments the program cannot run on: the dynamic reward gives way, with a note.
+  await typeArgs(page, 'seven');
+  assert.equal(await page.$eval('#reward', (s) => s.value), 'IrInstructionCount');
+  assert.match(await page.textContent('#program-note'), /DynamicInstructionCount needs a program that runs/);
+  assert.deepEqual(await page.evaluate(() => window.compgymPlayground.episode.actions()), ['-dce']);
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

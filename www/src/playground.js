@@ -68,19 +68,20 @@ export class Playground extends EventTarget {
   async loadProgram(program, { reward = this.episode.rewardSpace ?? DEFAULT_REWARD, actions = [], args } = {}) {
     let benchmark = benchmarkOf(program);
     let info = null;
-    if (program.kind === 'own') {
-      if (!program.source.trim()) {
-        throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
-      }
+    if (program.kind === 'own' && !program.source.trim()) {
+      throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
+    }
+    if (program.kind === 'own' || args) {
       let checked = await this.check(benchmark);
-      if (args && !sameArgs(args, checked.args)) {
+      const ownArgs = checked.args;
+      if (args && !sameArgs(args, ownArgs)) {
         benchmark = ownArgsBenchmark(checked.ir, args);
-        checked = { ...(await this.check(benchmark)), args: checked.args };
+        checked = await this.check(benchmark);
       }
       if (!checked.hasMain) {
         throw typedError('ValueError', 'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.');
       }
-      info = { ...checked, run: await this.runOnce(checked.ir) };
+      info = { ...checked, args: ownArgs, run: await this.runOnce(checked.ir) };
     }
     let note = null;
     const problem = info ? this.rewardProblem(reward, info) : null;
@@ -89,14 +90,7 @@ export class Playground extends EventTarget {
       reward = DEFAULT_REWARD;
     }
     this.episode.load(benchmark, reward);
-    if (!info) {
-      info = this.describeRoot();
-      if (args && !sameArgs(args, info.args)) {
-        // A suite or generated program on other arguments: its text, with them.
-        this.episode.load(ownArgsBenchmark(info.ir, args), reward);
-        info = { ...this.describeRoot(), args: info.args };
-      }
-    }
+    info ??= this.describeRoot();
     this.program = program;
     this.info = { oz: null, ...info };
     this.args = args ?? this.info.args;
@@ -110,7 +104,13 @@ export class Playground extends EventTarget {
     if (known.length) this.episode.replay(known);
     this.emit('program');
     this.emit('args');
-    if (this.info.run === null) this.measureRoot();
+    if (this.info.run === null) {
+      this.measureRoot();
+    } else {
+      // Run once already (in the check lane): the charts need not run the root again.
+      if (this.info.run.ok) this.dynamic.set(this.info.ir, this.info.run.dynInst);
+      this.measurePath();
+    }
     this.measureBaselines(this.episode.program);
     this.writeUrl();
     return note;
