@@ -123,7 +123,8 @@ pub fn bril_features(
 }
 
 /// The optimisation passes and pipelines: `{passes: [{flag, description}],
-/// pipelines: ['-O0', ...]}`.
+/// pipelines: ['-O0', ...], pipelinePlans: {'-O1': {groups,
+/// keepGroupIfNoLarger}, ...}}` (how each pipeline runs pass by pass).
 #[wasm_bindgen(js_name = brilPasses, unchecked_return_type = "BrilPasses")]
 pub fn bril_passes() -> JsValue {
     let list = Array::new();
@@ -134,8 +135,23 @@ pub fn bril_passes() -> JsValue {
         list.push(&entry);
     }
     let pipelines: Array = passes::pipelines().map(JsValue::from_str).collect();
+    let plans = Object::new();
+    for name in passes::pipelines() {
+        // Every name `pipelines()` lists has a plan.
+        let Ok(plan) = passes::pipeline_plan(name) else { continue };
+        let groups: Array = plan
+            .groups
+            .iter()
+            .map(|group| group.iter().copied().map(JsValue::from_str).collect::<Array>())
+            .collect();
+        let entry = Object::new();
+        set(&entry, "groups", &groups);
+        set(&entry, "keepGroupIfNoLarger", &JsValue::from_bool(plan.keep_group_if_no_larger));
+        set(&plans, name, &entry);
+    }
     let object = Object::new();
     set(&object, "passes", &list);
     set(&object, "pipelines", &pipelines);
+    set(&object, "pipelinePlans", &plans);
     object.into()
 }

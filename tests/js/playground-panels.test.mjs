@@ -3,7 +3,7 @@
 // bandit panel (axes, legend, log scale, seed; defect 11).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, open, pathFlags, loadSuite } from './playground-helpers.mjs';
+import { start, open, pathFlags, loadSuite, press } from './playground-helpers.mjs';
 import { brilPasses } from '../../pkg/node.js';
 
 let env;
@@ -45,10 +45,9 @@ test('random search reports progress while it runs, can be stopped, and keeps th
   await page.waitForFunction(() => Number(document.querySelector('#agent-status').dataset.steps ?? 0) > 100, null, { timeout: 20_000 });
   const progress = await page.$eval('#agent-progress', (p) => p.value);
   assert.ok(progress > 0 && progress < 1, `progress ${progress}`);
-  // The page stays responsive during the search.
-  const t = Date.now();
-  await page.click('#passes button[data-flag="-dce"]');
-  assert.ok(Date.now() - t < 1000);
+  // The page stays responsive during the search: a step is taken and shown while it runs.
+  await press(page, '-dce');
+  assert.equal(await page.getAttribute('#agent-status', 'data-state'), 'running');
   await page.click('#agent-cancel');
   await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'stopped');
   assert.match(await page.textContent('#agent-status'), /^Stopped\. Best so far: /);

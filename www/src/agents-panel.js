@@ -3,7 +3,8 @@
 // bar, a live chart of the best size found, a stop button that keeps the
 // best so far, and "adopt", which makes the best sequence found the episode.
 import { connectAgents } from '../pkg/agents.js';
-import { describe, count } from './format.js';
+import uPlot from 'uplot';
+import { describe, count, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { AGENTS } from './search.js';
 import { wasmModule } from './wasm.js';
@@ -18,6 +19,7 @@ export function mountAgents(app, $) {
   let oz = null;
   let agents = null;
   let stop = null; // the AbortController of the run under way
+  let running = null; // what the last run searched
 
   const chart = lineChart(
     $('agent-chart'),
@@ -27,7 +29,8 @@ export function mountAgents(app, $) {
       axes: [{ label: 'seconds', size: 36 }, { label: 'instructions', size: fitTicks(40) }],
       series: [
         { label: 'seconds' },
-        { label: 'best size found', stroke: '#1d4f91', width: 2, paths: undefined },
+        // The best so far holds until the next improvement: a step, not a slope.
+        { label: 'best found', stroke: '#1d4f91', width: 2, paths: uPlot.paths.stepped({ align: 1 }) },
         { label: '-Oz size', stroke: '#5c6670', dash: [6, 4], width: 1, points: { show: false } },
       ],
     },
@@ -35,6 +38,11 @@ export function mountAgents(app, $) {
   );
 
   $('agent-name').replaceChildren(...AGENTS.map((a) => new Option(a.label, a.name)));
+
+  /** Whether a search's result is for another program (or the same on other arguments) than the episode's. */
+  function stale(result) {
+    return result.programUri !== episode.program.uri || result.rootId !== episode.root.id;
+  }
 
   function describeAgent() {
     $('agent-description').textContent = AGENTS.find((a) => a.name === $('agent-name').value)?.description ?? '';
@@ -47,15 +55,19 @@ export function mountAgents(app, $) {
 
   /** Shows a report: `{elapsed, steps, bestCost, initialCost, bestActions, fraction}` and the curve so far. */
   function show(report, curve, state) {
-    best = { ...report, programUri: episode.program.uri, rootId: episode.root.id };
+    best = { ...report, programUri: running.programUri, rootId: running.rootId };
     const finished = state !== 'running';
     $('agent-progress').value = finished ? 1 : report.fraction;
     chart.setData([curve.map(([t]) => t), curve.map(([, size]) => size), curve.map(() => oz)]);
     const passes = report.bestActions.map((a) => episode.flags[a]);
     const label = { running: 'Searching', done: 'Done', stopped: 'Stopped. Best so far' }[state];
+    // The policy plays one episode: its end is not a best, and can be worse than the start.
+    const found = running.agent === 'policy' ? 'its episode ends at' : 'best';
+    const worse = report.bestCost > report.initialCost ? `, ${count(report.bestCost - report.initialCost)} more than at the start` : '';
+    const baseline = running.unit === 'instructions' ? `, -Oz ${count(oz)}` : '';
     $('agent-status').textContent =
       `${label}: ${count(report.steps)} steps in ${report.elapsed.toFixed(1)} s · ` +
-      `best ${count(report.bestCost)} instructions (start ${count(report.initialCost)}, -Oz ${count(oz)})` +
+      `${found} ${count(report.bestCost)} ${running.unit} (start ${count(report.initialCost)}${baseline})${worse}` +
       (passes.length ? ` with ${passes.length} passes: ${passes.join(' ')}` : '');
     Object.assign($('agent-status').dataset, {
       best: String(report.bestCost),
@@ -63,7 +75,7 @@ export function mountAgents(app, $) {
       steps: String(report.steps),
       state,
     });
-    $('agent-adopt').disabled = !passes.length;
+    $('agent-adopt').disabled = !passes.length || stale(best);
   }
 
   async function run() {
@@ -73,7 +85,16 @@ export function mountAgents(app, $) {
       $('agent-status').textContent = 'ValueError: seconds must be from 0.1 to 60 and the seed a whole number 0 or more.';
       return;
     }
-    oz = app.info?.oz ?? null;
+    // The agent lowers the cost of the episode's reward: size, or instructions executed.
+    const rewardSpace = episode.rewardSpace;
+    const dynamic = /^DynamicInstructionCount/.test(rewardSpace);
+    running = {
+      agent: $('agent-name').value,
+      unit: dynamic ? 'instructions executed' : 'instructions',
+      programUri: episode.program.uri,
+      rootId: episode.root.id,
+    };
+    oz = dynamic ? null : app.info?.oz ?? null;
     best = null;
     stop = new AbortController();
     $('agent-chart').hidden = false;
@@ -91,7 +112,7 @@ export function mountAgents(app, $) {
     try {
       const { program } = episode;
       // The time is the budget; an own program travels as its source, under the page's URI.
-      const options = { seconds, seed, steps: null, benchmark: program.uri };
+      const options = { seconds, seed, steps: null, benchmark: program.uri, rewardSpace };
       if (program.source !== undefined) options.source = program.source;
       const result = await (await connect()).run($('agent-name').value, options, {
         signal: stop.signal,
@@ -132,18 +153,28 @@ export function mountAgents(app, $) {
   }
 
   function adopt() {
-    if (!best || best.programUri !== episode.program.uri || best.rootId !== episode.root.id) {
+    if (!best || stale(best)) {
       $('agent-status').textContent = 'The program changed since the search: search again.';
       $('agent-adopt').disabled = true;
       return;
     }
     episode.replay(best.bestActions);
-    $('agent-status').textContent = `Adopted: the episode is now the ${best.bestActions.length} passes found, ${count(episode.size(episode.current))} instructions.`;
+    const { current } = episode;
+    $('agent-status').textContent =
+      `Adopted: the episode is now the ${best.bestActions.length} passes found, ${count(episode.size(current))} instructions, episode reward ${signed(current.total)}.`;
+  }
+
+  /** A search's best belongs to the program it searched: a new program (or arguments) retires it. */
+  function retire() {
+    if (!best || !stale(best)) return;
+    $('agent-adopt').disabled = true;
+    if ($('agent-status').dataset.state !== 'running') $('agent-status').textContent = 'The program changed since the search: search again to adopt.';
   }
 
   $('agent-name').addEventListener('change', describeAgent);
   $('agent-run').addEventListener('click', run);
   $('agent-cancel').addEventListener('click', cancel);
   $('agent-adopt').addEventListener('click', adopt);
+  app.addEventListener('program', retire);
   describeAgent();
 }

@@ -4,7 +4,7 @@
 // (wheel, drag, pinch, or the buttons). Large functions start fitted to the
 // width, at the top, and zoom in from there.
 import Panzoom from '@panzoom/panzoom';
-import { h } from './format.js';
+import { h, plural } from './format.js';
 import { layout, blockName, changedBlocks, LINE_H, PAD } from './cfg-layout.js';
 
 /** Functions with more blocks are laid out in a worker, so the page never waits on dagre. */
@@ -23,7 +23,7 @@ function escape(text) {
 function svgMarkup(fn, laid, changed) {
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${laid.width}" height="${laid.height}" viewBox="0 0 ${laid.width} ${laid.height}" class="cfg-svg" role="img">`,
-    `<title>control-flow graph of @${escape(fn.name)}: ${fn.blocks.length} blocks, ${changed.size} changed by this step</title>`,
+    `<title>control-flow graph of @${escape(fn.name)}: ${plural(fn.blocks.length, 'block')}, ${changed.size} changed by this step</title>`,
     '<defs><marker id="cfg-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" class="cfg-arrowhead"/></marker></defs>',
   ];
   for (const { from, to, points } of laid.edges) {
@@ -87,7 +87,7 @@ export function mountCfg(app, $) {
     const cfg = JSON.parse(episode.observe(node, 'Cfg'));
     const select = $('cfg-function');
     const chosen = select.value;
-    select.replaceChildren(...cfg.functions.map((f) => new Option(`@${f.name} (${f.blocks.length} blocks)`, f.name)));
+    select.replaceChildren(...cfg.functions.map((f) => new Option(`@${f.name} (${plural(f.blocks.length, 'block')})`, f.name)));
     select.value = cfg.functions.some((f) => f.name === chosen) ? chosen : cfg.functions[0]?.name ?? '';
     const fn = cfg.functions.find((f) => f.name === select.value);
     if (!fn) {
@@ -100,7 +100,7 @@ export function mountCfg(app, $) {
     if (fn.blocks.length <= INLINE_BLOCKS) {
       laid = layout(fn);
     } else {
-      $('cfg-legend').textContent = `laying out ${fn.blocks.length} blocks…`;
+      $('cfg-legend').textContent = `laying out ${plural(fn.blocks.length, 'block')}…`;
       host.dataset.state = 'layout';
       try {
         laid = await app.lanes.layout.run('layout', { fn }, { timeLimitMs: 60_000 });
@@ -113,8 +113,8 @@ export function mountCfg(app, $) {
     stage.innerHTML = svgMarkup(fn, laid, changed);
     Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
     $('cfg-legend').textContent = node.parent
-      ? `${changed.size} of ${fn.blocks.length} blocks changed by ${node.flag} (outlined orange)`
-      : `${fn.blocks.length} blocks`;
+      ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
+      : plural(fn.blocks.length, 'block');
     const key = `${episode.root.id}/${fn.name}`;
     size = laid;
     if (key !== shownKey) fitWidth();

@@ -1,8 +1,12 @@
 // What a step did, side by side: the program before the step on the left,
 // after it on the right, removed lines red, added lines green, aligned row
-// by row; long unchanged stretches fold to a line that unfolds on click.
-// Large programs are diffed in a worker and drawn a screenful at a time.
-import { h } from './format.js';
+// by row, the changed words inside a changed line marked (jsdiff's
+// diffWords); long unchanged stretches fold to a line that unfolds on
+// click. Or the whole episode: the program as loaded against the current
+// state. Large programs are diffed in a worker and drawn a screenful at a
+// time.
+import { diffWords } from 'diff';
+import { count, h, plural } from './format.js';
 import { PASSES } from './glossary.js';
 import { stepDiff } from './diff-rows.js';
 
@@ -13,6 +17,14 @@ const PAGE_ROWS = 1500;
 
 function line(text, kind) {
   return h('div', { class: `line ${kind}` }, text ?? '');
+}
+
+/** A changed row whose two sides are both lines: each side with the words that differ marked. */
+function wordLines(left, right) {
+  const changes = diffWords(left, right);
+  const side = (skip, mark) =>
+    changes.filter((c) => !c[skip]).map((c) => (c[mark] ? h('span', { class: `word ${mark}` }, c.value) : c.value));
+  return [h('div', { class: 'line removed' }, ...side('added', 'removed')), h('div', { class: 'line added' }, ...side('removed', 'added'))];
 }
 
 /** Draws `parts` into the two panes, PAGE_ROWS at a time. */
@@ -31,6 +43,10 @@ function fill(left, right, parts) {
       const rightFold = h('button', { type: 'button', class: 'line fold', onclick: open, tabindex: '-1', 'aria-hidden': 'true' }, label);
       left.append(leftFold);
       right.append(rightFold);
+    } else if (part.kind === 'changed' && part.left !== null && part.right !== null) {
+      const [removed, added] = wordLines(part.left, part.right);
+      left.append(removed);
+      right.append(added);
     } else {
       left.append(line(part.left, part.kind === 'same' ? 'same' : part.left === null ? 'blank' : 'removed'));
       right.append(line(part.right, part.kind === 'same' ? 'same' : part.right === null ? 'blank' : 'added'));
@@ -51,21 +67,25 @@ function fill(left, right, parts) {
   }
 }
 
-function draw(host, sentenceHost, node, diff) {
+function draw(host, sentenceHost, node, diff, whole) {
   const left = h('div', { class: 'pane before' });
   const right = h('div', { class: 'pane after' });
   fill(left, right, diff.parts);
-  host.replaceChildren(
-    h('div', { class: 'heads' }, h('span', {}, node.parent.parent ? `before: after step ${node.depth - 1}` : 'before: as loaded'), h('span', {}, `after step ${node.depth}: ${node.flag}`)),
-    h('div', { class: 'panes' }, left, right),
-  );
-  // Show the first change, a few lines of context above it.
-  const first = host.querySelector('.line.removed, .line.added');
-  host.scrollTop = first ? Math.max(0, first.offsetTop - 4 * first.offsetHeight) : 0;
+  const before = whole || !node.parent.parent ? 'before: as loaded' : `before: after step ${node.depth - 1}`;
+  host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, before), h('span', {}, `after step ${node.depth}: ${node.flag}`)), h('div', { class: 'panes' }, left, right));
+  // Show the first change, removed or added (the left pane comes first in
+  // the document, but lines hoisted above may be added higher up), with a
+  // few lines of context above it.
+  const firsts = [left.querySelector('.line.removed'), right.querySelector('.line.added')].filter(Boolean);
+  const top = Math.min(...firsts.map((l) => l.offsetTop));
+  host.scrollTop = firsts.length ? Math.max(0, top - 4 * firsts[0].offsetHeight) : 0;
   host.dataset.changedRows = String(diff.changedRows);
   host.dataset.state = 'drawn';
-  sentenceHost.textContent = node.changed
-    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${diff.removed} line(s) and added ${diff.added}.`
+  host.dataset.whole = String(whole);
+  sentenceHost.textContent = whole
+    ? `Over the whole episode, ${plural(node.depth, 'step')}, the passes removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
+    : node.changed
+    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
     : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
 }
 
@@ -90,7 +110,8 @@ export function mountDiff(app, $) {
       sentenceHost.textContent = 'Choose a pass: the page then shows the program before and after it, side by side.';
       return;
     }
-    const before = episode.observe(node.parent, 'Ir');
+    const whole = $('diff-whole').checked;
+    const before = episode.observe(whole ? episode.root : node.parent, 'Ir');
     let diff;
     if (before.length + after.length <= INLINE_CHARS) {
       diff = stepDiff(before, after);
@@ -105,9 +126,10 @@ export function mountDiff(app, $) {
       }
       if (ticket !== renders) return;
     }
-    draw(host, sentenceHost, node, diff);
+    draw(host, sentenceHost, node, diff, whole);
   }
 
   episode.addEventListener('change', render);
+  $('diff-whole').addEventListener('change', render);
   render();
 }

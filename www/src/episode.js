@@ -182,18 +182,26 @@ export class Episode extends EventTarget {
 
   /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */
   replay(actions) {
-    this.current = this.root;
-    this.failure = null;
-    this.quiet = true;
-    try {
+    this.quietly('replay', () => {
+      this.current = this.root;
+      this.failure = null;
       for (const action of actions) {
         const node = this.step(action);
         if (node.error) break;
       }
+    });
+  }
+
+  /** Runs `fn` (steps and moves) with one change event, `why`, at the end; returns what `fn` does. */
+  quietly(why, fn) {
+    const outer = this.quiet;
+    this.quiet = true;
+    try {
+      return fn();
     } finally {
-      this.quiet = false;
+      this.quiet = outer;
+      this.changed(why);
     }
-    this.changed('replay');
   }
 
   /**

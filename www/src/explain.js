@@ -14,44 +14,60 @@ function el(name, attributes = {}, text) {
   return node;
 }
 
-function box(x, title, subtitle, id) {
+function box(x, width, title, subtitle, id) {
   const g = el('g', { class: 'box' });
-  g.append(el('rect', { x, y: 18, width: 150, height: 66, rx: 8 }));
-  g.append(el('text', { x: x + 75, y: 45, class: 'title', 'text-anchor': 'middle' }, title));
-  g.append(el('text', { x: x + 75, y: 66, class: 'sub', 'text-anchor': 'middle', id }, subtitle));
+  g.append(el('rect', { x, y: 18, width, height: 66, rx: 8 }));
+  g.append(el('text', { x: x + width / 2, y: 45, class: 'title', 'text-anchor': 'middle' }, title));
+  g.append(el('text', { x: x + width / 2, y: 66, class: 'sub', 'text-anchor': 'middle', id }, subtitle));
   return g;
 }
 
-function diagram() {
-  const svg = el('svg', { viewBox: '0 0 600 104', class: 'loop', role: 'img', 'aria-labelledby': 'loop-title' });
+/**
+ * The loop, drawn 1:1 or larger where it can: wide, the three labels ride
+ * on the arrows between the boxes; narrow (one column), they go under the
+ * boxes, so that the text is not shrunk with a 600-unit-wide drawing.
+ */
+function diagram(narrow) {
+  const width = narrow ? 360 : 600;
+  const svg = el('svg', { viewBox: `0 0 ${width} ${narrow ? 156 : 104}`, class: `loop${narrow ? ' narrow' : ''}`, role: 'img', 'aria-labelledby': 'loop-title' });
   svg.append(el('title', { id: 'loop-title' }, 'The agent sends an action to the environment, which answers with an observation and a reward.'));
   const defs = el('defs');
   const marker = el('marker', { id: 'loop-arrow', viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 8, markerHeight: 8, orient: 'auto' });
   marker.append(el('path', { d: 'M0,0 L8,4 L0,8 z' }));
   defs.append(marker);
   svg.append(defs);
-  svg.append(box(6, 'Agent', 'you, or a search', 'loop-agent'));
-  svg.append(box(444, 'Environment', 'bril-v0', 'loop-env'));
-  svg.append(el('path', { d: 'M158,36 L440,36', class: 'arrow action', 'marker-end': 'url(#loop-arrow)' }));
-  svg.append(el('path', { d: 'M440,68 L158,68', class: 'arrow answer', 'marker-end': 'url(#loop-arrow)' }));
-  svg.append(el('text', { x: 299, y: 28, 'text-anchor': 'middle', id: 'loop-action', class: 'label' }, 'action'));
-  svg.append(el('text', { x: 299, y: 60, 'text-anchor': 'middle', id: 'loop-observation', class: 'label' }, 'observation'));
-  svg.append(el('text', { x: 299, y: 88, 'text-anchor': 'middle', id: 'loop-reward', class: 'label' }, 'reward'));
+  const boxWidth = narrow ? 130 : 150;
+  const right = width - 6 - boxWidth;
+  svg.append(box(6, boxWidth, 'Agent', 'you, or a search', 'loop-agent'));
+  svg.append(box(right, boxWidth, 'Environment', 'bril-v0', 'loop-env'));
+  svg.append(el('path', { d: `M${8 + boxWidth},36 L${right - 4},36`, class: 'arrow action', 'marker-end': 'url(#loop-arrow)' }));
+  svg.append(el('path', { d: `M${right - 4},68 L${8 + boxWidth},68`, class: 'arrow answer', 'marker-end': 'url(#loop-arrow)' }));
+  const labelY = narrow ? [106, 126, 146] : [28, 60, 88];
+  ['loop-action', 'loop-observation', 'loop-reward'].forEach((id, i) =>
+    svg.append(el('text', { x: width / 2, y: labelY[i], 'text-anchor': 'middle', id, class: 'label' }, id.slice(5))),
+  );
   return svg;
 }
 
 export function mountExplain(app, $) {
   const { episode } = app;
-  const svg = diagram();
-  $('explain-diagram').replaceChildren(svg);
+  const narrow = matchMedia('(max-width: 699.98px)');
+  let svg = null;
   const text = (id, value) => (svg.querySelector(`#${id}`).textContent = value);
+
+  function build() {
+    svg = diagram(narrow.matches);
+    $('explain-diagram').replaceChildren(svg);
+    render();
+  }
 
   function render() {
     const node = episode.current;
     const failed = episode.failure;
     const size = episode.size(node);
     const env = `bril-v0 · ${app.label}`;
-    text('loop-env', env.length > 26 ? `${env.slice(0, 25)}…` : env);
+    const room = narrow.matches ? 20 : 26;
+    text('loop-env', env.length > room ? `${env.slice(0, room - 1)}…` : env);
     const digits = /Count$/.test(episode.rewardSpace) ? 0 : 3;
     if (failed) {
       text('loop-action', `action ${failed.action}: ${failed.flag}`);
@@ -81,7 +97,8 @@ export function mountExplain(app, $) {
 
   episode.addEventListener('change', render);
   app.addEventListener('program', render);
-  render();
+  narrow.addEventListener('change', build);
+  build();
   renderGlossary($('glossary'), episode);
 }
 

@@ -34,8 +34,13 @@ export function show(value, digits = 3) {
 /** A number with a sign and `digits` decimals (integers stay integers). */
 export function signed(x, digits = 3) {
   if (x === null || x === undefined || Number.isNaN(x)) return '–';
-  const text = Number.isInteger(x) ? String(Math.abs(x)) : Math.abs(x).toFixed(digits);
+  const text = Number.isInteger(x) ? count(Math.abs(x)) : Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return `${x > 0 ? '+' : x < 0 ? '−' : ''}${text}`;
+}
+
+/** `n` things: "1 block", "12,345 blocks". */
+export function plural(n, word) {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** 12345 → "12,345". */
@@ -55,4 +60,16 @@ export function h(tag, attributes = {}, ...children) {
   }
   node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
   return node;
+}
+
+/**
+ * Scrolls `container` (an element that scrolls) just enough to show
+ * `element`, never the page: `scrollIntoView` would move every scrolling
+ * ancestor, the window included.
+ */
+export function scrollWithin(container, element) {
+  const box = container.getBoundingClientRect();
+  const item = element.getBoundingClientRect();
+  if (item.top < box.top) container.scrollTop -= box.top - item.top;
+  else if (item.bottom > box.bottom) container.scrollTop += Math.min(item.bottom - box.bottom, item.top - box.top);
 }

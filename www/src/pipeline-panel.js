@@ -1,7 +1,10 @@
-// The passes panel: one button per pass (each an action), the reward, back,
-// reset and validate, what failed, and the history tree of states.
-import { describe, h, signed, count } from './format.js';
+// The passes panel: one button per pass (each an action), the compiler's
+// own pipelines as steps, the reward, back, reset and validate, what
+// failed, and the history tree of states (passes that changed nothing can
+// be hidden, as Compiler Explorer's pipeline view does).
+import { describe, h, signed, count, plural, scrollWithin } from './format.js';
 import { PASSES, REWARDS } from './glossary.js';
+import { applyPipeline } from './pipelines.js';
 
 export function mountPipeline(app, $) {
   const { episode } = app;
@@ -30,6 +33,37 @@ export function mountPipeline(app, $) {
         }, flag),
       ),
     );
+  }
+
+  /** -O1, -O2 and -Oz, from the package's plans (-O0 is no pass at all). */
+  function buildPipelines() {
+    const plans = app.api.brilPasses().pipelinePlans;
+    $('pipelines').replaceChildren(
+      $('pipelines-label'),
+      ...Object.entries(plans)
+        .filter(([, plan]) => plan.groups.length)
+        .map(([name, plan]) =>
+          h('button', {
+            type: 'button',
+            class: 'pass pipeline',
+            dataset: { pipeline: name },
+            title: pipelineTitle(name, plan),
+            onclick: guard(() => runPipeline(name, plan)),
+          }, name),
+        ),
+    );
+  }
+
+  function runPipeline(name, plan) {
+    const { steps, dropped, failed } = applyPipeline(episode, plan);
+    if (failed) {
+      showFailure(failed);
+      return;
+    }
+    const note = dropped
+      ? `; ${plural(dropped, 'group')} not kept, as ${name} does when a group leaves the program larger or unchanged (they stay in the history as branches)`
+      : '';
+    $('pipeline-note').textContent = `${name}: ${plural(steps, 'step')}${note}.`;
   }
 
   function buildRewards() {
@@ -166,11 +200,14 @@ export function mountPipeline(app, $) {
     const total = current.total;
     $('history').dataset.total = String(total);
     $('history').dataset.steps = String(current.depth);
-    list.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+    $('history').dataset.noops = String([...episode.nodes()].filter((n) => n.parent && !n.error && !n.changed && n !== current).length);
+    const shown = list.querySelector('[aria-current]');
+    if (shown) scrollWithin($('history'), shown);
   }
 
   function render(why) {
     if (why === 'load') buildPasses();
+    if (why !== 'pipeline') $('pipeline-note').textContent = '';
     buildRewards();
     renderButtons();
     renderHistory();
@@ -188,12 +225,22 @@ export function mountPipeline(app, $) {
       }
     }),
   );
+  $('hide-noops').addEventListener('change', () => $('history').classList.toggle('hide-noops', $('hide-noops').checked));
   $('back').addEventListener('click', guard(() => episode.back()));
   $('reset').addEventListener('click', guard(() => episode.goTo(episode.root)));
   $('validate').addEventListener('click', guard(validate));
   episode.addEventListener('change', (event) => render(event.why));
   app.addEventListener('info', buildRewards);
   app.addEventListener('program', buildRewards);
+  buildPipelines();
   render('load');
   return { step };
+}
+
+function pipelineTitle(name, plan) {
+  const passes = plan.groups.flat();
+  const rule = plan.keepGroupIfNoLarger
+    ? `${plural(plan.groups.length, 'group')} of passes, each kept only if the program comes out no larger`
+    : plural(passes.length, 'pass');
+  return `${name}: the compiler's own pipeline, ${rule}, each pass a step:\n${passes.join(' ')}`;
 }

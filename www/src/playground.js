@@ -5,12 +5,22 @@
 // the methods here; none of them talks to another.
 import { Episode } from './episode.js';
 import { Lane } from './jobs.js';
-import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, programLabel } from './programs.js';
+import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, hashText, programArgs, programLabel, USER, withArgs } from './programs.js';
 import { decodeState, encodeState } from './share.js';
 import { typedError } from './format.js';
 
 /** Rewards that run the program at every step. */
 export const RUNTIME_REWARDS = /^DynamicInstructionCount/;
+
+function sameArgs(a, b) {
+  return a.join(' ') === b.join(' ');
+}
+
+/** The benchmark of `text` run on `args`: its own program with that `# ARGS:` line. */
+function ownArgsBenchmark(text, args) {
+  const source = withArgs(text, args);
+  return { uri: USER + hashText(source), source };
+}
 
 export class Playground extends EventTarget {
   constructor(api) {
@@ -46,24 +56,32 @@ export class Playground extends EventTarget {
   }
 
   /**
-   * Loads `program` (a descriptor, see programs.js) and replays `actions`.
-   * The user's own text is read and run in a worker first: a program that
-   * does not parse, has no @main or is empty is refused with a typed error
-   * and the current episode stays. A runtime reward on a program that does
-   * not run falls back to the default reward, with a note.
+   * Loads `program` (a descriptor, see programs.js) on `args` (default: its
+   * `# ARGS:` line) and replays `actions`. Arguments other than the
+   * program's own become its `# ARGS:` line, so that the environment's runs
+   * (dynamic rewards, validation's replay) use them too. The user's own
+   * text is read and run in a worker first: a program that does not parse,
+   * has no @main or is empty is refused with a typed error and the current
+   * episode stays. A runtime reward on a program that does not run falls
+   * back to the default reward, with a note.
    */
   async loadProgram(program, { reward = this.episode.rewardSpace ?? DEFAULT_REWARD, actions = [], args } = {}) {
-    const benchmark = benchmarkOf(program);
+    let benchmark = benchmarkOf(program);
     let info = null;
-    if (program.kind === 'own') {
-      if (!program.source.trim()) {
-        throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
+    if (program.kind === 'own' && !program.source.trim()) {
+      throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
+    }
+    if (program.kind === 'own' || args) {
+      let checked = await this.check(benchmark);
+      const ownArgs = checked.args;
+      if (args && !sameArgs(args, ownArgs)) {
+        benchmark = ownArgsBenchmark(checked.ir, args);
+        checked = await this.check(benchmark);
       }
-      const checked = await this.lanes.check.run('check', benchmark, { timeLimitMs: 20_000 });
       if (!checked.hasMain) {
         throw typedError('ValueError', 'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.');
       }
-      info = { ...checked, run: await this.runOnce(checked.ir) };
+      info = { ...checked, args: ownArgs, run: await this.runOnce(checked.ir) };
     }
     let note = null;
     const problem = info ? this.rewardProblem(reward, info) : null;
@@ -72,25 +90,46 @@ export class Playground extends EventTarget {
       reward = DEFAULT_REWARD;
     }
     this.episode.load(benchmark, reward);
+    info ??= this.describeRoot();
     this.program = program;
-    this.info = { oz: null, ...(info ?? this.describeRoot()) };
+    this.info = { oz: null, ...info };
     this.args = args ?? this.info.args;
-    if (actions.length) this.episode.replay(actions);
+    // A pass the page does not know (a damaged or older link) is left out, and named.
+    const unknown = actions.filter((a) => !this.episode.flags.includes(a));
+    if (unknown.length) {
+      const list = unknown.map((a) => JSON.stringify(a)).join(', ');
+      note = [note, `Left out ${unknown.length === 1 ? 'a pass' : 'passes'} the page does not know: ${list}; the others were applied.`].filter(Boolean).join(' ');
+    }
+    const known = actions.filter((a) => this.episode.flags.includes(a));
+    if (known.length) this.episode.replay(known);
     this.emit('program');
     this.emit('args');
-    if (this.info.run === null) this.measureRoot();
-    this.measureBaselines(benchmark);
+    if (this.info.run === null) {
+      this.measureRoot();
+    } else {
+      // Run once already (in the check lane): the charts need not run the root again.
+      if (this.info.run.ok) this.dynamic.set(this.info.ir, this.info.run.dynInst);
+      this.measurePath();
+    }
+    this.measureBaselines(this.episode.program);
     this.writeUrl();
     return note;
   }
 
-  /** What the root state says about the program, before it has been run. */
+  /** Reads a program in the check lane (see `checkJob`). */
+  check(benchmark) {
+    return this.lanes.check.run('check', benchmark, { timeLimitMs: 20_000 });
+  }
+
+  /**
+   * What the root state says about the program, before it has been run;
+   * `args`: its `# ARGS:` line, `ir`: its text as the episode has it.
+   */
   describeRoot() {
     const { episode } = this;
     const ir = episode.observe(episode.root, 'Ir');
     const functions = JSON.parse(episode.observe(episode.root, 'Cfg')).functions.map((f) => f.name);
-    const args = /^\s*#\s*ARGS:(.*)$/m.exec(ir)?.[1].trim().split(/\s+/).filter(Boolean) ?? [];
-    return { ir, functions, hasMain: functions.includes('main'), args, run: null };
+    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir), run: null };
   }
 
   /** Runs the program once in the check lane: `{ok, dynInst | error}`. */
@@ -157,10 +196,15 @@ export class Playground extends EventTarget {
     return this.dynamic.get(this.episode.observe(node, 'Ir'));
   }
 
-  setArgs(args) {
-    this.args = args;
-    this.emit('args');
-    this.writeUrl();
+  /**
+   * Makes `args` the program's arguments: the episode is loaded again on
+   * them (the current path replayed, the reward kept if the program still
+   * runs), so that every run, reward and verdict uses them. Returns the
+   * load's note, if any.
+   */
+  async setArgs(args) {
+    if (sameArgs(args, this.args)) return null;
+    return this.loadProgram(this.program, { reward: this.episode.rewardSpace, actions: this.episode.actions(), args });
   }
 
   /** Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run. */

@@ -3,15 +3,18 @@
 // and validate an episode by running the program before and after it.
 import { make, runBril } from '../pkg/index.js';
 import { describe } from './format.js';
+import { programArgs } from './programs.js';
 
-/** Runs `source` on `args` (strings; null: its `# ARGS:` line). */
+/** Runs `source` on `args` (strings; null: its `# ARGS:` line): `{ok, stdout, dynInst | error, ms}`. */
 export function runJob({ source, args }) {
   const start = performance.now();
   try {
     const { stdout, dynInst } = runBril(source, args);
     return { ok: true, stdout, dynInst, ms: performance.now() - start };
   } catch (error) {
-    return { ok: false, error: { name: error.name, message: error.message }, ms: performance.now() - start };
+    // A failing run keeps what it printed before the failure, as brili does.
+    const stdout = typeof error.stdout === 'string' ? error.stdout : '';
+    return { ok: false, error: { name: error.name, message: error.message }, stdout, ms: performance.now() - start };
   }
 }
 
@@ -22,12 +25,6 @@ export function measureJob({ source }) {
   } catch {
     return null;
   }
-}
-
-/** The `# ARGS:` line of a program's text, as a list of strings. */
-export function programArgs(text) {
-  const line = /^\s*#\s*ARGS:(.*)$/m.exec(text);
-  return line ? line[1].trim().split(/\s+/).filter(Boolean) : [];
 }
 
 /**

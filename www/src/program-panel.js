@@ -78,7 +78,17 @@ export function mountProgram(app, $) {
   function syncArgs() {
     if (document.activeElement !== $('run-args')) $('run-args').value = app.args.join(' ');
   }
-  $('run-args').addEventListener('change', () => app.setArgs($('run-args').value.trim().split(/\s+/).filter(Boolean)));
+  // New arguments load the episode again on them (see Playground.setArgs).
+  $('run-args').addEventListener('change', async () => {
+    showError('');
+    try {
+      const note = await app.setArgs($('run-args').value.trim().split(/\s+/).filter(Boolean));
+      $('program-note').textContent = note ?? '';
+    } catch (error) {
+      showError(`The arguments were not taken: ${describe(error)}`);
+      syncArgs();
+    }
+  });
 
   async function run() {
     const node = episode.current;
@@ -100,6 +110,7 @@ export function mountProgram(app, $) {
       } else {
         $('run-status').textContent = `Exit status 2 (error) · ${result.error.name}: ${result.error.message}`;
         $('run-status').dataset.state = 'error';
+        showOutput(result.stdout);
       }
     } catch (error) {
       const stopped = { TimeoutError: `Stopped: it did not finish within the time limit of ${limit / 1000} s.`, CancelledError: 'Cancelled.' };

@@ -40,6 +40,23 @@ export function benchmarkOf(program) {
   }
 }
 
+const ARGS_LINE = /^[ \t]*#[ \t]*ARGS:(.*)$/m;
+
+/** The arguments of a program's first `# ARGS:` line (none without one), as strings. */
+export function programArgs(text) {
+  return ARGS_LINE.exec(text)?.[1].trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
+/**
+ * The program text with `args` as its `# ARGS:` line (replaced, or added on
+ * top): in Bril the arguments belong to the program, so the environment's
+ * runs, rewards and validation all use them.
+ */
+export function withArgs(text, args) {
+  const line = `# ARGS:${args.map((a) => ` ${a}`).join('')}`;
+  return ARGS_LINE.test(text) ? text.replace(ARGS_LINE, line) : `${line}\n${text}`;
+}
+
 /** A short name for a descriptor. */
 export function programLabel(program) {
   switch (program.kind) {

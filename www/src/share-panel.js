@@ -46,7 +46,16 @@ export function mountShare(app, $) {
       const states = compilerEnvStatesFromCsv(text);
       if (!states.length) throw Object.assign(new Error('the CSV has no state rows'), { name: 'ValueError' });
       const [state] = states;
-      const program = programFromUri(state.benchmark, episode.program.source);
+      let program;
+      try {
+        program = programFromUri(state.benchmark, episode.program.source);
+      } catch (error) {
+        if (error.name !== 'LookupError') throw error;
+        throw Object.assign(
+          new Error(`the CSV names ${state.benchmark}, a program this page does not have (a CSV state holds no program text): load its text as your own program, then import again`),
+          { name: 'LookupError' },
+        );
+      }
       const actions = state.commandline.split(/\s+/).filter(Boolean);
       const same = state.benchmark === episode.program.uri;
       if (same) episode.replay(actions);
@@ -55,8 +64,8 @@ export function mountShare(app, $) {
       if (replayed.length !== actions.length) {
         throw Object.assign(new Error(`only ${replayed.length} of the ${actions.length} passes replayed`), { name: 'ValueError' });
       }
-      const reward = state.reward === null || state.reward === undefined ? '' : `; the CSV says reward ${state.reward}, the replay gives ${episode.current.total.toFixed(4)}`;
-      status.textContent = `Imported ${actions.length} passes on ${app.label}${reward}.`;
+      const passes = `${actions.length} pass${actions.length === 1 ? '' : 'es'}`;
+      status.textContent = `Imported ${passes} on ${app.label}${rewardCheck(state.reward, episode.current.total, episode.rewardSpace)}.`;
       status.className = '';
     } catch (error) {
       status.textContent = `Not imported: ${describe(error)}`;
@@ -75,4 +84,14 @@ export function mountShare(app, $) {
   episode.addEventListener('change', () => {
     if (!panel.hidden && document.activeElement !== $('csv-text')) $('csv-text').value = csv();
   });
+}
+
+/** What the CSV's reward says next to the replay's: whether they agree, in words. */
+export function rewardCheck(expected, actual, rewardSpace) {
+  if (expected === null || expected === undefined) return '';
+  const number = (x) => Number(x.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  // The tolerance of the environment's own reward validation.
+  const close = Math.abs(expected - actual) <= Math.max(1e-5 * Math.max(Math.abs(expected), Math.abs(actual)), 1e-10);
+  if (close) return `; the replay gives the CSV's reward, ${number(actual)}`;
+  return `, but the reward differs: the CSV says ${number(expected)}, the replay under ${rewardSpace} gives ${number(actual)} (was the CSV made under another reward?)`;
 }

@@ -43,7 +43,12 @@ function decodeProgram(value) {
     return checkGenerated({ kind: 'generated', seed: Number(rest[0]), size: Number(rest[1]) });
   }
   if (kind === 'src') {
-    const source = LZString.decompressFromEncodedURIComponent(rest.join('/'));
+    let source = null;
+    try {
+      source = LZString.decompressFromEncodedURIComponent(rest.join('/'));
+    } catch {
+      // Some damaged texts make the decompressor itself fail (a TypeError of its own).
+    }
     if (source) return { kind: 'own', source };
     throw valueError('the program text in the link is damaged (it does not decompress)');
   }

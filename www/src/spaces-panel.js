@@ -123,7 +123,21 @@ export function spaceFromDescription(text) {
   };
   unknown(description);
   checkDescriptionSize(description);
-  return Space.fromJSON(description);
+  return Space.fromJSON(named(description, 'space'));
+}
+
+/**
+ * The description with a `name` on every space that lacks one (compgym's
+ * spaces are named, Gymnasium's are not: `{"type":"Discrete","n":5}` is a
+ * whole description there). A nested space is named after its key.
+ */
+function named(description, name) {
+  if (Array.isArray(description)) return description.map((d, i) => named(d, `${name}[${i}]`));
+  if (!description || typeof description !== 'object') return description;
+  const out = {};
+  for (const [key, value] of Object.entries(description)) out[key] = named(value, key);
+  if (KINDS.includes(description.type) && !('name' in description)) out.name = name;
+  return out;
 }
 
 function histogram(values, bins = 30) {
@@ -224,6 +238,7 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
 export function mountSpaces(app, $) {
   const { episode } = app;
   let custom = null;
+  let customText = null; // the description `custom` was made from
 
   function settings() {
     const samples = Number($('space-count').value);
@@ -293,7 +308,10 @@ export function mountSpaces(app, $) {
 
   function loadCustom() {
     const { samples, seed } = settings();
-    custom = spaceFromDescription($('space-json').value);
+    // A description that fails leaves no space behind to answer for it.
+    custom = null;
+    customText = $('space-json').value;
+    custom = spaceFromDescription(customText);
     $('space-contains-result').textContent = '';
     const flat = (() => {
       try {
@@ -320,7 +338,10 @@ export function mountSpaces(app, $) {
   }
 
   function contains() {
-    if (!custom) loadCustom();
+    $('space-contains-result').textContent = '';
+    delete $('space-contains-result').dataset.result;
+    // The answer is for the description as it stands: an edited one is built first (and its error shown).
+    if (!custom || customText !== $('space-json').value) loadCustom();
     let value;
     try {
       value = JSON.parse($('space-value').value);

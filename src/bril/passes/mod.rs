@@ -368,12 +368,38 @@ pub fn pipeline(name: &str) -> Result<&'static [&'static str]> {
     })
 }
 
+/// How a fixed pipeline runs, for whoever shows it pass by pass: its
+/// groups of passes in order, and whether a group is kept only if the
+/// program comes out no larger and changed (`-Oz`'s) or always.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipelinePlan {
+    pub groups: Vec<&'static [&'static str]>,
+    pub keep_group_if_no_larger: bool,
+}
+
+/// The plan of pipeline `name` (`-O0`, `-O1`, `-O2`, `-Oz`); what
+/// [`run_pipeline`] runs.
+pub fn pipeline_plan(name: &str) -> Result<PipelinePlan> {
+    let flags = pipeline(name)?;
+    Ok(if name == "-Oz" {
+        PipelinePlan { groups: OZ_GROUPS.to_vec(), keep_group_if_no_larger: true }
+    } else {
+        let groups = if flags.is_empty() { Vec::new() } else { vec![flags] };
+        PipelinePlan { groups, keep_group_if_no_larger: false }
+    })
+}
+
 /// Runs a fixed pipeline; true if it changed the program.
 pub fn run_pipeline(program: &mut Program, name: &str) -> Result<bool> {
-    if name == "-Oz" {
+    let plan = pipeline_plan(name)?;
+    if plan.keep_group_if_no_larger {
         return run_size_groups(program);
     }
-    run_flags(program, pipeline(name)?)
+    let mut changed = false;
+    for group in plan.groups {
+        changed |= run_flags(program, group)?;
+    }
+    Ok(changed)
 }
 
 /// Runs pass flags and pipelines (`-O1`, `-O2`, `-Oz`) in order, as a
@@ -518,7 +544,7 @@ pub fn pipelines() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pipelines, registry, run_command_line};
+    use super::{pipeline_plan, pipelines, registry, run_command_line, run_flags, run_pipeline};
     use crate::bril::ir::{Literal, Op};
     use crate::bril::{parse_text, to_text, Program};
 
@@ -540,6 +566,34 @@ mod tests {
         }
         let mut p = parse_text(sources[0]).unwrap();
         assert!(!run_command_line::<&str>(&mut p, &[]).unwrap(), "no pass, nothing to check");
+    }
+
+    /// A pipeline's plan, run group by group with its rule for keeping a
+    /// group, gives what the pipeline gives (the playground shows the
+    /// pipelines as steps this way).
+    #[test]
+    fn pipeline_plans_replay_their_pipelines() {
+        for benchmark in crate::bril::suite::all() {
+            for name in pipelines() {
+                let original = benchmark.program().unwrap();
+                let mut whole = original.clone();
+                run_pipeline(&mut whole, name).unwrap();
+                let plan = pipeline_plan(name).unwrap();
+                let mut stepped = original.clone();
+                for group in &plan.groups {
+                    let mut candidate = stepped.clone();
+                    run_flags(&mut candidate, group).unwrap();
+                    let keep = !plan.keep_group_if_no_larger
+                        || (candidate.instr_count() <= stepped.instr_count() && candidate != stepped);
+                    if keep {
+                        stepped = candidate;
+                    }
+                }
+                assert_eq!(to_text(&stepped), to_text(&whole), "{name} on {}", benchmark.uri());
+            }
+        }
+        assert!(pipeline_plan("-O0").unwrap().groups.is_empty());
+        assert!(pipeline_plan("-O3").is_err());
     }
 
     /// Infinities and NaN have no Bril literal the reference tools read

@@ -71,9 +71,15 @@ export interface BrilPass {
   flag: string;
   description: string;
 }
-/** `brilPasses()`: every pass and pipeline flag `optimizeBril` and `runBril` accept. */
+/** How a pipeline runs pass by pass: its groups of pass flags in order; with `keepGroupIfNoLarger` (`-Oz`), a group is kept only if the program comes out no larger and changed, otherwise always. */
+export interface BrilPipelinePlan {
+  groups: string[][];
+  keepGroupIfNoLarger: boolean;
+}
+/** `brilPasses()`: every pass and pipeline flag `optimizeBril` and `runBril` accept, and each pipeline's plan by name. */
 export interface BrilPasses {
   passes: BrilPass[];
   pipelines: string[];
+  pipelinePlans: Record<string, BrilPipelinePlan>;
 }
 "#;

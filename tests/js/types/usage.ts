@@ -350,6 +350,8 @@ const features: string = brilFeatures(source, false);
 const { stdout, dynInst } = runBril(optimised, [], null);
 equal(stdout, '6\n');
 const pipelines: string[] = brilPasses().pipelines;
+const ozGroups: string[][] = brilPasses().pipelinePlans['-Oz'].groups;
+const ozRule: boolean = brilPasses().pipelinePlans['-Oz'].keepGroupIfNoLarger;
 try {
   runBril('@main { a: int = const 1; z: int = const 0; q: int = div a z; }');
 } catch (e) {
