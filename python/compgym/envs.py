@@ -38,7 +38,11 @@ _INFO_KEYS = {
 
 
 def _info(info: dict) -> dict:
-    return {_INFO_KEYS.get(k, k): v for k, v in info.items()}
+    info = {_INFO_KEYS.get(k, k): v for k, v in info.items()}
+    if "action_mask" in info:
+        # int8, the dtype Gymnasium's Discrete.sample(mask=...) takes.
+        info["action_mask"] = info["action_mask"].astype(np.int8)
+    return info
 
 
 def _log1p(x: np.ndarray) -> np.ndarray:
@@ -137,7 +141,7 @@ class CompilerGymEnv(gymnasium.Env):
     None for none), ``action_space``, ``dataset`` (every reset draws its
     benchmark from it with ``np_random``), ``render_mode`` (``"ansi"``), and
     ``ml_ready`` (observations as float32, counts log-scaled, as the JS
-    face's ``mlReady``). Infos carry ``action_mask`` (uint8, 1 for an action
+    face's ``mlReady``). Infos carry ``action_mask`` (int8, 1 for an action
     that may change the program) and ``benchmark`` (reset) or
     ``action_had_no_effect`` (step).
     """
@@ -163,6 +167,11 @@ class CompilerGymEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+            if seed < 0:
+                raise ValueError(f"seed must be non-negative, got {seed}")
+            seed = int(seed)
             # Gymnasium's own generator, for the wrappers and checkers that use it.
             super().reset(seed=seed)
         observation, info = self._core.reset(seed, options)
@@ -204,7 +213,9 @@ class CompilerGymEnv(gymnasium.Env):
         observation_id = self._core.observation_space_id()
         if observation_id != self._observation_id:
             self._observation_id = observation_id
-            space = from_core(self._core.observation_space())
+            # The environment's own choice: the face adopts it at the next step.
+            core = self._core.observation_space_of(observation_id) if observation_id else self._core.observation_space()
+            space = from_core(core)
             self._raw_observation_space = space
             self.observation_space = self._ml_space(space) if self._ml_ready else space
 
@@ -316,7 +327,7 @@ class CompilerGymEnv(gymnasium.Env):
 
     def action_mask(self) -> np.ndarray | None:
         mask = self._core.action_mask()
-        return None if mask is None else np.array(mask[0], dtype=np.uint8)
+        return None if mask is None else np.array(mask[0], dtype=np.int8)
 
     def fork(self) -> "CompilerGymEnv":
         """A copy in the same state on its own session, with copies of the generators."""
