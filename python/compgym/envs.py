@@ -28,23 +28,6 @@ from .state import CompilerEnvState
 
 __all__ = ["CompilerGymEnv", "ObservationView", "RewardView", "Datasets", "Dataset"]
 
-# The core's info keys (JavaScript's spelling) in Python's.
-_INFO_KEYS = {
-    "actionMask": "action_mask",
-    "actionHadNoEffect": "action_had_no_effect",
-    "newActionSpace": "new_action_space",
-    "fixedPoint": "fixed_point",
-}
-
-
-def _info(info: dict) -> dict:
-    info = {_INFO_KEYS.get(k, k): v for k, v in info.items()}
-    if "action_mask" in info:
-        # int8, the dtype Gymnasium's Discrete.sample(mask=...) takes.
-        info["action_mask"] = info["action_mask"].astype(np.int8)
-    return info
-
-
 def _log1p(x: np.ndarray) -> np.ndarray:
     """compgym's log-scaling of counts, ``sign(x) ln(1 + |x|)``, as the JS face's mlReady."""
     x = np.asarray(x, dtype=np.float64)
@@ -176,13 +159,13 @@ class CompilerGymEnv(gymnasium.Env):
             super().reset(seed=seed)
         observation, info = self._core.reset(seed, options)
         self._sync_spaces()
-        return self._observe(observation), _info(info)
+        return self._observe(observation), info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         observation, reward, terminated, truncated, info = self._core.step(action)
-        if info.get("newActionSpace") or self._core.observation_space_id() != self._observation_id:
+        if info["new_action_space"] or self._core.observation_space_id() != self._observation_id:
             self._sync_spaces()
-        return self._observe(observation), reward, terminated, truncated, _info(info)
+        return self._observe(observation), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         return self._core.render()

@@ -15,7 +15,7 @@ use compgym::compilers::make;
 use compgym::env::compiler_env::{EnvOptions, Observed, ResetOptions, StepOptions};
 use compgym::env::gym::{GymCompilerEnv, GymEnv, GymOptions, GymStep};
 use compgym::env::{read_csv, CompilerEnv, CompilerEnvState};
-use compgym::value::Value;
+use compgym::value::{Array, ArrayData, Value};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -84,6 +84,38 @@ fn observed<'py>(py: Python<'py>, o: &Observed<Value>) -> PyResult<Bound<'py, Py
     }
 }
 
+/// The core's info keys (JavaScript's spelling) in Python's.
+fn python_key(key: &str) -> &str {
+    match key {
+        "actionMask" => "action_mask",
+        "actionHadNoEffect" => "action_had_no_effect",
+        "newActionSpace" => "new_action_space",
+        "fixedPoint" => "fixed_point",
+        other => other,
+    }
+}
+
+/// An info dict with Python's key spelling; the action mask as int8, the
+/// dtype Gymnasium's `Discrete.sample(mask=...)` takes.
+fn info_to_py<'py>(py: Python<'py>, info: &Value) -> PyResult<Bound<'py, PyAny>> {
+    let Value::Dict(entries) = info else { return to_py(py, info) };
+    let dict = PyDict::new(py);
+    for (key, value) in entries {
+        let value = match (key.as_str(), value) {
+            ("actionMask", Value::Array(a)) => match a.data() {
+                ArrayData::U8(mask) => {
+                    let signed = mask.iter().map(|&m| m as i8).collect();
+                    to_py(py, &Value::Array(Array::vector(ArrayData::I8(signed))))?
+                }
+                _ => to_py(py, value)?,
+            },
+            _ => to_py(py, value)?,
+        };
+        dict.set_item(python_key(key), value)?;
+    }
+    Ok(dict.into_any())
+}
+
 fn step_tuple<'py>(py: Python<'py>, s: &GymStep) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(
         py,
@@ -92,7 +124,7 @@ fn step_tuple<'py>(py: Python<'py>, s: &GymStep) -> PyResult<Bound<'py, PyTuple>
             s.reward.into_pyobject(py)?.into_any(),
             pyo3::types::PyBool::new(py, s.terminated).to_owned().into_any(),
             pyo3::types::PyBool::new(py, s.truncated).to_owned().into_any(),
-            to_py(py, &s.info)?,
+            info_to_py(py, &s.info)?,
         ],
     )
 }
@@ -188,7 +220,7 @@ impl PyGymEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let options = reset_options(options)?;
         let (observation, info) = self.inner.reset(seed, options).py()?;
-        PyTuple::new(py, [to_py(py, &observation)?, to_py(py, &info)?])
+        PyTuple::new(py, [to_py(py, &observation)?, info_to_py(py, &info)?])
     }
 
     /// `(observation, reward, terminated, truncated, info)`.
