@@ -8,8 +8,8 @@
 #   node      the same wasm tests in Node (wasm-pack test --node)
 #   js        the npm package (pack, install, import from Node and a plain page)
 #             and the playground end to end in Chromium (playwright-core)
-#   python    the binding crate's lints, the wheel built once (dev profile) and
-#             installed into .venv, then pytest on python/tests (Gymnasium's
+#   python    the wheel built once (dev profile, the binding crate linted by
+#             clippy in the same build) and installed into .venv, then pytest on python/tests (Gymnasium's
 #             checker and vector envs, CompilerGym's API, errors, the docs' blocks)
 # Exits non-zero if any layer fails; later layers still run so one report shows all.
 # Arguments name the layers to run (`scripts/test.sh python`); none runs all.
@@ -64,13 +64,16 @@ chromium() {
 node_wasm() { WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test --node; }
 js() { scripts/build.sh && node --test --test-reporter=spec tests/js/; }
 # The wheel is built once, in the dev profile (opt-level 1: quick to build,
-# fast enough to test), installed into .venv, and tested from outside python/
-# so the installed wheel is what is imported.
+# fast enough to test), with clippy-driver as the workspace wrapper: the
+# binding crate is linted in the same compilation (its Cargo.toml denies
+# warnings and clippy's lints), the core compiled once. It is installed into
+# .venv and tested from outside python/ so the installed wheel is imported.
 python_layer() {
   local wheels=.tmp/wheels
   rm -rf "$wheels"
-  (cd python && cargo fmt --check && cargo clippy --quiet -- -D warnings) &&
-    .venv/bin/maturin build --quiet --profile dev -m python/Cargo.toml -o "$wheels" &&
+  (cd python && cargo fmt --check) &&
+    RUSTC_WORKSPACE_WRAPPER=clippy-driver \
+      .venv/bin/maturin build --quiet --profile dev -m python/Cargo.toml -o "$wheels" &&
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheels"/*.whl &&
     COMPGYM_WHEEL=$(ls "$wheels"/*.whl) .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 }
