@@ -4,12 +4,13 @@
 //! validation, fork, multistep). The pure-Python `compgym.envs` builds
 //! `gymnasium.Env` on it.
 //!
-//! An environment is not `Send` (it shares its service through `Rc`), so the
-//! class is unsendable: it is used from the thread that made it, as
-//! environments are (vector environments use processes).
+//! An environment is not `Send` (it shares its service through `Rc`), so it
+//! is [`Owned`] by the thread that made it: another thread gets a
+//! `ServiceError` (vector environments use processes).
 
 use crate::convert::{from_py, to_py};
 use crate::errors::IntoPy;
+use crate::owned::Owned;
 use crate::space::PySpace;
 use compgym::compilers::make;
 use compgym::env::compiler_env::{EnvOptions, Observed, ResetOptions, StepOptions};
@@ -23,9 +24,9 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 /// A state as Python passes it: `(benchmark, commandline, walltime, reward)`.
 type StateTuple = (String, String, f64, Option<f64>);
 
-#[pyclass(name = "GymEnv", module = "compgym._core", unsendable)]
+#[pyclass(name = "GymEnv", module = "compgym._core")]
 pub struct PyGymEnv {
-    inner: GymCompilerEnv,
+    owned: Owned<GymCompilerEnv>,
 }
 
 /// A string option: absent, or a str (TypeError otherwise).
@@ -148,16 +149,22 @@ fn state_from(
 }
 
 impl PyGymEnv {
-    fn env(&self) -> &CompilerEnv {
-        self.inner.compiler_env()
+    fn gym(&self) -> PyResult<&GymCompilerEnv> {
+        self.owned.get()
     }
-    fn env_mut(&mut self) -> &mut CompilerEnv {
-        self.inner.compiler_env_mut()
+    fn gym_mut(&mut self) -> PyResult<&mut GymCompilerEnv> {
+        self.owned.get_mut()
+    }
+    fn env(&self) -> PyResult<&CompilerEnv> {
+        Ok(self.gym()?.compiler_env())
+    }
+    fn env_mut(&mut self) -> PyResult<&mut CompilerEnv> {
+        Ok(self.gym_mut()?.compiler_env_mut())
     }
     /// An action from Python: a pass name (`"-dce"`) or a value of the action space.
     fn action(&self, action: &Bound<'_, PyAny>) -> PyResult<Value> {
         if let Ok(name) = action.extract::<String>() {
-            let actions = self.env().commandline_to_actions(&name).py()?;
+            let actions = self.env()?.commandline_to_actions(&name).py()?;
             return match <[Value; 1]>::try_from(actions) {
                 Ok([a]) => Ok(a),
                 Err(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -206,7 +213,7 @@ impl PyGymEnv {
         }
         let env = make(id, env_options).py()?;
         let inner = GymCompilerEnv::new(env, id, GymOptions { dataset, render_mode, entropy: None }).py()?;
-        Ok(PyGymEnv { inner })
+        Ok(PyGymEnv { owned: Owned::new(inner) })
     }
 
     /// `(observation, info)`. `options`: `benchmark`, `action_space`,
@@ -219,14 +226,14 @@ impl PyGymEnv {
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let options = reset_options(options)?;
-        let (observation, info) = self.inner.reset(seed, options).py()?;
+        let (observation, info) = self.gym_mut()?.reset(seed, options).py()?;
         PyTuple::new(py, [to_py(py, &observation)?, info_to_py(py, &info)?])
     }
 
     /// `(observation, reward, terminated, truncated, info)`.
     fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
         let action = self.action(action)?;
-        let step = self.inner.step(&action).py()?;
+        let step = self.gym_mut()?.step(&action).py()?;
         step_tuple(py, &step)
     }
 
@@ -243,7 +250,7 @@ impl PyGymEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let actions = actions.try_iter()?.map(|a| self.action(&a?)).collect::<PyResult<Vec<_>>>()?;
         let options = StepOptions { observation_spaces, reward_spaces };
-        let result = self.env_mut().multistep(&actions, &options).py()?;
+        let result = self.env_mut()?.multistep(&actions, &options).py()?;
         let reward: Bound<'py, PyAny> = match &result.reward {
             Observed::None => 0.0f64.into_pyobject(py)?.into_any(),
             Observed::One(r) => r.into_pyobject(py)?.into_any(),
@@ -271,122 +278,122 @@ impl PyGymEnv {
     }
 
     /// A copy of the face's action space, with its generator as it is.
-    fn action_space(&self) -> PySpace {
-        PySpace { space: self.inner.action_space().clone() }
+    fn action_space(&self) -> PyResult<PySpace> {
+        Ok(PySpace { space: self.gym()?.action_space().clone() })
     }
 
     /// Grows whenever a reset reseeds the action space or the compiler replaces it.
-    fn action_space_generation(&self) -> u64 {
-        self.inner.face().action_space_generation()
+    fn action_space_generation(&self) -> PyResult<u64> {
+        Ok(self.gym()?.face().action_space_generation())
     }
 
-    fn observation_space(&self) -> PySpace {
-        PySpace { space: self.inner.observation_space().clone() }
+    fn observation_space(&self) -> PyResult<PySpace> {
+        Ok(PySpace { space: self.gym()?.observation_space().clone() })
     }
 
-    fn reward_range(&self) -> (f64, f64) {
-        self.inner.reward_range()
+    fn reward_range(&self) -> PyResult<(f64, f64)> {
+        Ok(self.gym()?.reward_range())
     }
 
     /// `(max_episode_steps, reward_threshold)` of the id.
-    fn spec_limits(&self) -> (Option<u64>, Option<f64>) {
-        self.inner.spec().map_or((None, None), |s| (s.max_episode_steps, s.reward_threshold))
+    fn spec_limits(&self) -> PyResult<(Option<u64>, Option<f64>)> {
+        Ok(self.gym()?.spec().map_or((None, None), |s| (s.max_episode_steps, s.reward_threshold)))
     }
 
     fn render<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self.inner.render().py()? {
+        match self.gym_mut()?.render().py()? {
             Some(v) => to_py(py, &v),
             None => Ok(py.None().into_bound(py)),
         }
     }
 
     fn close(&mut self) -> PyResult<()> {
-        self.inner.close().py()
+        self.gym_mut()?.close().py()
     }
 
-    fn np_random_seed(&self) -> Option<u64> {
-        self.inner.np_random_seed()
+    fn np_random_seed(&self) -> PyResult<Option<u64>> {
+        Ok(self.gym()?.np_random_seed())
     }
 
     /// A copy in the same state on its own session, with copies of the generators.
     fn fork(&mut self) -> PyResult<PyGymEnv> {
-        Ok(PyGymEnv { inner: self.inner.fork().py()? })
+        Ok(PyGymEnv { owned: Owned::new(self.gym_mut()?.fork().py()?) })
     }
 
     // ---- CompilerGym's API -------------------------------------------------
 
     #[getter]
-    fn benchmark(&self) -> Option<String> {
-        self.env().benchmark().map(String::from)
+    fn benchmark(&self) -> PyResult<Option<String>> {
+        Ok(self.env()?.benchmark().map(String::from))
     }
 
     #[getter]
     fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.env().actions().iter().map(|a| to_py(py, a)).collect::<PyResult<Vec<_>>>()?)
+        PyList::new(py, self.env()?.actions().iter().map(|a| to_py(py, a)).collect::<PyResult<Vec<_>>>()?)
     }
 
     #[getter]
-    fn episode_reward(&self) -> Option<f64> {
-        self.env().episode_reward()
+    fn episode_reward(&self) -> PyResult<Option<f64>> {
+        Ok(self.env()?.episode_reward())
     }
 
     #[getter]
-    fn episode_walltime(&self) -> f64 {
-        self.env().episode_walltime()
+    fn episode_walltime(&self) -> PyResult<f64> {
+        Ok(self.env()?.episode_walltime())
     }
 
     #[getter]
-    fn in_episode(&self) -> bool {
-        self.env().in_episode()
+    fn in_episode(&self) -> PyResult<bool> {
+        Ok(self.env()?.in_episode())
     }
 
     fn compiler_version(&self) -> PyResult<String> {
-        self.env().compiler_version().py()
+        self.env()?.compiler_version().py()
     }
 
     /// The name of the action space, the ids of the observation spaces, the names of the reward spaces.
-    fn action_space_name(&self) -> String {
-        self.env().action_space().name.clone()
+    fn action_space_name(&self) -> PyResult<String> {
+        Ok(self.env()?.action_space().name.clone())
     }
 
-    fn action_space_names(&self) -> Vec<String> {
-        self.env().action_spaces().iter().map(|a| a.name.clone()).collect()
+    fn action_space_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.env()?.action_spaces().iter().map(|a| a.name.clone()).collect())
     }
 
-    fn observation_space_ids(&self) -> Vec<String> {
-        self.env().observation().spaces().iter().map(|s| s.id.clone()).collect()
+    fn observation_space_ids(&self) -> PyResult<Vec<String>> {
+        Ok(self.env()?.observation().spaces().iter().map(|s| s.id.clone()).collect())
     }
 
-    fn reward_space_names(&self) -> Vec<String> {
-        self.env().reward_view().spaces().iter().map(|r| r.name().to_string()).collect()
+    fn reward_space_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.env()?.reward_view().spaces().iter().map(|r| r.name().to_string()).collect())
     }
 
     /// The id of the observation step returns, the name of the reward it returns.
-    fn observation_space_id(&self) -> Option<String> {
-        self.env().observation_space().map(|s| s.id.clone())
+    fn observation_space_id(&self) -> PyResult<Option<String>> {
+        Ok(self.env()?.observation_space().map(|s| s.id.clone()))
     }
 
-    fn reward_space_name(&self) -> Option<String> {
-        self.env().reward_space().map(|r| r.name().to_string())
+    fn reward_space_name(&self) -> PyResult<Option<String>> {
+        Ok(self.env()?.reward_space().map(|r| r.name().to_string()))
     }
 
     /// One observation by id (LookupError if unknown), computed now.
     fn observation<'py>(&self, py: Python<'py>, id: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.env().observation().get(id).py()?)
+        to_py(py, &self.env()?.observation().get(id).py()?)
     }
 
     /// The space of one observation by id.
     fn observation_space_of(&self, id: &str) -> PyResult<PySpace> {
-        Ok(PySpace { space: self.env().observation().spec(id).py()?.space.clone() })
+        Ok(PySpace { space: self.env()?.observation().spec(id).py()?.space.clone() })
     }
 
     /// One reward by name, as a step would give it now.
     fn reward(&mut self, name: &str) -> PyResult<f64> {
-        self.env_mut().reward(name).py()
+        self.env_mut()?.reward(name).py()
     }
 
     fn commandline(&self) -> PyResult<String> {
-        self.env().commandline().py()
+        self.env()?.commandline().py()
     }
 
     fn commandline_to_actions<'py>(
@@ -394,24 +401,24 @@ impl PyGymEnv {
         py: Python<'py>,
         commandline: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let actions = self.env().commandline_to_actions(commandline).py()?;
+        let actions = self.env()?.commandline_to_actions(commandline).py()?;
         PyList::new(py, actions.iter().map(|a| to_py(py, a)).collect::<PyResult<Vec<_>>>()?)
     }
 
     fn actions_to_commandline(&self, actions: &Bound<'_, PyAny>) -> PyResult<String> {
         let actions = actions.try_iter()?.map(|a| from_py(&a?)).collect::<PyResult<Vec<_>>>()?;
-        self.env().actions_to_commandline(&actions).py()
+        self.env()?.actions_to_commandline(&actions).py()
     }
 
     /// `{benchmark, commandline, walltime, reward}` of this episode.
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        state_dict(py, &self.env().state().py()?)
+        state_dict(py, &self.env()?.state().py()?)
     }
 
     /// Resets to a state's benchmark and replays its commandline.
     fn apply(&mut self, benchmark: String, commandline: String) -> PyResult<()> {
         let state = state_from(benchmark, commandline, 0.0, None);
-        self.env_mut().apply(&state).py()
+        self.env_mut()?.apply(&state).py()
     }
 
     /// Replays a state (default: this episode's) on a fresh session and
@@ -419,7 +426,7 @@ impl PyGymEnv {
     #[pyo3(signature = (state=None))]
     fn validate<'py>(&self, py: Python<'py>, state: Option<StateTuple>) -> PyResult<Bound<'py, PyDict>> {
         let state = state.map(|(b, c, w, r)| state_from(b, c, w, r));
-        let result = self.env().validate(state.as_ref()).py()?;
+        let result = self.env()?.validate(state.as_ref()).py()?;
         let d = PyDict::new(py);
         d.set_item("state", state_dict(py, &result.state)?)?;
         d.set_item("walltime", result.walltime)?;
@@ -434,37 +441,33 @@ impl PyGymEnv {
     }
 
     /// `(name, description, size or None)` of every dataset.
-    fn datasets(&self) -> Vec<(String, String, Option<u64>)> {
-        self.env()
-            .datasets()
-            .datasets()
-            .iter()
-            .map(|d| (d.name.clone(), d.description.clone(), d.size()))
-            .collect()
+    fn datasets(&self) -> PyResult<Vec<(String, String, Option<u64>)>> {
+        let datasets = self.env()?.datasets().datasets();
+        Ok(datasets.iter().map(|d| (d.name.clone(), d.description.clone(), d.size())).collect())
     }
 
     /// The URI of a dataset's `index`-th benchmark (None past its end).
     fn benchmark_uri(&self, dataset: &str, index: u64) -> PyResult<Option<String>> {
-        Ok(self.env().datasets().dataset(dataset).py()?.benchmark_uri(index))
+        Ok(self.env()?.datasets().dataset(dataset).py()?.benchmark_uri(index))
     }
 
     /// The 0/1 mask of actions that may change the program, and whether none can.
     fn action_mask(&self) -> PyResult<Option<(Vec<u8>, bool)>> {
-        Ok(self.env().action_mask().py()?.map(|m| (m.allowed, m.fixed_point)))
+        Ok(self.env()?.action_mask().py()?.map(|m| (m.allowed, m.fixed_point)))
     }
 
     #[pyo3(signature = (id))]
     fn set_observation_space(&mut self, id: Option<&str>) -> PyResult<()> {
-        self.env_mut().set_observation_space(id).py()
+        self.env_mut()?.set_observation_space(id).py()
     }
 
     #[pyo3(signature = (name))]
     fn set_reward_space(&mut self, name: Option<&str>) -> PyResult<()> {
-        self.env_mut().set_reward_space(name).py()
+        self.env_mut()?.set_reward_space(name).py()
     }
 
     fn set_benchmark(&mut self, uri: &str) -> PyResult<()> {
-        self.env_mut().set_benchmark(uri).py()
+        self.env_mut()?.set_benchmark(uri).py()
     }
 }
 

@@ -7,11 +7,12 @@
 //! - [`convert`]: core values to and from Python objects (arrays as numpy).
 //! - [`space`]: a core space (its own seeded sampling, `contains`, descriptions).
 //! - [`env`]: a registered environment with Gymnasium's face and
-//!   CompilerGym's API.
+//!   CompilerGym's API, [`owned`] by the thread that made it.
 
 mod convert;
 mod env;
 mod errors;
+mod owned;
 mod space;
 
 use pyo3::prelude::*;

@@ -120,3 +120,33 @@ def test_hostile_multistep_and_states():
     with pytest.raises(LookupError):
         env.apply(compgym.CompilerEnvState("benchmark://suite-v0/ackermann", "-nope"))
     env.step(0)
+
+
+def test_another_thread_gets_an_exception_not_a_panic():
+    import threading
+
+    env = compgym.make("bril-v0")
+    env.reset()
+    caught = []
+
+    def use_and_drop(holder):
+        try:
+            holder[0].step(0)
+        except BaseException as e:  # noqa: BLE001 - a panic would be a BaseException
+            caught.append(e)
+        holder.clear()  # the last reference dies on this thread
+
+    other = compgym.make("bril-v0")
+    thread = threading.Thread(target=use_and_drop, args=([env._core],))
+    thread.start()
+    thread.join()
+    assert len(caught) == 1 and isinstance(caught[0], compgym.ServiceError), caught
+    env.step(1)
+    holder = [other._core]
+    del other
+    thread = threading.Thread(target=use_and_drop, args=(holder,))
+    thread.start()
+    thread.join()
+    # Dropped on a thread that does not own it: leaked, not dropped there, and no crash.
+    assert len(caught) == 2 and isinstance(caught[1], compgym.ServiceError)
+    assert holder == []
