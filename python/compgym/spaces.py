@@ -115,13 +115,15 @@ def _from_description(description: str) -> CoreSpace:
 
 def _bound(x: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
     """A Box bound as an array of the Box's dtype: integer bounds exactly
-    (int64 limits do not survive a float), infinities at the dtype's limits."""
+    (int64 limits do not survive a float), infinities at the dtype's limits,
+    as the core keeps them. (Gymnasium's own sampling of such a Box
+    overflows; the core's does not.)"""
     values = np.broadcast_to(np.array(_number(x), dtype=object), shape)
     if np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
         clamp = lambda v: info.max if v == float("inf") else info.min if v == float("-inf") else int(v)  # noqa: E731
         return np.vectorize(clamp, otypes=[object])(values).astype(dtype) if values.size else values.astype(dtype)
-    return values.astype(np.float64)
+    return values.astype(np.float64).astype(dtype)
 
 
 def _from_gym(d: dict) -> spaces.Space:

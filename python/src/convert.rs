@@ -72,6 +72,10 @@ pub fn array_to_py<'py>(py: Python<'py>, array: &Array) -> PyResult<Bound<'py, P
     flat.call_method1("reshape", (PyTuple::new(py, array.shape())?,))
 }
 
+fn graph_instance(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("gymnasium.spaces")?.getattr("GraphInstance")
+}
+
 fn graph_to_py<'py>(py: Python<'py>, graph: &Graph) -> PyResult<Bound<'py, PyAny>> {
     let part = |a: &Option<Array>| -> PyResult<PyObject> {
         Ok(match a {
@@ -79,8 +83,7 @@ fn graph_to_py<'py>(py: Python<'py>, graph: &Graph) -> PyResult<Bound<'py, PyAny
             None => py.None(),
         })
     };
-    let instance = py.import("gymnasium.spaces")?.getattr("GraphInstance")?;
-    instance.call1((part(&graph.nodes)?, part(&graph.edges)?, part(&graph.edge_links)?))
+    graph_instance(py)?.call1((part(&graph.nodes)?, part(&graph.edges)?, part(&graph.edge_links)?))
 }
 
 /// A core value as a Python object.
@@ -153,6 +156,19 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     }
     if let Ok(b) = obj.downcast::<PyBytes>() {
         return Ok(Value::Bytes(b.as_bytes().to_vec()));
+    }
+    // Before tuples: GraphInstance is a named tuple.
+    if obj.is_instance(&graph_instance(py)?)? {
+        let part = |name: &str| -> PyResult<Option<Array>> {
+            let a = obj.getattr(name)?;
+            if a.is_none() {
+                Ok(None)
+            } else {
+                array_from_py(np, &np.call_method1("asarray", (a,))?).map(Some)
+            }
+        };
+        let (nodes, edges, edge_links) = (part("nodes")?, part("edges")?, part("edge_links")?);
+        return Ok(Value::Graph(Box::new(Graph { nodes, edges, edge_links, n_nodes: None, n_edges: None })));
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         let items = obj.try_iter()?.map(|item| from_py_at(&item?, depth + 1)).collect::<PyResult<_>>()?;

@@ -5,7 +5,7 @@
 use crate::convert::{from_py, to_py};
 use crate::errors::IntoPy;
 use compgym::space_from_json;
-use compgym::spaces::{to_gym_space, Space};
+use compgym::spaces::{from_gym_space, to_gym_space, Space};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -23,6 +23,14 @@ impl PySpace {
         let json: serde_json::Value = serde_json::from_str(description)
             .map_err(|e| crate::errors::ParseError::new_err(format!("space description: {e}")))?;
         Ok(PySpace { space: space_from_json(&json).py()? })
+    }
+
+    /// The space of a Gymnasium-style JSON description (`{"type": "Box", ...}`).
+    #[staticmethod]
+    fn from_gym_json(description: &str) -> PyResult<PySpace> {
+        let json: serde_json::Value = serde_json::from_str(description)
+            .map_err(|e| crate::errors::ParseError::new_err(format!("space description: {e}")))?;
+        Ok(PySpace { space: from_gym_space(&json).py()? })
     }
 
     #[getter]
