@@ -9,8 +9,9 @@
 #   js        the npm package (pack, install, import from Node and a plain page)
 #             and the playground end to end in Chromium (playwright-core)
 #   python    the wheel built once (dev profile, the binding crate linted by
-#             clippy in the same build) and installed into .venv, then pytest on python/tests (Gymnasium's
-#             checker and vector envs, CompilerGym's API, errors, the docs' blocks)
+#             clippy in the same build) and installed into .venv, then pytest
+#             on python/tests (Gymnasium's checker and vector envs,
+#             CompilerGym's API, errors, a short fuzz, the docs' blocks)
 # Exits non-zero if any layer fails; later layers still run so one report shows all.
 # Arguments name the layers to run (`scripts/test.sh python`); none runs all.
 set -uo pipefail
