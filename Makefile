@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-vector bench-page bench-learning clean
+.PHONY: serve test test-python wheel build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-python bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -9,6 +9,15 @@ serve: ## set up what is missing, build the package, serve the playground on :80
 test: ## set up what is missing, run every test layer
 	@scripts/setup.sh test
 	@scripts/test.sh
+
+test-python: ## set up the Python layer, build the wheel once, run its tests (pytest)
+	@scripts/setup.sh python
+	@scripts/test.sh python
+
+wheel: ## the release wheel of the Python package in .tmp/wheels-release/ (pip install it anywhere)
+	@scripts/setup.sh python
+	@rm -rf .tmp/wheels-release
+	@.venv/bin/maturin build --quiet --release -m python/Cargo.toml -o .tmp/wheels-release
 
 fuzz: ## the long fuzz run: every fuzz/ target under libFuzzer, FUZZ_MINUTES (10) minutes each
 	@scripts/fuzz.sh
@@ -56,6 +65,11 @@ bench-datasets: ## what -O2, -Oz and each pass do to random-v0, random-v1, suite
 
 bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions, and growth exponents
 	@cargo run --quiet --release --bin compgym-bench -- scaling
+
+bench-python: wheel ## Python environment steps/s beside the native (and, after make build, Node's) in one run
+	@cargo build --quiet --release --bin compgym-bench
+	@.venv/bin/python -m pip install --quiet --no-deps --force-reinstall .tmp/wheels-release/compgym-*.whl
+	@.venv/bin/python bench/python_env.py
 
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing for building (`setup.sh build`), for running every
 # test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`), for the
-# size report (`setup.sh size`) or for the documentation site (`setup.sh docs`).
+# size report (`setup.sh size`), for the documentation site (`setup.sh docs`)
+# or for the Python layer alone (`setup.sh python`).
 # Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,25 @@ command -v node >/dev/null || die "node is missing: install Node.js 20.19 or new
 # 20.19 is the first Node that can require() an ES module (the package's CommonJS face).
 node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
   || die "node $(node --version) is too old: install Node.js 20.19 or newer."
+
+# The Python layer's virtual environment, .venv/ in the repository, with the
+# tools pinned in python/requirements-test.txt (maturin, Gymnasium, numpy,
+# pytest) from the package index; skipped when the same list was installed.
+python_venv() {
+  local list=python/requirements-test.txt
+  if ! cmp -s "$list" .venv/.installed-requirements.txt; then
+    command -v python3 >/dev/null || die "python3 is missing: install Python 3.11 or newer."
+    say "installing the Python layer's tools into .venv"
+    [ -x .venv/bin/python ] || python3 -m venv .venv
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$list"
+    cp "$list" .venv/.installed-requirements.txt
+  fi
+}
+
+if [ "$purpose" = python ]; then
+  python_venv
+  exit 0
+fi
 
 # The wasm target.
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -106,6 +126,9 @@ npm_install_locked tests/js "the JS test tools"
 
 # The documentation tools, for the test that builds the site.
 npm_install_locked scripts/site "the documentation tools"
+
+# The Python layer.
+python_venv
 
 # TensorFlow.js (pure JS, CPU backend) for the DQN example that tests/js/tfjs-dqn.test.mjs trains.
 npm_install_locked examples/tfjs-dqn "TensorFlow.js for examples/tfjs-dqn"

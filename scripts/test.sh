@@ -8,7 +8,12 @@
 #   node      the same wasm tests in Node (wasm-pack test --node)
 #   js        the npm package (pack, install, import from Node and a plain page)
 #             and the playground end to end in Chromium (playwright-core)
+#   python    the wheel built once (dev profile, the binding crate linted by
+#             clippy in the same build) and installed into .venv, then pytest
+#             on python/tests (Gymnasium's checker and vector envs,
+#             CompilerGym's API, errors, a short fuzz, the docs' blocks)
 # Exits non-zero if any layer fails; later layers still run so one report shows all.
+# Arguments name the layers to run (`scripts/test.sh python`); none runs all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +21,7 @@ logs=.tmp/test-logs
 mkdir -p "$logs"
 summaries=()
 failed=0
+only=" $* "
 
 # Sums cargo/wasm-bindgen "test result:" lines of a log into "N passed, M failed".
 cargo_counts() {
@@ -29,6 +35,7 @@ cargo_counts() {
 # one run of the wasm tests starts a browser per test binary.
 layer() {
   local name=$1 counter=$2; shift 2
+  [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || return 0
   local log="$logs/$name.log" start=$SECONDS
   printf '\n\033[1m== %s: %s\033[0m\n' "$name" "$*"
   local scratch; scratch=$(mktemp -d)
@@ -57,6 +64,24 @@ chromium() {
 }
 node_wasm() { WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test --node; }
 js() { scripts/build.sh && node --test --test-reporter=spec tests/js/; }
+# The wheel is built once, in the dev profile (opt-level 1: quick to build,
+# fast enough to test), with clippy-driver as the workspace wrapper: the
+# binding crate is linted in the same compilation (its Cargo.toml denies
+# warnings and clippy's lints), the core compiled once. It is installed into
+# .venv and tested from outside python/ so the installed wheel is imported.
+python_layer() {
+  local wheels=.tmp/wheels
+  rm -rf "$wheels"
+  (cd python && cargo fmt --check) &&
+    RUSTC_WORKSPACE_WRAPPER=clippy-driver \
+      .venv/bin/maturin build --quiet --profile dev -m python/Cargo.toml -o "$wheels" &&
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheels"/*.whl &&
+    COMPGYM_WHEEL=$(ls "$wheels"/*.whl) .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+}
+pytest_counts() {
+  awk '/ passed| failed/ && /in [0-9.]+s/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
+       END { printf "%d passed, %d failed", p, f }' "$1"
+}
 node_counts() {
   awk '/^ℹ pass / { p = $3 } /^ℹ fail / { f = $3 } END { printf "%d passed, %d failed", p, f }' "$1"
 }
@@ -65,6 +90,7 @@ layer native cargo_counts native
 layer chromium cargo_counts chromium
 layer node cargo_counts node_wasm
 layer js node_counts js
+layer python pytest_counts python_layer
 
 printf '\n\033[1m== summary\033[0m\n'
 printf '%s\n' "${summaries[@]}"

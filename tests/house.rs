@@ -9,6 +9,9 @@
 //!    otherwise), so imports between a file and its ancestors are not edges.
 //! 2. Layers point one way: each top-level module imports only the modules
 //!    [`LAYERS`] allows it.
+//! 3. The library is free of Python, as its core is of wasm-bindgen: no file
+//!    names PyO3, the crate does not depend on it, and the binding in
+//!    `python/` is a crate of its own that depends on this one by path.
 //!
 //! An import is a `use` of, or a path to, an item defined in another file,
 //! found by following `pub use` re-exports to the file that defines it. A
@@ -698,6 +701,43 @@ fn layers_point_one_way() {
         }
     }
     assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+}
+
+/// Whether `code` uses `word` as a whole identifier (or path segment).
+fn mentions(code: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(word).any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = code[i + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+const PYTHON_WORDS: [&str; 5] = ["pyo3", "pyclass", "pymethods", "pyfunction", "pymodule"];
+
+#[test]
+fn the_library_is_free_of_python() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut wrong: Vec<String> = library_files()
+        .iter()
+        .filter(|(_, f)| PYTHON_WORDS.iter().any(|w| mentions(&f.code, w)))
+        .map(|(m, _)| format!("{} names PyO3", file_name(m)))
+        .collect();
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let manifest: String =
+        manifest.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    if mentions(&manifest, "pyo3") {
+        wrong.push("Cargo.toml depends on pyo3".into());
+    }
+    let binding = fs::read_to_string(root.join("python/Cargo.toml")).expect("python/Cargo.toml");
+    let own_workspace = binding.lines().any(|l| l.trim() == "[workspace]");
+    let by_path = binding.lines().any(|l| l.starts_with("compgym = ") && l.contains("path = \"..\""));
+    if !own_workspace || !by_path {
+        wrong.push("python/Cargo.toml must be its own workspace depending on compgym by path".into());
+    }
+    assert!(wrong.is_empty(), "Python in the library:\n{}", wrong.join("\n"));
+    // The check is not blind.
+    assert!(mentions("use pyo3::prelude::*;", "pyo3") && !mentions("let pyo3x = 1;", "pyo3"));
 }
 
 #[test]

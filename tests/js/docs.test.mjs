@@ -18,8 +18,8 @@ const README_MAX_BYTES = 12_000;
  * point nowhere until those land. Empty this once they have.
  */
 const PENDING = new Set(['docs/learning.md', 'docs/generator.md', 'docs/limits.md', 'docs/compiler.md', 'docs/cli.md']);
-/** The languages of code blocks, each checked by some test. */
-const CHECKED = new Set(['js', 'ts', 'html', 'rust', 'sh', 'bril', 'json']);
+/** The languages of code blocks, each checked by some test (python: run by python/tests/test_docs.py). */
+const CHECKED = new Set(['js', 'ts', 'html', 'rust', 'sh', 'bril', 'json', 'python']);
 
 const files = [...docFiles(), 'CHANGELOG.md'];
 const read = (file) => readFileSync(join(root, file), 'utf8');

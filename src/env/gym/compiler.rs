@@ -313,6 +313,10 @@ impl GymCompilerEnv {
     pub fn compiler_env_mut(&mut self) -> &mut CompilerEnv {
         &mut self.env
     }
+    /// The Gymnasium face (its action space's generation, its dataset).
+    pub fn face(&self) -> &GymFace {
+        &self.face
+    }
 
     /// A copy in the same state on its own session, with a copy of the
     /// generator and of the action space's generator.
