@@ -81,6 +81,28 @@ pub fn bytes_of(count: usize, each: u64) -> u64 {
     bytes(u64::try_from(count).unwrap_or(u64::MAX), each)
 }
 
+/// About the bytes `value` takes (its slot and what it points to), for
+/// checking copies of it against [`check_bytes`] before making them.
+pub fn value_bytes(value: &crate::value::Value) -> u64 {
+    use crate::value::{Array, Graph, Value};
+    let array = |a: &Array| bytes_of(a.len(), a.dtype().size()).saturating_add(bytes_of(a.shape().len(), 8));
+    let payload = match value {
+        Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_) => 0,
+        Value::Str(s) => s.len() as u64,
+        Value::Bytes(b) => b.len() as u64,
+        Value::Array(a) => array(a),
+        Value::List(items) => items.iter().fold(0u64, |sum, v| sum.saturating_add(value_bytes(v))),
+        Value::Dict(entries) => entries
+            .iter()
+            .fold(0u64, |sum, (k, v)| sum.saturating_add(k.len() as u64 + 24).saturating_add(value_bytes(v))),
+        Value::Graph(g) => [&g.nodes, &g.edges, &g.edge_links, &g.n_nodes, &g.n_edges]
+            .into_iter()
+            .flatten()
+            .fold(std::mem::size_of::<Graph>() as u64, |sum, a| sum.saturating_add(array(a))),
+    };
+    VALUE_SLOT_BYTES.saturating_add(payload)
+}
+
 /// What a wasm32 instance can address: 4 GiB.
 const ADDRESS_SPACE: u64 = 1 << 32;
 

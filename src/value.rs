@@ -398,29 +398,6 @@ impl Value {
         }
     }
 
-    /// About the bytes the value takes (its slot and what it points to), for
-    /// checking a copy against [`crate::limits::check_bytes`] before making it.
-    pub fn bytes(&self) -> u64 {
-        use crate::limits::{bytes_of, VALUE_SLOT_BYTES};
-        let array =
-            |a: &Array| bytes_of(a.len(), a.dtype().size()).saturating_add(bytes_of(a.shape().len(), 8));
-        let payload = match self {
-            Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_) => 0,
-            Value::Str(s) => s.len() as u64,
-            Value::Bytes(b) => b.len() as u64,
-            Value::Array(a) => array(a),
-            Value::List(items) => items.iter().fold(0u64, |sum, v| sum.saturating_add(v.bytes())),
-            Value::Dict(entries) => entries
-                .iter()
-                .fold(0u64, |sum, (k, v)| sum.saturating_add(k.len() as u64 + 24).saturating_add(v.bytes())),
-            Value::Graph(g) => [&g.nodes, &g.edges, &g.edge_links, &g.n_nodes, &g.n_edges]
-                .into_iter()
-                .flatten()
-                .fold(std::mem::size_of::<Graph>() as u64, |sum, a| sum.saturating_add(array(a))),
-        };
-        VALUE_SLOT_BYTES.saturating_add(payload)
-    }
-
     /// The entry of a dict value by key.
     pub fn get(&self, key: &str) -> Option<&Value> {
         match self {

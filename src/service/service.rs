@@ -90,7 +90,9 @@ fn observe_into(
     if computed.iter().any(|(_, uses)| *uses > 1) {
         let total = computed
             .iter()
-            .filter_map(|(v, uses)| Some(crate::limits::bytes_of(*uses, v.as_ref()?.bytes())))
+            .filter_map(|(v, uses)| {
+                Some(crate::limits::bytes_of(*uses, crate::limits::value_bytes(v.as_ref()?)))
+            })
             .fold(0u64, u64::saturating_add);
         crate::limits::check_bytes(total, format_args!("{} observations", indices.len()))?;
     }
