@@ -19,9 +19,11 @@ test('env.observation[name] and env.reward[name] compute what .get(name) compute
   assert.ok('Autophase' in env.observation && !('Nope' in env.observation));
   assert.equal(env.observation.Nope, undefined, 'an undeclared name is a missing property, as any other');
   assert.equal(env.observation.then, undefined, 'so a view is no thenable');
-  // Methods run on the view itself, so the package's checks see a real object.
+  // The view is the object the package made (no wrapper): its methods take it as `this`.
   assert.equal(env.observation.spaces.length > 0, true);
   assert.equal(env.observation.constructor, compgym.ObservationView);
+  assert.equal(compgym.RewardView.prototype.get.call(env.reward, 'IrInstructionCountOz'), 0);
+  assert.equal(typeof env.observation.get, 'function', 'a prototype member keeps its meaning');
   env.observation.addDerivedSpace('Twice', 'IrInstructionCount', (n) => 2 * n, { space: Space.scalar({ min: 0, dtype: 'int64' }) });
   assert.equal(env.observation.Twice, 2 * env.observation.IrInstructionCount, 'a space added later indexes too');
   env.close();

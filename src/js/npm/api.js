@@ -48,42 +48,58 @@ export default guarded.default;
 }
 
 // CompilerGym's indexing: env.observation["Autophase"] and
-// env.reward["IrInstructionCountOz"] compute what .get(name) computes. The
-// view comes wrapped in a Proxy that runs every method on the view itself (so
-// guard.js's checks see the real object); a name the view does not declare
-// reads as any missing property does (undefined), so `then` or `toJSON`
-// lookups stay harmless.
-function indexed(view, namesOf) {
-  let names = new Set();
-  const declared = (key) => {
-    if (typeof key !== 'string') return false;
-    if (!names.has(key)) names = new Set(namesOf(view)); // spaces added since are seen
-    return names.has(key);
-  };
-  return new Proxy(view, {
-    get(target, key) {
-      if (key in target) {
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' && key !== 'constructor' ? value.bind(target) : value;
-      }
-      return declared(key) ? target.get(key) : undefined;
-    },
-    has: (target, key) => key in target || declared(key),
-  });
+// env.reward["IrInstructionCountOz"] compute what .get(name) computes. Each
+// view env.observation or env.reward returns gets a getter per declared name
+// (the view stays the object the module made, so guard.js's checks hold); a
+// name the prototype has (get, spaces...) keeps its meaning. The names are
+// kept per environment until a space is added anywhere.
+let spacesAdded = 0;
+const declaredNames = new WeakMap(); // env -> { added, observation?, reward? }
+const NAMES = {
+  observation: (view) =>
+    view.spaces.map((spec) => {
+      const { id } = spec;
+      spec.free();
+      return id;
+    }),
+  reward: (view) => view.spaces.map((info) => info.name),
+};
+
+function withIndexing(env, key, view) {
+  let known = declaredNames.get(env);
+  if (!known || known.added !== spacesAdded) declaredNames.set(env, (known = { added: spacesAdded }));
+  known[key] ??= NAMES[key](view);
+  for (const name of known[key]) {
+    if (!(name in view)) Object.defineProperty(view, name, { get: () => view.get(name), enumerable: false, configurable: true });
+  }
+  return view;
 }
 
-for (const [key, namesOf] of [
-  ['observation', (view) => view.spaces.map((spec) => spec.id)],
-  ['reward', (view) => view.spaces.map((info) => info.name)],
-]) {
+for (const key of Object.keys(NAMES)) {
   const { get } = Object.getOwnPropertyDescriptor(CompilerEnv.prototype, key);
   Object.defineProperty(CompilerEnv.prototype, key, {
     get() {
-      return indexed(get.call(this), namesOf);
+      return withIndexing(this, key, get.call(this));
     },
     configurable: true,
     enumerable: false,
   });
+}
+for (const [proto, method] of [
+  [ObservationView.prototype, 'addDerivedSpace'],
+  [ObservationView.prototype, 'addSpace'],
+  [RewardView.prototype, 'addSpace'],
+]) {
+  const add = proto[method];
+  const counted = {
+    [method](...args) {
+      const out = add.apply(this, args);
+      spacesAdded++;
+      return out;
+    },
+  }[method];
+  Object.defineProperty(counted, 'length', { value: add.length });
+  Object.defineProperty(proto, method, { value: counted, writable: true, configurable: true, enumerable: false });
 }
 
 const raw = Object.keys(guarded).filter((name) => self[name] !== guarded[name]);
