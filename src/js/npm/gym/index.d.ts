@@ -579,6 +579,12 @@ export interface AsyncVectorOptions extends VectorOptions {
   workerUrl?: string | URL;
 }
 
+/**
+ * N environments in workers. One call at a time: a call made while another
+ * is pending rejects with an AlreadyPendingCallError. An environment that
+ * throws is reported after the others' results are taken in (the error's
+ * `envIndex` names it); the next step resets it.
+ */
 export class AsyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envs: WorkerEnvSpec[], options?: AsyncVectorOptions);
   readonly numEnvs: number;

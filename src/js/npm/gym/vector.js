@@ -509,7 +509,11 @@ function groups(n, w) {
  * plain-JS environments and wrapper stacks; functions cannot cross to a
  * worker). Options: `workers` (default: one per environment),
  * `autoresetMode`, `workerUrl` (default: compgym's worker.js).
- * The spaces are known once `ready` resolves (reset waits for it).
+ * The spaces are known once `ready` resolves (reset waits for it). One
+ * call at a time, as in Gymnasium: a call made while another is pending
+ * rejects with an AlreadyPendingCallError; idle workers do not keep Node
+ * running; an environment that throws is reported after the others' results
+ * are taken in (see VectorEnvBase._gather).
  */
 export class AsyncVectorEnv extends VectorEnvBase {
   constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl, ...dtypes } = {}) {
