@@ -48,13 +48,13 @@ export default guarded.default;
 }
 
 // CompilerGym's indexing: env.observation["Autophase"] and
-// env.reward["IrInstructionCountOz"] compute what .get(name) computes. Each
-// view env.observation or env.reward returns gets a getter per declared name
-// (the view stays the object the module made, so guard.js's checks hold); a
-// name the prototype has (get, spaces...) keeps its meaning. The names are
-// kept per environment until a space is added anywhere.
+// env.reward["IrInstructionCountOz"] compute what .get(name) computes. The
+// view env.observation or env.reward returns is the object the module made
+// (so guard.js's checks hold), given a prototype that adds a getter per
+// declared name over the class's own (get, spaces... keep their meaning).
+// That prototype is kept per environment until a space is added anywhere.
 let spacesAdded = 0;
-const declaredNames = new WeakMap(); // env -> { added, observation?, reward? }
+const indexing = new WeakMap(); // env -> { added, observation?, reward? }: the prototypes
 const NAMES = {
   observation: (view) =>
     view.spaces.map((spec) => {
@@ -65,14 +65,27 @@ const NAMES = {
   reward: (view) => view.spaces.map((info) => info.name),
 };
 
-function withIndexing(env, key, view) {
-  let known = declaredNames.get(env);
-  if (!known || known.added !== spacesAdded) declaredNames.set(env, (known = { added: spacesAdded }));
-  known[key] ??= NAMES[key](view);
-  for (const name of known[key]) {
-    if (!(name in view)) Object.defineProperty(view, name, { get: () => view.get(name), enumerable: false, configurable: true });
+function indexingPrototype(view, names) {
+  const proto = Object.getPrototypeOf(view);
+  const getters = {};
+  for (const name of names) {
+    if (!(name in proto)) {
+      getters[name] = {
+        get() {
+          return this.get(name);
+        },
+        configurable: true,
+      };
+    }
   }
-  return view;
+  return Object.create(proto, getters);
+}
+
+function withIndexing(env, key, view) {
+  let known = indexing.get(env);
+  if (!known || known.added !== spacesAdded) indexing.set(env, (known = { added: spacesAdded }));
+  known[key] ??= indexingPrototype(view, NAMES[key](view));
+  return Object.setPrototypeOf(view, known[key]);
 }
 
 for (const key of Object.keys(NAMES)) {
