@@ -126,8 +126,8 @@ impl GraphSpace {
         edges: (usize, Option<usize>),
         batch_shape: Vec<usize>,
     ) -> Result<GraphSpace> {
-        let (node_space, node_discrete) = node.into_parts();
-        let (edge_space, edge_discrete) = match edge.map(Features::into_parts) {
+        let (node_space, node_discrete) = node.into_parts()?;
+        let (edge_space, edge_discrete) = match edge.map(Features::into_parts).transpose()? {
             Some((b, d)) => (Some(b), d),
             None => (None, None),
         };
@@ -286,14 +286,13 @@ impl Features {
     }
 
     /// The Box that holds the values, and the Discrete it stands for.
-    fn into_parts(self) -> (BoxSpace, Option<Box<Discrete>>) {
+    fn into_parts(self) -> Result<(BoxSpace, Option<Box<Discrete>>)> {
         match self {
-            Features::Box(b) => (b, None),
+            Features::Box(b) => Ok((b, None)),
             Features::Discrete(d) => {
                 let (low, n) = (d.start() as i128, d.n() as i128);
-                let values = BoxSpace::new_int(d.name(), vec![low], vec![low + n - 1], vec![], DType::I64)
-                    .expect("a Discrete's values fit an int64 scalar Box");
-                (values, Some(Box::new(d)))
+                let values = BoxSpace::new_int(d.name(), vec![low], vec![low + n - 1], vec![], DType::I64)?;
+                Ok((values, Some(Box::new(d))))
             }
         }
     }
@@ -561,6 +560,9 @@ mod tests {
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s, "described as the Discretes it was given");
         assert_eq!(s.to_json()["edge_space"]["type"], "Discrete");
         assert!(s.to_string().contains("Discrete(d, 2, start=5)"), "{s}");
+        let mut past = j.clone();
+        past["node_space"] = discrete(u64::MAX, i64::MAX);
+        assert!(space_from_json(&past).is_err(), "values past int64 are an error, not a panic");
         s.seed(7);
         for _ in 0..20 {
             let v = s.sample();
