@@ -562,7 +562,10 @@ mod tests {
         assert!(s.to_string().contains("Discrete(d, 2, start=5)"), "{s}");
         let mut past = j.clone();
         past["node_space"] = discrete(u64::MAX, i64::MAX);
-        assert!(space_from_json(&past).is_err(), "values past int64 are refused (Discrete checks its range first)");
+        assert!(
+            space_from_json(&past).is_err(),
+            "values past int64 are refused (Discrete checks its range first)"
+        );
         s.seed(7);
         for _ in 0..20 {
             let v = s.sample();
