@@ -175,6 +175,13 @@ impl Rng {
         }
     }
 
+    /// A random ordering of `0..n` (numpy's `permutation(n)`): `shuffle` of the range.
+    pub fn permutation(&mut self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
+        self.shuffle(&mut order);
+        order
+    }
+
     /// The seed used when a caller asks for "a random seed": drawn from this stream.
     pub fn next_seed(&mut self) -> u64 {
         self.next_u64()
@@ -190,6 +197,22 @@ mod tests {
     /// (tests/wasm_rng.rs) so a platform difference cannot go unnoticed.
     pub const SEED_42_U64: [u64; 4] =
         [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1, 0xECB8_AD47_03B3_60A1];
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn permutation_is_a_seeded_shuffle_of_the_range() {
+        let mut r = Rng::seed_from_u64(42);
+        let order = r.permutation(10);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+        assert_eq!(order, Rng::seed_from_u64(42).permutation(10), "the seed fixes it");
+        // Pinned, so a platform difference shows here as well as in the generator's bits.
+        assert_eq!(order, [9, 1, 4, 2, 8, 7, 6, 5, 3, 0]);
+        let mut items: Vec<usize> = (0..10).collect();
+        Rng::seed_from_u64(42).shuffle(&mut items);
+        assert_eq!(items, order, "shuffle and permutation draw alike");
+        assert!(Rng::seed_from_u64(1).permutation(0).is_empty());
+    }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn xoshiro256starstar_reference_outputs() {

@@ -33,7 +33,7 @@ fn unit_box() -> Space {
 fn box_values_are_typed_arrays_and_contains_follows_gymnasium() {
     let mut b = unit_box();
     assert_eq!(b.type_name(), "Box");
-    assert_eq!(b.shape().unwrap(), vec![3]);
+    assert_eq!(numbers(&b.shape().unwrap()), vec![3.0]);
     let sample = b.sample();
     assert!(sample.is_instance_of::<js_sys::Float32Array>());
     assert!(b.contains(sample));
@@ -152,7 +152,7 @@ fn named_discrete_and_commandline() {
     assert_eq!(cl.flags().unwrap(), vec!["-a", "-b"]);
     assert_eq!(cl.descriptions().unwrap(), vec!["A flag", "Another flag"]);
     assert_eq!(cl.to_commandline(js("[0, 1]")).unwrap(), "-a -b");
-    assert_eq!(cl.from_commandline(JsValue::from("-b -a")).unwrap(), vec![1.0, 0.0]);
+    assert_eq!(numbers(&cl.from_commandline(JsValue::from("-b -a")).unwrap()), vec![1.0, 0.0]);
     assert_eq!(name(cl.from_commandline(JsValue::from("-a -zz")).unwrap_err()), "LookupError");
     assert_eq!(name(nd.flags().unwrap_err()), "TypeError", "kind-specific members say which kinds have them");
 }
@@ -402,4 +402,9 @@ fn masked_sampling_reads_typed_arrays_arrays_and_options_in_both_platforms() {
     let rng = JsRng::new(js("7")).unwrap();
     let pair = a.sample_with_constrained(&rng, js("{mask: [0, 0, 1, 0, 0]}")).unwrap();
     assert_eq!(pair.get(1).as_f64(), Some(2.0));
+}
+
+/// A plain JS array of numbers (shapes, commandline values) as Rust numbers.
+fn numbers(array: &js_sys::Array) -> Vec<f64> {
+    array.iter().map(|x| x.as_f64().expect("a number")).collect()
 }

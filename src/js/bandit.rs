@@ -314,7 +314,15 @@ impl JsLinUcb {
 
     /// The arms to play for `env`'s current observation (reset it first).
     pub fn act(&mut self, env: &JsPerArmBandit) -> Result<js_sys::Int32Array, JsValue> {
-        let obs = held(&env.env)?.observation().cloned().ok_or_else(|| {
+        let obs = held(&env.env)?.observation().cloned();
+        self.act_on(obs)
+    }
+}
+
+impl JsLinUcb {
+    /// Picks arms for `obs` (None: the environment was not reset) and keeps them for `learn`.
+    pub(super) fn act_on(&mut self, obs: Option<PerArmObservation>) -> Result<js_sys::Int32Array, JsValue> {
+        let obs = obs.ok_or_else(|| {
             to_js_error(Error::value("the environment has no observation yet: call reset()"))
         })?;
         let actions = self.agent.select(&obs).map_err(to_js_error)?;
@@ -322,7 +330,10 @@ impl JsLinUcb {
         self.pending = Some((obs, actions));
         Ok(out)
     }
+}
 
+#[wasm_bindgen(js_class = LinUcb)]
+impl JsLinUcb {
     /// Updates the model with the rewards of the arms `act` chose last.
     pub fn learn(
         &mut self,

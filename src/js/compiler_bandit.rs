@@ -1,7 +1,7 @@
 //! The compiler bandit for JavaScript: `new CompilerBandit({seed, batchSize,
 //! programs})`, the TimeStep methods, regret helpers and the arms' names.
 
-use super::bandit::per_arm_bandit_methods;
+use super::bandit::{per_arm_bandit_methods, JsLinUcb};
 use super::error::to_js_error;
 use super::interop::object::field;
 use super::timestep::{held, time_step_methods};
@@ -94,3 +94,14 @@ time_step_methods!(JsCompilerBandit, "CompilerBandit", {
     observation_spec: "PerArmObservationSpec",
     info: "never",
 });
+
+#[wasm_bindgen(js_class = LinUcb)]
+impl JsLinUcb {
+    /// `act` for the compiler bandit; api.js makes `act` call it for one, and
+    /// hides it (a glue method takes one class of argument).
+    #[wasm_bindgen(js_name = actCompilerBandit, skip_typescript)]
+    pub fn act_compiler_bandit(&mut self, env: &JsCompilerBandit) -> Result<js_sys::Int32Array, JsValue> {
+        let obs = held(&env.env)?.observation().cloned();
+        self.act_on(obs)
+    }
+}

@@ -272,9 +272,11 @@ impl JsGymFace {
         Ok(object.into())
     }
 
-    #[wasm_bindgen(getter, js_name = renderMode)]
-    pub fn render_mode(&self) -> JsResult<Option<String>> {
-        self.face().map(|f| f.render_mode().map(String::from)).map_err(to_js_error)
+    /// The render mode, or null (Gymnasium's `render_mode = None`).
+    #[wasm_bindgen(getter, js_name = renderMode, unchecked_return_type = "string | null")]
+    pub fn render_mode(&self) -> JsResult<JsValue> {
+        let face = self.face().map_err(to_js_error)?;
+        Ok(face.render_mode().map_or(JsValue::NULL, JsValue::from))
     }
 
     /// The dataset resets draw from, or null.

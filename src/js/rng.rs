@@ -6,6 +6,9 @@ use super::error::to_js_error;
 use crate::error::Error;
 use crate::js::interop::args;
 use crate::js::interop::numbers::{int_to_js, js_to_i64, js_to_u64};
+use crate::js::interop::reflect;
+use crate::js::interop::typed::{array_data_to_js, read_typed, typed_array};
+use crate::limits;
 use crate::rng::Rng;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -154,5 +157,138 @@ impl JsRng {
     #[wasm_bindgen(js_name = nextU64)]
     pub fn next_u64(&self) -> js_sys::BigInt {
         js_sys::BigInt::from(self.with(Rng::next_u64))
+    }
+
+    /// numpy's `choice(a, size)`: an item of `a` (an array or typed array; an
+    /// integer n stands for 0..n) drawn uniformly; with `size`, an array of
+    /// `size` draws with replacement. Declared in `typescript/values.rs`.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn choice(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | ArrayLike<unknown>")] a: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] size: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = || -> Result<JsValue, Error> {
+            let pool = Pool::read(&a, "choice: a")?;
+            if pool.len() == 0 {
+                return Err(Error::value("choice: a must not be empty"));
+            }
+            match args::optional_count(&size, "choice: size")? {
+                None => pool.item(self.with(|r| r.index(pool.len())), "choice: a"),
+                Some(size) => {
+                    limits::check_bytes(
+                        limits::bytes(size.into(), limits::VALUE_SLOT_BYTES),
+                        "choice: size",
+                    )?;
+                    let out = js_sys::Array::new();
+                    for _ in 0..size {
+                        out.push(&pool.item(self.with(|r| r.index(pool.len())), "choice: a")?);
+                    }
+                    Ok(out.into())
+                }
+            }
+        };
+        run().map_err(to_js_error)
+    }
+
+    /// numpy's `permutation(x)`: for an integer n, the numbers 0..n in a
+    /// random order; for an array or typed array, a shuffled copy (of the same
+    /// kind; a Uint8ClampedArray gives a Uint8Array). Declared in `typescript/values.rs`.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn permutation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number | ArrayLike<unknown>")] x: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = || -> Result<JsValue, Error> {
+            let pool = Pool::read(&x, "permutation: x")?;
+            let order = self.with(|r| r.permutation(pool.len()));
+            let out = pool.empty_copy(&x, "permutation: x")?;
+            pool.write_in_order(&out, &order, "permutation: x")?;
+            Ok(out)
+        };
+        run().map_err(to_js_error)
+    }
+
+    /// numpy's `shuffle(x)`: shuffles an array or typed array in place, as
+    /// `permutation` would order it.
+    pub fn shuffle(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "unknown[] | TypedArray")] x: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = || -> Result<(), Error> {
+            let pool = Pool::read(&x, "shuffle: x")?;
+            if matches!(pool, Pool::Range(_)) {
+                return Err(Error::type_error(
+                    "shuffle: x must be an array or a typed array (it is shuffled in place)",
+                ));
+            }
+            let order = self.with(|r| r.permutation(pool.len()));
+            pool.write_in_order(&x, &order, "shuffle: x")
+        };
+        run().map_err(to_js_error)
+    }
+}
+
+/// What `choice`, `permutation` and `shuffle` draw from: `0..n`, or the items of an array or typed array.
+enum Pool {
+    Range(usize),
+    Items(Vec<JsValue>),
+}
+
+impl Pool {
+    fn read(value: &JsValue, what: &str) -> Result<Pool, Error> {
+        if value.as_f64().is_some() || value.is_bigint() {
+            let n = js_to_u64(value, what)?;
+            let n = usize::try_from(n).map_err(|_| Error::value(format!("{what} is too large")))?;
+            limits::check_bytes(limits::bytes(n as u64, 8), format!("{what} ({n} numbers)"))?;
+            return Ok(Pool::Range(n));
+        }
+        if let Some(info) = typed_array(value) {
+            limits::check_bytes(limits::bytes(info.len as u64, limits::VALUE_SLOT_BYTES), what)?;
+            let items = (0..info.len as u32)
+                .map(|i| js_sys::Reflect::get_u32(value, i).map_err(|e| reflect::threw(what, &e)))
+                .collect::<Result<_, _>>()?;
+            return Ok(Pool::Items(items));
+        }
+        if reflect::is_array(value) {
+            return Ok(Pool::Items(reflect::items(value, what)?));
+        }
+        Err(Error::type_error(format!(
+            "{what} must be an integer, an array or a typed array, got {}",
+            reflect::kind_of(value)
+        )))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Pool::Range(n) => *n,
+            Pool::Items(items) => items.len(),
+        }
+    }
+
+    fn item(&self, i: usize, what: &str) -> Result<JsValue, Error> {
+        match self {
+            Pool::Range(_) => Ok(int_to_js(i as i64)),
+            Pool::Items(items) => {
+                items.get(i).cloned().ok_or_else(|| Error::value(format!("{what} changed length")))
+            }
+        }
+    }
+
+    /// A new container for `len()` items: an array, or a typed array of `x`'s kind.
+    fn empty_copy(&self, x: &JsValue, what: &str) -> Result<JsValue, Error> {
+        match typed_array(x) {
+            Some(info) => Ok(array_data_to_js(&read_typed(x, info, what)?)),
+            None => Ok(js_sys::Array::new_with_length(self.len() as u32).into()),
+        }
+    }
+
+    /// `out[i] = item(order[i])` for every i.
+    fn write_in_order(&self, out: &JsValue, order: &[usize], what: &str) -> Result<(), Error> {
+        for (i, &from) in order.iter().enumerate() {
+            js_sys::Reflect::set_u32(out, i as u32, &self.item(from, what)?)
+                .map_err(|e| reflect::threw(what, &e))?;
+        }
+        Ok(())
     }
 }

@@ -7,9 +7,14 @@
 //! shape the arrays are padded to the largest graph of the batch —
 //! `[...batch, max N, ...node_shape]` and so on, padding zero — and
 //! `n_nodes`/`n_edges` (int64, shape `batch`) give each graph's true counts.
+//!
+//! Node and edge spaces are Boxes or, as Gymnasium allows, Discretes: a
+//! Discrete is held as the int64 scalar Box of its values (one integer per
+//! node or edge, `nodes` `[N]`) and described as the Discrete it was.
 
 use super::array_ops::concat;
 use super::box_space::BoxSpace;
+use super::discrete::Discrete;
 use super::json_util::{self as ju, JsonMap};
 use super::repr::{self, ReprOptions};
 use super::sampling::int_in;
@@ -28,6 +33,10 @@ pub struct GraphSpace {
     name: String,
     node_space: BoxSpace,
     edge_space: Option<BoxSpace>,
+    /// The Discretes the node and edge spaces were given as, if they were.
+    /// Boxed: a Graph is one variant of the space enum, which stays small.
+    node_discrete: Option<Box<Discrete>>,
+    edge_discrete: Option<Box<Discrete>>,
     min_nodes: usize,
     max_nodes: Option<usize>,
     min_edges: usize,
@@ -74,6 +83,8 @@ impl GraphSpace {
             name,
             node_space,
             edge_space,
+            node_discrete: None,
+            edge_discrete: None,
             min_nodes,
             max_nodes,
             min_edges,
@@ -98,6 +109,32 @@ impl GraphSpace {
     pub fn edge_space(&self) -> Option<&BoxSpace> {
         self.edge_space.as_ref()
     }
+    /// The Discrete node space, when the graph was given one (`node_space` is then its Box of values).
+    pub fn node_discrete(&self) -> Option<&Discrete> {
+        self.node_discrete.as_deref()
+    }
+    pub fn edge_discrete(&self) -> Option<&Discrete> {
+        self.edge_discrete.as_deref()
+    }
+
+    /// [`GraphSpace::new`] with node and edge spaces given as Boxes or Discretes.
+    pub fn from_features(
+        name: &str,
+        node: Features,
+        edge: Option<Features>,
+        nodes: (usize, Option<usize>),
+        edges: (usize, Option<usize>),
+        batch_shape: Vec<usize>,
+    ) -> Result<GraphSpace> {
+        let (node_space, node_discrete) = node.into_parts()?;
+        let (edge_space, edge_discrete) = match edge.map(Features::into_parts).transpose()? {
+            Some((b, d)) => (Some(b), d),
+            None => (None, None),
+        };
+        let g = GraphSpace::new(name, node_space, edge_space, nodes, edges, batch_shape)?;
+        Ok(GraphSpace { node_discrete, edge_discrete, ..g })
+    }
+
     pub fn node_range(&self) -> (usize, Option<usize>) {
         (self.min_nodes, self.max_nodes)
     }
@@ -228,11 +265,46 @@ impl GraphSpace {
     }
 }
 
-fn parse_box(j: &Json, what: &str) -> Result<BoxSpace> {
-    match space_from_json(j).map_err(|e| e.context(what))?.into_kind() {
-        SpaceKind::Box(b) => Ok(b),
-        other => Err(Error::type_error(format!("{what} must be a Box, got {}", other.type_name()))),
+/// A node or edge space as given: a Box, or a Discrete (one integer per node or edge).
+#[derive(Clone, Debug)]
+pub enum Features {
+    Box(BoxSpace),
+    Discrete(Discrete),
+}
+
+impl Features {
+    /// A Box or Discrete space; another kind is a TypeError naming `what`.
+    pub fn from_space(space: Space, what: &str) -> Result<Features> {
+        match space.into_kind() {
+            SpaceKind::Box(b) => Ok(Features::Box(b)),
+            SpaceKind::Discrete(d) => Ok(Features::Discrete(d)),
+            other => Err(Error::type_error(format!(
+                "{what} must be a Box or a Discrete, got {}",
+                other.type_name()
+            ))),
+        }
     }
+
+    /// The Box that holds the values, and the Discrete it stands for.
+    fn into_parts(self) -> Result<(BoxSpace, Option<Box<Discrete>>)> {
+        match self {
+            Features::Box(b) => Ok((b, None)),
+            Features::Discrete(d) => {
+                let (low, n) = (d.start() as i128, d.n() as i128);
+                let values = BoxSpace::new_int(d.name(), vec![low], vec![low + n - 1], vec![], DType::I64)?;
+                Ok((values, Some(Box::new(d))))
+            }
+        }
+    }
+}
+
+/// The description of a node or edge space, as given.
+fn features_json(b: &BoxSpace, d: Option<&Discrete>) -> Json {
+    d.map_or_else(|| Space::from(b.clone()).to_json(), |d| Space::from(d.clone()).to_json())
+}
+
+fn parse_features(j: &Json, what: &str) -> Result<Features> {
+    Features::from_space(space_from_json(j).map_err(|e| e.context(what))?, what)
 }
 
 impl Kind for GraphSpace {
@@ -309,10 +381,10 @@ impl Kind for GraphSpace {
     }
     fn describe(&self, out: &mut JsonMap) {
         let opt = |x: Option<usize>| x.map_or(Json::Null, Json::from);
-        out.insert("node_space".into(), Space::from(self.node_space.clone()).to_json());
+        out.insert("node_space".into(), features_json(&self.node_space, self.node_discrete.as_deref()));
         out.insert(
             "edge_space".into(),
-            self.edge_space.clone().map_or(Json::Null, |s| Space::from(s).to_json()),
+            self.edge_space.as_ref().map_or(Json::Null, |s| features_json(s, self.edge_discrete.as_deref())),
         );
         out.insert("min_nodes".into(), Json::from(self.min_nodes));
         out.insert("max_nodes".into(), opt(self.max_nodes));
@@ -321,16 +393,16 @@ impl Kind for GraphSpace {
         out.insert("batch_shape".into(), ju::shape_to_json(&self.batch_shape));
     }
     fn from_description(name: &str, m: &JsonMap) -> Result<GraphSpace> {
-        let node_space = parse_box(ju::field(m, "node_space")?, "node_space")?;
-        let edge_space = ju::opt_field(m, "edge_space").map(|j| parse_box(j, "edge_space")).transpose()?;
+        let node = parse_features(ju::field(m, "node_space")?, "node_space")?;
+        let edge = ju::opt_field(m, "edge_space").map(|j| parse_features(j, "edge_space")).transpose()?;
         let batch_shape = match ju::opt_field(m, "batch_shape") {
             Some(j) => ju::shape_from_json(j, "batch_shape")?,
             None => Vec::new(),
         };
-        GraphSpace::new(
+        GraphSpace::from_features(
             name,
-            node_space,
-            edge_space,
+            node,
+            edge,
             (ju::opt_usize(m, "min_nodes")?.unwrap_or(1), ju::opt_usize(m, "max_nodes")?),
             (ju::opt_usize(m, "min_edges")?.unwrap_or(0), ju::opt_usize(m, "max_edges")?),
             batch_shape,
@@ -350,9 +422,10 @@ impl Kind for GraphSpace {
 
     fn repr(&self, o: &ReprOptions) -> String {
         let show = |x: Option<usize>| x.map_or("None".to_string(), |x| x.to_string());
-        let mut parts = vec![self.node_space.repr(o)];
+        let features = |b: &BoxSpace, d: Option<&Discrete>| d.map_or_else(|| b.repr(o), |d| d.repr(o));
+        let mut parts = vec![features(&self.node_space, self.node_discrete.as_deref())];
         if let Some(e) = &self.edge_space {
-            parts.push(e.repr(o));
+            parts.push(features(e, self.edge_discrete.as_deref()));
         }
         if !o.abbreviate {
             parts.push(format!("nodes=[{}, {}]", self.min_nodes, show(self.max_nodes)));
@@ -467,11 +540,42 @@ mod tests {
         let s: Space = graph(vec![4]).into();
         assert_eq!(space_from_json(&s.to_json()).unwrap(), s);
         let mut j = s.to_json();
-        j["node_space"] = serde_json::json!({"type": "Discrete", "name": "d", "n": 2});
+        j["node_space"] = s.to_json(); // a graph of graphs: neither a Box nor a Discrete
         assert_eq!(space_from_json(&j).unwrap_err().name(), "TypeError");
         assert_eq!(
             s.to_string(),
             "Graph(g, Box(f, low=-1.0, high=1.0, shape=(3,), dtype=float32), Box(f, low=-1.0, high=1.0, shape=(2,), dtype=float32), nodes=[1, 5], edges=[0, 6], batch_shape=(4,))"
         );
+    }
+
+    #[test]
+    fn discrete_node_and_edge_spaces_hold_one_integer_per_node_or_edge() {
+        let discrete =
+            |n: u64, start: i64| serde_json::json!({"type": "Discrete", "name": "d", "n": n, "start": start});
+        let j = serde_json::json!({
+            "type": "Graph", "name": "g", "node_space": discrete(3, 0), "edge_space": discrete(2, 5),
+            "min_nodes": 2, "max_nodes": 4, "min_edges": 1, "max_edges": 3,
+        });
+        let mut s = space_from_json(&j).unwrap();
+        assert_eq!(space_from_json(&s.to_json()).unwrap(), s, "described as the Discretes it was given");
+        assert_eq!(s.to_json()["edge_space"]["type"], "Discrete");
+        assert!(s.to_string().contains("Discrete(d, 2, start=5)"), "{s}");
+        let mut past = j.clone();
+        past["node_space"] = discrete(u64::MAX, i64::MAX);
+        assert!(
+            space_from_json(&past).is_err(),
+            "values past int64 are refused (Discrete checks its range first)"
+        );
+        s.seed(7);
+        for _ in 0..20 {
+            let v = s.sample();
+            assert!(s.contains(&v));
+            let Value::Graph(g) = &v else { panic!("a graph") };
+            let nodes = g.nodes.as_ref().unwrap();
+            assert_eq!(nodes.shape().len(), 1, "one integer per node");
+            assert!((0..nodes.data().len()).all(|i| (0.0..3.0).contains(&nodes.data().get_f64(i))));
+            let edges = g.edges.as_ref().unwrap();
+            assert!((0..edges.data().len()).all(|i| (5.0..7.0).contains(&edges.data().get_f64(i))));
+        }
     }
 }

@@ -15,6 +15,7 @@
 //! counterpart at all are a TypeError.
 
 use super::dict::parse_entries;
+use super::graph::Features;
 use super::json_util::{self as ju, JsonMap};
 use super::{
     BoxSpace, DictSpace, Discrete, GraphSpace, Kind, MultiBinary, MultiDiscrete, Space, SpaceKind,
@@ -70,9 +71,12 @@ fn from_gym_named(j: &Json, default_name: Option<&str>) -> Result<Space> {
             .into()
         }
         "Graph" => {
-            let node = gym_box(ju::field(m, "node_space")?, "node_space")?;
-            let edge = ju::opt_field(m, "edge_space").map(|j| gym_box(j, "edge_space")).transpose()?;
-            GraphSpace::new(name, node, edge, (1, None), (0, None), Vec::new())?.into()
+            let features = |j: &Json, what: &str| {
+                Features::from_space(from_gym_named(j, Some(what)).map_err(|e| e.context(what))?, what)
+            };
+            let node = features(ju::field(m, "node_space")?, "node_space")?;
+            let edge = ju::opt_field(m, "edge_space").map(|j| features(j, "edge_space")).transpose()?;
+            GraphSpace::from_features(name, node, edge, (1, None), (0, None), Vec::new())?.into()
         }
         other => return Err(Error::type_error(format!("unknown Gymnasium space type {other:?}"))),
     };
@@ -85,13 +89,6 @@ fn gym_list(m: &JsonMap) -> Result<Vec<Space>> {
         .enumerate()
         .map(|(i, j)| from_gym_named(j, None).map_err(|e| e.context(format!("spaces[{i}]"))))
         .collect()
-}
-
-fn gym_box(j: &Json, what: &str) -> Result<BoxSpace> {
-    match from_gym_named(j, Some(what)).map_err(|e| e.context(what))?.into_kind() {
-        SpaceKind::Box(b) => Ok(b),
-        other => Err(Error::type_error(format!("{what} must be a Box, got {}", other.type_name()))),
-    }
 }
 
 /// Nests a flat JSON list into `shape` (row-major), the form numpy prints;
@@ -174,11 +171,19 @@ pub fn to_gym_space(space: &Space) -> Result<Json> {
         }
         SpaceKind::Graph(g) if g.batch_shape().is_empty() => json!({
             "type": "Graph",
-            "node_space": gym_box_json(g.node_space()),
-            "edge_space": g.edge_space().map_or(Json::Null, gym_box_json),
+            "node_space": gym_features_json(g.node_space(), g.node_discrete())?,
+            "edge_space": g.edge_space().map_or(Ok(Json::Null), |e| gym_features_json(e, g.edge_discrete()))?,
         }),
         _ => return Err(no_equivalent(space)),
     })
+}
+
+/// A graph's node or edge space in Gymnasium's form: the Discrete it was given as, or its Box.
+fn gym_features_json(b: &BoxSpace, d: Option<&Discrete>) -> Result<Json> {
+    match d {
+        Some(d) => to_gym_space(&Space::from(d.clone())),
+        None => Ok(gym_box_json(b)),
+    }
 }
 
 fn gym_box_json(b: &BoxSpace) -> Json {

@@ -186,7 +186,61 @@ const BROKEN = [
     /NaN or infinity/,
   ],
   ['wrapped', 'warning', (e) => new gym.TimeLimit(e, 50), /env\.unwrapped/],
+  [
+    'reset-data-reused',
+    'error',
+    (e) =>
+      (e.reset = (args) => {
+        // One buffer refilled by every reset: an agent that kept the last observation sees it change.
+        const [observation, info] = Good.prototype.reset.call(e, args);
+        e.kept ??= new Float32Array(2);
+        e.kept.set(observation);
+        return [e.kept, info];
+      }),
+    /same observation object/,
+  ],
+  [
+    'step-data-reused',
+    'error',
+    (e) => {
+      const info = {};
+      e.step = (a) => [...Good.prototype.step.call(e, a).slice(0, 4), info];
+    },
+    /same info object/,
+  ],
+  ['step-truncates', 'error', (e) => (e.step = (a) => [...Good.prototype.step.call(e, a).slice(0, 3), true, {}]), /more than one step/],
+  [
+    'observation-space',
+    'error',
+    (e) => {
+      e.observationSpace = Space.dict({});
+      e.observe = () => ({});
+    },
+    /empty Dict/,
+  ],
+  ['reset-observation-type', 'warning', (e) => (e.observe = () => [e.x, 1]), /plain array; return a float32 typed array/],
+  [
+    'action-space-normalized',
+    'warning',
+    (e) => {
+      e.actionSpace = Space.box({ low: 0, high: 5, shape: [1], dtype: 'float32' });
+      e.step = () => [e.observe(), 1, false, false, {}];
+    },
+    /normalised range/,
+  ],
+  [
+    'observation-space-bounds',
+    'warning',
+    (e) => (e.observationSpace = Space.box({ low: [0, 1], high: [10, 1], shape: [2], dtype: 'float32' })),
+    /minimum and maximum are equal/,
+  ],
 ];
+
+test('the broken environments cover at least 25 distinct problems of Gymnasium\'s checker', () => {
+  const problems = new Set(BROKEN.map(([check, , , advice]) => `${check} ${advice}`));
+  assert.ok(problems.size >= 25, `${problems.size} problems`);
+  assert.equal(problems.size, BROKEN.length, 'no problem is listed twice');
+});
 
 for (const [check, severity, breakIt, advice] of BROKEN) {
   test(`checkEnv reports ${check} (${severity}) ${advice}`, () => {

@@ -8,7 +8,7 @@ import { nodeModules, withGymPage } from './gym-page.mjs';
 const { gym, compgym } = await nodeModules();
 const { Space } = compgym;
 const WALK = new URL('./fixtures/walk-env.mjs', import.meta.url).href;
-const { makeWalk } = await import(WALK);
+const { makeWalk, makeFlaky: makeFlakyLocal } = await import(WALK);
 
 const SUITE = { dataset: 'benchmark://suite-v0', maxEpisodeSteps: 2 };
 const autophase = (options = SUITE) => () => gym.make('bril-autophase-ic-v0', options);
@@ -240,4 +240,110 @@ test('AsyncVectorEnv in Chromium Web Workers matches SyncVectorEnv', async () =>
     });
     assert.deepEqual(out, { results: { 1: true, 2: true }, error: 'ValueError', inBrowser: true });
   });
+});
+
+test('AsyncVectorEnv: a call while another is pending is an AlreadyPendingCallError; autoreset stays right', async () => {
+  const envs = gym.makeVec('bril-ic-v0', { numEnvs: 2, vectorizationMode: 'async', options: { maxEpisodeSteps: 2 } });
+  await envs.reset({ seed: 1 });
+  const settled = await Promise.allSettled([envs.step([0, 0]), envs.step([1, 1]), envs.step([2, 2])]);
+  assert.deepEqual(
+    settled.map((s) => s.status),
+    ['fulfilled', 'rejected', 'rejected'],
+  );
+  for (const s of settled.slice(1)) assert.equal(s.reason.name, 'AlreadyPendingCallError');
+  assert.match(settled[1].reason.message, /pending call to step/);
+  assert.deepEqual(await envs.getAttr('elapsedSteps'), [1, 1], 'only the first step ran');
+
+  const pending = envs.step([1, 1]);
+  await assert.rejects(envs.reset(), { name: 'AlreadyPendingCallError' });
+  await assert.rejects(envs.call('render'), { name: 'AlreadyPendingCallError' });
+  await assert.rejects(envs.setAttr('tag', 1), { name: 'AlreadyPendingCallError' });
+  const [, , , truncations] = await pending;
+  assert.deepEqual(Array.from(truncations), [1, 1], 'the second step ends the episodes');
+  const [, rewards, , afterReset] = await envs.step([2, 2]);
+  assert.deepEqual([Array.from(rewards), Array.from(afterReset)], [[0, 0], [0, 0]], 'the next step is the autoreset');
+  assert.deepEqual(await envs.getAttr('elapsedSteps'), [0, 0]);
+
+  // As Gymnasium's, close() during a pending call waits for it, then closes.
+  const last = envs.step([1, 1]);
+  await envs.close();
+  assert.equal((await last)[0].length, 2 * 1);
+  await assert.rejects(envs.step([1, 1]), { name: 'ValueError', message: /closed/ });
+});
+
+test('AsyncVectorEnv: idle workers and failed constructions let Node exit without close()', async () => {
+  const { spawn } = await import('node:child_process');
+  const script = `
+    const gym = await import(${JSON.stringify(new URL('gym/node.js', new URL('../../pkg/', import.meta.url)).href)});
+    // Exits 3 only if something still holds the event loop once the work below is done.
+    setTimeout(() => { console.log('still alive'); process.exit(3); }, 60000).unref();
+    const envs = gym.makeVec('bril-ic-v0', { numEnvs: 2, vectorizationMode: 'async' });
+    await envs.reset({ seed: 1 });
+    await envs.step([0, 1]);
+    const unknown = new gym.AsyncVectorEnv(['nope-v0']);
+    try { await unknown.reset(); } catch (error) { console.log(error.name); }
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(out.trim(), 'LookupError');
+  assert.equal(code, 0, 'the process exited by itself');
+});
+
+test('AsyncVectorEnv: ids from gym.register reach workers when registered as {module, export}', async () => {
+  const loaded = gym.register('test/ModuleWalk-v0', { entryPoint: { module: WALK, export: 'walkFromOptions' }, maxEpisodeSteps: 3, kwargs: { size: 4 } });
+  assert.ok(loaded instanceof Promise, 'a module entry point loads first');
+  await loaded;
+  const sync = gym.makeVec('test/ModuleWalk-v0', { numEnvs: 2 });
+  const envs = gym.makeVec('test/ModuleWalk-v0', { numEnvs: 2, vectorizationMode: 'async' });
+  const expected = [sync.reset({ seed: 3 })[0]];
+  const got = [(await envs.reset({ seed: 3 }))[0]];
+  for (let t = 0; t < 5; t++) {
+    expected.push(sync.step([1, 1]).slice(0, 4));
+    got.push((await envs.step([1, 1])).slice(0, 4));
+  }
+  assert.deepEqual(got, expected);
+  assert.deepEqual(await envs.getAttr('size'), [4, 4], 'the registration kwargs');
+  await envs.close();
+
+  gym.register('test/ClosureWalk-v0', { entryPoint: () => makeWalk(3) });
+  assert.equal(gym.make('test/ClosureWalk-v0').unwrapped.size, 3, 'sync make still takes a function');
+  assert.throws(() => gym.makeVec('test/ClosureWalk-v0', { numEnvs: 1, vectorizationMode: 'async' }), {
+    name: 'LookupError',
+    message: /entryPoint: \{module, export\}/,
+  });
+  const unknown = new gym.AsyncVectorEnv(['test/Nowhere-v0']);
+  await assert.rejects(unknown.ready, { name: 'LookupError', message: /\{module, export\}/ });
+  await assert.rejects(gym.register('test/Missing-v0', { entryPoint: { module: WALK, export: 'nothing' } }), { name: 'TypeError' });
+  assert.ok(!gym.registeredIds().includes('test/Missing-v0'), 'a registration that cannot load is taken back');
+});
+
+test('a failing environment: the others are taken in, the error comes after, the next step resets it', async () => {
+  const flaky = () => ({ module: WALK, export: 'makeFlaky' });
+  for (const workers of [1, 2]) {
+    const envs = new gym.AsyncVectorEnv([flaky(), flaky()], { workers });
+    const sync = new gym.SyncVectorEnv([() => new (class extends gym.Wrapper {})(makeFlakyLocal()), () => makeFlakyLocal()]);
+    const [a] = await envs.reset({ seed: 8 });
+    const [b] = sync.reset({ seed: 8 });
+    assert.deepEqual(a, b);
+    const asyncError = await envs.step([1, 2]).catch((e) => e);
+    let syncError = null;
+    try {
+      sync.step([1, 2]);
+    } catch (e) {
+      syncError = e;
+    }
+    for (const error of [asyncError, syncError]) {
+      assert.equal(error.name, 'ValueError');
+      assert.match(error.message, /environment 1 failed in step: action 2 always fails; .*next step resets it/);
+      assert.equal(error.envIndex, 1);
+    }
+    const [ao, ar, at, au] = await envs.step([1, 1]);
+    const [so, sr, st, su] = sync.step([1, 1]);
+    assert.deepEqual([ao, ar, at, au], [so, sr, st, su], `${workers} workers: both vector envs agree after the error`);
+    assert.deepEqual([ao[2], ar[1]], [0, 0], 'environment 1 was reset (position 0, reward 0)');
+    assert.ok(ao[0] === 2 || at[0] || ar[0] === 0, 'environment 0 kept the step it took when 1 failed');
+    await envs.close();
+  }
 });

@@ -175,8 +175,8 @@ impl JsCompilerEnv {
     /// One action: an integer, or a pass name like `"-dce"`. With
     /// `observationSpaces`/`rewardSpaces` (CompilerGym's `step(action,
     /// observation_spaces, reward_spaces)`) the observation and reward are
-    /// arrays in the order asked.
-    #[wasm_bindgen(unchecked_return_type = "StepResult")]
+    /// arrays in the order asked. Declared as overloads in `typescript.rs`.
+    #[wasm_bindgen(skip_typescript)]
     pub fn step(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SpaceValue")] action: JsValue,

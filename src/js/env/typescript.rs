@@ -54,6 +54,37 @@ export interface StepResult {
   info: StepInfo;
 }
 
+/**
+ * What the plain `step(action)` returns: the reward of the reward space, a
+ * number. (An environment made without a reward space, such as bril-v0,
+ * gives null there: set `env.rewardSpace` before summing rewards.)
+ */
+export interface SingleStepResult extends StepResult {
+  reward: number;
+}
+
+export interface CompilerEnv {
+  /**
+   * One action: an integer, or a pass name like `"-dce"`. The plain call
+   * gives one reward; with `observationSpaces`/`rewardSpaces` (CompilerGym's
+   * `step(action, observation_spaces, reward_spaces)`) the observation and
+   * reward are arrays in the order asked.
+   */
+  step(action: SpaceValue): SingleStepResult;
+  step(action: SpaceValue, options: StepOptions & { rewardSpaces: string[] }): StepResult & { reward: number[] };
+  step(action: SpaceValue, options?: StepOptions | void): StepResult;
+}
+
+/** CompilerGym's indexing: `env.observation["Autophase"]` computes what `.get("Autophase")` does. */
+export interface ObservationView {
+  readonly [name: string]: unknown;
+}
+
+/** CompilerGym's indexing: `env.reward["IrInstructionCountOz"]` computes what `.get(...)` does. */
+export interface RewardView {
+  readonly [name: string]: unknown;
+}
+
 /** CompilerGym's `CompilerEnvState`. */
 export interface CompilerEnvState {
   benchmark: string;

@@ -55,8 +55,56 @@ fn read_array(
             }
             Array::new(shape.to_vec(), read_typed(value, info, what)?)
         }
-        None => js_to_array(value, dtype, shape, what),
+        None => match flatten_nested(value, shape, what)? {
+            Some(flat) => js_to_array(&flat, dtype, shape, what),
+            None => js_to_array(value, dtype, shape, what),
+        },
     }
+}
+
+/// A nested array of `shape` (Gymnasium's `[[0, 0], [0, 0]]` for a 2 x 2 box,
+/// innermost rows plain or typed arrays) as one flat array; None when `value`
+/// is not nested (a flat array is read as it is). Every level's length must
+/// be the shape's, so nothing larger than the shape is read.
+fn flatten_nested(value: &JsValue, shape: &[usize], what: &str) -> Result<Option<JsValue>> {
+    if shape.len() < 2 || !reflect::is_array(value) || reflect::array_length(value, what)? == 0 {
+        return Ok(None);
+    }
+    let first = reflect::get(value, "0", what)?;
+    if !reflect::is_array(&first) && typed_array(&first).is_none() {
+        return Ok(None);
+    }
+    let flat = JsArray::new();
+    push_leaves(value, shape, what, &flat)?;
+    Ok(Some(flat.into()))
+}
+
+fn push_leaves(value: &JsValue, shape: &[usize], what: &str, out: &JsArray) -> Result<()> {
+    let (&len, inner) = shape.split_first().expect("a nested level has a dimension");
+    let wrong =
+        |got: usize| Error::value(format!("{what} has {got} item(s) where the shape {shape:?} needs {len}"));
+    if let Some(info) = typed_array(value) {
+        if !inner.is_empty() || info.len != len {
+            return Err(wrong(info.len));
+        }
+        for i in 0..len as u32 {
+            // Read as JS values, so a BigInt64Array's items stay exact.
+            out.push(&js_sys::Reflect::get_u32(value, i).map_err(|e| reflect::threw(what, &e))?);
+        }
+        return Ok(());
+    }
+    let items = reflect::array_items(value, what)?;
+    if items.len() != len {
+        return Err(wrong(items.len()));
+    }
+    for (i, item) in items.iter().enumerate() {
+        if inner.is_empty() {
+            out.push(item);
+        } else {
+            push_leaves(item, inner, &format!("{what}[{i}]"), out)?;
+        }
+    }
+    Ok(())
 }
 
 thread_local! {

@@ -32,5 +32,88 @@ export const {
 } = guarded;
 export default guarded.default;
 
+// LinUcb.act takes either per-arm bandit; a glue method takes one class of
+// argument, so the compiler bandit's goes through a method kept out of sight.
+{
+  const proto = LinUcb.prototype;
+  const { act: actStationary, actCompilerBandit } = proto;
+  delete proto.actCompilerBandit;
+  Object.defineProperty(proto, 'act', {
+    value: function act(env) {
+      return env instanceof CompilerBandit ? actCompilerBandit.call(this, env) : actStationary.call(this, env);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+// CompilerGym's indexing: env.observation["Autophase"] and
+// env.reward["IrInstructionCountOz"] compute what .get(name) computes. The
+// view env.observation or env.reward returns is the object the module made
+// (so guard.js's checks hold), given a prototype that adds a getter per
+// declared name over the class's own (get, spaces... keep their meaning).
+// That prototype is kept per environment until a space is added anywhere.
+let spacesAdded = 0;
+const indexing = new WeakMap(); // env -> { added, observation?, reward? }: the prototypes
+const NAMES = {
+  observation: (view) =>
+    view.spaces.map((spec) => {
+      const { id } = spec;
+      spec.free();
+      return id;
+    }),
+  reward: (view) => view.spaces.map((info) => info.name),
+};
+
+function indexingPrototype(view, names) {
+  const proto = Object.getPrototypeOf(view);
+  const getters = {};
+  for (const name of names) {
+    if (!(name in proto)) {
+      getters[name] = {
+        get() {
+          return this.get(name);
+        },
+        configurable: true,
+      };
+    }
+  }
+  return Object.create(proto, getters);
+}
+
+function withIndexing(env, key, view) {
+  let known = indexing.get(env);
+  if (!known || known.added !== spacesAdded) indexing.set(env, (known = { added: spacesAdded }));
+  known[key] ??= indexingPrototype(view, NAMES[key](view));
+  return Object.setPrototypeOf(view, known[key]);
+}
+
+for (const key of Object.keys(NAMES)) {
+  const { get } = Object.getOwnPropertyDescriptor(CompilerEnv.prototype, key);
+  Object.defineProperty(CompilerEnv.prototype, key, {
+    get() {
+      return withIndexing(this, key, get.call(this));
+    },
+    configurable: true,
+    enumerable: false,
+  });
+}
+for (const [proto, method] of [
+  [ObservationView.prototype, 'addDerivedSpace'],
+  [ObservationView.prototype, 'addSpace'],
+  [RewardView.prototype, 'addSpace'],
+]) {
+  const add = proto[method];
+  const counted = {
+    [method](...args) {
+      const out = add.apply(this, args);
+      spacesAdded++;
+      return out;
+    },
+  }[method];
+  Object.defineProperty(counted, 'length', { value: add.length });
+  Object.defineProperty(proto, method, { value: counted, writable: true, configurable: true, enumerable: false });
+}
+
 const raw = Object.keys(guarded).filter((name) => self[name] !== guarded[name]);
 if (raw.length) throw new Error(`compgym: api.js does not export the guarded ${raw.join(', ')}`);

@@ -4,7 +4,9 @@
 // picks remote-node.js instead, which starts a worker thread.
 // Calls may overlap; each resolves with its own reply, and a failed call
 // rejects with an Error whose `name` is the service's typed error name
-// (ValueError, SessionNotFound...).
+// (ValueError, SessionNotFound...). A Node worker thread holds the process
+// open only while a call is pending: an idle one is unref'd, so a script
+// that forgets terminate() still exits.
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
 const METHODS = {
@@ -48,6 +50,7 @@ export class RemoteService {
           w.terminate();
         } else {
           this.#stopListening = listen(w, (data) => this.#onReply(data), (why) => this.#fail('ServiceError', why));
+          this.#holdOpen(w);
         }
         return w;
       },
@@ -58,10 +61,17 @@ export class RemoteService {
     );
   }
 
+  /** Node's Worker holds the event loop while a call waits for its reply, never while idle (browsers have no ref). */
+  #holdOpen(worker) {
+    const method = this.#pending.size > 0 ? 'ref' : 'unref';
+    if (typeof worker?.[method] === 'function') worker[method]();
+  }
+
   #onReply(data) {
     const call = this.#pending.get(data?.id);
     if (!call) return;
     this.#pending.delete(data.id);
+    this.#worker.then((w) => this.#holdOpen(w));
     if (data.error) call.reject(namedError(data.error.name, data.error.message));
     else call.resolve(data.reply);
   }
@@ -79,6 +89,7 @@ export class RemoteService {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      this.#holdOpen(worker);
       try {
         worker.postMessage({ id, method, request });
       } catch (error) {

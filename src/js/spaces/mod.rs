@@ -515,8 +515,9 @@ impl JsSpace {
     }
 
     /// The shape of an array-valued space (Box, MultiDiscrete, MultiBinary, Binary).
-    #[wasm_bindgen(getter)]
-    pub fn shape(&self) -> JsResult<Vec<u32>> {
+    /// A plain array of numbers, as Gymnasium's shape is a tuple.
+    #[wasm_bindgen(getter, unchecked_return_type = "number[]")]
+    pub fn shape(&self) -> JsResult<js_sys::Array> {
         let shape = match self.space.kind() {
             SpaceKind::Box(b) => b.shape(),
             SpaceKind::MultiDiscrete(m) => m.shape(),
@@ -524,7 +525,7 @@ impl JsSpace {
             SpaceKind::Binary(b) => b.shape(),
             _ => return Err(wrong_kind(&self.space, "shape", "Box, MultiDiscrete, MultiBinary and Binary")),
         };
-        Ok(shape.iter().map(|&d| d as u32).collect())
+        Ok(shape.iter().map(|&d| JsValue::from_f64(d as f64)).collect())
     }
 
     /// The element names of a NamedDiscrete space, or the flags of a Commandline space.
@@ -582,18 +583,19 @@ impl JsSpace {
         };
         c.commandline(&values).map_err(to_js_error)
     }
-    /// The values of a commandline; an unknown flag is a LookupError.
-    #[wasm_bindgen(js_name = fromCommandline)]
+    /// The values of a commandline, a plain array of numbers (`[0]` for
+    /// `"-dce"`); an unknown flag is a LookupError.
+    #[wasm_bindgen(js_name = fromCommandline, unchecked_return_type = "number[]")]
     pub fn from_commandline(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] commandline: JsValue,
-    ) -> JsResult<Vec<f64>> {
+    ) -> JsResult<js_sys::Array> {
         let SpaceKind::Commandline(c) = self.space.kind() else {
             return Err(wrong_kind(&self.space, "fromCommandline", "Commandline"));
         };
         let commandline = args::string(&commandline, "commandline").map_err(to_js_error)?;
         c.from_commandline(&commandline)
-            .map(|v| v.into_iter().map(|i| i as f64).collect())
+            .map(|v| v.into_iter().map(|i| JsValue::from_f64(i as f64)).collect())
             .map_err(to_js_error)
     }
 

@@ -126,4 +126,10 @@ export interface PerArmBanditOptions {
 export interface ValidatableEnvironment {
   validate(episodes?: number | null, seed?: number | null): void;
 }
+
+/** LinUCB plays the compiler bandit as well as the stationary one. */
+export interface LinUcb {
+  /** The arms to play for the compiler bandit's current observation (reset it first). */
+  act(env: CompilerBandit): Int32Array;
+}
 "#;

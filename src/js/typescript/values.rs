@@ -80,4 +80,17 @@ export type ErrorName =
 export interface CompgymError extends Error {
   name: ErrorName;
 }
+
+/** numpy Generator's choice and permutation, typed by what they are given. */
+export interface Rng {
+  /** An item of `a` (an integer n stands for 0..n) drawn uniformly; with `size`, that many draws with replacement. */
+  choice(a: number): number;
+  choice<T>(a: ArrayLike<T>): T;
+  choice(a: number, size: number): number[];
+  choice<T>(a: ArrayLike<T>, size: number): T[];
+  /** For an integer n, 0..n in a random order; for an array or typed array, a shuffled copy of the same kind. */
+  permutation(n: number): number[];
+  permutation<A extends TypedArray>(x: A): A;
+  permutation<T>(x: readonly T[]): T[];
+}
 "#;

@@ -49,6 +49,11 @@ class Walk extends Env<Int32Array, number> {
 }
 
 register('types/Walk-v0', { entryPoint: () => new Walk(), maxEpisodeSteps: 10 });
+/** A module entry point (for AsyncVectorEnv's workers) loads first: compiled, never run. */
+export async function registerModule(): Promise<void> {
+  const loaded: Promise<void> = register('types/ModuleWalk-v0', { entryPoint: { module: './walk.mjs', export: 'makeWalk' } });
+  await loaded;
+}
 const walk = new TimeLimit(new Walk(), 5);
 const [position] = walk.reset({ seed: 1 });
 const firstPosition: number = position[0];

@@ -92,7 +92,8 @@ if (description.type === 'Box') {
 ok(Space.fromJSON(description).equals(box) && spaceFromJSON(JSON.stringify(description)).equals(box));
 const gymBox = Space.fromGym(box.toGym());
 const flags = Space.commandlineSpace([{ name: 'dce', flag: '-dce', description: 'Dead code elimination' }]);
-const values: Float64Array = flags.fromCommandline('-dce');
+const values: number[] = flags.fromCommandline('-dce');
+const boxShape: number[] = box.shape;
 const line: string = flags.commandline([0]);
 const dict = Space.dict({ count: Space.discrete(3), text: Space.text({ maxLength: 4 }) }, { sortKeys: false });
 const tuple = Space.tuple([Space.discrete(2, { start: 1 }), Space.multiBinary(3), Space.namedDiscrete(['a', 'b'])]);
@@ -120,6 +121,10 @@ const rng = new Rng(1n);
 const die: number | bigint = rng.integers(1, 7);
 const saved = Rng.fromState(rng.state);
 equal(saved.random(), rng.random());
+const picked: string = rng.choice(['a', 'b']);
+const order: number[] = rng.permutation(4);
+const shuffledCopy: Int32Array = rng.permutation(Int32Array.of(1, 2, 3));
+rng.shuffle([1, 2, 3]);
 
 /** Wrong uses: compiled, never run. */
 export function mistakes1(): void {
@@ -139,6 +144,9 @@ ok(registeredEnvs().includes('bril-ic-v0'));
 const env = make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/dead-code', observationSpace: 'IrInstructionCount' });
 const first: SpaceValue = env.reset();
 const step: StepResult = env.step('-dce');
+let total = 0;
+total += env.step('-lvn').reward; // the plain call gives one reward, a number
+const perSpace: number[] = env.step('-dce', { rewardSpaces: ['IrInstructionCountOz'] }).reward;
 const { reward, terminated, truncated, info } = step;
 const noEffect: boolean = info.actionHadNoEffect;
 const failure: CompgymError | undefined = info.error;
@@ -308,6 +316,9 @@ const compilerBandit = new CompilerBandit({ seed: 1, batchSize: 2, programs: ['f
 compilerBandit.reset();
 const banditStep = compilerBandit.step(compilerBandit.optimalActions());
 const programs: string[] | undefined = compilerBandit.currentPrograms;
+const compilerAgent = new LinUcb(60 + compilerBandit.numArms + compilerBandit.propertyNames.length);
+const arms: Int32Array = compilerAgent.act(compilerBandit);
+compilerAgent.learn(compilerBandit.step(arms).reward);
 
 const timeStepEnv = new CompilerTimeStepEnvironment('bril-ic-v0', {
   benchmark: 'benchmark://suite-v0/fib-iter',

@@ -46,6 +46,42 @@ function boxes(description, path, out) {
 
 const infinite = (bound) => (Array.isArray(bound) ? bound : [bound]).some((x) => x === null || !Number.isFinite(Number(x)));
 
+/** A Box's bounds, element by element (a shared bound repeated). */
+function bounds(box) {
+  const n = box.shape.reduce((a, b) => a * b, 1);
+  const each = (bound) => (Array.isArray(bound) ? bound.map(Number) : new Array(n).fill(Number(bound)));
+  return [each(box.low), each(box.high)];
+}
+
+/**
+ * Gymnasium's advice for Box action spaces of one dimension: a symmetric,
+ * normalised range ([-1, 1] or [0, 1]) suits learning algorithms best.
+ */
+function normalised(box) {
+  if (box.shape.length !== 1) return true;
+  const [low, high] = bounds(box);
+  return low.every((l, i) => (l === 0 || Math.abs(l) === Math.abs(high[i])) && l >= -1 && high[i] <= 1);
+}
+
+/** The empty Dicts and Tuples inside a space description, with their paths (Gymnasium refuses them). */
+function empties(description, path, out) {
+  if ((description.type === 'Dict' || description.type === 'Tuple') && description.spaces.length === 0) out.push([path, description.type]);
+  if (description.type === 'Dict') for (const [k, d] of description.spaces) empties(d, `${path}.${k}`, out);
+  if (description.type === 'Tuple') description.spaces.forEach((d, i) => empties(d, `${path}[${i}]`, out));
+  return out;
+}
+
+/** The typed array a space's values are (Box, MultiDiscrete, MultiBinary), for advice on plain arrays. */
+function arrayKind(space) {
+  const d = space.toJSON();
+  if (d.type === 'Box') return `a ${d.dtype} typed array`;
+  if (d.type === 'MultiDiscrete' || d.type === 'MultiBinary') return 'a typed array';
+  return null;
+}
+
+/** Whether two results share an object (an array, typed array or plain object), as a reused buffer would. */
+const sameObject = (a, b) => typeof a === 'object' && a !== null && a === b;
+
 /**
  * Checks `env` against Gymnasium's API; returns every problem found (an
  * empty array when there is none). Options: `skipRenderCheck`,
@@ -85,6 +121,14 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     spaces[kind] = space;
     for (const [path, box] of boxes(space.toJSON(), name, [])) {
       if (infinite(box.low) || infinite(box.high)) warning(`${kind}-space-bounds`, `${path} is a Box with infinite bounds; give it finite ones if the values have them`);
+      const [low, high] = bounds(box);
+      if (low.some((l, i) => l === high[i])) warning(`${kind}-space-bounds`, `${path} is a Box whose minimum and maximum are equal somewhere; an element that cannot vary carries nothing`);
+      if (kind === 'action' && !infinite(box.low) && !infinite(box.high) && !normalised(box)) {
+        warning('action-space-normalized', `${path} is a Box action space of range [${box.low}, ${box.high}]; a symmetric, normalised range ([-1, 1] or [0, 1]) suits learning algorithms best: rescale actions in step (or with TransformAction)`);
+      }
+    }
+    for (const [path, type] of empties(space.toJSON(), name, [])) {
+      error(`${kind}-space`, `${path} is an empty ${type} space, which Gymnasium does not allow; give it at least one member`);
     }
   }
   if (spaces.action) {
@@ -118,6 +162,10 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
       return false;
     }
     if (hasNonFinite(observation)) warning(`${check}-finite`, `the observation of ${what} holds NaN or infinity; agents rarely cope with them`);
+    const kind = arrayKind(spaces.observation);
+    if (kind && Array.isArray(observation)) {
+      warning(`${check}-type`, `the observation of ${what} is a plain array; return ${kind} (as Gymnasium expects a numpy array), which batches and learns without conversion`);
+    }
     return true;
   };
   const reset = (args, what) => {
@@ -141,6 +189,18 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   if (!first) return problems;
 
   const seeded = reset({ seed: SEED }, `reset({seed: ${SEED}})`);
+  // Gymnasium's check that returned data is not reused: an agent keeping a result must not see it change.
+  const reused = (check, a, b, what) => {
+    for (const [i, name] of [
+      [0, 'observation'],
+      [a.length - 1, 'info'],
+    ]) {
+      if (sameObject(a[i], b[i])) {
+        error(check, `${what} returned the same ${name} object both times; return a new one each call (copy a buffer you reuse), or an agent that keeps one sees it change`);
+      }
+    }
+  };
+  if (seeded) reused('reset-data-reused', first, seeded, 'reset() then reset({seed})');
   const unwrapped = env.unwrapped ?? env;
   if (seeded && 'npRandomSeed' in unwrapped && unwrapped.npRandomSeed !== SEED) {
     error('reset-seed-rng', `after reset({seed: ${SEED}}), env.unwrapped.npRandomSeed is ${describe(unwrapped.npRandomSeed)}; call super.reset({seed}) at the start of reset`);
@@ -191,9 +251,13 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     spaces.action.seed(SEED);
     const action = spaces.action.sample();
     const once = step(action, `step(${describe(action)}) after reset({seed: ${SEED}})`);
+    if (once && once[3] === true && deterministic) {
+      error('step-truncates', `the first step after reset({seed: ${SEED}}) truncated the episode; an episode must last more than one step (is maxEpisodeSteps 1, or truncated inverted?)`);
+    }
     // Step determinism assumes seeded resets replay (reported above when they do not).
     if (once && deterministic && resetsReplay && reset({ seed: SEED }, `reset({seed: ${SEED}})`)) {
       const twice = step(action, `step(${describe(action)}) after reset({seed: ${SEED}}) again`);
+      if (twice) reused('step-data-reused', once, twice, `step(${describe(action)}) twice`);
       if (twice) {
         const names = ['observation', 'reward', 'terminated', 'truncated', 'info'];
         const differing = names.filter((_, i) => !dataEqual(once[i], twice[i]));

@@ -9,6 +9,12 @@
 import { Rng, Space } from '../api.js';
 
 /** An Error whose `name` says what kind it is, like every compgym error. */
+/** A module URL a worker can import: absolute, a relative one resolved against the page (or the working directory). */
+export function moduleUrl(module) {
+  const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
+  return new URL(module, base).href;
+}
+
 export function namedError(name, message) {
   const error = new Error(message);
   error.name = name;

@@ -11,7 +11,7 @@ import {
   StationaryStochasticPerArmEnvironment,
   registeredEnvs,
 } from '../api.js';
-import { Env, describe, isPlainObject, lookupError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
+import { Env, describe, isPlainObject, lookupError, moduleUrl, namedError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
 import { makeWrappers } from './common-wrappers.js';
@@ -247,6 +247,8 @@ export class TimeStepEnv extends Env {
 // ---- the registry -----------------------------------------------------------
 
 const registry = new Map();
+/** The ids registered by this module (every worker has them too). */
+const builtinIds = new Set();
 
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
@@ -268,27 +270,84 @@ function readStepLimit(n, what) {
  * Registers `id` (Gymnasium's `register`): `entryPoint(options)` makes the
  * environment from make's options merged over `kwargs`; `maxEpisodeSteps`
  * makes `make` wrap it in a TimeLimit. A ValueError if the id is taken.
+ *
+ * `entryPoint` may also be `{module, export}` (Gymnasium's "module:attr"):
+ * the module's export, a function of the options, makes the environment.
+ * That form returns a promise that resolves once the module is loaded
+ * (`make` works from then on), and AsyncVectorEnv's workers replay it, as
+ * they cannot receive a function.
  */
 export function register(id, options) {
   if (typeof id !== 'string' || id === '') throw typeError(`id must be a non-empty string, got ${describe(id)}`);
   const o = readSpecOptions(id, options);
-  requireFunction(o.entryPoint, `register(${JSON.stringify(id)}): entryPoint`);
+  const source = isPlainObject(o.entryPoint) ? readModuleEntry(id, o.entryPoint) : null;
+  if (!source) requireFunction(o.entryPoint, `register(${JSON.stringify(id)}): entryPoint`);
   if (registry.has(id) || compilerIds().includes(id)) throw valueError(`environment ${JSON.stringify(id)} is already registered`);
   if (o.kwargs !== undefined && !isPlainObject(o.kwargs)) throw typeError(`register: kwargs must be an object, got ${describe(o.kwargs)}`);
-  registry.set(
+  let factory = null;
+  const entryPoint = source
+    ? (kwargs) => {
+        if (!factory) throw valueError(`the module of ${JSON.stringify(id)} is still loading: await gym.register(...) before make`);
+        return factory(kwargs);
+      }
+    : o.entryPoint;
+  const registration = Object.freeze({
     id,
-    Object.freeze({
-      id,
-      entryPoint: o.entryPoint,
-      maxEpisodeSteps: readStepLimit(o.maxEpisodeSteps, 'maxEpisodeSteps'),
-      rewardThreshold: o.rewardThreshold ?? null,
-      nondeterministic: o.nondeterministic ?? false,
-      kwargs: Object.freeze({ ...(o.kwargs ?? {}) }),
-      orderEnforce: o.orderEnforce ?? true,
-      disableEnvChecker: o.disableEnvChecker ?? false,
-      disableRenderOrderEnforcing: o.disableRenderOrderEnforcing ?? false,
-    }),
-  );
+    entryPoint,
+    maxEpisodeSteps: readStepLimit(o.maxEpisodeSteps, 'maxEpisodeSteps'),
+    rewardThreshold: o.rewardThreshold ?? null,
+    nondeterministic: o.nondeterministic ?? false,
+    kwargs: Object.freeze({ ...(o.kwargs ?? {}) }),
+    orderEnforce: o.orderEnforce ?? true,
+    disableEnvChecker: o.disableEnvChecker ?? false,
+    disableRenderOrderEnforcing: o.disableRenderOrderEnforcing ?? false,
+    source,
+  });
+  registry.set(id, registration);
+  if (!source) return undefined;
+  // A module the user names at run time: bundlers must leave this import alone.
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ source.module).then(
+    (module) => {
+      const made = module[source.export];
+      if (typeof made !== 'function') throw typeError(`${source.module} has no function export ${JSON.stringify(source.export)} to make ${JSON.stringify(id)}`);
+      factory = made;
+    },
+    (error) => {
+      throw namedError(error?.name === 'TypeError' ? 'LookupError' : (error?.name ?? 'Error'), `register(${JSON.stringify(id)}): cannot load ${source.module}: ${error?.message ?? error}`);
+    },
+  ).catch((error) => {
+    // A registration that cannot make anything is taken back, so it can be made again.
+    if (registry.get(id) === registration) registry.delete(id);
+    throw error;
+  });
+}
+
+/** `{module, export}` with the module made an absolute URL (a worker has no importer to resolve against). */
+function readModuleEntry(id, entry) {
+  const { module, export: name = 'default', ...unknown } = entry;
+  const extra = Object.keys(unknown);
+  if (extra.length) throw typeError(`register(${JSON.stringify(id)}): entryPoint has an unknown key ${JSON.stringify(extra[0])} (known: module, export)`);
+  if (!(typeof module === 'string' || module instanceof URL)) throw typeError(`register(${JSON.stringify(id)}): entryPoint.module must be a URL or path, got ${describe(module)}`);
+  if (typeof name !== 'string') throw typeError(`register(${JSON.stringify(id)}): entryPoint.export must be a string, got ${describe(name)}`);
+  return Object.freeze({ module: moduleUrl(module), export: name });
+}
+
+/**
+ * How a worker can make `id`: null for an id every worker knows (or an
+ * unknown one, which the worker reports); the registration as plain data
+ * for one registered here with a `{module, export}` entry point; a
+ * LookupError for one registered with a function, which cannot travel.
+ */
+export function workerRegistration(id) {
+  const registered = registry.get(id);
+  if (!registered || builtinIds.has(id)) return null;
+  if (!registered.source) {
+    throw lookupError(
+      `${JSON.stringify(id)} was registered with a function entry point, which cannot reach a worker: register it with entryPoint: {module, export} (a module whose export makes the environment from its options), or pass {module, export, args} to AsyncVectorEnv`,
+    );
+  }
+  const { entryPoint, source, id: _, ...rest } = registered;
+  return { ...rest, kwargs: { ...rest.kwargs }, entryPoint: { ...source } };
 }
 
 let compilerIdList = null;
@@ -374,4 +433,5 @@ for (const [id, entryPoint] of [
     id,
     Object.freeze({ id, entryPoint, maxEpisodeSteps: null, rewardThreshold: null, nondeterministic: false, kwargs: Object.freeze({}) }),
   );
+  builtinIds.add(id);
 }

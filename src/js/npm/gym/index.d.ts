@@ -193,8 +193,21 @@ export interface RegisterOptions {
   kwargs?: { [key: string]: unknown };
 }
 
+/** A module whose export (a function of make's options) makes the environment: Gymnasium's "module:attr". */
+export interface ModuleEntryPoint {
+  /** A URL or path (relative to the page, or to the working directory in Node). */
+  module: string | URL;
+  /** Default "default". */
+  export?: string;
+}
+
 /** Registers `id` for make (ValueError if taken). */
 export function register(id: string, options: RegisterOptions): void;
+/**
+ * Registers `id` with a module entry point, which AsyncVectorEnv's workers
+ * replay; resolves once the module is loaded (make works from then on).
+ */
+export function register(id: string, options: Omit<RegisterOptions, 'entryPoint'> & { entryPoint: ModuleEntryPoint }): Promise<void>;
 /** Every id make knows, sorted. */
 export function registeredIds(): string[];
 /** The spec of `id` (LookupError if unknown). */
@@ -566,6 +579,12 @@ export interface AsyncVectorOptions extends VectorOptions {
   workerUrl?: string | URL;
 }
 
+/**
+ * N environments in workers. One call at a time: a call made while another
+ * is pending rejects with an AlreadyPendingCallError. An environment that
+ * throws is reported after the others' results are taken in (the error's
+ * `envIndex` names it); the next step resets it.
+ */
 export class AsyncVectorEnv<Rewards extends RewardArray = Float64Array> implements VectorEnvAttributes {
   constructor(envs: WorkerEnvSpec[], options?: AsyncVectorOptions);
   readonly numEnvs: number;

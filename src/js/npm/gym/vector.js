@@ -5,8 +5,8 @@
 // default) and its info conventions: each info key holds one entry per
 // environment and a `_key` mask says which environments set it.
 import { Space } from '../api.js';
-import { make } from './envs.js';
-import { describe, exactDescription, isEnv, isPlainObject, readSeed, requireEnv, typeError, valueError } from './core.js';
+import { make, workerRegistration } from './envs.js';
+import { describe, exactDescription, isEnv, isPlainObject, moduleUrl, namedError, readSeed, requireEnv, typeError, valueError } from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 import { VectorEnv } from './vector-env.js';
 
@@ -253,6 +253,7 @@ class VectorEnvBase extends VectorEnv {
     this.spec = single.spec ?? null;
     this.closed = false;
     this._autoreset = new Uint8Array(n);
+    this._last = new Array(n).fill(null);
   }
 
   /** One action per environment from a batch, each checked before any environment steps. */
@@ -279,17 +280,28 @@ class VectorEnvBase extends VectorEnv {
     return out;
   }
 
-  /** Results in environment order -> the batched step results. */
-  _gather(results) {
+  /**
+   * Outcomes in environment order ({result} or {error}) -> the batched step
+   * results. Every environment that answered is taken in, so the batch
+   * stays consistent; an environment that threw keeps its last observation
+   * and is reset by the next step (as after an episode end). Then the first
+   * error is thrown, as Gymnasium raises after all workers answered.
+   */
+  _gather(outcomes) {
     const n = this.numEnvs;
     const observations = new Array(n);
     const rewards = new this._Rewards(n);
     const terminations = new Uint8Array(n);
     const truncations = new Uint8Array(n);
     const infos = {};
-    results.forEach((r, i) => {
-      const [observation, reward, terminated, truncated, info, final] = r;
+    outcomes.forEach(({ result, error }, i) => {
+      if (error) {
+        this._autoreset[i] = 1;
+        return;
+      }
+      const [observation, reward, terminated, truncated, info, final] = result;
       observations[i] = observation;
+      this._last[i] = observation;
       rewards[i] = reward;
       terminations[i] = terminated ? 1 : 0;
       truncations[i] = truncated ? 1 : 0;
@@ -297,12 +309,46 @@ class VectorEnvBase extends VectorEnv {
       addInfo(infos, info, i, n);
       this._autoreset[i] = this.autoresetMode !== AutoresetMode.SAME_STEP && (terminated || truncated) ? 1 : 0;
     });
+    this._throwFirstError(outcomes, 'step');
     return [this._observations.concatenate(observations), rewards, terminations, truncations, infos];
+  }
+
+  /** Takes in the resets that succeeded (environment i's info in `infos`); throws the first error after. */
+  _gatherResets(outcomes) {
+    const infos = {};
+    outcomes.forEach((outcome, i) => {
+      if (!outcome) return;
+      if (outcome.error) {
+        this._autoreset[i] = 1;
+        return;
+      }
+      this._last[i] = outcome.result[0];
+      this._autoreset[i] = 0;
+      addInfo(infos, outcome.result[1], i, this.numEnvs);
+    });
+    this._throwFirstError(outcomes, 'reset');
+    return [this._observations.concatenate(this._last), infos];
+  }
+
+  _throwFirstError(outcomes, what) {
+    const failed = outcomes.findIndex((o) => o?.error);
+    if (failed < 0) return;
+    const { error } = outcomes[failed];
+    const others = outcomes.filter((o) => o?.error).length - 1;
+    const also = others ? ` (and ${others} other environment${others > 1 ? 's' : ''})` : '';
+    const next = this.autoresetMode === AutoresetMode.DISABLED ? 'reset({options: {resetMask}}) resets it' : 'the next step resets it';
+    const wrapped = namedError(
+      error?.name ?? 'Error',
+      `environment ${failed}${also} failed in ${what}: ${error?.message ?? String(error)}; the others' results were taken in and ${next}`,
+    );
+    wrapped.envIndex = failed;
+    throw wrapped;
   }
 
   /** What each environment does this step: reset (next-step autoreset), step, or step and reset. */
   _operation(i) {
-    if (this.autoresetMode === AutoresetMode.NEXT_STEP && this._autoreset[i]) return 'reset';
+    // Set after an episode end (next-step mode) or a failed operation (any mode but Disabled, which stops in _splitActions).
+    if (this._autoreset[i]) return 'reset';
     return this.autoresetMode === AutoresetMode.SAME_STEP ? 'stepReset' : 'step';
   }
 
@@ -326,6 +372,15 @@ export function runOperation(env, op) {
     }
     default:
       throw valueError(`unknown operation ${describe(op.op)}`);
+  }
+}
+
+/** `{result}` of `run()`, or `{error}` if it throws. */
+function outcomeOf(run) {
+  try {
+    return { result: run() };
+  } catch (error) {
+    return { error };
   }
 }
 
@@ -375,30 +430,19 @@ export class SyncVectorEnv extends VectorEnvBase {
   reset(args) {
     if (this.closed) throw valueError('SyncVectorEnv is closed');
     const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
-    this._last ??= new Array(this.numEnvs).fill(null);
     if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
-    const infos = {};
-    this.envs.forEach((env, i) => {
-      if (mask && !mask[i]) return;
-      const [observation, info] = env.reset({ seed: seeds[i], options });
-      this._last[i] = observation;
-      this._autoreset[i] = 0;
-      addInfo(infos, info, i, this.numEnvs);
-    });
-    return [this._observations.concatenate(this._last), infos];
+    const outcomes = this.envs.map((env, i) => (mask && !mask[i] ? null : outcomeOf(() => env.reset({ seed: seeds[i], options }))));
+    return this._gatherResets(outcomes);
   }
 
   step(actions) {
     const split = this._splitActions(actions);
-    const results = this.envs.map((env, i) => {
+    const outcomes = this.envs.map((env, i) => {
       const op = this._operation(i);
-      if (op === 'reset') return autoresetResult(env.reset());
-      return runOperation(env, { op, action: split[i] });
+      if (op === 'reset') return outcomeOf(() => autoresetResult(env.reset()));
+      return outcomeOf(() => runOperation(env, { op, action: split[i] }));
     });
-    results.forEach((r, i) => {
-      this._last[i] = r[0];
-    });
-    return this._gather(results);
+    return this._gather(outcomes);
   }
 
   /** `env[name](...args)` (or the value of `env[name]`) for every environment, via getWrapperAttr. */
@@ -427,12 +471,21 @@ export class SyncVectorEnv extends VectorEnvBase {
   }
 }
 
+/**
+ * An id for a worker: built-in ids go as they are; an id registered here
+ * with a `{module, export}` entry point carries its registration, which the
+ * worker replays; one registered with a function cannot reach a worker.
+ */
+function idSpec(id, options) {
+  const registration = workerRegistration(id);
+  return registration ? { id, options, registration } : { id, options };
+}
+
 function readSpec(entry, i) {
-  if (typeof entry === 'string') return { id: entry };
-  if (isPlainObject(entry) && typeof entry.id === 'string') return { id: entry.id, options: entry.options };
+  if (typeof entry === 'string') return idSpec(entry);
+  if (isPlainObject(entry) && typeof entry.id === 'string') return idSpec(entry.id, entry.options);
   if (isPlainObject(entry) && (typeof entry.module === 'string' || entry.module instanceof URL)) {
-    const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
-    return { module: new URL(entry.module, base).href, export: entry.export ?? 'default', args: entry.args ?? [] };
+    return { module: moduleUrl(entry.module), export: entry.export ?? 'default', args: entry.args ?? [] };
   }
   const hint = typeof entry === 'function' ? ': a function cannot be sent to a worker' : '';
   throw typeError(`envs[${i}] must be an id, {id, options} or {module, export, args}, got ${describe(entry)}${hint}`);
@@ -457,7 +510,11 @@ function groups(n, w) {
  * plain-JS environments and wrapper stacks; functions cannot cross to a
  * worker). Options: `workers` (default: one per environment),
  * `autoresetMode`, `workerUrl` (default: compgym's worker.js).
- * The spaces are known once `ready` resolves (reset waits for it).
+ * The spaces are known once `ready` resolves (reset waits for it). One
+ * call at a time, as in Gymnasium: a call made while another is pending
+ * rejects with an AlreadyPendingCallError; idle workers do not keep Node
+ * running; an environment that throws is reported after the others' results
+ * are taken in (see VectorEnvBase._gather).
  */
 export class AsyncVectorEnv extends VectorEnvBase {
   constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl, ...dtypes } = {}) {
@@ -473,6 +530,7 @@ export class AsyncVectorEnv extends VectorEnvBase {
     this._groups = groups(specs.length, w);
     this._services = this._groups.map(() => connect(workerUrl));
     this.closed = false;
+    this._pending = null;
     this.ready = Promise.all(this._services.map((s, k) => s.call('Env.make', { envs: this._groups[k].map((i) => specs[i]) }))).then(
       (replies) => {
         const described = replies.flatMap((r) => r.envs);
@@ -491,89 +549,127 @@ export class AsyncVectorEnv extends VectorEnvBase {
         return this;
       },
     );
-    // A failure surfaces where it is awaited; until then it is not an unhandled rejection.
-    this.ready.catch(() => {});
+    // A failed construction stops the workers it started; the failure
+    // surfaces where `ready` (or a method) is awaited, not as an unhandled rejection.
+    this.ready.catch(() => {
+      this.closed = true;
+      this._stopWorkers();
+    });
   }
 
-  /** Runs one operation per listed environment, each worker its share at once; results in environment order. */
+  /**
+   * Runs `body` as the one pending call: another reset, step, call or
+   * setAttr before it settles is Gymnasium's AlreadyPendingCallError (it
+   * would interleave with this one's autoreset bookkeeping).
+   */
+  _exclusive(what, body) {
+    if (this._pending) {
+      return Promise.reject(namedError('AlreadyPendingCallError', `calling ${what} while waiting for a pending call to ${this._pending} to complete: await it first`));
+    }
+    this._pending = what;
+    const run = (async () => {
+      try {
+        await this.ready;
+        return await body();
+      } finally {
+        this._pending = null;
+      }
+    })();
+    this._running = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Runs one operation per listed environment, each worker its share at
+   * once; outcomes ({result} or {error}) in environment order, once every
+   * worker has answered.
+   */
   async _run(operations) {
-    const results = new Array(this.numEnvs);
+    const outcomes = new Array(this.numEnvs).fill(null);
     await Promise.all(
       this._groups.map(async (members, k) => {
         const ops = [];
         for (const [local, i] of members.entries()) if (operations[i]) ops.push({ ...operations[i], env: local, index: i });
         if (!ops.length) return;
-        const reply = await this._services[k].call('Env.run', { ops: ops.map(({ index, ...op }) => op) });
-        reply.results.forEach((r, j) => {
-          results[ops[j].index] = r;
-        });
+        try {
+          const reply = await this._services[k].call('Env.run', { ops: ops.map(({ index, ...op }) => op) });
+          reply.results.forEach((r, j) => {
+            outcomes[ops[j].index] = r.error ? { error: namedError(r.error.name, r.error.message) } : { result: r.result };
+          });
+        } catch (error) {
+          // The whole worker failed (it crashed, or a request could not be sent).
+          for (const op of ops) outcomes[op.index] = { error };
+        }
       }),
     );
-    return results;
+    return outcomes;
   }
 
-  async reset(args) {
-    await this.ready;
-    if (this.closed) throw valueError('AsyncVectorEnv is closed');
-    const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
-    this._last ??= new Array(this.numEnvs).fill(null);
-    if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
-    const results = await this._run(seeds.map((seed, i) => (mask && !mask[i] ? null : { op: 'reset', seed, options })));
-    const infos = {};
-    results.forEach((r, i) => {
-      if (!r) return;
-      this._last[i] = r[0];
-      this._autoreset[i] = 0;
-      addInfo(infos, r[1], i, this.numEnvs);
+  reset(args) {
+    return this._exclusive('reset', async () => {
+      if (this.closed) throw valueError('AsyncVectorEnv is closed');
+      const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
+      if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
+      return this._gatherResets(await this._run(seeds.map((seed, i) => (mask && !mask[i] ? null : { op: 'reset', seed, options }))));
     });
-    return [this._observations.concatenate(this._last), infos];
   }
 
-  async step(actions) {
-    await this.ready;
-    const split = this._splitActions(actions);
-    const ops = split.map((action, i) => {
-      const op = this._operation(i);
-      return op === 'reset' ? { op } : { op, action };
+  step(actions) {
+    return this._exclusive('step', async () => {
+      const split = this._splitActions(actions);
+      const ops = split.map((action, i) => {
+        const op = this._operation(i);
+        return op === 'reset' ? { op } : { op, action };
+      });
+      const outcomes = await this._run(ops);
+      return this._gather(outcomes.map((o, i) => (ops[i].op === 'reset' && o.result ? { result: autoresetResult(o.result) } : o)));
     });
-    const results = await this._run(ops);
-    const full = results.map((r, i) => (ops[i].op === 'reset' ? autoresetResult(r) : r));
-    full.forEach((r, i) => {
-      this._last[i] = r[0];
-    });
-    return this._gather(full);
   }
 
   /** `env[name](...args)` (or the value of `env[name]`) for every environment; arguments must be cloneable. */
-  async call(name, ...args) {
-    await this.ready;
-    const replies = await Promise.all(this._services.map((s) => s.call('Env.call', { name, args })));
-    return replies.flatMap((r) => r.values);
+  call(name, ...args) {
+    return this._exclusive('call', async () => {
+      const replies = await Promise.all(this._services.map((s) => s.call('Env.call', { name, args })));
+      return replies.flatMap((r) => r.values);
+    });
   }
   getAttr(name) {
     return this.call(name);
   }
-  async setAttr(name, values) {
-    await this.ready;
-    const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);
-    if (list.length !== this.numEnvs) throw valueError(`setAttr: ${list.length} values for ${this.numEnvs} environments`);
-    await Promise.all(this._services.map((s, k) => s.call('Env.set', { name, values: this._groups[k].map((i) => list[i]) })));
+  setAttr(name, values) {
+    return this._exclusive('setAttr', async () => {
+      const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);
+      if (list.length !== this.numEnvs) throw valueError(`setAttr: ${list.length} values for ${this.numEnvs} environments`);
+      await Promise.all(this._services.map((s, k) => s.call('Env.set', { name, values: this._groups[k].map((i) => list[i]) })));
+    });
   }
   render() {
     return this.call('render');
   }
-  /** Closes the environments and stops the workers; safe to call twice. */
-  async close() {
-    if (this.closed) return;
-    this.closed = true;
-    try {
-      await this.ready;
-      await Promise.all(this._services.map((s) => s.call('Env.close', {})));
-    } catch {
-      // The workers stop below either way.
-    } finally {
-      await Promise.all(this._services.map((s) => s.terminate()));
-    }
+
+  /**
+   * Closes the environments and stops the workers; safe to call twice.
+   * As Gymnasium's, a close while a call is pending waits for that call first.
+   */
+  close() {
+    if (this.closed && !this._closing) return Promise.resolve(); // closed, or never built
+    this._closing ??= (async () => {
+      await this._running;
+      this.closed = true;
+      try {
+        await this.ready;
+        await Promise.all(this._services.map((s) => s.call('Env.close', {})));
+      } catch {
+        // The workers stop below either way.
+      } finally {
+        await this._stopWorkers();
+      }
+    })();
+    return this._closing;
+  }
+
+  _stopWorkers() {
+    return Promise.all(this._services.map((s) => s.terminate()));
   }
 }
 

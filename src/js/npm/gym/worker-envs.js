@@ -2,21 +2,45 @@
 // worker holds the environments it was asked to make and runs operations
 // on them. Requests and replies are structured-clone data:
 //
-//   Env.make  {envs: [{id, options} | {module, export, args}]}
+//   Env.make  {envs: [{id, options, registration?} | {module, export, args}]}
 //             -> {envs: [{observationSpace, actionSpace, metadata, renderMode, spec, rewardRange}]}
 //   Env.run   {ops: [{env, op: "reset", seed, options} | {env, op: "step" | "stepReset", action}]}
-//             -> {results: [[observation, info] | [observation, reward, terminated, truncated, info, final?]]}
+//             -> {results: [{result: [observation, info] | [observation, reward, terminated, truncated, info, final?]}
+//                           | {error: {name, message}}]}  (each operation runs, whatever the others do)
 //   Env.call  {name, args} -> {values: [one per environment]}
 //   Env.set   {name, values: [one per environment]} -> {}
 //   Env.close {} -> {}
-import { make } from './envs.js';
+//
+// A `registration` is the `{module, export}` registration of an id made
+// with gym.register in the calling thread; the worker replays it once.
+import { make, register, registeredIds } from './envs.js';
 import { runOperation } from './vector.js';
 import { describe, isPlainObject, lookupError, requireEnv, typeError, valueError } from './core.js';
 
 let envs = [];
+/** Registrations replayed here, by id: each once, however many environments use it. */
+const replayed = new Map();
+
+function replay(registration) {
+  if (!replayed.has(registration.id)) {
+    const { id, ...options } = registration;
+    replayed.set(id, registeredIds().includes(id) ? Promise.resolve() : register(id, options));
+  }
+  return replayed.get(registration.id);
+}
 
 async function build(spec, i) {
-  if (typeof spec?.id === 'string') return make(spec.id, spec.options);
+  if (typeof spec?.id === 'string') {
+    if (isPlainObject(spec.registration)) await replay({ ...spec.registration, id: spec.id });
+    try {
+      return make(spec.id, spec.options);
+    } catch (error) {
+      if (error?.name === 'LookupError') {
+        error.message += '; an id registered with gym.register reaches workers when its entryPoint is {module, export}';
+      }
+      throw error;
+    }
+  }
   if (typeof spec?.module === 'string') {
     // A module the user names at run time: bundlers must leave this import alone.
     const module = await import(/* webpackIgnore: true */ /* @vite-ignore */ spec.module);
@@ -47,6 +71,15 @@ function valueOf(env, name, args) {
   return typeof value === 'function' ? value.apply(env, args) : value;
 }
 
+/** One operation's result, or its error as plain data (so the other operations' results still travel). */
+function outcome(op) {
+  try {
+    return { result: runOperation(environment(op.env), op) };
+  } catch (error) {
+    return { error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } };
+  }
+}
+
 /** Answers one `Env.*` method; throws typed errors. */
 export async function answer(method, request) {
   if (!isPlainObject(request)) throw typeError(`${method} takes an object request, got ${describe(request)}`);
@@ -69,7 +102,7 @@ export async function answer(method, request) {
     }
     case 'Env.run':
       if (!Array.isArray(request.ops)) throw typeError(`Env.run: ops must be an array, got ${describe(request.ops)}`);
-      return { results: request.ops.map((op) => runOperation(environment(op.env), op)) };
+      return { results: request.ops.map(outcome) };
     case 'Env.call':
       return { values: envs.map((env) => valueOf(env, request.name, request.args ?? [])) };
     case 'Env.set':
