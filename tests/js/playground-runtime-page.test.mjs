@@ -1,0 +1,93 @@
+// End to end: issue 26's second round. A step under a runtime reward runs
+// its program in a worker, with a visible running state and a cancel, and
+// the page stays responsive (defect 2).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, open } from './playground-helpers.mjs';
+
+let env;
+
+before(async () => {
+  env = await start();
+});
+
+after(async () => {
+  await env?.close();
+});
+
+/** About 100 M instructions executed: 5 per iteration, 20 M iterations; `d` is dead code for -dce. */
+export const HUNDRED_MILLION = [
+  '# ARGS: 20000000',
+  '@main(n: int) {',
+  '  one: int = const 1;',
+  '  i: int = const 0;',
+  '  s: int = const 0;',
+  '  d: int = const 7;',
+  '.loop:',
+  '  c: bool = lt i n;',
+  '  br c .body .done;',
+  '.body:',
+  '  s: int = add s i;',
+  '  i: int = add i one;',
+  '  jmp .loop;',
+  '.done:',
+  '  print s;',
+  '}',
+].join('\n');
+
+const NEVER_ENDS = '@main {\n  one: int = const 1;\n  i: int = const 0;\n.loop:\n  i: int = add i one;\n  jmp .loop;\n}';
+
+/** Counts the main thread's long tasks (over 50 ms) from now on: `page.longTasks()` reads them. */
+export async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => ({ name: e.name, duration: e.duration })))).observe({ type: 'longtask' });
+  });
+  page.longTasks = () => page.evaluate(() => window.longTasks);
+}
+
+test('defect 2: a runtime reward runs in a worker, shows that it runs, can be cancelled, and the page stays responsive', async () => {
+  const page = await open(env);
+  await page.evaluate((text) => window.compgymPlayground.loadProgram({ kind: 'own', source: text }), HUNDRED_MILLION);
+  await page.waitForFunction(() => window.compgymPlayground.info.run?.ok === true, null, { timeout: 60_000 });
+  await page.selectOption('#reward', 'DynamicInstructionCount');
+  // The measure lane's worker is kept busy with programs that never end (until fuel runs out, 10^9
+  // instructions each), so the step's run waits behind them and the running state lasts until cancelled.
+  await page.evaluate((text) => {
+    const lane = window.compgymPlayground.lanes.measure;
+    for (let i = 0; i < 2; i++) lane.run('measure', { source: text }, { timeLimitMs: 600_000 }).catch(() => {});
+  }, NEVER_ENDS);
+
+  await page.click('#passes button[data-flag="-dce"]');
+  // The step is taken at once; its reward is being computed, and says so.
+  await page.waitForSelector('#reward-status[data-state="running"]');
+  assert.match(await page.textContent('#reward-status'), /Running the program for the DynamicInstructionCount reward of step 1 \(-dce\)/);
+  assert.equal(await page.$eval('#history', (h) => h.dataset.pending), 'true');
+  assert.equal(await page.isVisible('#reward-cancel'), true);
+  // The main thread answers meanwhile: the page takes another step while the first one's program runs.
+  await page.click('#passes button[data-flag="-to-ssa"]');
+  await page.waitForFunction(() => window.compgymPlayground.episode.current.depth === 2);
+  assert.match(await page.textContent('#reward-status'), /step 1 \(-dce\) and 1 later step/);
+  // Cancel: the steps waiting for it fail, and the episode goes on from before them.
+  await page.click('#reward-cancel');
+  await page.waitForSelector('#reward-status[data-state="idle"]', { state: 'attached' });
+  assert.match(await page.textContent('#step-error'), /-dce failed: CancelledError: cancelled before its reward was computed\. Nothing is lost: the episode goes on from the start/);
+  assert.equal(await page.evaluate(() => window.compgymPlayground.episode.current.depth), 0);
+  assert.equal(await page.isVisible('#reward-cancel'), false);
+
+  // Again, to the end: the reward is the instructions the step saved, as the environment counts them.
+  await page.click('#passes button[data-flag="-dce"]');
+  await page.waitForSelector('#reward-status[data-state="running"]');
+  await page.waitForSelector('#reward-status[data-state="idle"]', { state: 'attached', timeout: 120_000 });
+  assert.equal(await page.textContent('#step-error'), '');
+  const { reward, total } = await page.evaluate(() => {
+    const { current } = window.compgymPlayground.episode;
+    return { reward: current.reward, total: current.total };
+  });
+  assert.equal(reward, 1, 'the dead constant ran once');
+  assert.equal(total, 1);
+  assert.equal(await page.$eval('#history', (h) => h.dataset.total), '1');
+  assert.match(await page.textContent('#history [aria-current] .r'), /^\+1$/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
