@@ -3,7 +3,7 @@
 // the page stays responsive (defect 2).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, open } from './playground-helpers.mjs';
+import { start, open, HUNDRED_MILLION, NEVER_ENDS } from './playground-helpers.mjs';
 
 let env;
 
@@ -14,37 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-/** About 100 M instructions executed: 5 per iteration, 20 M iterations; `d` is dead code for -dce. */
-export const HUNDRED_MILLION = [
-  '# ARGS: 20000000',
-  '@main(n: int) {',
-  '  one: int = const 1;',
-  '  i: int = const 0;',
-  '  s: int = const 0;',
-  '  d: int = const 7;',
-  '.loop:',
-  '  c: bool = lt i n;',
-  '  br c .body .done;',
-  '.body:',
-  '  s: int = add s i;',
-  '  i: int = add i one;',
-  '  jmp .loop;',
-  '.done:',
-  '  print s;',
-  '}',
-].join('\n');
-
-const NEVER_ENDS = '@main {\n  one: int = const 1;\n  i: int = const 0;\n.loop:\n  i: int = add i one;\n  jmp .loop;\n}';
-
-/** Counts the main thread's long tasks (over 50 ms) from now on: `page.longTasks()` reads them. */
-export async function watchLongTasks(page) {
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => ({ name: e.name, duration: e.duration })))).observe({ type: 'longtask' });
-  });
-  page.longTasks = () => page.evaluate(() => window.longTasks);
-}
 
 test('defect 2: a runtime reward runs in a worker, shows that it runs, can be cancelled, and the page stays responsive', async () => {
   const page = await open(env);

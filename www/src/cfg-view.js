@@ -17,8 +17,9 @@ function escape(text) {
 }
 
 /**
- * The SVG of a laid-out function, as markup: one string parsed once is many
- * times faster than thousands of createElementNS calls on a large function.
+ * The SVG of a laid-out function, as markup, without the blocks' text (see
+ * `blockText`): one string parsed once is many times faster than thousands
+ * of createElementNS calls on a large function.
  */
 function svgMarkup(fn, laid, changed) {
   const out = [
@@ -33,18 +34,31 @@ function svgMarkup(fn, laid, changed) {
   }
   fn.blocks.forEach((block, i) => {
     const node = laid.nodes[i];
-    const x = node.x - node.width / 2;
-    const y = node.y - node.height / 2;
     out.push(`<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">`);
     out.push(`<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>`);
-    out.push(`<rect x="${x}" y="${y}" width="${node.width}" height="${node.height}" rx="4"/>`);
-    node.lines.forEach((line, k) => {
-      out.push(`<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`);
-    });
+    out.push(`<rect x="${node.x - node.width / 2}" y="${node.y - node.height / 2}" width="${node.width}" height="${node.height}" rx="4"/>`);
     out.push('</g>');
   });
   out.push('</svg>');
   return out.join('');
+}
+
+/** The text lines of block `i`, as markup to put in its group. */
+function blockText(laid, i) {
+  const node = laid.nodes[i];
+  const x = node.x - node.width / 2;
+  const y = node.y - node.height / 2;
+  return node.lines
+    .map((line, k) => `<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`)
+    .join('');
+}
+
+/** Lines of text put in the graph per task: the browser lays out each batch in a few milliseconds. */
+const TEXT_LINES_PER_TASK = 150;
+
+/** A task boundary, so that input and painting come between two batches. */
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export function mountCfg(app, $) {
@@ -59,6 +73,8 @@ export function mountCfg(app, $) {
   }, { passive: false });
   let size = { width: 1, height: 1, nodes: [] };
   let shownKey = null;
+  let changedList = [];
+  let nextChanged = 0;
 
   /** Shows the graph at `scale` from the top, centred across, or on the entry block if it is wider. */
   function place(scale) {
@@ -76,6 +92,38 @@ export function mountCfg(app, $) {
   /** The graph's width in view, but never so small the text cannot be read: the rest is a drag away. */
   function fitWidth() {
     place(Math.max(LEGIBLE, Math.min(1, host.clientWidth / size.width)));
+  }
+
+  /** Centres block `i` at a scale where its text can be read. */
+  function centre(i) {
+    const node = size.nodes[i];
+    if (!node) return;
+    const scale = Math.max(1, panzoom.getScale());
+    panzoom.zoom(scale, { animate: false });
+    panzoom.pan(host.clientWidth / (2 * scale) - node.x, host.clientHeight / (2 * scale) - node.y, { animate: false });
+    host.dataset.centred = String(i);
+  }
+
+  /** The next block the step changed, in the function's order, round and round. */
+  function jumpToChange() {
+    if (!changedList.length) return;
+    centre(changedList[nextChanged % changedList.length]);
+    nextChanged++;
+  }
+
+  /** The keys of a focused graph: arrows pan a fifth of the view, + and − zoom, 0 fits. */
+  function key(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const scale = panzoom.getScale();
+    const dx = host.clientWidth / 5 / scale;
+    const dy = host.clientHeight / 5 / scale;
+    const moves = { ArrowLeft: [dx, 0], ArrowRight: [-dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
+    if (moves[event.key]) panzoom.pan(...moves[event.key], { relative: true, animate: false });
+    else if (event.key === '+' || event.key === '=') panzoom.zoomIn({ animate: false });
+    else if (event.key === '-' || event.key === '−') panzoom.zoomOut({ animate: false });
+    else if (event.key === '0') fit();
+    else return;
+    event.preventDefault();
   }
 
   let renders = 0;
@@ -96,6 +144,9 @@ export function mountCfg(app, $) {
     }
     const before = node.parent ? JSON.parse(episode.observe(node.parent, 'Cfg')).functions.find((f) => f.name === fn.name) : null;
     const changed = node.parent ? changedBlocks(fn, before ?? { blocks: [] }) : new Set();
+    changedList = [...changed].sort((a, b) => a - b);
+    nextChanged = 0;
+    $('cfg-changed').disabled = changedList.length === 0;
     let laid;
     if (fn.blocks.length <= INLINE_BLOCKS) {
       laid = layout(fn);
@@ -110,21 +161,37 @@ export function mountCfg(app, $) {
       }
       if (ticket !== renders) return; // a later state or function is being drawn
     }
+    // The boxes and edges first, then the text a batch per task: a large
+    // function's thousands of lines would hold the page for a second at once.
+    host.dataset.state = 'drawing';
     stage.innerHTML = svgMarkup(fn, laid, changed);
-    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
-    $('cfg-legend').textContent = node.parent
-      ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
-      : plural(fn.blocks.length, 'block');
     const key = `${episode.root.id}/${fn.name}`;
     size = laid;
     if (key !== shownKey) fitWidth();
     shownKey = key;
+    const groups = stage.querySelectorAll('g.cfg-block');
+    let lines = 0;
+    for (let i = 0; i < groups.length; i++) {
+      if (lines >= TEXT_LINES_PER_TASK) {
+        lines = 0;
+        await nextTask();
+        if (ticket !== renders) return;
+      }
+      groups[i].insertAdjacentHTML('beforeend', blockText(laid, i));
+      lines += laid.nodes[i].lines.length;
+    }
+    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
+    $('cfg-legend').textContent = node.parent
+      ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
+      : plural(fn.blocks.length, 'block');
   }
 
   $('cfg-function').addEventListener('change', render);
   $('cfg-zoom-in').addEventListener('click', () => panzoom.zoomIn());
   $('cfg-zoom-out').addEventListener('click', () => panzoom.zoomOut());
   $('cfg-fit').addEventListener('click', fit);
+  $('cfg-changed').addEventListener('click', jumpToChange);
+  host.addEventListener('keydown', key);
   episode.addEventListener('change', render);
   render();
   return { panzoom };
