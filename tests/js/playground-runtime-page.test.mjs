@@ -60,3 +60,29 @@ test('defect 2: a runtime reward runs in a worker, shows that it runs, can be ca
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('what the agent sees: the observation per step as a heat strip, and the features the step changed, named and explained', async () => {
+  const page = await open(env, { fragment: '#p=suite/loop-invariant&r=IrInstructionCount&s=-licm' });
+  await page.waitForSelector('#obs[data-rows="2"][data-space="Autophase"]', { state: 'attached' });
+  assert.equal(await page.getAttribute('#obs', 'data-features'), '60');
+  const changed = Number(await page.getAttribute('#obs', 'data-changed'));
+  assert.ok(changed > 0, '-licm changes the program\'s shape');
+  const first = await page.$eval('#obs-changes li[data-feature]', (li) => ({ name: li.dataset.feature, text: li.textContent }));
+  assert.match(first.text, new RegExp(`^${first.name} [\\d,]+ → [\\d,]+ \\([+−][\\d,]+\\): \\S.{10,}`), 'name, before → after, change and sentence');
+  // The strip has a row per step and draws the change: some pixels are coloured.
+  const coloured = await page.$eval('#obs-strip', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 2] > data[i] + 40 || data[i] > data[i + 2] + 40) n++;
+    return n;
+  });
+  assert.ok(coloured > 0, 'the changed features are coloured');
+  await page.selectOption('#obs-space', 'InstCount');
+  await page.waitForSelector('#obs[data-space="InstCount"]', { state: 'attached' });
+  assert.ok(Number(await page.getAttribute('#obs', 'data-features')) > 40);
+  await page.click('#back');
+  await page.waitForSelector('#obs[data-rows="1"]', { state: 'attached' });
+  assert.match(await page.textContent('#obs-changes'), /The program as loaded/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

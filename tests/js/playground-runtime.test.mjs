@@ -150,3 +150,21 @@ test('a settler that knows a reward settles or fails the step as it is taken, wi
   assert.deepEqual(events, ['step', 'step', 'step']);
   episode.dispose();
 });
+
+test('what the agent sees: the page names every Autophase feature the environment observes, and the changes a step makes', async () => {
+  const { AUTOPHASE, featureSentence } = await import('../../www/src/features.js');
+  const { featureChanges } = await import('../../www/src/observation-view.js');
+  const episode = new Episode(make);
+  episode.load({ uri: 'benchmark://suite-v0/loop-invariant' }, 'IrInstructionCount');
+  const before = episode.observe(episode.root, 'AutophaseDict');
+  assert.deepEqual(Object.keys(AUTOPHASE), Object.keys(before), 'the same features, in the same order');
+  for (const name of Object.keys(episode.observe(episode.root, 'InstCountDict'))) assert.ok(featureSentence('InstCount', name).length > 10, name);
+  const node = episode.step('-licm');
+  const after = episode.observe(node, 'AutophaseDict');
+  const changes = featureChanges(before, after);
+  assert.ok(changes.length > 0);
+  assert.deepEqual(changes.map((c) => c.name).sort(), Object.keys(after).filter((k) => after[k] !== before[k]).sort());
+  for (let i = 1; i < changes.length; i++) assert.ok(Math.abs(changes[i - 1].delta) >= Math.abs(changes[i].delta), 'largest first');
+  assert.deepEqual(featureChanges(after, after), []);
+  episode.dispose();
+});
