@@ -4,7 +4,7 @@
 // (wheel, drag, pinch, or the buttons). Large functions start fitted to the
 // width, at the top, and zoom in from there.
 import Panzoom from '@panzoom/panzoom';
-import { h, plural } from './format.js';
+import { h, nextTask, plural } from './format.js';
 import { layout, blockName, changedBlocks, LINE_H, PAD } from './cfg-layout.js';
 
 /** Functions with more blocks are laid out in a worker, so the page never waits on dagre. */
@@ -55,11 +55,6 @@ function blockText(laid, i) {
 
 /** Lines of text put in the graph per task: the browser lays out each batch in a few milliseconds. */
 const TEXT_LINES_PER_TASK = 150;
-
-/** A task boundary, so that input and painting come between two batches. */
-function nextTask() {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 export function mountCfg(app, $) {
   const { episode } = app;
@@ -131,6 +126,9 @@ export function mountCfg(app, $) {
   /** Draws the chosen function of the current state; a large one is laid out in a worker. */
   async function render() {
     const ticket = ++renders;
+    // Not in the task of the step itself: the step's other views come first.
+    await nextTask();
+    if (ticket !== renders || !episode.current) return;
     const node = episode.current;
     const cfg = JSON.parse(episode.observe(node, 'Cfg'));
     const select = $('cfg-function');

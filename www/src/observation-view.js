@@ -3,7 +3,7 @@
 // row per step and one column per feature, coloured by how the step changed
 // each feature; and, for the current step, the features it changed, named
 // with their sentence. Drawn on a canvas: one element, however long the path.
-import { h, count, signed } from './format.js';
+import { h, count, nextTask, signed } from './format.js';
 import { featureSentence } from './features.js';
 import { OBSERVATIONS } from './glossary.js';
 
@@ -33,7 +33,13 @@ export function mountObservations(app, $) {
     return node?.env ? episode.observe(node, `${$('obs-space').value}Dict`) : null;
   }
 
-  function render() {
+  let renders = 0;
+
+  /** Draws after the step's own task, once for several changes in a row. */
+  async function render() {
+    const ticket = ++renders;
+    await nextTask();
+    if (ticket !== renders || !episode.current) return;
     const space = $('obs-space').value;
     const path = episode.path().slice(-ROWS);
     const rows = path.map((node) => ({ node, now: vector(node), before: vector(node.parent) }));
