@@ -3,7 +3,7 @@
 // the page stays responsive (defect 2).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, open, HUNDRED_MILLION, NEVER_ENDS } from './playground-helpers.mjs';
+import { start, open, HUNDRED_MILLION, NEVER_ENDS, watchLongTasks } from './playground-helpers.mjs';
 
 let env;
 
@@ -83,6 +83,58 @@ test('what the agent sees: the observation per step as a heat strip, and the fea
   await page.click('#back');
   await page.waitForSelector('#obs[data-rows="1"]', { state: 'attached' });
   assert.match(await page.textContent('#obs-changes'), /The program as loaded/);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});
+
+test('nothing long on the main thread: no long task over a scripted session with a 100 M-instruction dynamic reward and a 457-block CFG', async (t) => {
+  const page = await open(env);
+  await page.evaluate((text) => window.compgymPlayground.loadProgram({ kind: 'own', source: text }), HUNDRED_MILLION);
+  await page.waitForFunction(() => window.compgymPlayground.info.run?.ok === true, null, { timeout: 60_000 });
+  await page.selectOption('#reward', 'DynamicInstructionCount');
+  await page.waitForSelector('#diff[data-state="drawn"]', { state: 'attached' });
+  await watchLongTasks(page);
+  const take = () => page.evaluate(() => window.longTasks.splice(0));
+  const counted = [];
+
+  // Steps whose reward runs about 100 M instructions, twice per step.
+  for (const flag of ['-dce', '-to-ssa', '-from-ssa']) {
+    await page.click(`#passes button[data-flag="${flag}"]`);
+    await page.waitForSelector('#reward-status[data-state="idle"]', { state: 'attached', timeout: 120_000 });
+  }
+  assert.equal(await page.evaluate(() => window.compgymPlayground.episode.current.depth), 3);
+  assert.equal(await page.evaluate(() => window.compgymPlayground.episode.current.total), 1, 'the rewards came: -dce saved one instruction a run');
+  counted.push(...(await take()).map((task) => ({ ...task, during: 'runtime-reward steps' })));
+
+  // Named and left out: loading the size-2000 program (the reset, its first observations and the
+  // editor's 7,000 lines, on the main thread) and a step on it (the pass and its observations run
+  // in the environment, which lives on the main thread).
+  await page.evaluate(() => window.compgymPlayground.loadProgram({ kind: 'generated', seed: 1, size: 2000 }));
+  await page.waitForSelector('#cfg[data-state="drawn"][data-blocks="421"]', { state: 'attached', timeout: 60_000 });
+  await page.waitForSelector('#diff[data-state="drawn"]', { state: 'attached', timeout: 60_000 });
+  t.diagnostic(`left out, loading the size-2000 program: ${JSON.stringify(await take())}`);
+
+  // Its largest function's graph: drawn, fitted, moved by keys.
+  await page.selectOption('#cfg-function', 'f2');
+  await page.waitForSelector('#cfg[data-state="drawn"][data-blocks="457"]', { state: 'attached', timeout: 60_000 });
+  await page.click('#cfg-fit');
+  await page.focus('#cfg');
+  for (const key of ['ArrowDown', 'ArrowRight', '=', '-', '0']) await page.keyboard.press(key);
+  counted.push(...(await take()).map((task) => ({ ...task, during: 'the 457-block graph' })));
+
+  await page.click('#passes button[data-flag="-dce"]');
+  await page.waitForSelector('#cfg[data-state="drawn"][data-blocks="457"][data-changed]:not([data-changed="0"])', { state: 'attached', timeout: 60_000 });
+  await page.waitForSelector('#diff[data-state="drawn"]', { state: 'attached', timeout: 60_000 });
+  t.diagnostic(`left out, a step on the size-2000 program: ${JSON.stringify(await take())}`);
+
+  // After it, the views of the step: the changed blocks, the observations.
+  await page.click('#cfg-changed');
+  await page.waitForSelector('#obs[data-rows="2"]', { state: 'attached' });
+  await page.selectOption('#obs-space', 'InstCount');
+  await page.waitForSelector('#obs[data-space="InstCount"]', { state: 'attached' });
+  counted.push(...(await take()).map((task) => ({ ...task, during: 'the step\'s views' })));
+
+  assert.deepEqual(counted, [], 'no long task (over 50 ms) on the main thread');
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });

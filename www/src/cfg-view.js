@@ -17,9 +17,9 @@ function escape(text) {
 }
 
 /**
- * The SVG of a laid-out function, as markup, without the blocks' text (see
- * `blockText`): one string parsed once is many times faster than thousands
- * of createElementNS calls on a large function.
+ * The SVG of a laid-out function, as markup, with its edges but not yet its
+ * blocks (see `blockMarkup`): one string parsed once is many times faster
+ * than thousands of createElementNS calls on a large function.
  */
 function svgMarkup(fn, laid, changed) {
   const out = [
@@ -32,25 +32,24 @@ function svgMarkup(fn, laid, changed) {
     const back = laid.nodes[to].y <= laid.nodes[from].y;
     out.push(`<path d="${d}" class="${back ? 'cfg-edge back' : 'cfg-edge'}" marker-end="url(#cfg-arrow)"/>`);
   }
-  fn.blocks.forEach((block, i) => {
-    const node = laid.nodes[i];
-    out.push(`<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">`);
-    out.push(`<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>`);
-    out.push(`<rect x="${node.x - node.width / 2}" y="${node.y - node.height / 2}" width="${node.width}" height="${node.height}" rx="4"/>`);
-    out.push('</g>');
-  });
   out.push('</svg>');
   return out.join('');
 }
 
-/** The text lines of block `i`, as markup to put in its group. */
-function blockText(laid, i) {
+/** Block `i` as markup: its box, its text, its full text as a tooltip. */
+function blockMarkup(fn, laid, changed, i) {
+  const block = fn.blocks[i];
   const node = laid.nodes[i];
   const x = node.x - node.width / 2;
   const y = node.y - node.height / 2;
-  return node.lines
+  const text = node.lines
     .map((line, k) => `<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`)
     .join('');
+  return (
+    `<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">` +
+    `<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>` +
+    `<rect x="${x}" y="${y}" width="${node.width}" height="${node.height}" rx="4"/>${text}</g>`
+  );
 }
 
 /** Lines of text put in the graph per task: the browser lays out each batch in a few milliseconds. */
@@ -159,24 +158,24 @@ export function mountCfg(app, $) {
       }
       if (ticket !== renders) return; // a later state or function is being drawn
     }
-    // The boxes and edges first, then the text a batch per task: a large
-    // function's thousands of lines would hold the page for a second at once.
+    // The edges first, then the blocks a batch per task: a large function's
+    // thousands of lines would hold the page for a second at once.
     host.dataset.state = 'drawing';
     stage.innerHTML = svgMarkup(fn, laid, changed);
     const key = `${episode.root.id}/${fn.name}`;
     size = laid;
     if (key !== shownKey) fitWidth();
     shownKey = key;
-    const groups = stage.querySelectorAll('g.cfg-block');
-    let lines = 0;
-    for (let i = 0; i < groups.length; i++) {
-      if (lines >= TEXT_LINES_PER_TASK) {
-        lines = 0;
-        await nextTask();
-        if (ticket !== renders) return;
+    const svg = stage.firstElementChild;
+    for (let i = 0; i < fn.blocks.length; ) {
+      await nextTask();
+      if (ticket !== renders) return;
+      const batch = [];
+      for (let lines = 0; i < fn.blocks.length && lines < TEXT_LINES_PER_TASK; i++) {
+        batch.push(blockMarkup(fn, laid, changed, i));
+        lines += laid.nodes[i].lines.length;
       }
-      groups[i].insertAdjacentHTML('beforeend', blockText(laid, i));
-      lines += laid.nodes[i].lines.length;
+      svg.insertAdjacentHTML('beforeend', batch.join(''));
     }
     Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
     $('cfg-legend').textContent = node.parent

@@ -353,7 +353,17 @@ export class Playground extends EventTarget {
     });
   }
 
+  /** Writes the URL once after a burst of changes, in a task of its own (`replaceState` can take a while). */
   writeUrl() {
+    if (this.urlPending) return;
+    this.urlPending = true;
+    setTimeout(() => {
+      this.urlPending = false;
+      this.writeUrlNow();
+    }, 0);
+  }
+
+  writeUrlNow() {
     const fragment = this.fragment();
     if (fragment && location.hash.slice(1) !== fragment) history.replaceState(null, '', `#${fragment}`);
   }

@@ -9,7 +9,7 @@ export function mountShare(app, $) {
   const panel = $('csv-panel');
 
   async function copyLink() {
-    app.writeUrl();
+    app.writeUrlNow();
     const url = location.href;
     try {
       await navigator.clipboard.writeText(url);
