@@ -56,3 +56,35 @@ export async function pathFlags(page) {
 export async function loadSuite(page, name) {
   await page.evaluate((n) => window.compgymPlayground.loadProgram({ kind: 'suite', name: n }), name);
 }
+
+/** About 100 M instructions executed: 5 per iteration, 20 M iterations; `d` is dead code for -dce. */
+export const HUNDRED_MILLION = [
+  '# ARGS: 20000000',
+  '@main(n: int) {',
+  '  one: int = const 1;',
+  '  i: int = const 0;',
+  '  s: int = const 0;',
+  '  d: int = const 7;',
+  '.loop:',
+  '  c: bool = lt i n;',
+  '  br c .body .done;',
+  '.body:',
+  '  s: int = add s i;',
+  '  i: int = add i one;',
+  '  jmp .loop;',
+  '.done:',
+  '  print s;',
+  '}',
+].join('\n');
+
+/** A program that runs until its fuel (10^9 instructions) runs out. */
+export const NEVER_ENDS = '@main {\n  one: int = const 1;\n  i: int = const 0;\n.loop:\n  i: int = add i one;\n  jmp .loop;\n}';
+
+/** Counts the main thread's long tasks (over 50 ms) from now on: `page.longTasks()` reads them. */
+export async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => ({ name: e.name, duration: e.duration, at: Math.round(e.startTime) })))).observe({ type: 'longtask' });
+  });
+  page.longTasks = () => page.evaluate(() => window.longTasks);
+}

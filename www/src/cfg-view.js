@@ -4,7 +4,7 @@
 // (wheel, drag, pinch, or the buttons). Large functions start fitted to the
 // width, at the top, and zoom in from there.
 import Panzoom from '@panzoom/panzoom';
-import { h, plural } from './format.js';
+import { h, nextTask, plural } from './format.js';
 import { layout, blockName, changedBlocks, LINE_H, PAD } from './cfg-layout.js';
 
 /** Functions with more blocks are laid out in a worker, so the page never waits on dagre. */
@@ -17,8 +17,9 @@ function escape(text) {
 }
 
 /**
- * The SVG of a laid-out function, as markup: one string parsed once is many
- * times faster than thousands of createElementNS calls on a large function.
+ * The SVG of a laid-out function, as markup, with its edges but not yet its
+ * blocks (see `blockMarkup`): one string parsed once is many times faster
+ * than thousands of createElementNS calls on a large function.
  */
 function svgMarkup(fn, laid, changed) {
   const out = [
@@ -31,21 +32,28 @@ function svgMarkup(fn, laid, changed) {
     const back = laid.nodes[to].y <= laid.nodes[from].y;
     out.push(`<path d="${d}" class="${back ? 'cfg-edge back' : 'cfg-edge'}" marker-end="url(#cfg-arrow)"/>`);
   }
-  fn.blocks.forEach((block, i) => {
-    const node = laid.nodes[i];
-    const x = node.x - node.width / 2;
-    const y = node.y - node.height / 2;
-    out.push(`<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">`);
-    out.push(`<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>`);
-    out.push(`<rect x="${x}" y="${y}" width="${node.width}" height="${node.height}" rx="4"/>`);
-    node.lines.forEach((line, k) => {
-      out.push(`<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`);
-    });
-    out.push('</g>');
-  });
   out.push('</svg>');
   return out.join('');
 }
+
+/** Block `i` as markup: its box, its text, its full text as a tooltip. */
+function blockMarkup(fn, laid, changed, i) {
+  const block = fn.blocks[i];
+  const node = laid.nodes[i];
+  const x = node.x - node.width / 2;
+  const y = node.y - node.height / 2;
+  const text = node.lines
+    .map((line, k) => `<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`)
+    .join('');
+  return (
+    `<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">` +
+    `<title>${escape([blockName(block, i), ...block.instrs].join('\n'))}</title>` +
+    `<rect x="${x}" y="${y}" width="${node.width}" height="${node.height}" rx="4"/>${text}</g>`
+  );
+}
+
+/** Lines of text put in the graph per task: the browser lays out each batch in a few milliseconds. */
+const TEXT_LINES_PER_TASK = 150;
 
 export function mountCfg(app, $) {
   const { episode } = app;
@@ -59,6 +67,8 @@ export function mountCfg(app, $) {
   }, { passive: false });
   let size = { width: 1, height: 1, nodes: [] };
   let shownKey = null;
+  let changedList = [];
+  let nextChanged = 0;
 
   /** Shows the graph at `scale` from the top, centred across, or on the entry block if it is wider. */
   function place(scale) {
@@ -78,11 +88,46 @@ export function mountCfg(app, $) {
     place(Math.max(LEGIBLE, Math.min(1, host.clientWidth / size.width)));
   }
 
+  /** Centres block `i` at a scale where its text can be read. */
+  function centre(i) {
+    const node = size.nodes[i];
+    if (!node) return;
+    const scale = Math.max(1, panzoom.getScale());
+    panzoom.zoom(scale, { animate: false });
+    panzoom.pan(host.clientWidth / (2 * scale) - node.x, host.clientHeight / (2 * scale) - node.y, { animate: false });
+    host.dataset.centred = String(i);
+  }
+
+  /** The next block the step changed, in the function's order, round and round. */
+  function jumpToChange() {
+    if (!changedList.length) return;
+    centre(changedList[nextChanged % changedList.length]);
+    nextChanged++;
+  }
+
+  /** The keys of a focused graph: arrows pan a fifth of the view, + and − zoom, 0 fits. */
+  function key(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const scale = panzoom.getScale();
+    const dx = host.clientWidth / 5 / scale;
+    const dy = host.clientHeight / 5 / scale;
+    const moves = { ArrowLeft: [dx, 0], ArrowRight: [-dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
+    if (moves[event.key]) panzoom.pan(...moves[event.key], { relative: true, animate: false });
+    else if (event.key === '+' || event.key === '=') panzoom.zoomIn({ animate: false });
+    else if (event.key === '-' || event.key === '−') panzoom.zoomOut({ animate: false });
+    else if (event.key === '0') fit();
+    else return;
+    event.preventDefault();
+  }
+
   let renders = 0;
 
   /** Draws the chosen function of the current state; a large one is laid out in a worker. */
   async function render() {
     const ticket = ++renders;
+    // Not in the task of the step itself: the step's other views come first.
+    await nextTask();
+    if (ticket !== renders || !episode.current) return;
     const node = episode.current;
     const cfg = JSON.parse(episode.observe(node, 'Cfg'));
     const select = $('cfg-function');
@@ -96,6 +141,9 @@ export function mountCfg(app, $) {
     }
     const before = node.parent ? JSON.parse(episode.observe(node.parent, 'Cfg')).functions.find((f) => f.name === fn.name) : null;
     const changed = node.parent ? changedBlocks(fn, before ?? { blocks: [] }) : new Set();
+    changedList = [...changed].sort((a, b) => a - b);
+    nextChanged = 0;
+    $('cfg-changed').disabled = changedList.length === 0;
     let laid;
     if (fn.blocks.length <= INLINE_BLOCKS) {
       laid = layout(fn);
@@ -110,21 +158,37 @@ export function mountCfg(app, $) {
       }
       if (ticket !== renders) return; // a later state or function is being drawn
     }
+    // The edges first, then the blocks a batch per task: a large function's
+    // thousands of lines would hold the page for a second at once.
+    host.dataset.state = 'drawing';
     stage.innerHTML = svgMarkup(fn, laid, changed);
-    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
-    $('cfg-legend').textContent = node.parent
-      ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
-      : plural(fn.blocks.length, 'block');
     const key = `${episode.root.id}/${fn.name}`;
     size = laid;
     if (key !== shownKey) fitWidth();
     shownKey = key;
+    const svg = stage.firstElementChild;
+    for (let i = 0; i < fn.blocks.length; ) {
+      await nextTask();
+      if (ticket !== renders) return;
+      const batch = [];
+      for (let lines = 0; i < fn.blocks.length && lines < TEXT_LINES_PER_TASK; i++) {
+        batch.push(blockMarkup(fn, laid, changed, i));
+        lines += laid.nodes[i].lines.length;
+      }
+      svg.insertAdjacentHTML('beforeend', batch.join(''));
+    }
+    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
+    $('cfg-legend').textContent = node.parent
+      ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
+      : plural(fn.blocks.length, 'block');
   }
 
   $('cfg-function').addEventListener('change', render);
   $('cfg-zoom-in').addEventListener('click', () => panzoom.zoomIn());
   $('cfg-zoom-out').addEventListener('click', () => panzoom.zoomOut());
   $('cfg-fit').addEventListener('click', fit);
+  $('cfg-changed').addEventListener('click', jumpToChange);
+  host.addEventListener('keydown', key);
   episode.addEventListener('change', render);
   render();
   return { panzoom };

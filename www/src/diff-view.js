@@ -6,14 +6,16 @@
 // state. Large programs are diffed in a worker and drawn a screenful at a
 // time.
 import { diffWords } from 'diff';
-import { count, h, plural } from './format.js';
+import { count, h, nextTask, plural } from './format.js';
 import { PASSES } from './glossary.js';
 import { stepDiff } from './diff-rows.js';
 
 /** Programs with more characters than this are diffed in a worker. */
 const INLINE_CHARS = 40_000;
-/** Rows drawn at once; the rest come with a click. */
+/** Rows drawn at first; the rest come with a click. */
 const PAGE_ROWS = 1500;
+/** Rows drawn per task: a screenful's worth of layout, so the page answers between batches. */
+const ROWS_PER_TASK = 150;
 
 function line(text, kind) {
   return h('div', { class: `line ${kind}` }, text ?? '');
@@ -27,11 +29,18 @@ function wordLines(left, right) {
   return [h('div', { class: 'line removed' }, ...side('added', 'removed')), h('div', { class: 'line added' }, ...side('removed', 'added'))];
 }
 
-/** Draws `parts` into the two panes, PAGE_ROWS at a time. */
-function fill(left, right, parts) {
+/**
+ * Draws `parts` into the two panes, PAGE_ROWS at a time, ROWS_PER_TASK per
+ * task; stops, returning false, once `stale()` says a later state is drawn.
+ */
+async function fill(left, right, parts, stale = () => false) {
   let drawn = 0;
   let i = 0;
   for (; i < parts.length && drawn < PAGE_ROWS; i++, drawn++) {
+    if (drawn && drawn % ROWS_PER_TASK === 0) {
+      await nextTask();
+      if (stale()) return false;
+    }
     const part = parts[i];
     if (part.kind === 'fold') {
       const label = `⋯ ${part.rows.length} unchanged lines`;
@@ -65,14 +74,16 @@ function fill(left, right, parts) {
     left.append(leftMore);
     right.append(rightMore);
   }
+  return true;
 }
 
-function draw(host, sentenceHost, node, diff, whole) {
+async function draw(host, sentenceHost, node, diff, whole, stale) {
   const left = h('div', { class: 'pane before' });
   const right = h('div', { class: 'pane after' });
-  fill(left, right, diff.parts);
   const before = whole || !node.parent.parent ? 'before: as loaded' : `before: after step ${node.depth - 1}`;
+  host.dataset.state = 'drawing';
   host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, before), h('span', {}, `after step ${node.depth}: ${node.flag}`)), h('div', { class: 'panes' }, left, right));
+  if (!(await fill(left, right, diff.parts, stale))) return;
   // Show the first change, removed or added (the left pane comes first in
   // the document, but lines hoisted above may be added higher up), with a
   // few lines of context above it.
@@ -98,13 +109,18 @@ export function mountDiff(app, $) {
 
   async function render() {
     const ticket = ++renders;
+    const stale = () => ticket !== renders;
+    // Not in the task of the step itself, and once for several changes in a row.
+    await nextTask();
+    if (stale() || !episode.current) return;
     const node = episode.current;
     const after = episode.observe(node, 'Ir');
     if (!node.parent) {
       const lines = after.replace(/\n$/, '').split('\n');
       const pane = h('div', { class: 'pane after' });
-      fill(pane, h('div'), lines.map((l) => ({ kind: 'same', left: l, right: l })));
+      host.dataset.state = 'drawing';
       host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, 'the program as loaded')), h('div', { class: 'panes single' }, pane));
+      if (!(await fill(pane, h('div'), lines.map((l) => ({ kind: 'same', left: l, right: l })), stale))) return;
       host.dataset.changedRows = '0';
       host.dataset.state = 'drawn';
       sentenceHost.textContent = 'Choose a pass: the page then shows the program before and after it, side by side.';
@@ -126,7 +142,7 @@ export function mountDiff(app, $) {
       }
       if (ticket !== renders) return;
     }
-    draw(host, sentenceHost, node, diff, whole);
+    await draw(host, sentenceHost, node, diff, whole, stale);
   }
 
   episode.addEventListener('change', render);

@@ -5,10 +5,21 @@
 // already has children branches. A step that fails leaves a failed node
 // behind and the current state where it was, so nothing is lost.
 //
+// A reward named by `deferred` (the page defers the runtime rewards) is not
+// computed by the environments, whose steps would otherwise run the program
+// on the main thread: they take the static reward instead, a new node is
+// `pending`, and whoever runs the programs (the page, in a worker) settles
+// its reward with `settle` or fails it with `fail`; `settler`, if given, is
+// asked at once whether it knows the reward already (a program run before),
+// so that a step needing no new run is settled, or failed, as it is taken.
+//
 // No DOM here: the page and the Node tests drive the same model, given the
 // package's `make`.
 
 const MAX_NODES = 5000;
+
+/** The reward the environments compute while a deferred one is computed outside them. */
+const STAND_IN_REWARD = 'IrInstructionCount';
 
 function lookupError(message) {
   return Object.assign(new Error(message), { name: 'LookupError' });
@@ -20,11 +31,18 @@ function plain(error) {
 }
 
 export class Episode extends EventTarget {
-  /** `make`: the package's `make`; `envId`: the environment to make. */
-  constructor(make, { envId = 'bril-v0' } = {}) {
+  /**
+   * `make`: the package's `make`; `envId`: the environment to make;
+   * `deferred`: a RegExp of the reward names computed outside the
+   * environments (see above), or null; `settler(node)`: settles or fails a
+   * pending node whose reward is known without a new run (see above).
+   */
+  constructor(make, { envId = 'bril-v0', deferred = null, settler = null } = {}) {
     super();
     this.make = make;
     this.envId = envId;
+    this.deferred = deferred;
+    this.settler = settler;
     this.program = null;
     this.rewardSpace = null;
     this.root = null;
@@ -64,8 +82,13 @@ export class Episode extends EventTarget {
     this.changed('load');
   }
 
+  /** Whether reward `name` is computed outside the environments. */
+  defers(name = this.rewardSpace) {
+    return Boolean(name && this.deferred?.test(name));
+  }
+
   freshEnv(program, rewardSpace) {
-    const env = this.make(this.envId, { rewardSpace });
+    const env = this.make(this.envId, { rewardSpace: this.defers(rewardSpace) ? STAND_IN_REWARD : rewardSpace });
     try {
       if (program.source !== undefined) env.addBenchmark(program.uri, program.source);
       env.reset({ benchmark: program.uri });
@@ -78,6 +101,8 @@ export class Episode extends EventTarget {
 
   node(parent, action, env, { reward, changed, error = null }) {
     this.nodeCount++;
+    const pending = Boolean(parent && !error && this.defers());
+    if (pending) reward = null;
     return {
       id: ++this.ids,
       parent,
@@ -86,9 +111,10 @@ export class Episode extends EventTarget {
       flag: action === null ? null : this.flags[action],
       env,
       reward,
-      total: (parent?.total ?? 0) + (reward ?? 0),
+      total: pending ? null : sum(parent ? parent.total : 0, reward ?? 0),
       changed,
       error,
+      pending,
       depth: parent ? parent.depth + 1 : 0,
       cache: new Map(),
     };
@@ -131,6 +157,7 @@ export class Episode extends EventTarget {
     } else {
       this.current = node;
       this.failure = null;
+      this.settleKnown(node);
     }
     this.changed('step');
     return node;
@@ -212,6 +239,7 @@ export class Episode extends EventTarget {
    */
   setReward(name) {
     const rootEnv = this.freshEnv(this.program, name);
+    const defers = this.defers(name);
     const old = [];
     const replayChildren = (parent) => {
       for (const child of parent.children) {
@@ -228,14 +256,15 @@ export class Episode extends EventTarget {
         if (error) {
           env.free();
           this.dropSubtree(child, old);
-          Object.assign(child, { env: null, error, reward: null, total: parent.total });
+          Object.assign(child, { env: null, error, reward: null, total: parent.total, pending: false });
           continue;
         }
         child.env = env;
         child.error = null;
-        child.reward = typeof result.reward === 'number' ? result.reward : null;
-        child.total = parent.total + (child.reward ?? 0);
         child.changed = !result.info.actionHadNoEffect;
+        child.pending = defers;
+        child.reward = defers || typeof result.reward !== 'number' ? null : result.reward;
+        child.total = child.pending ? null : sum(parent.total, child.reward ?? 0);
         replayChildren(child);
       }
     };
@@ -244,9 +273,79 @@ export class Episode extends EventTarget {
     replayChildren(this.root);
     for (const env of old) env.free();
     this.rewardSpace = name;
+    for (const node of [...this.nodes()]) if (node.pending && node.env) this.settleKnown(node);
     while (this.current.error || !this.current.env) this.current = this.current.parent;
     this.failure = null;
     this.changed('reward');
+  }
+
+  /**
+   * Gives pending `node` its reward, computed outside the environments; the
+   * totals below it follow. Does nothing to a node no longer pending.
+   */
+  settle(node, reward) {
+    if (!node.pending) return;
+    node.pending = false;
+    node.reward = reward;
+    this.retotal(node);
+    this.changed('settle');
+  }
+
+  /**
+   * Fails pending `node` with `error` (its program did not run, or its run
+   * was stopped): it becomes a failed node and loses its subtree, as a step
+   * that fails does; if the current state was at or below it, the episode
+   * goes on from its parent.
+   */
+  fail(node, error) {
+    if (!node.pending) return;
+    let inside = false;
+    for (let n = this.current; n; n = n.parent) if (n === node) inside = true;
+    const envs = [node.env];
+    this.dropSubtree(node, envs);
+    for (const env of envs) env?.free();
+    Object.assign(node, { env: null, error: plain(error), reward: null, total: node.parent.total, pending: false, changed: false });
+    node.cache.clear();
+    if (inside) {
+      this.current = node.parent;
+      this.failure = node;
+    }
+    this.changed('settle');
+  }
+
+  /** Asks the settler, quietly, whether pending `node`'s reward is known already. */
+  settleKnown(node) {
+    if (!node.pending || !this.settler) return;
+    const outer = this.quiet;
+    this.quiet = true;
+    try {
+      this.settler(node);
+    } finally {
+      this.quiet = outer;
+    }
+  }
+
+  /** The totals below `node`, from its own. */
+  retotal(node) {
+    const before = node.parent ? node.parent.total : 0;
+    if (node.error) node.total = before;
+    else node.total = node.pending ? null : sum(before, node.reward ?? 0);
+    for (const child of node.children) this.retotal(child);
+  }
+
+  /** The pending nodes of the current path, from the root down. */
+  pendingPath() {
+    return this.path().filter((n) => n.pending);
+  }
+
+  /**
+   * The state of `node` as CompilerGym writes it (`{benchmark, commandline,
+   * walltime, reward}`), its reward the episode's under a deferred reward
+   * (null while pending).
+   */
+  state(node = this.current) {
+    const state = node.env.state;
+    return this.defers() ? { ...state, reward: node.total } : state;
   }
 
   /** Frees the environments under `node` and forgets its children. */
@@ -291,4 +390,9 @@ export class Episode extends EventTarget {
     this.current = null;
     this.nodeCount = 0;
   }
+}
+
+/** `a + b`, unknown (null) if either is. */
+function sum(a, b) {
+  return a === null || b === null ? null : a + b;
 }

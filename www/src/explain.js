@@ -87,11 +87,14 @@ export function mountExplain(app, $) {
       const before = episode.size(node.parent);
       text('loop-action', `action ${node.action}: ${node.flag}`);
       text('loop-observation', `observation: ${count(size)} instructions`);
-      text('loop-reward', `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`);
+      text('loop-reward', node.pending ? 'reward: running the program…' : `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`);
+      const reward = node.pending
+        ? `the reward comes once the program has run (${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}).`
+        : `the reward is ${signed(node.reward, digits)} because ${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}. ` +
+          `The episode reward so far is ${signed(node.total, digits)}.`;
       $('explain-sentence').textContent =
         `The agent chose action ${node.action}, ${node.flag}. The environment ran the pass: the program went from ` +
-        `${count(before)} to ${count(size)} instructions (the observation), and the reward is ${signed(node.reward, digits)} ` +
-        `because ${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}. The episode reward so far is ${signed(node.total, digits)}.`;
+        `${count(before)} to ${count(size)} instructions (the observation), and ${reward}`;
     }
   }
 

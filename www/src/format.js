@@ -73,3 +73,8 @@ export function scrollWithin(container, element) {
   if (item.top < box.top) container.scrollTop -= box.top - item.top;
   else if (item.bottom > box.bottom) container.scrollTop += Math.min(item.bottom - box.bottom, item.top - box.top);
 }
+
+/** A task boundary: input and painting come before what follows. */
+export function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -99,7 +99,7 @@ export function mountPipeline(app, $) {
     renderValidation();
     const limit = Number($('run-limit').value) * 2;
     try {
-      const state = node.env.state;
+      const state = episode.state(node);
       const result = await app.lanes.validate.run(
         'validate',
         {
@@ -163,7 +163,9 @@ export function mountPipeline(app, $) {
             h('span', { class: 'flag' }, node.flag),
             node.error
               ? h('span', { class: 'why' }, `failed: ${node.error.name}`)
-              : h('span', { class: 'r' }, node.changed ? signed(node.reward, rewardDigits) : 'no change'),
+              : node.pending
+                ? h('span', { class: 'r pending', title: 'running the program for this reward' }, 'running…')
+                : h('span', { class: 'r' }, node.changed ? signed(node.reward, rewardDigits) : 'no change'),
             node.error ? null : h('span', { class: 'size' }, `${count(size)} instr.`),
           ]
         : [h('span', { class: 'n' }, '0'), h('span', { class: 'flag' }, 'start'), h('span', { class: 'r' }, ''), h('span', { class: 'size' }, `${count(size)} instr.`)];
@@ -198,11 +200,27 @@ export function mountPipeline(app, $) {
     const list = h('div', { class: 'tree' }, ...chain(episode.root));
     $('history').replaceChildren(list);
     const total = current.total;
-    $('history').dataset.total = String(total);
+    // Under a runtime reward the total is known once the runs behind it end.
+    $('history').dataset.total = total === null ? '' : String(total);
+    $('history').dataset.pending = String(total === null);
     $('history').dataset.steps = String(current.depth);
     $('history').dataset.noops = String([...episode.nodes()].filter((n) => n.parent && !n.error && !n.changed && n !== current).length);
     const shown = list.querySelector('[aria-current]');
     if (shown) scrollWithin($('history'), shown);
+  }
+
+  /** While a step's runtime reward is computed in a worker: what runs, and a cancel. */
+  function renderRewardStatus() {
+    const pending = episode.root ? episode.pendingPath() : [];
+    const status = $('reward-status');
+    status.dataset.state = pending.length ? 'running' : 'idle';
+    status.dataset.pending = String(pending.length);
+    $('reward-cancel').hidden = !pending.length;
+    const [first] = pending;
+    const more = pending.length > 1 ? ` and ${plural(pending.length - 1, 'later step')}` : '';
+    $('reward-status-text').textContent = first
+      ? `Running the program for the ${episode.rewardSpace} reward of step ${first.depth} (${first.flag})${more}, in a worker…`
+      : '';
   }
 
   function render(why) {
@@ -212,7 +230,9 @@ export function mountPipeline(app, $) {
     renderButtons();
     renderHistory();
     renderValidation();
-    if (!episode.failure) $('step-error').textContent = '';
+    renderRewardStatus();
+    if (episode.failure) showFailure(episode.failure);
+    else $('step-error').textContent = '';
   }
 
   $('reward').addEventListener(
@@ -229,6 +249,8 @@ export function mountPipeline(app, $) {
   $('back').addEventListener('click', guard(() => episode.back()));
   $('reset').addEventListener('click', guard(() => episode.goTo(episode.root)));
   $('validate').addEventListener('click', guard(validate));
+  $('reward-cancel').addEventListener('click', () => app.cancelRewards());
+  app.addEventListener('rewards', renderRewardStatus);
   episode.addEventListener('change', (event) => render(event.why));
   app.addEventListener('info', buildRewards);
   app.addEventListener('program', buildRewards);

@@ -8,9 +8,12 @@ import { Lane } from './jobs.js';
 import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, hashText, programArgs, programLabel, USER, withArgs } from './programs.js';
 import { decodeState, encodeState } from './share.js';
 import { typedError } from './format.js';
+import { needsO2, RUNTIME_REWARDS, runtimeReward } from './runtime-rewards.js';
 
-/** Rewards that run the program at every step. */
-export const RUNTIME_REWARDS = /^DynamicInstructionCount/;
+export { RUNTIME_REWARDS };
+
+/** How long a run behind a step's reward may take before the step fails (it can be cancelled sooner). */
+const REWARD_RUN_LIMIT_MS = 120_000;
 
 function sameArgs(a, b) {
   return a.join(' ') === b.join(' ');
@@ -26,7 +29,9 @@ export class Playground extends EventTarget {
   constructor(api) {
     super();
     this.api = api;
-    this.episode = new Episode(api.make);
+    // The runtime rewards are deferred: a step runs no program on the main
+    // thread; its reward comes from counts measured in the measure lane.
+    this.episode = new Episode(api.make, { deferred: RUNTIME_REWARDS, settler: (node) => this.settle(node) });
     this.lanes = Object.fromEntries(
       ['run', 'check', 'measure', 'validate', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
     );
@@ -36,6 +41,8 @@ export class Playground extends EventTarget {
     this.args = [];
     /** Dynamic instruction counts by program text (null: it does not run). */
     this.dynamic = new Map();
+    /** Why a program text does not run, by text: `{name, message}`. */
+    this.runErrors = new Map();
     this.episode.addEventListener('change', () => {
       this.writeUrl();
       this.measurePath();
@@ -108,7 +115,7 @@ export class Playground extends EventTarget {
       this.measureRoot();
     } else {
       // Run once already (in the check lane): the charts need not run the root again.
-      if (this.info.run.ok) this.dynamic.set(this.info.ir, this.info.run.dynInst);
+      this.remember(this.info.ir, this.info.run);
       this.measurePath();
     }
     this.measureBaselines(this.episode.program);
@@ -161,33 +168,140 @@ export class Playground extends EventTarget {
       if (this.info !== info) return;
       info.run = run;
     }
-    if (info.run.ok) this.dynamic.set(info.ir, info.run.dynInst);
+    this.remember(info.ir, info.run);
     this.emit('info');
     this.measurePath();
   }
 
   /**
    * Measures, one by one in the measure lane, the dynamic instruction count
-   * of every state on the current path not yet measured (for the charts).
+   * of every state on the current path not yet measured (for the charts),
+   * and from them settles the path's pending rewards (a runtime reward is
+   * deferred: see episode.js). A step whose program does not run, or whose
+   * run is cancelled or takes too long, fails as a step does.
    */
   async measurePath() {
-    if (this.measuring || !this.info?.run?.ok) return;
+    if (this.measuring) return;
     this.measuring = true;
     try {
       for (;;) {
-        const node = this.episode.path().find((n) => n.env && !this.dynamic.has(this.episode.observe(n, 'Ir')));
+        this.settlePath();
+        const node = this.nextToMeasure();
         if (!node) break;
+        if (node === 'o2') {
+          await this.measureO2();
+          continue;
+        }
         const ir = this.episode.observe(node, 'Ir');
-        let count = null;
+        const forReward = this.episode.pendingPath().length > 0;
+        let result;
         try {
-          count = await this.lanes.measure.run('measure', { source: ir }, { timeLimitMs: 5000 });
-        } catch {}
-        this.dynamic.set(ir, count);
+          result = await this.lanes.measure.run('measure', { source: ir }, { timeLimitMs: forReward ? REWARD_RUN_LIMIT_MS : 5000 });
+        } catch (error) {
+          result = { error: { name: error.name, message: error.message } };
+          // A run stopped by hand says nothing about the program: the steps waiting on it fail, nothing is remembered.
+          if (error.name === 'CancelledError') {
+            this.failPending(typedError('CancelledError', 'cancelled before its reward was computed'));
+            continue;
+          }
+        }
+        this.dynamic.set(ir, result.error ? null : result.dynInst);
+        if (result.error) this.runErrors.set(ir, result.error);
         this.emit('dynamic');
       }
     } finally {
       this.measuring = false;
+      this.emit('rewards');
     }
+  }
+
+  /**
+   * What to measure next: a state of the current path (those up to the
+   * last pending one even if the program did not run at load), `'o2'` for
+   * the -O2 baseline, or null.
+   */
+  nextToMeasure() {
+    const { episode } = this;
+    const path = episode.path();
+    const pending = episode.pendingPath();
+    const last = pending.length ? path.indexOf(pending[pending.length - 1]) : -1;
+    const reach = this.info?.run?.ok ? path.length - 1 : last;
+    const node = path.slice(0, reach + 1).find((n) => n.env && !this.dynamic.has(episode.observe(n, 'Ir')));
+    if (node) return node;
+    if (pending.length && needsO2(episode.rewardSpace) && this.info && this.info.dynO2 === undefined) return 'o2';
+    return null;
+  }
+
+  /** The program's executed count after -O2, for `DynamicInstructionCountO2` (null: unknown). */
+  async measureO2() {
+    const info = this.info;
+    let o2 = null;
+    try {
+      ({ o2 } = await this.lanes.measure.run('runtimeBaseline', this.episode.program, { timeLimitMs: REWARD_RUN_LIMIT_MS }));
+    } catch (error) {
+      if (error.name === 'CancelledError') this.failPending(typedError('CancelledError', 'cancelled before its reward was computed'));
+      if (this.info !== info) return;
+      info.dynO2Error = { name: error.name, message: error.message };
+    }
+    if (this.info === info) info.dynO2 = o2;
+  }
+
+  /** Settles (or fails) every pending step of the current path whose counts are known. */
+  settlePath() {
+    for (const node of this.episode.pendingPath()) {
+      if (!this.settle(node)) return;
+    }
+  }
+
+  /** Settles or fails pending `node` if the counts it needs are known; returns whether it did. */
+  settle(node) {
+    const { episode } = this;
+    const name = episode.rewardSpace;
+    const own = this.measured(node);
+    const before = this.measured(node.parent);
+    if (own.error || before.error) {
+      episode.fail(node, own.error ?? before.error);
+      return true;
+    }
+    const o0 = this.measured(episode.root).count;
+    const o2 = this.info?.dynO2;
+    if (own.count === undefined || before.count === undefined || o0 === undefined) return false;
+    if (needsO2(name) && o2 === undefined) return false;
+    if (needsO2(name) && o2 === null) {
+      episode.fail(node, this.info.dynO2Error ?? typedError('ValueError', 'the program after -O2 does not run'));
+      return true;
+    }
+    episode.settle(node, runtimeReward(name, before.count, own.count, { o0, o2 }));
+    return true;
+  }
+
+  /** Remembers the run of program text `ir` (`{ok, dynInst | error}`); a run stopped by the time limit says nothing. */
+  remember(ir, run) {
+    if (run.ok) this.dynamic.set(ir, run.dynInst);
+    else if (run.error.name !== 'TimeoutError' && run.error.name !== 'CancelledError') {
+      this.dynamic.set(ir, null);
+      this.runErrors.set(ir, run.error);
+    }
+  }
+
+  /** `node`'s executed count: `{count}` (undefined: not yet known) or `{error}`. */
+  measured(node) {
+    const ir = this.episode.observe(node, 'Ir');
+    if (!this.dynamic.has(ir)) return { count: undefined };
+    const count = this.dynamic.get(ir);
+    if (count === null) return { error: this.runErrors.get(ir) ?? typedError('ValueError', 'the program does not run to the end') };
+    return { count };
+  }
+
+  /** Fails every pending step of the current path with `error`. */
+  failPending(error) {
+    const [first] = this.episode.pendingPath();
+    if (first) this.episode.fail(first, error);
+  }
+
+  /** Stops the runs behind the pending rewards: those steps fail, and the episode goes on before them. */
+  cancelRewards() {
+    if (this.episode.pendingPath().length) this.lanes.measure.cancel();
   }
 
   /** The dynamic instruction count of `node`: a number, null (does not run) or undefined (not yet known). */
@@ -239,7 +353,17 @@ export class Playground extends EventTarget {
     });
   }
 
+  /** Writes the URL once after a burst of changes, in a task of its own (`replaceState` can take a while). */
   writeUrl() {
+    if (this.urlPending) return;
+    this.urlPending = true;
+    setTimeout(() => {
+      this.urlPending = false;
+      this.writeUrlNow();
+    }, 0);
+  }
+
+  writeUrlNow() {
     const fragment = this.fragment();
     if (fragment && location.hash.slice(1) !== fragment) history.replaceState(null, '', `#${fragment}`);
   }

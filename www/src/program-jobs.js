@@ -18,12 +18,15 @@ export function runJob({ source, args }) {
   }
 }
 
-/** The dynamic instruction count of `source` on its own arguments, or null. */
+/**
+ * The dynamic instruction count of `source` on its own arguments: `{dynInst}`,
+ * or `{error: {name, message}}` if it does not run to the end.
+ */
 export function measureJob({ source }) {
   try {
-    return runBril(source, null).dynInst;
-  } catch {
-    return null;
+    return { dynInst: runBril(source, null).dynInst };
+  } catch (error) {
+    return { error: { name: error.name, message: error.message } };
   }
 }
 
@@ -53,6 +56,18 @@ export function baselinesJob({ uri, source }) {
     if (source !== undefined) env.addBenchmark(uri, source);
     env.reset({ benchmark: uri });
     return { oz: Number(env.observation.get('IrInstructionCountOz')) };
+  } finally {
+    env.free();
+  }
+}
+
+/** The instructions the program executes after -O2 (the baseline of `DynamicInstructionCountO2`): `{o2}`. */
+export function runtimeBaselineJob({ uri, source }) {
+  const env = make('bril-v0');
+  try {
+    if (source !== undefined) env.addBenchmark(uri, source);
+    env.reset({ benchmark: uri });
+    return { o2: Number(env.observation.get('DynamicInstructionCountO2')) };
   } finally {
     env.free();
   }

@@ -9,7 +9,7 @@ export function mountShare(app, $) {
   const panel = $('csv-panel');
 
   async function copyLink() {
-    app.writeUrl();
+    app.writeUrlNow();
     const url = location.href;
     try {
       await navigator.clipboard.writeText(url);
@@ -22,7 +22,7 @@ export function mountShare(app, $) {
   }
 
   function csv() {
-    return compilerEnvStatesToCsv([episode.current.env.state], { header: true });
+    return compilerEnvStatesToCsv([episode.state()], { header: true });
   }
 
   function toggle() {
@@ -65,7 +65,8 @@ export function mountShare(app, $) {
         throw Object.assign(new Error(`only ${replayed.length} of the ${actions.length} passes replayed`), { name: 'ValueError' });
       }
       const passes = `${actions.length} pass${actions.length === 1 ? '' : 'es'}`;
-      status.textContent = `Imported ${passes} on ${app.label}${rewardCheck(state.reward, episode.current.total, episode.rewardSpace)}.`;
+      const check = episode.current.total === null ? `; its reward under ${episode.rewardSpace} is being computed` : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
+      status.textContent = `Imported ${passes} on ${app.label}${check}.`;
       status.className = '';
     } catch (error) {
       status.textContent = `Not imported: ${describe(error)}`;

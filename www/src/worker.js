@@ -2,7 +2,7 @@
 // module once, then answers `{id, kind, payload}` with progress reports and
 // one `{id, result}` or `{id, error: {name, message}}`.
 import init from '../pkg/index.js';
-import { runJob, checkJob, measureJob, validateJob, baselinesJob } from './program-jobs.js';
+import { runJob, checkJob, measureJob, validateJob, baselinesJob, runtimeBaselineJob } from './program-jobs.js';
 import { banditJob } from './bandit-job.js';
 import { layout } from './cfg-layout.js';
 import { stepDiff } from './diff-rows.js';
@@ -13,6 +13,7 @@ const JOBS = {
   measure: measureJob,
   validate: validateJob,
   baselines: baselinesJob,
+  runtimeBaseline: runtimeBaselineJob,
   bandit: banditJob,
   layout: ({ fn }) => layout(fn),
   diff: ({ before, after }) => stepDiff(before, after),
