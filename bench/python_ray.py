@@ -5,10 +5,11 @@ The workload of `make bench-python`: episodes of 20 xorshift actions on
 suite-v0/power-mod, IrInstructionCount reward, in `compgym.make`'s
 environment. Measured:
 
-* the same steps in this process (the one-core rate, no Ray);
+* the same steps in this process (the one-core rate, no Ray), measured again
+  just before each row, as the machine's load drifts;
 * N actors (1, 2, ... up to the CPUs), each stepping BATCH actions per remote
   call, all at once: aggregate steps/s, and efficiency per core
-  (aggregate / (N x the one-core rate));
+  (aggregate / (N x the one-core rate just before));
 * the same with one step per remote call (what an RL loop driving a remote
   environment step by step pays);
 * Ray's overhead: a no-op task's round trip, one after another and as many
@@ -89,15 +90,14 @@ def main():
     start = time.perf_counter()
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
     init = time.perf_counter() - start
-    one = local_rate(STEPS)
     print(f"{cpus} CPUs, load average {os.getloadavg()[0]:.1f}; ray.init {init:.1f} s; {STEPS:,} steps per actor\n")
-    print(f"one core, no Ray: {one:,.0f} steps/s\n")
-    print("| actors | steps per call | aggregate steps/s | per core vs no Ray |")
-    print("|---:|---:|---:|---:|")
+    print("| actors | steps per call | one core, no Ray | aggregate steps/s | per core vs no Ray |")
+    print("|---:|---:|---:|---:|---:|")
     for batch, steps in ((BATCH, STEPS), (1, max(STEPS // 20, 200))):
         for n in range(1, cpus + 1):
+            one = local_rate(STEPS // 2)
             rate = actors_rate(n, steps, batch)
-            print(f"| {n} | {batch:,} | {rate:,.0f} | {rate / (n * one):.2f} |")
+            print(f"| {n} | {batch:,} | {one:,.0f} | {rate:,.0f} | {rate / (n * one):.2f} |")
     ray.get([noop.remote() for _ in range(50)])  # warm workers
     seq = per_call(lambda k: [ray.get(noop.remote()) for _ in range(k)], 500)
     par = per_call(lambda k: ray.get([noop.remote() for _ in range(k)]), 2000)
