@@ -5,8 +5,9 @@ The workload of `make bench-python`: episodes of 20 xorshift actions on
 suite-v0/power-mod, IrInstructionCount reward, in `compgym.make`'s
 environment. Measured:
 
-* the same steps in this process (the one-core rate, no Ray), measured again
-  just before each row, as the machine's load drifts;
+* the same steps in a process of their own without Ray, as an actor has
+  (the one-core rate), measured again just before each row, as the
+  machine's load drifts;
 * N actors (1, 2, ... up to the CPUs), each stepping BATCH actions per remote
   call, all at once: aggregate steps/s, and efficiency per core
   (aggregate / (N x the one-core rate just before));
@@ -19,6 +20,7 @@ environment. Measured:
 """
 
 import os
+import subprocess
 import sys
 import time
 
@@ -27,7 +29,7 @@ import ray
 import compgym
 import compgym.ray as cray
 
-STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
+STEPS = int(sys.argv[-1]) if len(sys.argv) > 1 else 40_000
 BATCH = 2_000
 EPISODE = 20
 OPTIONS = dict(benchmark="benchmark://suite-v0/power-mod", reward_space="IrInstructionCount")
@@ -95,7 +97,7 @@ def main():
     print("|---:|---:|---:|---:|---:|")
     for batch, steps in ((BATCH, STEPS), (1, max(STEPS // 20, 200))):
         for n in range(1, cpus + 1):
-            one = local_rate(STEPS // 2)
+            one = float(subprocess.check_output([sys.executable, __file__, "--local", str(STEPS // 2)]))
             rate = actors_rate(n, steps, batch)
             print(f"| {n} | {batch:,} | {one:,.0f} | {rate:,.0f} | {rate / (n * one):.2f} |")
     ray.get([noop.remote() for _ in range(50)])  # warm workers
@@ -112,4 +114,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--local"]:
+        print(local_rate(int(sys.argv[2])))
+    else:
+        main()
