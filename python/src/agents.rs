@@ -10,7 +10,9 @@
 //! and returns plain strings.
 
 use crate::errors::IntoPy;
-use compgym::agents::leaderboard::{table, to_json, Dataset, Entry, Leaderboard, LeaderboardOptions, Row};
+use compgym::agents::leaderboard::{
+    table, to_json, Dataset, Entry, Leaderboard, LeaderboardOptions, Row, UNSEEN_SEEDS,
+};
 use compgym::agents::request::{LeaderboardRequest, Limit};
 use compgym::Error;
 use pyo3::prelude::*;
@@ -84,6 +86,12 @@ fn options(request: &str) -> compgym::Result<LeaderboardOptions> {
         r.large = count(&o, "large")?.map(|n| n as usize);
     }
     if let Some(n) = count(&o, "generated")? {
+        // Past the unseen seeds a program would be one training may draw
+        // (and the list of URIs is sized by this number).
+        let most = UNSEEN_SEEDS.end - UNSEEN_SEEDS.start;
+        if n > most {
+            return Err(value_error(format!("generated must be at most {most}, got {n}")));
+        }
         r.generated = n as usize;
     }
     if let Some(n) = count(&o, "size")? {

@@ -67,3 +67,33 @@ def test_bad_requests_and_cells_raise():
         board.assemble(request, [row[::-1] for row in good])
     with pytest.raises(ValueError, match="not a leaderboard entry"):
         board.assemble(request, [[{"cost": "x"}] for _ in good])
+
+
+def test_random_requests_raise_python_errors_only():
+    import random
+
+    rng = random.Random(7)
+    # Requests are only read (plan): a random one may ask for a search of 2**63 steps.
+    keys = ["tasks", "agents", "suite", "large", "generated", "size", "steps", "seconds", "from_baseline", "seed", "x"]
+    values = [None, True, -1, 0, 3, 2**63, 2**70, 1.5, float("nan"), "size", ["size"], ["greedy", 3], {}, [[]]]
+    for _ in range(300):
+        options = {rng.choice(keys): rng.choice(values) for _ in range(rng.randrange(4))}
+        try:
+            board.plan(json.dumps(options))
+        except (ValueError, LookupError, TypeError, OverflowError):
+            pass
+    # Cells of a small request, at any index (a cell runs a search: its budget is the request's).
+    request = board.request(tasks=["size"], agents=["greedy"], suite=1, large=0, generated=0, steps=5)
+    for row, program in [(0, 0), (0, 1), (1, 0), (2**40, 0), (0, 2**40)]:
+        try:
+            board.cell(request, row, program)
+        except LookupError:
+            assert (row, program) != (0, 0)
+    for row, program in [(-1, 0), (2**70, 0)]:
+        with pytest.raises(OverflowError):
+            board.cell(request, row, program)
+    with pytest.raises(ValueError, match="generated must be at most 1000000"):
+        board.plan(board.request(generated=2**62))
+    for bad in ("", "[", "[]", "{\"steps\": -1}"):
+        with pytest.raises(ValueError):
+            board.plan(bad)
