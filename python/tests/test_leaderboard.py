@@ -97,3 +97,15 @@ def test_random_requests_raise_python_errors_only():
     for bad in ("", "[", "[]", "{\"steps\": -1}"):
         with pytest.raises(ValueError):
             board.plan(bad)
+
+
+def test_the_command_prints_the_table_and_reports_bad_options(capsys):
+    flags = ["--tasks", "size", "--agents", "greedy", "--suite", "1", "--large", "0", "--generated", "0"]
+    assert board.main([*flags, "--steps", "10"]) == 0
+    printed = {"rows": [], "table": capsys.readouterr().out}
+    local = board.leaderboard(tasks=["size"], agents=["greedy"], suite=1, large=0, generated=0, steps=10)
+    assert without_walltime(printed)[1] == without_walltime(local)[1]  # the seconds column apart
+    with pytest.raises(SystemExit) as exit:
+        board.main([*flags, "--steps", "0"])
+    assert exit.value.code == 2
+    assert "steps must be at least 1" in capsys.readouterr().err

@@ -38,6 +38,22 @@ def test_the_distributed_leaderboard_equals_the_local_one(cluster):
     assert without_walltime(distributed) == without_walltime(local)
 
 
+def test_the_command_runs_the_cells_on_a_cluster_by_address(cluster):
+    import subprocess
+    import sys
+
+    address = ray.get_runtime_context().gcs_address
+    flags = ["--tasks", "size", "--agents", "greedy,random", "--suite", "2", "--large", "0", "--generated", "0"]
+    out = subprocess.run(
+        [sys.executable, "-m", "compgym.leaderboard", "--ray", address, "--steps", "30", "--json", *flags],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    local = board.leaderboard(tasks=["size"], agents=["greedy", "random"], suite=2, large=0, generated=0, steps=30)
+    assert without_walltime({"rows": json.loads(out), "table": ""}) == without_walltime({**local, "table": ""})
+
+
 def test_an_environment_actor_steps_as_a_local_environment(cluster):
     options = dict(benchmark="benchmark://suite-v0/power-mod", reward_space="IrInstructionCount")
     actions = [3, 7, 1, 12, 5, 9, 0, 22]
