@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test test-python wheel build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-python bench-vector bench-page bench-learning clean
+.PHONY: serve test test-python wheel build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-python bench-ray bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -70,6 +70,10 @@ bench-python: wheel ## Python environment steps/s beside the native (and, after 
 	@cargo build --quiet --release --bin compgym-bench
 	@.venv/bin/python -m pip install --quiet --no-deps --force-reinstall .tmp/wheels-release/compgym-*.whl
 	@.venv/bin/python bench/python_env.py
+
+bench-ray: wheel ## Ray actors' aggregate steps/s (1 to all CPUs) and Ray's per-task and per-call overhead
+	@.venv/bin/python -m pip install --quiet --no-deps --force-reinstall .tmp/wheels-release/compgym-*.whl
+	@.venv/bin/python bench/python_ray.py
 
 bench-env: ## environment steps/s, fork and observation latency: native, Node and Chromium in one run
 	@scripts/setup.sh build

@@ -18,7 +18,7 @@ node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.ex
   || die "node $(node --version) is too old: install Node.js 20.19 or newer."
 
 # The Python layer's virtual environment, .venv/ in the repository, with the
-# tools pinned in python/requirements-test.txt (maturin, Gymnasium, numpy,
+# tools pinned in python/requirements-test.txt (maturin, Gymnasium, numpy, Ray,
 # pytest) from the package index; skipped when the same list was installed.
 python_venv() {
   local list=python/requirements-test.txt

@@ -6,9 +6,11 @@
 //!   `LookupError`, `TypeError`, and `ParseError`... subclassing them).
 //! - [`convert`]: core values to and from Python objects (arrays as numpy).
 //! - [`space`]: a core space (its own seeded sampling, `contains`, descriptions).
+//! - [`agents`]: the leaderboard, whole or a cell at a time (for Ray).
 //! - [`env`]: a registered environment with Gymnasium's face and
 //!   CompilerGym's API, [`owned`] by the thread that made it.
 
+mod agents;
 mod convert;
 mod env;
 mod errors;
@@ -31,6 +33,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registered_ids, m)?)?;
     m.add_function(wrap_pyfunction!(env::state_to_csv, m)?)?;
     m.add_function(wrap_pyfunction!(env::read_states_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::leaderboard_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::leaderboard_cell, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::leaderboard_assemble, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::leaderboard, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
