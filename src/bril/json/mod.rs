@@ -63,7 +63,7 @@ pub fn to_json_value_with(program: &Program, positions: Positions) -> Value {
 
 /// [`to_json`] with source positions.
 pub fn to_json_with(program: &Program, positions: Positions) -> String {
-    serde_json::to_string_pretty(&write::ProgramJson::new(program, positions)).unwrap_or_default()
+    write::to_string_pretty(&write::ProgramJson::new(program, positions))
 }
 
 /// The program as pretty-printed Bril JSON.

@@ -76,7 +76,7 @@ macro_rules! numbers_to {
 macro_rules! null_to {
     ($wrong:path) => {
         fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Self::Value, E> {
-            Ok($wrong(Scalar::Other(Value::Null)))
+            Ok($wrong(Scalar::Other(Box::new(Value::Null))))
         }
     };
 }
@@ -112,7 +112,7 @@ enum Scalar<'de> {
     BigUint(u64),
     Float(f64),
     Bool(bool),
-    Other(Value),
+    Other(Box<Value>),
 }
 
 impl<'de> Scalar<'de> {
@@ -144,7 +144,7 @@ impl<'de> Scalar<'de> {
             Scalar::BigUint(n) => Value::from(*n),
             Scalar::Float(x) => Value::from(*x),
             Scalar::Bool(b) => Value::from(*b),
-            Scalar::Other(v) => v.clone(),
+            Scalar::Other(v) => (**v).clone(),
         }
     }
 }
@@ -158,10 +158,10 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     }
     all_but_containers_to!(std::convert::identity);
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<Self::Value, A::Error> {
-        Value::deserialize(SeqAccessDeserializer::new(seq)).map(Scalar::Other)
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(|v| Scalar::Other(Box::new(v)))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<Self::Value, A::Error> {
-        Value::deserialize(MapAccessDeserializer::new(map)).map(Scalar::Other)
+        Value::deserialize(MapAccessDeserializer::new(map)).map(|v| Scalar::Other(Box::new(v)))
     }
 }
 

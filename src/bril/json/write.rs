@@ -7,6 +7,7 @@
 //! `type`, `value`), and numbers go through the same serializer calls.
 
 use std::cell::Cell;
+use std::io;
 
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
@@ -23,6 +24,91 @@ pub(super) struct ProgramJson<'a> {
 impl<'a> ProgramJson<'a> {
     pub(super) fn new(program: &'a Program, positions: Positions<'a>) -> Self {
         ProgramJson { program, marks: Marks { positions, next_end: Cell::new(0) } }
+    }
+}
+
+/// The program as pretty-printed JSON: serde_json's pretty form, byte for
+/// byte, into a buffer sized beforehand.
+pub(super) fn to_string_pretty(program: &ProgramJson) -> String {
+    let items: usize = program.program.functions.iter().map(|f| f.instr_count() + f.blocks.len()).sum();
+    let mut out = Vec::with_capacity(items.saturating_mul(BYTES_PER_ITEM));
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
+    match program.serialize(&mut ser) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// About what one instruction takes in the pretty form (the buffer grows
+/// when it takes more).
+const BYTES_PER_ITEM: usize = 128;
+
+/// serde_json's `PrettyFormatter` with two-space indents, each line break
+/// and its indent written in one piece rather than one write per level
+/// (which was most of the writer's time).
+#[derive(Default)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+/// `,` and a line break, then spaces for indents up to [`SHALLOW`] levels.
+const BREAKS: &[u8] = b",\n                                                                ";
+const SHALLOW: usize = (BREAKS.len() - 2) / 2;
+
+impl Pretty {
+    /// A line break, after a comma unless `first`, and the current indent.
+    fn line<W: ?Sized + io::Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+        let start = usize::from(first);
+        if self.depth <= SHALLOW {
+            return w.write_all(&BREAKS[start..2 + 2 * self.depth]);
+        }
+        w.write_all(&BREAKS[start..2])?;
+        (0..self.depth).try_for_each(|_| w.write_all(b"  "))
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(w, true)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.line(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(w, true)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.line(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
