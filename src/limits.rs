@@ -34,7 +34,8 @@
 //!
 //! [`crate::bril::interp::Limits`] bounds running Bril programs (fuel,
 //! memory cells, call depth, output); the random program generator caps its
-//! size; the Bril readers are iterative, and their JSON is serde_json's.
+//! size; the Bril text reader is iterative, and the JSON reader nests only
+//! through serde_json, whose recursion limit (128) bounds it.
 
 use crate::error::{Error, Result};
 use std::cell::Cell;

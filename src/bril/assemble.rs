@@ -4,10 +4,16 @@
 //! borrows its names from the input; [`assemble`] forms basic blocks and
 //! resolves variables, labels and callees, reporting what does not resolve.
 
+use std::borrow::Cow;
+
 use super::hash::FxHashMap as HashMap;
 
 use super::ir::*;
 use crate::error::{Error, ErrorKind, Result};
+
+/// A name as a reader found it: borrowed from the input, or owned where the
+/// input spelled it with escapes (a JSON string with `\\u00e9`).
+pub(crate) type RawName<'a> = Cow<'a, str>;
 
 pub(crate) struct RawProgram<'a> {
     pub functions: Vec<RawFunction<'a>>,
@@ -15,24 +21,24 @@ pub(crate) struct RawProgram<'a> {
 }
 
 pub(crate) struct RawFunction<'a> {
-    pub name: &'a str,
-    pub params: Vec<(&'a str, Type)>,
+    pub name: RawName<'a>,
+    pub params: Vec<(RawName<'a>, Type)>,
     pub ret: Option<Type>,
     pub items: Vec<RawItem<'a>>,
     pub pos: Pos,
 }
 
 pub(crate) enum RawItem<'a> {
-    Label(&'a str, Pos),
+    Label(RawName<'a>, Pos),
     Instr(RawInstr<'a>),
 }
 
 pub(crate) struct RawInstr<'a> {
     pub op: Op,
-    pub dest: Option<(&'a str, Type)>,
-    pub args: Vec<&'a str>,
-    pub funcs: Vec<&'a str>,
-    pub labels: Vec<&'a str>,
+    pub dest: Option<(RawName<'a>, Type)>,
+    pub args: Vec<RawName<'a>>,
+    pub funcs: Vec<RawName<'a>>,
+    pub labels: Vec<RawName<'a>>,
     pub value: Option<Literal>,
     pub pos: Pos,
 }
@@ -56,8 +62,8 @@ pub(crate) fn assemble(raw: RawProgram<'_>) -> Result<Program> {
     crate::ensure!(raw.functions.len() < MAX_TABLE, Limit, "too many functions");
     let mut func_ids: HashMap<&str, FuncId> = HashMap::default();
     for (i, f) in raw.functions.iter().enumerate() {
-        if func_ids.insert(f.name, FuncId::new(i)).is_some() {
-            return Err(at(f.name, f.pos, format!("function @{} defined twice", f.name)));
+        if func_ids.insert(&f.name, FuncId::new(i)).is_some() {
+            return Err(at(&f.name, f.pos, format!("function @{} defined twice", f.name)));
         }
     }
     let functions =
@@ -84,10 +90,11 @@ impl<'a> Vars<'a> {
 }
 
 fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) -> Result<Function> {
-    let fname = raw.name;
+    let fname = &*raw.name;
     let mut vars = Vars { ids: HashMap::default(), names: Vec::new() };
     let mut params = Vec::with_capacity(raw.params.len());
-    for &(name, ty) in &raw.params {
+    for (name, ty) in &raw.params {
+        let (name, ty) = (&**name, *ty);
         if vars.ids.contains_key(name) {
             return Err(at(fname, raw.pos, format!("parameter {name} declared twice")));
         }
@@ -103,7 +110,7 @@ fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) ->
     for item in &raw.items {
         match item {
             RawItem::Label(name, pos) => {
-                if labels.insert(name, BlockId::new(block_count)).is_some() {
+                if labels.insert(&**name, BlockId::new(block_count)).is_some() {
                     return Err(at(fname, *pos, format!("label .{name} defined twice")));
                 }
                 block_count += 1;
@@ -125,7 +132,7 @@ fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) ->
     for item in &raw.items {
         match item {
             RawItem::Label(name, pos) => {
-                let mut block = Block::new(Some((*name).into()));
+                let mut block = Block::new(Some((**name).into()));
                 block.label_pos = *pos;
                 blocks.push(block);
                 need_block = false;
@@ -148,27 +155,27 @@ fn assemble_function(raw: &RawFunction<'_>, func_ids: &HashMap<&str, FuncId>) ->
 
 fn resolve_instr<'a>(
     fname: &str,
-    raw: &RawInstr<'a>,
+    raw: &'a RawInstr<'_>,
     vars: &mut Vars<'a>,
     labels: &HashMap<&str, BlockId>,
     func_ids: &HashMap<&str, FuncId>,
 ) -> Result<Instr> {
     let mut instr = Instr::new(raw.op).with_pos(raw.pos);
-    if let Some((name, ty)) = raw.dest {
-        instr.dest = Some(Dest { var: vars.get(name)?, ty });
+    if let Some((name, ty)) = &raw.dest {
+        instr.dest = Some(Dest { var: vars.get(name)?, ty: *ty });
     }
-    for &a in &raw.args {
+    for a in &raw.args {
         instr.args.push(vars.get(a)?);
     }
-    for &l in &raw.labels {
-        match labels.get(l) {
+    for l in &raw.labels {
+        match labels.get(&**l) {
             Some(&b) => instr.labels.push(b),
             None => return Err(at(fname, raw.pos, format!("{}: unknown label .{l}", raw.op))),
         }
     }
     match raw.funcs.as_slice() {
         [] => {}
-        [callee] => match func_ids.get(callee) {
+        [callee] => match func_ids.get(&**callee) {
             Some(&f) => instr.func = Some(f),
             None => return Err(at(fname, raw.pos, format!("{}: unknown function @{callee}", raw.op))),
         },

@@ -17,7 +17,7 @@
 //!   `benchmark://large-v0/NAME`; [`generator`]: `generator://random-v0/SEED?size=N`
 //!   and `generator://random-v1/SEED?size=N` (shaped like hand-written programs);
 //!   [`shapes`]: large programs of a given size and shape (straight-line,
-//!   loop-heavy, call-heavy, block-chain, call-chain).
+//!   loop-heavy, call-heavy, block-chain, call-chain, one-variable).
 //! - [`mod@bench`]: interpreter throughput with the caller's clock;
 //!   [`scaling`]: the cost of every pass, feature and reader against size.
 //! - [`features`]: observations of a program: InstCount, Autophase, the

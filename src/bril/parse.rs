@@ -112,7 +112,7 @@ impl<'a> Parser<'a, '_> {
                 loop {
                     let (param, _) = self.ident("a parameter name")?;
                     self.expect_punct(':')?;
-                    params.push((param, self.ty()?));
+                    params.push((param.into(), self.ty()?));
                     if !self.is_punct(',') {
                         break;
                     }
@@ -134,7 +134,7 @@ impl<'a> Parser<'a, '_> {
             items.push(self.item()?);
         }
         self.advance()?;
-        Ok(RawFunction { name, params, ret, items, pos })
+        Ok(RawFunction { name: name.into(), params, ret, items, pos })
     }
 
     fn ty(&mut self) -> Result<Type> {
@@ -164,7 +164,7 @@ impl<'a> Parser<'a, '_> {
             let pos = self.advance()?.pos;
             self.expect_punct(':')?;
             self.ended();
-            return Ok(RawItem::Label(name, pos));
+            return Ok(RawItem::Label(name.into(), pos));
         }
         let (first, pos) = self.ident("an instruction or label")?;
         let mut instr = if self.is_punct(':') || self.is_punct('=') {
@@ -176,7 +176,7 @@ impl<'a> Parser<'a, '_> {
             self.expect_punct('=')?;
             let (op_name, op_pos) = self.ident("an opcode")?;
             let mut instr = RawInstr::new(opcode(op_name, op_pos)?, pos);
-            instr.dest = Some((first, ty));
+            instr.dest = Some((first.into(), ty));
             if instr.op == Op::Const {
                 instr.value = Some(self.literal()?);
                 // A constant takes nothing after its literal: name the missing
@@ -191,9 +191,9 @@ impl<'a> Parser<'a, '_> {
         };
         loop {
             match self.peek.tok {
-                Tok::Ident(a) => instr.args.push(a),
-                Tok::Func(f) => instr.funcs.push(f),
-                Tok::Label(l) => instr.labels.push(l),
+                Tok::Ident(a) => instr.args.push(a.into()),
+                Tok::Func(f) => instr.funcs.push(f.into()),
+                Tok::Label(l) => instr.labels.push(l.into()),
                 Tok::Punct(';') => break,
                 _ => return self.unexpected("an argument or ';'"),
             }

@@ -1,4 +1,4 @@
-//! Large programs of three shapes, at a given static instruction count, for
+//! Large programs of several shapes, at a given static instruction count, for
 //! the scaling benchmark and the tests that guard against quadratic passes.
 //!
 //! - [`Shape::StraightLine`]: one `@main` block: accumulators updated in a
@@ -17,6 +17,9 @@
 //!   of the second on a value computed at run time.
 //! - [`Shape::CallChain`]: chains of small functions, each calling the next,
 //!   up to [`CHAIN_DEPTH`] deep.
+//! - [`Shape::OneVariable`]: one variable redefined from itself
+//!   (`x: int = add x x`) in one block, then printed: the worst case for
+//!   passes that keep a table per name (`-lvn` renames every `x` it keeps).
 //!
 //! Every program is well formed, reads no variable before writing it,
 //! terminates within a few dynamic instructions per static one, and prints
@@ -37,11 +40,18 @@ pub enum Shape {
     CallHeavy,
     BlockChain,
     CallChain,
+    OneVariable,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 5] =
-        [Shape::StraightLine, Shape::LoopHeavy, Shape::CallHeavy, Shape::BlockChain, Shape::CallChain];
+    pub const ALL: [Shape; 6] = [
+        Shape::StraightLine,
+        Shape::LoopHeavy,
+        Shape::CallHeavy,
+        Shape::BlockChain,
+        Shape::CallChain,
+        Shape::OneVariable,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -50,6 +60,7 @@ impl Shape {
             Shape::CallHeavy => "call-heavy",
             Shape::BlockChain => "block-chain",
             Shape::CallChain => "call-chain",
+            Shape::OneVariable => "one-variable",
         }
     }
 }
@@ -68,6 +79,7 @@ pub fn generate_text(shape: Shape, instrs: usize, seed: u64) -> String {
         Shape::CallHeavy => call_heavy(&mut w, instrs),
         Shape::BlockChain => block_chain(&mut w, instrs),
         Shape::CallChain => call_chain(&mut w, instrs),
+        Shape::OneVariable => one_variable(&mut w, instrs),
     }
     w.out
 }
@@ -403,6 +415,18 @@ fn call_chain(w: &mut Writer, instrs: usize) {
     w.out.push_str("}\n");
     w.out.push_str(&bodies.out);
     w.count += bodies.count;
+}
+
+/// `x: int = add x x` over and over from a constant the seed picks.
+fn one_variable(w: &mut Writer, instrs: usize) {
+    w.out.push_str("@main {\n");
+    let start = 1 + w.pick(1 << 20);
+    w.instr(format_args!("x: int = const {start}"));
+    while w.count + 1 < instrs {
+        w.instr(format_args!("x: int = add x x"));
+    }
+    w.instr(format_args!("print x"));
+    w.out.push_str("}\n");
 }
 
 fn chain_link(w: &mut Writer, j: usize, i: usize, calls_next: bool) {

@@ -61,13 +61,13 @@ const USAGE: &str = "usage:
                                         side of bench/env.mjs)
   compgym-bench shape NAME SIZE [SEED]  print a generated program of a shape
                                         (straight-line, loop-heavy, call-heavy,
-                                        block-chain, call-chain) with about SIZE
+                                        block-chain, call-chain, one-variable) with about SIZE
                                         static instructions
   compgym-bench scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
                                         milliseconds per pass, pipeline, feature, reader,
                                         writer and the verifier on generated programs of
                                         each shape (straight-line, loop-heavy, call-heavy,
-                                        block-chain, call-chain) at each size (default
+                                        block-chain, call-chain, one-variable) at each size (default
                                         1000,10000,100000 instructions), and the growth
                                         exponent (slope of log time against log size)";
 
