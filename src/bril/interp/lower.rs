@@ -6,9 +6,23 @@
 //! bytes. Char comparisons become int comparisons on code points and
 //! `id`/`set`/`get`/`char2int` become plain copies. Reads that may find a
 //! variable unassigned, or holding `undef`, get checks (see `Checks`).
+//!
+//! A program that was not verified is lowered with [`Typing::Dynamic`]
+//! instead: every value's type is kept in a tag and checked where `brili`
+//! checks it (see `super::tags`).
 
+use super::tags::{Lowering, ReturnCheck, TagCheck, Tags};
 use crate::bril::ir::*;
 use crate::error::{Error, ErrorKind, Result};
+
+/// How types are known when the program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Typing {
+    /// From the verifier: registers are untyped words (the fast path).
+    Static,
+    /// From tags kept beside the registers, checked as `brili` checks values.
+    Dynamic,
+}
 
 /// A register slot in the current frame.
 pub(crate) type Slot = u32;
@@ -203,6 +217,26 @@ pub(crate) enum Code {
         f: Slot,
         from: Slot,
     },
+    // The codes below keep and check the tags of [`Typing::Dynamic`]
+    // (`Flag` and `CopyFlag` write them too); they are not counted either.
+    /// Checks tag slot `f` with [`Lowered::checks`]`[at]`.
+    Check {
+        f: Slot,
+        at: u32,
+    },
+    /// `ret` is about to return the value tagged in slot `f`.
+    Returning {
+        f: Slot,
+    },
+    /// After a call returns: [`Lowered::returns`]`[at]` checks and stores the result.
+    AfterCall {
+        at: u32,
+    },
+    /// Tags a loaded value: the pointee of the pointer tagged in `from`.
+    LoadTag {
+        f: Slot,
+        from: Slot,
+    },
 }
 
 /// Flag states: never written, written with a value, written by `undef`.
@@ -218,10 +252,12 @@ pub(crate) enum Kind {
     Float,
     Char,
     Ptr,
+    /// Whatever the tag in this slot says (dynamic typing).
+    Tagged(Slot),
 }
 
 impl Kind {
-    fn of(ty: Type) -> Kind {
+    pub(crate) fn of(ty: Type) -> Kind {
         if ty.is_ptr() {
             return Kind::Ptr;
         }
@@ -234,6 +270,8 @@ impl Kind {
     }
 }
 
+/// A call: the callee, and its `n` argument slots at `at` in
+/// [`Lowered::call_args`] (followed, with dynamic typing, by their tag slots).
 pub(crate) struct CallSite {
     pub func: u32,
     pub at: u32,
@@ -241,12 +279,17 @@ pub(crate) struct CallSite {
 }
 
 pub(crate) struct LoweredFunction {
-    pub name: Name,
     pub code: Vec<Code>,
     pub slots: u32,
     pub params: Vec<(Slot, Type)>,
+    /// The parameters' tag slots (dynamic typing only).
+    pub param_tags: Vec<Slot>,
+    /// The declared return type, for `brili`'s message when there is none.
+    pub ret: Option<Type>,
     /// Names of the variables (and shadows) the checks above name.
     pub names: Vec<Name>,
+    /// Where the shadows start in `names`.
+    pub first_shadow: u32,
 }
 
 pub(crate) struct Lowered {
@@ -255,6 +298,10 @@ pub(crate) struct Lowered {
     /// Argument slots of every call site.
     pub call_args: Vec<Slot>,
     pub prints: Vec<(Slot, Kind)>,
+    /// The tag checks of [`Code::Check`].
+    pub checks: Vec<TagCheck>,
+    /// The result checks of [`Code::AfterCall`].
+    pub returns: Vec<ReturnCheck>,
 }
 
 fn fail(f: &Function, instr: &Instr, message: &str) -> Error {
@@ -266,21 +313,28 @@ fn to_u32(n: usize, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::new(ErrorKind::Limit, format!("too many {what}")))
 }
 
-pub(crate) fn lower(program: &Program) -> Result<Lowered> {
+pub(crate) fn lower(program: &Program, typing: Typing) -> Result<Lowered> {
     let mut out = Lowered {
         functions: Vec::with_capacity(program.functions.len()),
         calls: Vec::new(),
         call_args: Vec::new(),
         prints: Vec::new(),
+        checks: Vec::new(),
+        returns: Vec::new(),
     };
     for f in &program.functions {
-        let lf = lower_function(program, f, &mut out)?;
+        let lf = lower_function(program, f, typing, &mut out)?;
         out.functions.push(lf);
     }
     Ok(out)
 }
 
-fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<LoweredFunction> {
+fn lower_function(
+    program: &Program,
+    f: &Function,
+    typing: Typing,
+    out: &mut Lowered,
+) -> Result<LoweredFunction> {
     // Every variable an instruction names must be in the table: slots are
     // then inside the frame, which the machine relies on.
     let nvars = f.vars.len();
@@ -326,7 +380,12 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         }
     }
 
-    let checks = Checks::new(f, &shadow, &mut slots)?;
+    let (checks, tags) = match typing {
+        Typing::Static => (Checks::new(f, &shadow, &mut slots)?, None),
+        Typing::Dynamic => (Checks::none(f.vars.len()), Some(Tags::new(f, &shadow, &mut slots)?)),
+    };
+    let tags = tags.as_ref();
+    let scratch = tags.map(|t| t.scratch);
     // Jumps name blocks while code is emitted; block starts are patched in after.
     let target = |b: BlockId| (b.index() < f.blocks.len()).then_some(b.0);
     let mut starts = Vec::with_capacity(f.blocks.len());
@@ -345,11 +404,16 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             }
         }
         checks.before(instr, (b, i), &mut code);
+        if let Some(tags) = tags {
+            if let Lowering::Replaced = tags.before(program, f, instr, &mut code, out) {
+                continue;
+            }
+        }
         let arg = |i: usize| -> Result<Slot> {
             instr.args.get(i).map(|v| v.0).ok_or_else(|| fail(f, instr, "missing argument"))
         };
         let dest = || -> Result<Slot> {
-            instr.def().map(|v| v.0).ok_or_else(|| fail(f, instr, "missing destination"))
+            instr.def().map(|v| v.0).or(scratch).ok_or_else(|| fail(f, instr, "missing destination"))
         };
         let label = |i: usize| -> Result<u32> {
             instr.labels.get(i).and_then(|&b| target(b)).ok_or_else(|| fail(f, instr, "missing label"))
@@ -402,7 +466,14 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
                     n: to_u32(instr.args.len(), "call arguments")?,
                 });
                 out.call_args.extend(instr.args.iter().map(|v| v.0));
-                Code::Call { d: instr.def().map_or(NO_DEST, |v| v.0), site }
+                match tags {
+                    // The result is checked and stored by the `AfterCall` that follows.
+                    Some(tags) => {
+                        out.call_args.extend(tags.call_args(instr));
+                        Code::Call { d: NO_DEST, site }
+                    }
+                    None => Code::Call { d: instr.def().map_or(NO_DEST, |v| v.0), site },
+                }
             }
             Op::Ret => match instr.args.first() {
                 Some(v) => Code::Ret { a: v.0 },
@@ -411,7 +482,10 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             Op::Print => {
                 let at = to_u32(out.prints.len(), "print arguments")?;
                 for &a in instr.args.iter() {
-                    let kind = kinds.get(a.index()).copied().unwrap_or(Kind::Int);
+                    let kind = match tags {
+                        Some(tags) => Kind::Tagged(tags.tag(a)),
+                        None => kinds.get(a.index()).copied().unwrap_or(Kind::Int),
+                    };
                     out.prints.push((a.0, kind));
                 }
                 Code::Print { at, n: to_u32(instr.args.len(), "print arguments")? }
@@ -441,6 +515,9 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         };
         code.push(c);
         checks.after(instr, &mut code);
+        if let Some(tags) = tags {
+            tags.after(program, instr, &mut code, out);
+        }
     }
     while starts.len() < f.blocks.len() {
         starts.push(to_u32(code.len(), "instructions")?);
@@ -459,10 +536,12 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
     }
 
     Ok(LoweredFunction {
-        name: f.name.clone(),
         code,
         slots,
         params: f.params.iter().map(|p| (p.var.0, p.ty)).collect(),
+        param_tags: tags.map(|t| t.params(f)).unwrap_or_default(),
+        ret: f.ret,
+        first_shadow: checks.first_shadow,
         names: checks.names,
     })
 }
@@ -485,6 +564,8 @@ struct Checks {
     names: Vec<Name>,
     /// Index in `names` of each variable, then of each shadow.
     name_of: Vec<u32>,
+    /// Where the shadows start in `names`.
+    first_shadow: u32,
 }
 
 impl Checks {
@@ -528,6 +609,7 @@ impl Checks {
             params: Vec::new(),
             names: Vec::new(),
             name_of: vec![0; 2 * n],
+            first_shadow: 0,
         };
         let flag = |slots: &mut u32| -> Result<Slot> {
             let s = *slots;
@@ -544,6 +626,7 @@ impl Checks {
             checks.name_of[v.index()] = checks.names.len() as u32;
             checks.names.push(f.vars[v.index()].clone());
         }
+        checks.first_shadow = checks.names.len() as u32;
         if has_get {
             for (x, _) in shadow.iter().enumerate().take(n).filter(|(_, s)| s.is_some()) {
                 checks.shadow_flag[x] = Some(flag(slots)?);
@@ -553,6 +636,20 @@ impl Checks {
         }
         checks.params = f.params.iter().filter_map(|p| checks.var_flag[p.var.index()]).collect();
         Ok(checks)
+    }
+
+    /// No checks: dynamic typing checks tags instead.
+    fn none(n: usize) -> Checks {
+        Checks {
+            var_flag: vec![None; n],
+            shadow_flag: vec![None; n],
+            risky: Default::default(),
+            undef: vec![false; n],
+            params: Vec::new(),
+            names: Vec::new(),
+            name_of: vec![0; 2 * n],
+            first_shadow: 0,
+        }
     }
 
     /// Parameters are assigned on entry (before block 0, which a loop may
