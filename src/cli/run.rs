@@ -15,7 +15,7 @@ use super::args::take_passes;
 use super::files::load;
 use super::tools::optimise;
 use super::{Failure, Io};
-use crate::bril::interp::{Executable, Limits};
+use crate::bril::interp::{parse_float, Executable, Limits};
 use crate::bril::Program;
 use crate::error::{Error, ErrorKind};
 
@@ -24,7 +24,8 @@ pub(super) fn run(args: &[String], io: &mut dyn Io) -> Result<(), Failure> {
     let (flags, args) = take_passes(args)?;
     let profile = args.iter().any(|a| a == "-p");
     let rest: Vec<&String> = args.iter().filter(|a| *a != "-p").collect();
-    let mut program = load(io, rest.first().map(|s| s.as_str()))?;
+    let file = rest.first().map(|s| s.as_str());
+    let mut program = load(io, file).map_err(|e| hint_brili(e, file))?;
     // The passes verify the program first: they need it well formed.
     optimise(&mut program, &flags.unwrap_or_default())?;
     let mut main_args: Vec<String> = rest.iter().skip(1).map(|s| s.to_string()).collect();
@@ -32,6 +33,17 @@ pub(super) fn run(args: &[String], io: &mut dyn Io) -> Result<(), Failure> {
         main_args = program.main_args();
     }
     execute(&program, &main_args, profile, io)
+}
+
+/// `run -p 5 < prog.json` takes `5` for the file: say how brili's command
+/// line is spelled here.
+fn hint_brili(failure: Failure, file: Option<&str>) -> Failure {
+    let looks_like_an_argument = file.is_some_and(|f| parse_float(f).is_ok() || f == "true" || f == "false");
+    if !looks_like_an_argument {
+        return failure;
+    }
+    let hint = "(for brili's command line, with the program on stdin: compgym brili [-p] ARGS...)";
+    Failure { message: format!("{}\n{hint}", failure.message), ..failure }
 }
 
 /// `brili [-p] [ARGS...]`, with the program on standard input.

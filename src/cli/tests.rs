@@ -101,6 +101,9 @@ fn brili_takes_brilis_command_line() {
     let r = cli(&["brili"], PROGRAM);
     let arity = "error: mismatched main argument arity: expected 1; got 0\n";
     assert_eq!((r.status, r.stderr.as_str()), (FAILED, arity), "no # ARGS: line, as brili");
+    let r = cli(&["run", "-p", "5"], &json);
+    let hint = "(for brili's command line, with the program on stdin: compgym brili [-p] ARGS...)";
+    assert_eq!(r.stderr, format!("error: 5: no such file\n{hint}\n"), "run takes a file first");
     let r = cli(&["brili"], "@f {\n}\n");
     assert_eq!((r.status, r.stderr.as_str()), (FAILED, "error: no function of name main found\n"));
     let r = cli(&["brili"], "{\"functions\": ");
