@@ -228,6 +228,12 @@ pub(crate) enum Lowering {
     Replaced,
 }
 
+/// Where checks go while a function is lowered: its code, and the tables.
+struct Emit<'a> {
+    code: &'a mut Vec<Code>,
+    lowered: &'a mut Lowered,
+}
+
 /// The tag slots of one function.
 pub(crate) struct Tags {
     var_tag: Vec<Slot>,
@@ -268,10 +274,10 @@ impl Tags {
     }
 
     /// Appends a check of tag slot `f`.
-    fn push(code: &mut Vec<Code>, out: &mut Lowered, f: Slot, check: TagCheck) {
-        let at = out.checks.len() as u32;
-        out.checks.push(check);
-        code.push(Code::Check { f, at });
+    fn push(emit: &mut Emit<'_>, f: Slot, check: TagCheck) {
+        let at = emit.lowered.checks.len() as u32;
+        emit.lowered.checks.push(check);
+        emit.code.push(Code::Check { f, at });
     }
 
     /// Checks operand `i` of `instr`.
@@ -282,18 +288,17 @@ impl Tags {
         i: usize,
         want: Want,
         message: String,
-        code: &mut Vec<Code>,
-        out: &mut Lowered,
+        emit: &mut Emit<'_>,
     ) {
         let v = instr.args[i];
         let unassigned = format!("undefined variable {}", f.var_name(v));
-        Tags::push(code, out, self.tag(v), TagCheck { unassigned, want, message });
+        Tags::push(emit, self.tag(v), TagCheck { unassigned, want, message });
     }
 
     /// An instruction that fails when it runs.
-    fn fail(&self, message: String, code: &mut Vec<Code>, out: &mut Lowered) -> Lowering {
+    fn fail(&self, message: String, emit: &mut Emit<'_>) -> Lowering {
         let check = TagCheck { unassigned: message.clone(), want: Want::Never, message };
-        Tags::push(code, out, self.scratch_tag, check);
+        Tags::push(emit, self.scratch_tag, check);
         Lowering::Replaced
     }
 
@@ -306,46 +311,39 @@ impl Tags {
         code: &mut Vec<Code>,
         out: &mut Lowered,
     ) -> Lowering {
+        let emit = &mut Emit { code, lowered: out };
         let (op, found) = (instr.op, instr.args.len());
         if op == Op::Phi {
-            return self.fail("unknown opcode phi".into(), code, out);
+            return self.fail("unknown opcode phi".into(), emit);
         }
         if let Some(n) = arg_count(op) {
             if found != n {
-                return self.fail(format!("{op} takes {n} argument(s); got {found}"), code, out);
+                return self.fail(format!("{op} takes {n} argument(s); got {found}"), emit);
             }
         }
         let pointer = |i: usize| (Want::Pointer, format!("{op} argument {i} must be a Pointer"));
         if let Some(ty) = operand_type(op) {
             for i in 0..found {
-                self.operand(
-                    f,
-                    instr,
-                    i,
-                    Want::Type(ty),
-                    format!("{op} argument {i} must be a {ty}"),
-                    code,
-                    out,
-                );
+                self.operand(f, instr, i, Want::Type(ty), format!("{op} argument {i} must be a {ty}"), emit);
             }
             return Lowering::Usual;
         }
         match op {
             Op::Const if instr.value.is_none() => {
                 // brili stores JavaScript's `undefined`, which reads as unassigned.
-                code.push(Code::Nop);
-                code.push(Code::Flag { f: self.dest_tag(instr), state: UNASSIGNED });
+                emit.code.push(Code::Nop);
+                emit.code.push(Code::Flag { f: self.dest_tag(instr), state: UNASSIGNED });
                 return Lowering::Replaced;
             }
-            Op::Id => self.operand(f, instr, 0, Want::Any, String::new(), code, out),
-            Op::Set => self.operand(f, instr, 1, Want::Any, String::new(), code, out),
+            Op::Id => self.operand(f, instr, 0, Want::Any, String::new(), emit),
+            Op::Set => self.operand(f, instr, 1, Want::Any, String::new(), emit),
             Op::Print => {
                 for i in 0..found {
-                    self.operand(f, instr, i, Want::Defined, "print of undefined value".into(), code, out);
+                    self.operand(f, instr, i, Want::Defined, "print of undefined value".into(), emit);
                 }
             }
             Op::Jmp if instr.labels.is_empty() => {
-                return self.fail("missing labels; expected at least 1".into(), code, out)
+                return self.fail("missing labels; expected at least 1".into(), emit)
             }
             Op::Br => {
                 self.operand(
@@ -354,33 +352,32 @@ impl Tags {
                     0,
                     Want::Type(Type::BOOL),
                     "br argument 0 must be a bool".into(),
-                    code,
-                    out,
+                    emit,
                 );
                 match instr.labels.len() {
-                    0 => return self.fail("missing labels; expected at least 1".into(), code, out),
-                    1 => return self.fail("expecting 2 labels; found 1".into(), code, out),
+                    0 => return self.fail("missing labels; expected at least 1".into(), emit),
+                    1 => return self.fail("expecting 2 labels; found 1".into(), emit),
                     _ => {}
                 }
             }
             Op::Ret if found > 1 => {
-                return self.fail(format!("ret takes 0 or 1 argument(s); got {found}"), code, out)
+                return self.fail(format!("ret takes 0 or 1 argument(s); got {found}"), emit)
             }
             Op::Ret if found == 1 => {
-                self.operand(f, instr, 0, Want::Any, String::new(), code, out);
-                code.push(Code::Returning { f: self.tag(instr.args[0]) });
+                self.operand(f, instr, 0, Want::Any, String::new(), emit);
+                emit.code.push(Code::Returning { f: self.tag(instr.args[0]) });
             }
             Op::Call => {
                 let Some(callee) = instr.func.and_then(|c| program.functions.get(c.index())) else {
-                    return self.fail("missing functions; expected at least 1".into(), code, out);
+                    return self.fail("missing functions; expected at least 1".into(), emit);
                 };
                 if callee.params.len() != found {
                     let message = format!("function expected {} arguments, got {found}", callee.params.len());
-                    return self.fail(message, code, out);
+                    return self.fail(message, emit);
                 }
                 for (i, p) in callee.params.iter().enumerate() {
                     let message = "function argument type mismatch".to_string();
-                    self.operand(f, instr, i, Want::Type(p.ty), message, code, out);
+                    self.operand(f, instr, i, Want::Type(p.ty), message, emit);
                 }
             }
             Op::Alloc => {
@@ -390,52 +387,42 @@ impl Tags {
                     0,
                     Want::Type(Type::INT),
                     "alloc argument 0 must be a int".into(),
-                    code,
-                    out,
+                    emit,
                 );
                 let ty = instr.dest.map(|d| d.ty);
                 if !ty.is_some_and(Type::is_ptr) {
                     let name = ty.map_or("undefined".to_string(), |t| t.to_string());
-                    return self.fail(format!("cannot allocate non-pointer type {name}"), code, out);
+                    return self.fail(format!("cannot allocate non-pointer type {name}"), emit);
                 }
             }
             Op::Free | Op::Load => {
                 let (want, message) = pointer(0);
-                self.operand(f, instr, 0, want, message, code, out);
+                self.operand(f, instr, 0, want, message, emit);
             }
             Op::PtrAdd => {
                 let (want, message) = pointer(0);
-                self.operand(f, instr, 0, want, message, code, out);
+                self.operand(f, instr, 0, want, message, emit);
                 self.operand(
                     f,
                     instr,
                     1,
                     Want::Type(Type::INT),
                     "ptradd argument 1 must be a int".into(),
-                    code,
-                    out,
+                    emit,
                 );
             }
             Op::Store => {
                 let (want, message) = pointer(0);
-                self.operand(f, instr, 0, want, message, code, out);
+                self.operand(f, instr, 0, want, message, emit);
                 let target = self.tag(instr.args[0]);
-                self.operand(
-                    f,
-                    instr,
-                    1,
-                    Want::Pointee(target),
-                    "store argument 1 must be a ".into(),
-                    code,
-                    out,
-                );
+                self.operand(f, instr, 1, Want::Pointee(target), "store argument 1 must be a ".into(), emit);
             }
             Op::Get => {
                 let dest = instr.def().map_or("undefined".into(), |d| f.var_name(d).to_string());
                 let shadow = instr.def().and_then(|d| self.shadow_tag[d.index()]);
                 let message = format!("get without corresponding set for {dest}");
-                let Some(s) = shadow else { return self.fail(message, code, out) };
-                Tags::push(code, out, s, TagCheck { unassigned: message.clone(), want: Want::Any, message });
+                let Some(s) = shadow else { return self.fail(message, emit) };
+                Tags::push(emit, s, TagCheck { unassigned: message.clone(), want: Want::Any, message });
             }
             _ => {}
         }
