@@ -5,10 +5,10 @@
 //! counter is bumped once per executed instruction. Fuel is checked where
 //! control can loop: at jumps, branches and calls.
 
+use super::code::{pointee, tag_of, type_of};
+use super::code::{Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNASSIGNED};
 use super::format::write_float;
 use super::heap::{ptr_add, unpack, Heap};
-use super::lower::{Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNASSIGNED};
-use super::tags::{pointee, tag_of, type_of};
 use super::Limits;
 use crate::error::{Error, ErrorKind, Result};
 

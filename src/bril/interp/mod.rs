@@ -14,6 +14,7 @@
 //! is an [`ErrorKind::Limit`] error, never a hang or a panic.
 
 mod args;
+mod code;
 mod format;
 mod heap;
 mod lower;
@@ -25,7 +26,8 @@ pub use format::{format_float, write_float};
 
 use crate::bril::ir::{Op, Program};
 use crate::error::{Error, ErrorKind, Result};
-use lower::{Lowered, Typing};
+use code::Lowered;
+use lower::Typing;
 use machine::{Output, Run};
 
 /// Resource bounds of one run.
