@@ -73,6 +73,20 @@ fn expected_count(path: &Path) -> u64 {
 
 #[test]
 fn interpreter_matches_brili_output_and_count() {
+    matches_brili(bril::interp::run);
+}
+
+/// Dynamic typing (what `compgym brili` runs a program with when it does
+/// not verify) gives the same outputs and counts on programs that do.
+#[test]
+fn dynamic_typing_matches_brili_output_and_count() {
+    matches_brili(|program, args, limits| match bril::interp::Executable::new_dynamic(program) {
+        Ok(exe) => exe.run(args, limits),
+        Err(e) => panic!("lowering: {e}"),
+    });
+}
+
+fn matches_brili(run: impl Fn(&Program, &[String], &bril::interp::Limits) -> bril::interp::Outcome) {
     let mut failures = Vec::new();
     for path in bench_programs() {
         let program = parse(&path);
@@ -81,12 +95,12 @@ fn interpreter_matches_brili_output_and_count() {
             // No reference output: brili never finished it (exponential
             // recursion). It must stop on its fuel limit, not hang.
             let limits = bril::interp::Limits { fuel: 20_000_000, ..Default::default() };
-            let outcome = bril::interp::run(&program, &args, &limits);
+            let outcome = run(&program, &args, &limits);
             let kind = outcome.result.as_ref().err().map(|e| e.kind());
             assert_eq!(kind, Some(compgym::ErrorKind::Limit), "{}", path.display());
             continue;
         }
-        let outcome = bril::interp::run(&program, &args, &bril::interp::Limits::default());
+        let outcome = run(&program, &args, &bril::interp::Limits::default());
         let want_out = read(&path.with_extension("out"));
         let want_count = expected_count(&path);
         if let Err(e) = &outcome.result {

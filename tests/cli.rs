@@ -178,3 +178,106 @@ fn passes_on_a_program_that_is_not_well_formed_are_a_verify_error() {
         }
     }
 }
+
+mod common;
+
+/// `brili`'s way, as a course script calls it: `bril2json < f.bril | brili
+/// -p ARGS` (the JSON is bril2json's own, beside each program), through
+/// `compgym brili` and through a link named `brili`. Output, the count on
+/// stderr and the status are brili's (`.out`, `.prof`).
+#[test]
+fn every_community_program_runs_through_brilis_command_line() {
+    let link_dir = std::env::temp_dir().join(format!("compgym-brili-{}", std::process::id()));
+    std::fs::create_dir_all(&link_dir).unwrap();
+    let link = link_dir.join("brili");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_compgym"), &link).unwrap();
+    let as_brili = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(&link)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let mut ran = 0;
+    for (i, bench) in common::community::bench_files().into_iter().enumerate() {
+        let Some(count) = bench.reference_dyn else { continue };
+        let json = std::fs::read_to_string(bench.path.with_extension("json")).unwrap();
+        let out = std::fs::read_to_string(bench.path.with_extension("out")).unwrap();
+        let args = compgym::bril::parse_text(&bench.source).unwrap().main_args();
+        let mut command: Vec<&str> = vec!["brili", "-p"];
+        command.extend(args.iter().map(String::as_str));
+        let o = if i % 2 == 0 { compgym(&command, &json) } else { as_brili(&command[1..], &json) };
+        let got = (o.status.code(), text(&o.stdout), text(&o.stderr));
+        assert_eq!(got, (Some(0), out, format!("total_dyn_inst: {count}\n")), "{}", bench.path.display());
+        ran += 1;
+    }
+    assert!(ran >= 80, "{ran}");
+    std::fs::remove_dir_all(&link_dir).unwrap();
+}
+
+/// What brili reports, with its status: 2 and its words for what goes wrong
+/// while running, nothing checked before.
+#[test]
+fn brilis_errors_and_statuses() {
+    let cases: [(&[&str], &str, i32, &str, &str); 5] = [
+        (
+            &["brili"],
+            "@main {\n  a: int = const 1;\n  print a;\n  z: int = const 0;\n  q: int = div a z;\n}",
+            2,
+            "1\n",
+            "error: division by zero\n",
+        ),
+        (
+            &["brili", "-p", "2"],
+            "@main(x: int) {\n  y: bool = add x x;\n  print y;\n  jmp .e;\n.d:\n  print nowhere;\n.e:\n}",
+            0,
+            "4\n",
+            "total_dyn_inst: 3\n",
+        ),
+        (
+            &["brili", "1", "2"],
+            "@main(x: int) {\n}",
+            2,
+            "",
+            "error: mismatched main argument arity: expected 1; got 2\n",
+        ),
+        (
+            &["brili"],
+            "@main {\n  x: int = const 1;\n  b: bool = not x;\n}",
+            2,
+            "",
+            "error: not argument 0 must be a bool\n",
+        ),
+        (
+            &["run", "-"],
+            "@main {\n  c: bool = const true;\n  br c .a .b;\n.a:\n  print u;\n.b:\n}",
+            2,
+            "",
+            "error: undefined variable u\n",
+        ),
+    ];
+    for (args, program, status, stdout, stderr) in cases {
+        let o = compgym(args, program);
+        let got = (o.status.code(), text(&o.stdout), text(&o.stderr));
+        assert_eq!(got, (Some(status), stdout.to_string(), stderr.to_string()), "{args:?} {program}");
+    }
+}
+
+#[test]
+fn version_and_unknown_agents() {
+    let v = compgym(&["--version"], "");
+    assert_eq!(
+        (v.status.code(), text(&v.stdout)),
+        (Some(0), format!("compgym {}\n", env!("CARGO_PKG_VERSION")))
+    );
+    let agents = compgym(&["leaderboard", "--agents", "nope"], "");
+    assert_eq!(agents.status.code(), Some(1), "a usage error");
+    assert!(text(&agents.stderr).starts_with(
+        "error: leaderboard: unknown agent \"nope\"; the agents are random, greedy, beam, explore, guided, policy, fixed\nusage:"
+    ));
+}

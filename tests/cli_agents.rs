@@ -73,7 +73,7 @@ fn a_trained_policy_is_saved_and_joins_the_leaderboard() {
 #[test]
 fn bad_arguments_say_what_is_wrong() {
     let o = compgym(&["leaderboard", "--agents", "oracle"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1), "an unknown agent is a usage error");
     assert!(text(&o.stderr).contains("unknown agent \"oracle\""), "{}", text(&o.stderr));
     let o = compgym(&["leaderboard", "--steps", "many"]);
     assert_eq!(o.status.code(), Some(1));

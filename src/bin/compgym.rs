@@ -65,7 +65,10 @@ impl Io for Native {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut words = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+    let invoked_as = words.next().unwrap_or_default();
+    // Started as `brili` (a link): brili's command line.
+    let args = cli::args_for(&invoked_as, words.collect());
     let mut host = Native { stdout: std::io::stdout(), stderr: std::io::stderr() };
     let status = cli::run(&args, &mut host);
     let _ = host.stdout.flush();

@@ -5,17 +5,41 @@
 use super::args::{list, value};
 use super::files::{own_programs, read_text};
 use super::{Failure, Io};
-use crate::agents::kinds::AgentKind;
+use crate::agents::kinds::{AgentKind, ALL};
 use crate::agents::leaderboard::{table, to_json, Entry, Leaderboard, Row};
 use crate::agents::policy::Policy;
 use crate::agents::programs::Split;
 use crate::agents::request::LeaderboardRequest;
+use crate::agents::task::Task;
 use crate::Error;
 use std::rc::Rc;
 
 /// An agent's or the leaderboard's failure: status 2, named by the command.
 pub(super) fn agent_failure(command: &'static str) -> impl Fn(Error) -> Failure {
     move |e| Failure::failed(format!("{command}: {e}"))
+}
+
+/// A name on the command line that is not known (an agent, a task, a
+/// split): a usage error, whose message lists the names that are.
+pub(super) fn unknown_name(command: &'static str) -> impl Fn(Error) -> Failure {
+    move |e| Failure::usage(format!("{command}: {}", e.message()))
+}
+
+/// The agents and tasks named in a comma list, each checked.
+fn names(text: &str, known: impl Fn(&str) -> Result<(), Error>) -> Result<Vec<String>, Failure> {
+    let names = list(text);
+    for name in &names {
+        known(name).map_err(unknown_name("leaderboard"))?;
+    }
+    Ok(names)
+}
+
+fn known_agent(name: &str) -> Result<(), Error> {
+    if ALL.contains(&name) {
+        Ok(())
+    } else {
+        Err(Error::lookup(format!("unknown agent {name:?}; the agents are {}", ALL.join(", "))))
+    }
 }
 
 fn read_policy(io: &mut dyn Io, path: &str) -> Result<Policy, Failure> {
@@ -44,8 +68,10 @@ fn read_flags(args: &[String]) -> Result<(LeaderboardRequest, Option<String>, Ve
             "--seconds" => request.seconds = Some(Some(value(&mut it, a)?)),
             "--no-step-limit" => request.steps = Some(None),
             "--no-time-limit" => request.seconds = Some(None),
-            "--agents" => request.agents = list(&value::<String>(&mut it, a)?),
-            "--tasks" => request.tasks = list(&value::<String>(&mut it, a)?),
+            "--agents" => request.agents = names(&value::<String>(&mut it, a)?, known_agent)?,
+            "--tasks" => {
+                request.tasks = names(&value::<String>(&mut it, a)?, |t| Task::by_name(t).map(drop))?
+            }
             "--suite" => request.suite = Some(value(&mut it, a)?),
             "--large" => request.large = Some(value(&mut it, a)?),
             "--generated" => request.generated = value(&mut it, a)?,
@@ -57,7 +83,7 @@ fn read_flags(args: &[String]) -> Result<(LeaderboardRequest, Option<String>, Ve
             "--programs" => own_paths.extend(list(&value::<String>(&mut it, a)?)),
             "--split" => {
                 let side: String = value(&mut it, a)?;
-                request.split = Some(Split::by_name(&side).map_err(agent_failure("leaderboard"))?);
+                request.split = Some(Split::by_name(&side).map_err(unknown_name("leaderboard"))?);
             }
             other => return Err(Failure::usage(format!("leaderboard: unknown argument {other:?}"))),
         }

@@ -7,7 +7,7 @@
 //!
 //! | command | file |
 //! |---|---|
-//! | `run` (`brili`-compatible: `-p`, stdin, `# ARGS:`) | [`run`](mod@run) |
+//! | `run` (a file, `# ARGS:`, `--passes`) and `brili` (`brili`'s own command line) | [`run`](mod@run) |
 //! | `json`, `text`, `verify`, `features`, `opt`, `generate` | [`tools`] |
 //! | `leaderboard` | [`leaderboard`] |
 //! | `train` | [`train`] |
@@ -72,6 +72,7 @@ type Command = fn(&[String], &mut dyn Io) -> Result<(), Failure>;
 fn command(name: &str) -> Option<Command> {
     Some(match name {
         "run" => run::run,
+        "brili" => run::brili,
         "json" => tools::json,
         "text" => tools::text,
         "verify" => tools::verify,
@@ -89,6 +90,29 @@ fn help(io: &mut dyn Io) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The package's version, the same in both shells (the crate and the npm
+/// package are released together under one version).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn version(io: &mut dyn Io) -> Result<(), Failure> {
+    io.stdout(&format!("compgym {VERSION}\n"));
+    Ok(())
+}
+
+/// The command line a shell runs when it was started under the name
+/// `invoked_as` (a path, or its last component): `brili ARGS...` when that
+/// name is `brili`, so a link named `brili` to either shell is a drop-in for
+/// it; `args` otherwise.
+pub fn args_for(invoked_as: &str, args: Vec<String>) -> Vec<String> {
+    let name = invoked_as.rsplit(['/', '\\']).next().unwrap_or("");
+    let stem = name.strip_suffix(".exe").or_else(|| name.strip_suffix(".js")).unwrap_or(name);
+    if stem == "brili" {
+        std::iter::once("brili".to_string()).chain(args).collect()
+    } else {
+        args
+    }
+}
+
 /// Runs one command line (`args` without the program's name) on `io`: what
 /// it prints goes to `io`'s streams, and the exit status is returned.
 pub fn run(args: &[String], io: &mut dyn Io) -> i32 {
@@ -97,6 +121,7 @@ pub fn run(args: &[String], io: &mut dyn Io) -> i32 {
     let asks_for_help = |rest: &[String]| rest.iter().any(|a| a == "-h" || a == "--help");
     let result = match args.first().map(String::as_str) {
         Some("help" | "-h" | "--help") => help(io),
+        Some("--version") => version(io),
         Some(name) => match command(name) {
             Some(_) if asks_for_help(&args[1..]) => help(io),
             Some(command) => command(&args[1..], io),

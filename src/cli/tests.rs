@@ -86,11 +86,80 @@ fn run_is_brili_compatible() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn brili_takes_brilis_command_line() {
+    let json = cli(&["json"], PROGRAM).stdout;
+    let r = cli(&["brili", "-p", "41"], &json);
+    assert_eq!((r.status, r.stdout.as_str(), r.stderr.as_str()), (OK, "42\n", "total_dyn_inst: 3\n"));
+    let r = cli(&["brili", "41"], PROGRAM);
+    assert_eq!((r.status, r.stdout.as_str(), r.stderr.as_str()), (OK, "42\n", ""), "text too, no -p");
+    // Only brili's flag is taken: a file name or a second -p goes to @main.
+    let r = cli(&["brili", "-p", "prog.json"], &json);
+    assert_eq!(
+        (r.status, r.stderr.as_str()),
+        (FAILED, "error: int argument to main is not a number: \"prog.json\"\n")
+    );
+    let r = cli(&["brili"], PROGRAM);
+    let arity = "error: mismatched main argument arity: expected 1; got 0\n";
+    assert_eq!((r.status, r.stderr.as_str()), (FAILED, arity), "no # ARGS: line, as brili");
+    let r = cli(&["run", "-p", "5"], &json);
+    let hint = "(for brili's command line, with the program on stdin: compgym brili [-p] ARGS...)";
+    assert_eq!(r.stderr, format!("error: 5: no such file\n{hint}\n"), "run takes a file first");
+    let r = cli(&["brili"], "@f {\n}\n");
+    assert_eq!((r.status, r.stderr.as_str()), (FAILED, "error: no function of name main found\n"));
+    let r = cli(&["brili"], "{\"functions\": ");
+    assert_eq!(r.status, BAD_INPUT, "what brili cannot parse: status 1");
+    assert!(r.stderr.starts_with("error: ParseError: invalid JSON"), "{r:?}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn run_checks_nothing_before_the_program_runs() {
+    // brili runs these; what goes wrong is found when it happens.
+    let unreachable =
+        "@main {\n  one: int = const 1;\n  jmp .end;\n.dead:\n  print x;\n.end:\n  print one;\n}\n";
+    let int_in_bool = "@main(x: int) {\n  y: bool = add x x;\n  print y;\n}\n";
+    for command in ["run", "brili"] {
+        let r = cli(&[command, "-p"], unreachable);
+        assert_eq!((r.status, r.stdout.as_str(), r.stderr.as_str()), (OK, "1\n", "total_dyn_inst: 3\n"));
+        let args: &[&str] = if command == "run" { &["run", "-", "3"] } else { &["brili", "3"] };
+        let r = cli(args, int_in_bool);
+        assert_eq!((r.status, r.stdout.as_str()), (OK, "6\n"), "{r:?}");
+        let r = cli(&[command], "@main {\n  b: bool = const true;\n  one: int = const 1;\n  print one;\n  x: int = add one b;\n}\n");
+        assert_eq!(
+            (r.status, r.stdout.as_str(), r.stderr.as_str()),
+            (FAILED, "1\n", "error: add argument 1 must be a int\n")
+        );
+    }
+    let limit = cli(&["run"], "@main {\n.l:\n  jmp .l;\n}\n");
+    assert!(
+        limit.stderr.starts_with("error: LimitError: fuel exhausted"),
+        "a limit brili lacks keeps its kind"
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn version_is_the_packages() {
+    let r = cli(&["--version"], "");
+    let line = format!("compgym {}\n", super::VERSION);
+    assert_eq!((r.status, r.stdout.as_str(), r.stderr.as_str()), (OK, line.as_str(), ""));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_shell_started_as_brili_runs_brilis_command_line() {
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for name in ["brili", "/usr/local/bin/brili", "C:\\bin\\brili.exe"] {
+        assert_eq!(super::args_for(name, args(&["-p", "5"])), args(&["brili", "-p", "5"]), "{name}");
+    }
+    for name in ["compgym", "/x/brili/compgym", "brilirs"] {
+        assert_eq!(super::args_for(name, args(&["run"])), args(&["run"]), "{name}");
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn run_fails_with_status_1_before_running_and_2_while_running() {
     let crash = cli(&["run", "-p"], CRASH);
     assert_eq!(crash.status, FAILED);
     assert_eq!(crash.stdout, "1\n", "the output before the failure");
-    assert_eq!(crash.stderr, "error: RuntimeError: division by zero\n");
+    assert_eq!(crash.stderr, "error: division by zero\n", "brili's words");
     let bad_argument = cli(&["run", "-", "x"], PROGRAM);
     assert_eq!(bad_argument.status, FAILED, "{bad_argument:?}");
     let parse = cli(&["run"], "@main {\n  x: int = bogus;\n}");
@@ -204,16 +273,24 @@ fn a_small_leaderboard_over_own_programs_prints_its_table_and_progress() {
 
 #[test]
 fn leaderboard_flags_are_checked() {
-    let r = cli(&["leaderboard", "--agents", "oracle"], "");
-    assert_eq!(r.status, FAILED);
-    assert!(r.stderr.starts_with("error: leaderboard: LookupError: unknown agent \"oracle\""), "{r:?}");
+    // Unknown names are usage errors, whose message lists the known ones.
+    let r = cli(&["leaderboard", "--agents", "greedy,oracle"], "");
+    let agents = "random, greedy, beam, explore, guided, policy, fixed";
+    let message = format!("error: leaderboard: unknown agent \"oracle\"; the agents are {agents}\n{USAGE}\n");
+    assert_eq!((r.status, r.stderr.as_str()), (BAD_INPUT, message.as_str()));
+    let r = cli(&["leaderboard", "--tasks", "speed"], "");
+    assert_eq!(r.status, BAD_INPUT);
+    assert!(r
+        .stderr
+        .starts_with("error: leaderboard: unknown task \"speed\"; the tasks are size and runtime\nusage:"));
     let r = cli(&["leaderboard", "--steps", "many"], "");
     assert_eq!(r.status, BAD_INPUT);
     assert!(r.stderr.starts_with("error: --steps needs a value of the right kind\nusage:"));
     let r = cli(&["leaderboard", "--policy", "no.json"], "");
     assert_eq!((r.status, r.stderr.as_str()), (BAD_INPUT, "error: no.json: no such file\n"));
     let r = cli(&["leaderboard", "--split", "sideways"], "");
-    assert_eq!(r.status, FAILED);
+    assert_eq!(r.status, BAD_INPUT);
+    assert!(r.stderr.starts_with("error: leaderboard: unknown split \"sideways\"; the splits are"), "{r:?}");
     let r = cli(&["leaderboard", "--bogus"], "");
     assert!(r.stderr.starts_with("error: leaderboard: unknown argument \"--bogus\"\nusage:"));
 }
@@ -287,7 +364,10 @@ fn train_flags_are_checked() {
     assert_eq!(r.status, FAILED, "{r:?}");
     assert!(r.stderr.starts_with("error: train: ValueError: "), "{r:?}");
     let r = cli(&["train", "--task", "speed"], "");
-    assert_eq!(r.status, FAILED);
+    assert_eq!(r.status, BAD_INPUT);
+    assert!(r
+        .stderr
+        .starts_with("error: train: unknown task \"speed\"; the tasks are size and runtime\nusage:"));
     let mut io = Memory::default();
     io.add("p.json/inside", "a folder");
     let r = on(

@@ -3,7 +3,7 @@
 
 use super::args::{list, value};
 use super::files::own_programs;
-use super::leaderboard::agent_failure;
+use super::leaderboard::{agent_failure, unknown_name};
 use super::{Failure, Io};
 use crate::agents::policy::train::{TrainOptions, Trainer};
 use crate::agents::programs::{is_dev, own, Split};
@@ -26,7 +26,7 @@ fn read_flags(args: &[String]) -> Result<(TrainOptions, Plan), Failure> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--task" => {
-                options.task = Task::by_name(&value::<String>(&mut it, a)?).map_err(agent_failure("train"))?
+                options.task = Task::by_name(&value::<String>(&mut it, a)?).map_err(unknown_name("train"))?
             }
             "--seconds" => plan.seconds = Some(value(&mut it, a)?),
             "--updates" => plan.updates = Some(value(&mut it, a)?),

@@ -2,9 +2,13 @@
 //! usage error.
 
 pub const USAGE: &str = "usage:
-  compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON); without
-                                        ARGS, the program's `# ARGS:` line is used;
-                                        -p prints total_dyn_inst on stderr
+  compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON) as brili
+                                        does; without ARGS, the program's `# ARGS:`
+                                        line is used; -p prints total_dyn_inst on stderr
+  compgym brili [-p] [ARGS...]          brili's own command line: the program (JSON
+                                        or text) on stdin, ARGS to @main; a link
+                                        named brili to compgym runs this
+  compgym --version                     print the version
   compgym json [-p|-pp] [FILE|-]        print a program as Bril JSON; -p adds each
                                         function's, label's and instruction's start
                                         (pos), -pp its end too (pos_end), as bril2json

@@ -98,6 +98,26 @@ pub fn interpreter(data: &[u8]) {
         };
         expect_kind(e, allowed, "run");
     }
+    dynamic(&p, verified.is_ok(), &outcome);
+}
+
+/// Dynamic typing (as `compgym brili` runs what does not verify): any
+/// program that lowers runs with only run-time errors and limits, and a
+/// verified one that the fast path ran gives the same output and count.
+fn dynamic(p: &Program, verified: bool, fast: &crate::bril::interp::Outcome) {
+    let exe = match Executable::new_dynamic(p) {
+        Ok(exe) => exe,
+        Err(e) => return expect_kind(&e, &[ErrorKind::Limit, ErrorKind::Verify], "dynamic lowering"),
+    };
+    let outcome = exe.run(&p.main_args(), &LIMITS);
+    if let Err(e) = &outcome.result {
+        expect_kind(e, &[ErrorKind::Runtime, ErrorKind::Limit, ErrorKind::Value], "dynamic run");
+    }
+    // Tags take frame slots, so the stack limit may come sooner.
+    let stack_limit = outcome.result.as_ref().is_err_and(|e| e.kind() == ErrorKind::Limit);
+    if verified && fast.is_ok() && !stack_limit {
+        assert_eq!(&outcome, fast, "a verified program runs the same with dynamic typing");
+    }
 }
 
 /// The program a `passes` input describes: byte 0 even, a generated program

@@ -16,6 +16,7 @@ const community = join(root, 'data/bril-community');
 const native = join(root, 'target/debug/compgym');
 let scratch;
 let cli;
+let brili;
 
 before(() => {
   // The native command as `cargo test` builds it (a no-op after the native layer).
@@ -29,6 +30,7 @@ before(() => {
     cwd: scratch,
   });
   cli = join(scratch, 'node_modules/.bin/compgym');
+  brili = join(scratch, 'node_modules/.bin/brili'); // the package's second command
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -83,14 +85,16 @@ function programs() {
   });
 }
 
-test('every community program: bril2json, then brili -p on stdin, give the reference outputs', async () => {
+test('every community program: bril2json, then brili -p ARGS on stdin, give the reference outputs', async () => {
   const all = programs();
   const jobs = all.map((p, i) => async () => {
     const json = await execute(cli, ['json', p.file]);
     assert.equal(json.status, 0, `${p.file}: ${json.stderr}`);
     assert.deepEqual(JSON.parse(json.stdout), JSON.parse(p.json), `${p.file}: the reference bril2json`);
-    // The course pipeline: `bril2json < f.bril | brili -p ARGS`.
-    const run = await execute(cli, ['run', '-p', '-', ...p.args], json.stdout);
+    // The course pipeline, `bril2json < f.bril | brili -p ARGS`: through the package's
+    // `brili` command, `compgym brili`, and `compgym run -` (which takes a file first).
+    const command = [[brili, ['-p', ...p.args]], [cli, ['brili', '-p', ...p.args]], [cli, ['run', '-p', '-', ...p.args]]][i % 3];
+    const run = await execute(command[0], command[1], json.stdout);
     if (p.out === null) {
       assert.equal(run.status, 0, `${p.file}: ${run.stderr}`);
       return;
@@ -112,6 +116,10 @@ test('the npx shell and the native binary print the same bytes and exit with the
   const cases = [
     [['run', '-p'], program],
     [['run', '-p'], crash], // the output before the failure, then exit status 2
+    [['brili', '-p', '4'], program],
+    [['brili', '2'], '@main(x: int) {\n  y: bool = add x x;\n  print y;\n  jmp .e;\n.d:\n  print nowhere;\n.e:\n}\n'],
+    [['brili'], '@main {\n  x: int = const 1;\n  b: bool = not x;\n}\n'],
+    [['--version'], ''],
     [['run', '-'], '@main {\n  x: int = bogus;\n}'],
     [['run', '-', 'x'], program],
     [['verify'], '@main {\n  print nothing;\n}'],
@@ -148,8 +156,8 @@ test('leaderboard and train take every flag in npx too: own programs, a split, P
   assert.deepEqual(rows.slice(2).map((r) => r.split('|')[2].trim()), ['suite-v0', 'suite-v0', 'mixed', 'mixed', 'long', 'long', 'random-v1, size 40', 'random-v1, size 40']);
   assert.match(got.stderr, /^\[1\/14\] code size suite-v0 greedy benchmark:\/\/suite-v0\//);
   const split = await execute(cli, ['leaderboard', '--quick', '--tasks', 'size', '--agents', 'greedy', '--split', 'sideways']);
-  assert.equal(split.status, 2);
-  assert.match(split.stderr, /^error: leaderboard: LookupError: unknown split "sideways"/);
+  assert.equal(split.status, 1, 'a usage error');
+  assert.match(split.stderr, /^error: leaderboard: unknown split "sideways"; the splits are train, held-out and dev\nusage:/);
 
   // Training is the same arithmetic natively and in wasm: the same curve and the same weights.
   const train = (out) => ['train', '--task', 'runtime', '--updates', '2', '--batch', '2', '--episode-length', '4', '--hidden', '8', '--epochs', '1', '--minibatch', '4', '--validate-every', '1', '--seed', '5', '--own', `${community}/mixed`, '--dev', '--out', join(scratch, out)];
@@ -169,6 +177,20 @@ test('leaderboard and train take every flag in npx too: own programs, a split, P
     return p;
   };
   assert.deepEqual(policy('js.json'), policy('native.json'));
+});
+
+test('brili’s errors and statuses, the version and unknown agents', async () => {
+  const crash = '@main {\n  a: int = const 1;\n  print a;\n  z: int = const 0;\n  q: int = div a z;\n}\n';
+  assert.deepEqual(await execute(brili, [], crash), { stdout: '1\n', stderr: 'error: division by zero\n', status: 2 });
+  const arity = await execute(brili, ['-p', '1', '2'], '@main(x: int) {\n}\n');
+  assert.deepEqual(arity, { stdout: '', stderr: 'error: mismatched main argument arity: expected 1; got 2\n', status: 2 });
+  const hint = await execute(cli, ['run', '-p', '5'], crash); // brili's command line given to run
+  assert.match(hint.stderr, /^error: 5: no such file or directory \(ENOENT\)\n\(for brili's command line, with the program on stdin: compgym brili \[-p\] ARGS\.\.\.\)\n$/);
+  const { version } = JSON.parse(readFileSync(join(scratch, 'node_modules/compgym/package.json'), 'utf8'));
+  assert.deepEqual(await execute(cli, ['--version']), { stdout: `compgym ${version}\n`, stderr: '', status: 0 });
+  const agents = await execute(cli, ['leaderboard', '--agents', 'nope']);
+  assert.equal(agents.status, 1, 'a usage error');
+  assert.match(agents.stderr, /^error: leaderboard: unknown agent "nope"; the agents are random, greedy, beam, explore, guided, policy, fixed\nusage:/);
 });
 
 test('OS errors are in the host’s words; a missing file is bad input', async () => {

@@ -6,255 +6,23 @@
 //! bytes. Char comparisons become int comparisons on code points and
 //! `id`/`set`/`get`/`char2int` become plain copies. Reads that may find a
 //! variable unassigned, or holding `undef`, get checks (see `Checks`).
+//!
+//! A program that was not verified is lowered with [`Typing::Dynamic`]
+//! instead: every value's type is kept in a tag and checked where `brili`
+//! checks it (see `super::tags`).
 
+use super::code::{CallSite, Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNDEF};
+use super::tags::{Lowering, Tags};
 use crate::bril::ir::*;
 use crate::error::{Error, ErrorKind, Result};
 
-/// A register slot in the current frame.
-pub(crate) type Slot = u32;
-
-/// "No destination" for calls whose result is dropped.
-pub(crate) const NO_DEST: Slot = u32::MAX;
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Code {
-    Const {
-        d: Slot,
-        bits: u64,
-    },
-    Copy {
-        d: Slot,
-        a: Slot,
-    },
-    Add {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Sub {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Mul {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Div {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Eq {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Lt {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Gt {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Le {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Ge {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Not {
-        d: Slot,
-        a: Slot,
-    },
-    And {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Or {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fadd {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fsub {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fmul {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fdiv {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Feq {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Flt {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fgt {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fle {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Fge {
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    Int2Char {
-        d: Slot,
-        a: Slot,
-    },
-    Jmp {
-        to: u32,
-    },
-    Br {
-        c: Slot,
-        then: u32,
-        otherwise: u32,
-    },
-    /// A call: the callee and arguments are in [`Lowered::calls`].
-    Call {
-        d: Slot,
-        site: u32,
-    },
-    Ret {
-        a: Slot,
-    },
-    RetVoid,
-    /// Falling off the end of a function: returns without counting.
-    End,
-    /// Prints the values listed in [`Lowered::prints`].
-    Print {
-        at: u32,
-        n: u32,
-    },
-    Nop,
-    Alloc {
-        d: Slot,
-        a: Slot,
-    },
-    Free {
-        a: Slot,
-    },
-    Store {
-        p: Slot,
-        v: Slot,
-    },
-    Load {
-        d: Slot,
-        p: Slot,
-    },
-    PtrAdd {
-        d: Slot,
-        p: Slot,
-        k: Slot,
-    },
-    // The codes below keep track of variables that may be read unassigned
-    // or while holding `undef`; they are bookkeeping, not Bril instructions,
-    // and are not counted. Flag slot `f` holds [`UNASSIGNED`], [`ASSIGNED`]
-    // or [`UNDEF`]; `var` indexes [`LoweredFunction::names`].
-    /// Fails unless the variable has been assigned (`undef` counts).
-    Assigned {
-        f: Slot,
-        var: u32,
-    },
-    /// Fails unless the variable holds a defined value.
-    Defined {
-        f: Slot,
-        var: u32,
-    },
-    /// Sets a flag.
-    Flag {
-        f: Slot,
-        state: u64,
-    },
-    /// Copies a flag (a copy of an `undef` value is `undef`).
-    CopyFlag {
-        f: Slot,
-        from: Slot,
-    },
-}
-
-/// Flag states: never written, written with a value, written by `undef`.
-pub(crate) const UNASSIGNED: u64 = 0;
-pub(crate) const ASSIGNED: u64 = 1;
-pub(crate) const UNDEF: u64 = 2;
-
-/// How to print a register.
+/// How types are known when the program runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Int,
-    Bool,
-    Float,
-    Char,
-    Ptr,
-}
-
-impl Kind {
-    fn of(ty: Type) -> Kind {
-        if ty.is_ptr() {
-            return Kind::Ptr;
-        }
-        match ty.base {
-            BaseType::Int => Kind::Int,
-            BaseType::Bool => Kind::Bool,
-            BaseType::Float => Kind::Float,
-            BaseType::Char => Kind::Char,
-        }
-    }
-}
-
-pub(crate) struct CallSite {
-    pub func: u32,
-    pub at: u32,
-    pub n: u32,
-}
-
-pub(crate) struct LoweredFunction {
-    pub name: Name,
-    pub code: Vec<Code>,
-    pub slots: u32,
-    pub params: Vec<(Slot, Type)>,
-    /// Names of the variables (and shadows) the checks above name.
-    pub names: Vec<Name>,
-}
-
-pub(crate) struct Lowered {
-    pub functions: Vec<LoweredFunction>,
-    pub calls: Vec<CallSite>,
-    /// Argument slots of every call site.
-    pub call_args: Vec<Slot>,
-    pub prints: Vec<(Slot, Kind)>,
+pub(crate) enum Typing {
+    /// From the verifier: registers are untyped words (the fast path).
+    Static,
+    /// From tags kept beside the registers, checked as `brili` checks values.
+    Dynamic,
 }
 
 fn fail(f: &Function, instr: &Instr, message: &str) -> Error {
@@ -266,21 +34,28 @@ fn to_u32(n: usize, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::new(ErrorKind::Limit, format!("too many {what}")))
 }
 
-pub(crate) fn lower(program: &Program) -> Result<Lowered> {
+pub(crate) fn lower(program: &Program, typing: Typing) -> Result<Lowered> {
     let mut out = Lowered {
         functions: Vec::with_capacity(program.functions.len()),
         calls: Vec::new(),
         call_args: Vec::new(),
         prints: Vec::new(),
+        checks: Vec::new(),
+        returns: Vec::new(),
     };
     for f in &program.functions {
-        let lf = lower_function(program, f, &mut out)?;
+        let lf = lower_function(program, f, typing, &mut out)?;
         out.functions.push(lf);
     }
     Ok(out)
 }
 
-fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<LoweredFunction> {
+fn lower_function(
+    program: &Program,
+    f: &Function,
+    typing: Typing,
+    out: &mut Lowered,
+) -> Result<LoweredFunction> {
     // Every variable an instruction names must be in the table: slots are
     // then inside the frame, which the machine relies on.
     let nvars = f.vars.len();
@@ -326,7 +101,12 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         }
     }
 
-    let checks = Checks::new(f, &shadow, &mut slots)?;
+    let (checks, tags) = match typing {
+        Typing::Static => (Checks::new(f, &shadow, &mut slots)?, None),
+        Typing::Dynamic => (Checks::none(f.vars.len()), Some(Tags::new(f, &shadow, &mut slots)?)),
+    };
+    let tags = tags.as_ref();
+    let scratch = tags.map(|t| t.scratch);
     // Jumps name blocks while code is emitted; block starts are patched in after.
     let target = |b: BlockId| (b.index() < f.blocks.len()).then_some(b.0);
     let mut starts = Vec::with_capacity(f.blocks.len());
@@ -345,11 +125,16 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             }
         }
         checks.before(instr, (b, i), &mut code);
+        if let Some(tags) = tags {
+            if let Lowering::Replaced = tags.before(program, f, instr, &mut code, out) {
+                continue;
+            }
+        }
         let arg = |i: usize| -> Result<Slot> {
             instr.args.get(i).map(|v| v.0).ok_or_else(|| fail(f, instr, "missing argument"))
         };
         let dest = || -> Result<Slot> {
-            instr.def().map(|v| v.0).ok_or_else(|| fail(f, instr, "missing destination"))
+            instr.def().map(|v| v.0).or(scratch).ok_or_else(|| fail(f, instr, "missing destination"))
         };
         let label = |i: usize| -> Result<u32> {
             instr.labels.get(i).and_then(|&b| target(b)).ok_or_else(|| fail(f, instr, "missing label"))
@@ -402,7 +187,14 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
                     n: to_u32(instr.args.len(), "call arguments")?,
                 });
                 out.call_args.extend(instr.args.iter().map(|v| v.0));
-                Code::Call { d: instr.def().map_or(NO_DEST, |v| v.0), site }
+                match tags {
+                    // The result is checked and stored by the `AfterCall` that follows.
+                    Some(tags) => {
+                        out.call_args.extend(tags.call_args(instr));
+                        Code::Call { d: NO_DEST, site }
+                    }
+                    None => Code::Call { d: instr.def().map_or(NO_DEST, |v| v.0), site },
+                }
             }
             Op::Ret => match instr.args.first() {
                 Some(v) => Code::Ret { a: v.0 },
@@ -411,7 +203,10 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
             Op::Print => {
                 let at = to_u32(out.prints.len(), "print arguments")?;
                 for &a in instr.args.iter() {
-                    let kind = kinds.get(a.index()).copied().unwrap_or(Kind::Int);
+                    let kind = match tags {
+                        Some(tags) => Kind::Tagged(tags.tag(a)),
+                        None => kinds.get(a.index()).copied().unwrap_or(Kind::Int),
+                    };
                     out.prints.push((a.0, kind));
                 }
                 Code::Print { at, n: to_u32(instr.args.len(), "print arguments")? }
@@ -441,6 +236,9 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
         };
         code.push(c);
         checks.after(instr, &mut code);
+        if let Some(tags) = tags {
+            tags.after(program, instr, &mut code, out);
+        }
     }
     while starts.len() < f.blocks.len() {
         starts.push(to_u32(code.len(), "instructions")?);
@@ -459,10 +257,12 @@ fn lower_function(program: &Program, f: &Function, out: &mut Lowered) -> Result<
     }
 
     Ok(LoweredFunction {
-        name: f.name.clone(),
         code,
         slots,
         params: f.params.iter().map(|p| (p.var.0, p.ty)).collect(),
+        param_tags: tags.map(|t| t.params(f)).unwrap_or_default(),
+        ret: f.ret,
+        first_shadow: checks.first_shadow,
         names: checks.names,
     })
 }
@@ -485,6 +285,8 @@ struct Checks {
     names: Vec<Name>,
     /// Index in `names` of each variable, then of each shadow.
     name_of: Vec<u32>,
+    /// Where the shadows start in `names`.
+    first_shadow: u32,
 }
 
 impl Checks {
@@ -528,6 +330,7 @@ impl Checks {
             params: Vec::new(),
             names: Vec::new(),
             name_of: vec![0; 2 * n],
+            first_shadow: 0,
         };
         let flag = |slots: &mut u32| -> Result<Slot> {
             let s = *slots;
@@ -544,6 +347,7 @@ impl Checks {
             checks.name_of[v.index()] = checks.names.len() as u32;
             checks.names.push(f.vars[v.index()].clone());
         }
+        checks.first_shadow = checks.names.len() as u32;
         if has_get {
             for (x, _) in shadow.iter().enumerate().take(n).filter(|(_, s)| s.is_some()) {
                 checks.shadow_flag[x] = Some(flag(slots)?);
@@ -553,6 +357,20 @@ impl Checks {
         }
         checks.params = f.params.iter().filter_map(|p| checks.var_flag[p.var.index()]).collect();
         Ok(checks)
+    }
+
+    /// No checks: dynamic typing checks tags instead.
+    fn none(n: usize) -> Checks {
+        Checks {
+            var_flag: vec![None; n],
+            shadow_flag: vec![None; n],
+            risky: Default::default(),
+            undef: vec![false; n],
+            params: Vec::new(),
+            names: Vec::new(),
+            name_of: vec![0; 2 * n],
+            first_shadow: 0,
+        }
     }
 
     /// Parameters are assigned on entry (before block 0, which a loop may

@@ -5,9 +5,10 @@
 //! counter is bumped once per executed instruction. Fuel is checked where
 //! control can loop: at jumps, branches and calls.
 
+use super::code::{pointee, tag_of, type_of};
+use super::code::{Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNASSIGNED};
 use super::format::write_float;
 use super::heap::{ptr_add, unpack, Heap};
-use super::lower::{Code, Kind, Lowered, LoweredFunction, Slot, ASSIGNED, NO_DEST, UNASSIGNED};
 use super::Limits;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -73,7 +74,13 @@ impl Run<'_, '_> {
         for (&(slot, _), &value) in first.params.iter().zip(args) {
             regs[slot as usize] = value;
         }
+        for (&tag, &(_, ty)) in first.param_tags.iter().zip(&first.params) {
+            regs[tag as usize] = tag_of(ty);
+        }
         let mut frames: Vec<Frame> = Vec::new();
+        // What the last `ret` returned, and its tag (dynamic typing).
+        let mut returned: Option<u64> = None;
+        let mut returned_tag: u64 = UNASSIGNED;
 
         macro_rules! fail {
             ($e:expr) => {{
@@ -140,7 +147,7 @@ impl Run<'_, '_> {
                         let i = r[a as usize] as i64;
                         match u32::try_from(i).ok().and_then(char::from_u32) {
                             Some(c) => r[d as usize] = u64::from(u32::from(c)),
-                            None => fail!(runtime(format!("int2char: {i} is not a character"))),
+                            None => fail!(runtime(format!("value {i} cannot be converted to char"))),
                         }
                     }
                     Code::Jmp { to } => {
@@ -213,6 +220,26 @@ impl Run<'_, '_> {
                         count -= 1;
                         r[f as usize] = r[from as usize];
                     }
+                    Code::Check { f, at } => {
+                        count -= 1;
+                        if let Err(e) = prog.checks[at as usize].check(r, f) {
+                            fail!(e);
+                        }
+                    }
+                    Code::Returning { f } => {
+                        count -= 1;
+                        returned_tag = r[f as usize];
+                    }
+                    Code::AfterCall { at } => {
+                        count -= 1;
+                        if let Err(e) = prog.returns[at as usize].apply(r, returned, returned_tag) {
+                            fail!(e);
+                        }
+                    }
+                    Code::LoadTag { f, from } => {
+                        count -= 1;
+                        r[f as usize] = pointee(r[from as usize]);
+                    }
                 }
             };
 
@@ -239,17 +266,25 @@ impl Run<'_, '_> {
                     for (&(param, _), &arg) in callee.params.iter().zip(args) {
                         regs[new_base + param as usize] = regs[base + arg as usize];
                     }
+                    if !callee.param_tags.is_empty() {
+                        // With dynamic typing the arguments' tags follow them.
+                        let tags = &prog.call_args[(call.at + call.n) as usize..][..call.n as usize];
+                        for (&param, &arg) in callee.param_tags.iter().zip(tags) {
+                            regs[new_base + param as usize] = regs[base + arg as usize];
+                        }
+                    }
                     frames.push(Frame { func, pc, base, dest: d });
                     func = call.func;
                     pc = 0;
                     base = new_base;
                 }
                 Exit::Return(value) => {
+                    returned = value;
                     let Some(frame) = frames.pop() else {
                         self.count = count;
                         return Ok(());
                     };
-                    let callee_name = &lf.name;
+                    let callee_ret = lf.ret;
                     func = frame.func;
                     pc = frame.pc;
                     base = frame.base;
@@ -257,7 +292,8 @@ impl Run<'_, '_> {
                         match value {
                             Some(v) => regs[base + frame.dest as usize] = v,
                             None => fail!(runtime(format!(
-                                "non-void function @{callee_name} doesn't return anything"
+                                "non-void function (type: {}) doesn't return anything",
+                                callee_ret.map_or("undefined".to_string(), |t| t.to_string())
                             ))),
                         }
                     }
@@ -276,9 +312,14 @@ fn name(lf: &LoweredFunction, var: u32) -> &str {
     lf.names.get(var as usize).map_or("?", |n| n)
 }
 
-/// `brili`'s error for reading a variable never assigned.
+/// `brili`'s error for reading a variable never assigned, or a `get` with
+/// no `set` before it.
 fn undefined(lf: &LoweredFunction, var: u32) -> Error {
-    runtime(format!("undefined variable {}", name(lf, var)))
+    if var >= lf.first_shadow {
+        runtime(format!("get without corresponding set for {}", name(lf, var)))
+    } else {
+        runtime(format!("undefined variable {}", name(lf, var)))
+    }
 }
 
 fn out_of_fuel(fuel: u64) -> Error {
@@ -291,6 +332,10 @@ fn print(out: &mut Output<'_>, r: &[u64], items: &[(Slot, Kind)]) -> Result<()> 
         if i > 0 {
             out.text.push(' ');
         }
+        let kind = match kind {
+            Kind::Tagged(tag) => type_of(r[tag as usize]).map_or(Kind::Int, Kind::of),
+            kind => kind,
+        };
         write_value(&mut out.text, r[slot as usize], kind);
     }
     out.text.push('\n');
@@ -313,7 +358,7 @@ pub(crate) fn write_value(text: &mut String, bits: u64, kind: Kind) {
         Kind::Bool => text.push_str(if bits != 0 { "true" } else { "false" }),
         Kind::Float => write_float(text, f64::from_bits(bits)),
         Kind::Char => text.push(char::from_u32(bits as u32).unwrap_or(char::REPLACEMENT_CHARACTER)),
-        Kind::Ptr => {
+        Kind::Ptr | Kind::Tagged(_) => {
             let (id, offset) = unpack(bits);
             let _ = write!(text, "{{ loc: Key {{ base: {id}, offset: {offset} }} }}");
         }

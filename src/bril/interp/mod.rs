@@ -14,17 +14,20 @@
 //! is an [`ErrorKind::Limit`] error, never a hang or a panic.
 
 mod args;
+mod code;
 mod format;
 mod heap;
 mod lower;
 mod machine;
+mod tags;
 
 pub use args::{parse_arg, parse_float, parse_int};
 pub use format::{format_float, write_float};
 
-use crate::bril::ir::Program;
+use crate::bril::ir::{Op, Program};
 use crate::error::{Error, ErrorKind, Result};
-use lower::Lowered;
+use code::Lowered;
+use lower::Typing;
 use machine::{Output, Run};
 
 /// Resource bounds of one run.
@@ -92,7 +95,32 @@ impl Executable {
     /// Lowers `program` without verifying its types. Running an ill-typed
     /// program gives meaningless results but never panics or escapes its limits.
     pub fn new_unverified(program: &Program) -> Result<Executable> {
-        Ok(Executable { lowered: lower::lower(program)?, main: program.main().map(|f| f.0) })
+        Executable::lowered(program, Typing::Static)
+    }
+
+    /// Lowers any program that parses to run as `brili` runs it: nothing is
+    /// checked before, each value keeps its type, and an instruction checks
+    /// its operands when it runs, failing with `brili`'s words (`add argument
+    /// 0 must be a int`, `undefined variable x`). Slower than the fast path.
+    pub fn new_dynamic(program: &Program) -> Result<Executable> {
+        Executable::lowered(program, Typing::Dynamic)
+    }
+
+    /// Lowers `program` to behave exactly as `brili` would: a verified
+    /// program without `undef` takes the fast path (on it no check `brili`
+    /// makes can fail but those the fast path makes too, with the same
+    /// words); any other takes [`Executable::new_dynamic`].
+    pub fn like_brili(program: &Program) -> Result<Executable> {
+        let has_undef = program.functions.iter().any(|f| f.instrs().any(|i| i.op == Op::Undef));
+        if !has_undef && crate::bril::verify::verify(program).is_ok() {
+            Executable::new_unverified(program)
+        } else {
+            Executable::new_dynamic(program)
+        }
+    }
+
+    fn lowered(program: &Program, typing: Typing) -> Result<Executable> {
+        Ok(Executable { lowered: lower::lower(program, typing)?, main: program.main().map(|f| f.0) })
     }
 
     /// Runs `@main` with `args` (strings, parsed as brili parses them).

@@ -202,3 +202,131 @@ fn undef_values_may_only_be_copied() {
         run_src("@main {\n  u: int = undef;\n  set x u;\n  x: int = get;\n  y: int = add x x;\n}", &[]);
     assert!(error_of(&used).1.contains("x holds undef"), "{:?}", used.result);
 }
+
+// Dynamic typing: programs that were not verified, run as brili runs them
+// (the expected words are brili.ts's).
+
+fn run_dynamic(src: &str, args: &[&str]) -> Outcome {
+    let p = parse_text(src).unwrap();
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    Executable::new_dynamic(&p).unwrap().run(&args, &Limits::default())
+}
+
+fn dynamic_error(src: &str, args: &[&str]) -> String {
+    let o = run_dynamic(src, args);
+    let (kind, message) = error_of(&o);
+    assert_eq!(kind, ErrorKind::Runtime, "{message}");
+    message
+}
+
+#[test]
+fn a_bad_instruction_on_a_path_never_taken_is_harmless() {
+    let src = "@main {\n  one: int = const 1;\n  jmp .end;\n.dead:\n  print nothing;\n  y: int = add one;\n  b: bool = add one one;\n  br one .dead .end;\n.end:\n  print one;\n}";
+    assert!(crate::bril::verify(&parse_text(src).unwrap()).is_err());
+    let o = run_dynamic(src, &[]);
+    assert_eq!((o.stdout.as_str(), o.dyn_inst, o.is_ok()), ("1\n", 3, true), "{:?}", o.result);
+}
+
+#[test]
+fn values_keep_the_type_they_were_made_with() {
+    // The destination's declared type is not checked: brili prints an int.
+    let o = run_dynamic(
+        "@main(x: int) {\n  y: bool = add x x;\n  print y;\n  z: int = const true;\n  print z;\n}",
+        &["2"],
+    );
+    assert_eq!((o.stdout.as_str(), o.is_ok()), ("4\ntrue\n", true), "{:?}", o.result);
+    let used = "@main(x: int) {\n  y: bool = add x x;\n  br y .a .a;\n.a:\n}";
+    assert_eq!(dynamic_error(used, &["2"]), "br argument 0 must be a bool");
+    let mixed = "@main {\n  a: int = const 1;\n  b: bool = const true;\n  c: int = add a b;\n}";
+    assert_eq!(dynamic_error(mixed, &[]), "add argument 1 must be a int");
+    let f = "@main {\n  a: float = const 1;\n  b: int = const 2;\n  c: float = fadd a b;\n}";
+    assert_eq!(dynamic_error(f, &[]), "fadd argument 1 must be a float");
+}
+
+#[test]
+fn reads_of_unassigned_variables_and_undef_fail_as_in_brili() {
+    assert_eq!(dynamic_error("@main {\n  print x;\n}", &[]), "undefined variable x");
+    let undef = "@main {\n  u: int = undef;\n  v: int = id u;\n  print v;\n}";
+    assert_eq!(dynamic_error(undef, &[]), "print of undefined value");
+    let added = "@main {\n  u: int = undef;\n  one: int = const 1;\n  w: int = add one u;\n}";
+    assert_eq!(dynamic_error(added, &[]), "add argument 1 must be a int");
+    let get = "@main {\n  x: int = get;\n}";
+    assert_eq!(dynamic_error(get, &[]), "get without corresponding set for x");
+    let set = "@main {\n  one: int = const 1;\n  set x one;\n  x: int = get;\n  print x;\n}";
+    assert_eq!(run_dynamic(set, &[]).stdout, "1\n");
+}
+
+#[test]
+fn malformed_instructions_fail_when_they_run() {
+    assert_eq!(dynamic_error("@main {\n  x: int = id;\n}", &[]), "id takes 1 argument(s); got 0");
+    let two = "@main {\n  a: int = const 1;\n  b: bool = not a a;\n}";
+    assert_eq!(dynamic_error(two, &[]), "not takes 1 argument(s); got 2");
+    let alloc = "@main {\n  a: int = const 1;\n  p: int = alloc a;\n}";
+    assert_eq!(dynamic_error(alloc, &[]), "cannot allocate non-pointer type int");
+    let free = "@main {\n  a: int = const 1;\n  free a;\n}";
+    assert_eq!(dynamic_error(free, &[]), "free argument 0 must be a Pointer");
+}
+
+#[test]
+fn calls_check_arguments_and_results_when_they_happen() {
+    let f = "@f(a: int): int {\n  ret a;\n}\n@g(a: int) {\n  ret a;\n}\n@h: int {\n  print h;\n}\n";
+    let call =
+        |body: &str| format!("@main {{\n  one: int = const 1;\n  t: bool = const true;\n{body}\n}}\n{f}");
+    assert_eq!(run_dynamic(&call("  x: int = call @f one;\n  print x;"), &[]).stdout, "1\n");
+    assert_eq!(dynamic_error(&call("  x: int = call @f t;"), &[]), "function argument type mismatch");
+    assert_eq!(dynamic_error(&call("  x: int = call @f;"), &[]), "function expected 1 arguments, got 0");
+    assert_eq!(
+        dynamic_error(&call("  x: bool = call @f one;"), &[]),
+        "type of value returned by function does not match destination type"
+    );
+    assert_eq!(dynamic_error(&call("  call @f one;"), &[]), "unexpected value returned without destination");
+    assert_eq!(
+        dynamic_error(&call("  x: int = call @g one;"), &[]),
+        "function with void return type used in value call"
+    );
+    assert_eq!(dynamic_error(&call("  x: int = call @h;"), &[]), "undefined variable h");
+    let falls_off = "@main {\n  c: bool = const false;\n  x: int = call @h c;\n}\n@h(c: bool): int {\n  br c .a .b;\n.a:\n  ret c;\n.b:\n}\n";
+    let message = "non-void function (type: int) doesn't return anything";
+    assert_eq!(dynamic_error(falls_off, &[]), message);
+    let verified = falls_off.replace("ret c", "one: int = const 1;\n  ret one");
+    assert_eq!(error_of(&run_src(&verified, &[])).1, message, "the fast path says the same");
+}
+
+#[test]
+fn memory_checks_the_stored_value_against_the_pointer() {
+    let src = "@main {\n  one: int = const 1;\n  p: ptr<int> = alloc one;\n  t: bool = const true;\n  store p t;\n}";
+    assert_eq!(dynamic_error(src, &[]), "store argument 1 must be a int");
+    let nested = "@main {\n  one: int = const 1;\n  p: ptr<ptr<int>> = alloc one;\n  q: ptr<int> = alloc one;\n  store q one;\n  store p q;\n  r: ptr<int> = load p;\n  v: int = load r;\n  print v;\n  free q;\n  free p;\n}";
+    let o = run_dynamic(nested, &[]);
+    assert_eq!((o.stdout.as_str(), o.is_ok()), ("1\n", true), "{:?}", o.result);
+    let wrong = nested.replace("store q one", "t: bool = const true;\n  store p t");
+    assert_eq!(dynamic_error(&wrong, &[]), "store argument 1 must be a [object Object]");
+}
+
+#[test]
+fn a_verified_program_runs_the_same_either_way() {
+    let src = "@main(n: int) {\n  i: int = const 0;\n  one: int = const 1;\n  f: float = const 0.5;\n.loop:\n  c: bool = lt i n;\n  br c .body .end;\n.body:\n  x: int = call @sq i;\n  print x f c;\n  i: int = add i one;\n  jmp .loop;\n.end:\n}\n@sq(a: int): int {\n  s: int = mul a a;\n  ret s;\n}\n";
+    let fast = run_src(src, &["4"]);
+    let dynamic = run_dynamic(src, &["4"]);
+    assert!(fast.is_ok());
+    assert_eq!(fast, dynamic);
+}
+
+#[test]
+fn like_brili_takes_the_fast_path_only_when_nothing_can_differ() {
+    let verified = parse_text("@main {\n  a: int = const 1;\n  print a;\n}").unwrap();
+    assert!(Executable::like_brili(&verified).unwrap().lowered.checks.is_empty());
+    let undef = parse_text("@main {\n  a: int = undef;\n  b: int = id a;\n}").unwrap();
+    assert!(!Executable::like_brili(&undef).unwrap().lowered.checks.is_empty());
+    let bad = parse_text("@main {\n  print a;\n}").unwrap();
+    let o = Executable::like_brili(&bad).unwrap().run(&[], &Limits::default());
+    assert_eq!(error_of(&o).1, "undefined variable a");
+}
+
+#[test]
+fn the_fast_path_speaks_brilis_words() {
+    let get = "@main(c: bool) {\n  br c .a .b;\n.a:\n  one: int = const 1;\n  set x one;\n.b:\n  x: int = get;\n  print x;\n}";
+    assert_eq!(error_of(&run_src(get, &["false"])).1, "get without corresponding set for x");
+    let c = "@main {\n  n: int = const -1;\n  c: char = int2char n;\n}";
+    assert_eq!(error_of(&run_src(c, &[])).1, "value -1 cannot be converted to char");
+}

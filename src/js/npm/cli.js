@@ -3,6 +3,7 @@
 // exit statuses are the core's (`runCli`, the same code as the native
 // `compgym`); this file only lends it Node's files and standard streams.
 import { readFileSync, readdirSync, realpathSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { basename } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { runCli } from './node.js';
 
@@ -41,7 +42,11 @@ function write(fd, text) {
   }
 }
 
-process.exitCode = runCli(process.argv.slice(2), {
+// Started as `brili` (the package's second command, or a link): brili's command line.
+const invokedAs = basename(process.argv[1] ?? '').replace(/\.js$/, '');
+const args = process.argv.slice(2);
+
+process.exitCode = runCli(invokedAs === 'brili' ? ['brili', ...args] : args, {
   readFile: host((path) => readFileSync(path)),
   readStdin: host(() => readFileSync(0)),
   writeFile: host((path, text) => writeFileSync(path, text)),
