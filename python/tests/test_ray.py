@@ -45,7 +45,7 @@ def test_the_command_runs_the_cells_on_a_cluster_by_address(cluster):
     address = ray.get_runtime_context().gcs_address
     flags = ["--tasks", "size", "--agents", "greedy,random", "--suite", "2", "--large", "0", "--generated", "0"]
     out = subprocess.run(
-        [sys.executable, "-m", "compgym.leaderboard", "--ray", address, "--steps", "30", "--json", *flags],
+        [sys.executable, "-m", "compgym.leaderboard_cli", "--ray", address, "--steps", "30", "--json", *flags],
         check=True,
         capture_output=True,
         text=True,
