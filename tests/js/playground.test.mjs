@@ -105,12 +105,15 @@ test('the CFG is laid out with instructions inside the blocks, the changed block
   await page.click('#reset');
   await page.selectOption('#program-suite', 'loop-invariant');
   await page.waitForFunction(() => location.hash.includes('loop-invariant'));
+  // The views draw in a task of their own after the state changes: wait for this program's graph.
+  await page.waitForFunction(() => document.querySelector('#cfg')?.dataset.state === 'drawn' && [...document.querySelectorAll('#cfg .cfg-instr')].some((t) => /= mul a b/.test(t.textContent)));
   const blocks = await page.$$eval('#cfg .cfg-block', (g) => g.length);
   assert.ok(blocks >= 5);
   const texts = await page.$$eval('#cfg .cfg-block .cfg-instr', (t) => t.map((x) => x.textContent));
   assert.ok(texts.some((t) => /= mul a b/.test(t)), 'instructions are drawn inside the blocks');
   assert.equal(await page.$$eval('#cfg .cfg-block.changed', (g) => g.length), 0);
   await press(page, '-licm');
+  await page.waitForSelector('#cfg[data-state="drawn"]:not([data-changed="0"])', { state: 'attached' });
   const changed = await page.$$eval('#cfg .cfg-block.changed', (g) => g.length);
   assert.ok(changed > 0, '-licm changes some blocks');
   assert.match(await page.textContent('#cfg-legend'), new RegExp(`${changed} of \\d+ blocks changed by -licm`));
