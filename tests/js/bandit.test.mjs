@@ -43,3 +43,24 @@ test('LinUcb.act still takes the stationary bandit, and refuses anything else', 
   assert.throws(() => agent.act(new CompilerBandit({ seed: 1 })), { name: 'ValueError', message: /reset/ });
   assert.equal(typeof LinUcb.prototype.actCompilerBandit, 'undefined', 'the glue method stays out of sight');
 });
+
+test('LinUcb.act on a Proxy runs none of its traps: a TypeError, and the agent goes on', () => {
+  const agent = new LinUcb(5);
+  const bandit = new CompilerBandit({ seed: 1 });
+  const trapped = [];
+  const hostile = new Proxy(bandit, {
+    getPrototypeOf() {
+      trapped.push('getPrototypeOf');
+      throw new Error('trap');
+    },
+    get(target, key) {
+      trapped.push(`get ${String(key)}`);
+      throw new Error('trap');
+    },
+  });
+  assert.throws(() => agent.act(hostile), { name: 'TypeError' });
+  assert.deepEqual(trapped, [], 'no trap ran');
+  const { proxy, revoke } = Proxy.revocable(bandit, {});
+  revoke();
+  assert.throws(() => agent.act(proxy), { name: 'TypeError' });
+});

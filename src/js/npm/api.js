@@ -5,7 +5,7 @@
 // exported raw, so loading fails if one is.
 import * as bindings from './compgym.js';
 import * as self from './api.js';
-import { guardBindings } from './guard.js';
+import { guardBindings, isLiveOf } from './guard.js';
 
 const guarded = guardBindings(bindings);
 
@@ -40,7 +40,8 @@ export default guarded.default;
   delete proto.actCompilerBandit;
   Object.defineProperty(proto, 'act', {
     value: function act(env) {
-      return env instanceof CompilerBandit ? actCompilerBandit.call(this, env) : actStationary.call(this, env);
+      // The brand, not `instanceof`: a hostile Proxy's traps must not run here.
+      return isLiveOf(env, 'CompilerBandit') ? actCompilerBandit.call(this, env) : actStationary.call(this, env);
     },
     writable: true,
     configurable: true,

@@ -110,6 +110,16 @@ function kindOf(value) {
   return freed.has(value) ? 'a freed object' : 'an object compgym did not make (or a Proxy of one)';
 }
 
+/**
+ * Whether `value` is a live object of the class named `className`, read from
+ * its brand: runs no user code, so a Proxy (whose `instanceof` would run its
+ * traps) is simply not one.
+ */
+export function isLiveOf(value, className) {
+  const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
+  return brand !== undefined && brand.klass.name === className;
+}
+
 /** Throws unless `value` is a live object of `klass`; `what` names it ("Space.prototype.sample: this"). */
 function requireLive(value, klass, what) {
   const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
