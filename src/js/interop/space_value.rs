@@ -80,7 +80,10 @@ fn flatten_nested(value: &JsValue, shape: &[usize], what: &str) -> Result<Option
 }
 
 fn push_leaves(value: &JsValue, shape: &[usize], what: &str, out: &JsArray) -> Result<()> {
-    let (&len, inner) = shape.split_first().expect("a nested level has a dimension");
+    // Callers pass a shape of one level or more; an empty one is an error, not a panic.
+    let Some((&len, inner)) = shape.split_first() else {
+        return Err(Error::value(format!("{what} is nested deeper than its shape")));
+    };
     let wrong =
         |got: usize| Error::value(format!("{what} has {got} item(s) where the shape {shape:?} needs {len}"));
     if let Some(info) = typed_array(value) {
