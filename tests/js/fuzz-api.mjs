@@ -375,13 +375,21 @@ class Fixtures {
    * fill the wasm memory with objects nobody holds.
    */
   release(value) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (v === null || typeof v !== 'object' || typeof v.free !== 'function') continue;
-      if ([...this.live.values()].some((list) => list.includes(v))) continue;
+    // A result may hold the caller's own hostile values (`Rng#permutation` of an
+    // array of Proxies hands them back): reading them here is the fuzzer's risk.
+    let items;
+    try {
+      items = Array.isArray(value) ? [...value] : [value];
+    } catch {
+      return;
+    }
+    for (const v of items) {
       try {
+        if (v === null || typeof v !== 'object' || typeof v.free !== 'function') continue;
+        if ([...this.live.values()].some((list) => list.includes(v))) continue;
         v.free();
       } catch {
-        // not the package's, or already freed: nothing to let go of
+        // a hostile value, not the package's, or already freed: nothing to let go of
       }
     }
   }
