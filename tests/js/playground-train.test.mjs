@@ -66,7 +66,7 @@ test('the page splits the programs as the core does: the same held-out score wit
   assert.throws(() => trainingSplit(programs, held), { name: 'ValueError', message: /leave at least one held-out program/ });
 });
 
-test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score rise`, async () => {
+test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score rise`, async (t) => {
   const defaults = await page.$$eval('#train-program-list input', (boxes) => boxes.map((b) => b.checked));
   assert.equal(defaults.filter(Boolean).length, 47, 'the train side is picked by default');
   assert.match(await page.textContent('#train-programs-summary'), /training on 47, held-out score on 15/);
@@ -86,6 +86,7 @@ test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score
   const scored = run.scores.map((s, i) => (s === null ? null : i)).filter((i) => i !== null);
   assert.deepEqual(scored, [0, 5, 10, 15, 20]);
   assert.ok(Number(run.validation) > Number(run.untrained) + 0.2, `held-out ${run.untrained} → ${run.validation}`);
+  t.diagnostic(`mean return ${early.toFixed(3)} (updates 1-5) → ${late.toFixed(3)} (16-20); held-out ${Number(run.untrained).toFixed(3)}x → ${Number(run.validation).toFixed(3)}x -Oz`);
   assert.match(run.text, /^Done: update 20 of 20 · mean return [−+]?\d\.\d{3} .* held-out score \d\.\d{3}× -Oz \(untrained \d\.\d{3}×\)$/);
   assert.equal(await page.isDisabled('#train-use'), false);
   firstRun = run;
