@@ -6,11 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { start, open, loadSuite } from './playground-helpers.mjs';
 import { PolicyTrainer, make } from '../../pkg/node.js';
 import { isHeldOut, trainablePrograms, trainingSplit } from '../../www/src/train-programs.js';
 
 const shots = new URL('../../.tmp/screenshots/', import.meta.url).pathname;
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const UPDATES = 20;
 let env;
 let page;
@@ -154,7 +156,7 @@ test('bad settings are refused with their bounds, and the view still trains', as
   assert.match(await page.textContent('#train-programs-summary'), /training on 1, held-out score on 14/);
 });
 
-test('at 390 px the view trains and nothing in it is wider than the screen', async () => {
+test('at 390 px the view trains, nothing in it is wider than the screen, and axe finds no violation in it', async () => {
   const narrow = await open(env, { width: 390, height: 844 });
   await narrow.fill('#train-updates', '3');
   await narrow.click('#train-play');
@@ -163,6 +165,12 @@ test('at 390 px the view trains and nothing in it is wider than the screen', asy
   await narrow.click('#train-programs-summary');
   const overflow = await narrow.$eval('#train', (e) => [...e.querySelectorAll('*')].filter((c) => c.getBoundingClientRect().right > window.innerWidth + 1).map((c) => c.id || c.className));
   assert.deepEqual(overflow, [], 'nothing wider than the screen');
+  await narrow.addScriptTag({ path: axePath });
+  const violations = await narrow.evaluate(async () => {
+    const result = await window.axe.run('#train', { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert.deepEqual(violations, []);
   await shot(narrow, 'train-390x844.png');
   assert.deepEqual(narrow.problems, []);
   await narrow.closeAll();
