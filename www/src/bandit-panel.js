@@ -61,7 +61,8 @@ export function mountBandit(app, $) {
       const { first, final } = tenths(data.linucb);
       out.textContent =
         `After ${steps.toLocaleString('en-US')} steps with seed ${seed}: LinUCB's regret ${last(data.linucb)}, random's ${last(data.random)}. ` +
-        `LinUCB's grew by ${first.toFixed(1)} over the first tenth of the steps and by ${final.toFixed(1)} over the last: it learns.`;
+        `LinUCB's grew by ${first.toFixed(1)} over the first tenth of the steps and by ${final.toFixed(1)} over the last` +
+        (final < first / 2 ? ': it learns.' : '.');
       Object.assign(out.dataset, {
         linucb: last(data.linucb),
         random: last(data.random),
