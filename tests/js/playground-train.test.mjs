@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { start, open, loadSuite } from './playground-helpers.mjs';
+import { start, open, loadSuite, watchLongTasks } from './playground-helpers.mjs';
 import { PolicyTrainer, make } from '../../pkg/node.js';
 import { isHeldOut, trainablePrograms, trainingSplit } from '../../www/src/train-programs.js';
 
@@ -75,9 +75,13 @@ test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score
   await page.fill('#train-seed', '1');
   await page.fill('#train-updates', String(UPDATES));
   await page.fill('#train-every', '5');
+  await watchLongTasks(page);
   await page.click('#train-play');
   await waitForState(page, ['done', 'failed']);
   const run = await trainState(page);
+  // Reported, not asserted: a long task is wall-clock time, which a busy machine stretches.
+  const long = await page.longTasks();
+  t.diagnostic(`main-thread tasks over 50 ms while training: ${long.length}${long.length ? ` (longest ${Math.max(...long.map((l) => l.duration)).toFixed(0)} ms)` : ''}`);
   assert.equal(run.state, 'done', run.text);
   assert.equal(run.update, String(UPDATES));
   assert.deepEqual(run.updates, Array.from({ length: UPDATES + 1 }, (_, i) => i));
