@@ -160,6 +160,23 @@ test('bad settings are refused with their bounds, and the view still trains', as
   assert.match(await page.textContent('#train-programs-summary'), /training on 1, held-out score on 14/);
 });
 
+test('start over while playing forgets the run, and the next play trains a new one to its end', async () => {
+  await page.fill('#train-updates', '4');
+  await page.dispatchEvent('#train-updates', 'change');
+  await page.click('#train-play');
+  await page.waitForFunction(() => document.querySelector('#train-status').dataset.state === 'playing', null, { timeout: 180_000 });
+  await page.click('#train-restart');
+  const forgotten = await trainState(page);
+  assert.equal(forgotten.state, 'idle');
+  assert.equal(forgotten.update, '0');
+  assert.equal(await page.textContent('#train-play'), 'Play');
+  await page.click('#train-play');
+  await waitForState(page, ['done', 'failed']);
+  const run = await trainState(page);
+  assert.equal(run.state, 'done', run.text);
+  assert.deepEqual(run.updates, [0, 1, 2, 3, 4]);
+});
+
 test('at 390 px the view trains, nothing in it is wider than the screen, and axe finds no violation in it', async () => {
   const narrow = await open(env, { width: 390, height: 844 });
   await narrow.fill('#train-updates', '3');

@@ -175,7 +175,7 @@ export function mountTrain(app, $) {
     const mine = generation;
     exclusive(async () => {
       while (playing && (await updateOnce()) && mine === generation) report('playing');
-      playing = false;
+      if (mine === generation) playing = false; // a start over may have begun a new run since
     });
   }
 
