@@ -199,7 +199,8 @@ test('defect 12: the best-size chart is a step chart, the search lowers the sele
   const stepped = await page.$eval('#agent-chart', (c) => c.uplot.series[1].paths !== c.uplot.series[2].paths);
   assert.ok(stepped, 'the best found is drawn as steps, unlike the -Oz line');
   await page.selectOption('#agent-name', 'greedy');
-  await page.fill('#agent-seconds', '5');
+  await page.fill('#agent-steps', '300');
+  await page.fill('#agent-seconds', '');
   await page.click('#agent-run');
   await page.waitForFunction(() => ['done', 'failed'].includes(document.querySelector('#agent-status').dataset.state), null, { timeout: 60_000 });
   const start = Number(await page.getAttribute('#agent-status', 'data-start'));

@@ -18,12 +18,18 @@ after(async () => {
   await env?.close();
 });
 
+/** A budget of `steps` environment steps and no time limit: the run is the same on any machine. */
+async function budget(page, steps) {
+  await page.fill('#agent-steps', String(steps));
+  await page.fill('#agent-seconds', '');
+}
+
 test('greedy search finds a smaller program than the start, live, and adopt makes it the episode', async () => {
   await loadSuite(page, 'dead-code');
   await page.selectOption('#agent-name', 'greedy');
-  await page.fill('#agent-seconds', '5');
+  await budget(page, 200);
   await page.click('#agent-run');
-  await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 60_000 });
   const { best, start: startSize } = await page.$eval('#agent-status', (s) => ({ ...s.dataset }));
   assert.ok(Number(best) < Number(startSize), `greedy: ${startSize} → ${best}`);
   assert.equal(await page.$eval('#agent-progress', (p) => p.value), 1);
@@ -37,12 +43,35 @@ test('greedy search finds a smaller program than the start, live, and adopt make
   assert.match(await page.textContent('#agent-status'), /^Adopted: the episode is now the \d+ passes found/);
 });
 
+test('a step budget: random search stops at its steps, and the same seed finds the same best twice', async () => {
+  await loadSuite(page, 'trapezoid');
+  await page.selectOption('#agent-name', 'random');
+  await page.fill('#agent-seed', '7');
+  const runs = [];
+  for (let i = 0; i < 2; i++) {
+    await budget(page, 150);
+    await page.click('#agent-run');
+    await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 60_000 });
+    runs.push(await page.$eval('#agent-status', (s) => ({ ...s.dataset, passes: s.textContent.split(' passes: ')[1] })));
+  }
+  assert.equal(runs[0].steps, '150', 'the run used its whole budget');
+  assert.deepEqual(runs[1], runs[0], 'a step budget repeats the run exactly');
+  assert.equal(await page.$eval('#agent-chart', (c) => c.uplot.axes[0].label), 'steps');
+  // A run needs some budget; a bad one is refused, and the panel still runs.
+  await page.fill('#agent-steps', '');
+  await page.click('#agent-run');
+  assert.equal(await page.textContent('#agent-status'), 'ValueError: give a budget: steps, seconds or both.');
+  await page.fill('#agent-steps', '2.5');
+  await page.click('#agent-run');
+  assert.equal(await page.textContent('#agent-status'), 'ValueError: steps must be a whole number from 1 to 1,000,000, got 2.5');
+});
+
 test('random search reports progress while it runs, can be stopped, and keeps the best so far', async () => {
   await page.selectOption('#agent-name', 'random');
-  await page.fill('#agent-seconds', '30');
+  await budget(page, 1_000_000);
   await page.fill('#agent-seed', '4');
   await page.click('#agent-run');
-  await page.waitForFunction(() => Number(document.querySelector('#agent-status').dataset.steps ?? 0) > 100, null, { timeout: 20_000 });
+  await page.waitForFunction(() => Number(document.querySelector('#agent-status').dataset.steps ?? 0) > 100, null, { timeout: 60_000 });
   const progress = await page.$eval('#agent-progress', (p) => p.value);
   assert.ok(progress > 0 && progress < 1, `progress ${progress}`);
   // The page stays responsive during the search: a step is taken and shown while it runs.
@@ -65,9 +94,9 @@ test('every core agent is offered; beam, explore and the policy each find a sequ
   for (const agent of ['beam', 'explore', 'guided', 'policy']) {
     await page.selectOption('#agent-name', agent);
     assert.ok((await page.textContent('#agent-description')).length > 40, 'a sentence for each agent');
-    await page.fill('#agent-seconds', '2');
+    await budget(page, 2000);
     await page.click('#agent-run');
-    await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#agent-status').dataset.state === 'done', null, { timeout: 60_000 });
     const { best, start: startSize, steps } = await page.$eval('#agent-status', (s) => ({ ...s.dataset }));
     assert.ok(Number(steps) > 0, agent);
     if (agent !== 'policy') assert.ok(Number(best) < Number(startSize), `${agent}: ${startSize} → ${best}`);
@@ -138,14 +167,20 @@ test('spaces: contains is cleared on switching, the default value fits each spac
   assert.equal(await page.textContent('#space-error'), '');
 });
 
-test('bandit: regret with axes, a legend and a log scale; the seed is an input; bad step counts are refused, not clamped (defect 11)', async () => {
+test('bandit: regret with axes, a legend and a log scale; the seed is an input; bad step counts are refused, not clamped (defect 11)', async (t) => {
   await page.fill('#bandit-steps', '600');
   await page.fill('#bandit-seed', '5');
   await page.click('#bandit-run');
   await page.waitForFunction(() => document.querySelector('#bandit-result').dataset.linucb !== undefined, null, { timeout: 30_000 });
-  const { linucb, random, steps } = await page.$eval('#bandit-result', (e) => ({ ...e.dataset }));
+  const { linucb, random, steps, firstTenth, lastTenth } = await page.$eval('#bandit-result', (e) => ({ ...e.dataset }));
   assert.equal(steps, '600');
   assert.ok(Number(linucb) < 0.5 * Number(random), `LinUCB ${linucb} vs random ${random}`);
+  // Learning is visible: the regret added over the last tenth is well under the first tenth's.
+  assert.ok(Number(lastTenth) < 0.5 * Number(firstTenth), `LinUCB's regret grew ${firstTenth} then ${lastTenth}`);
+  t.diagnostic(`600 steps, seed 5: LinUCB ${linucb} (first tenth +${firstTenth}, last tenth +${lastTenth}), random ${random}`);
+  const curve = await page.$eval('#bandit-chart', (c) => Array.from(c.uplot.data[1]));
+  assert.equal(curve.length, 600);
+  assert.ok(curve[59] > 10, `regret ${curve[59]} after 60 steps: not learnt at once (defect: flat after 3 steps)`);
   const chart = await page.$eval('#bandit-chart', (c) => ({
     axes: c.uplot.axes.map((a) => a.label),
     series: c.uplot.series.map((s) => s.label),

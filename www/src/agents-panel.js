@@ -1,7 +1,9 @@
 // The agents panel: one of compgym's agents runs in a worker on the loaded
-// program (compgym/agents.js, the package's own worker), with a progress
-// bar, a live chart of the best size found, a stop button that keeps the
-// best so far, and "adopt", which makes the best sequence found the episode.
+// program (compgym/agents.js, the package's own worker) under a budget of
+// environment steps and/or seconds, with a progress bar, a live chart of
+// the best size found against the steps, a stop button that keeps the best
+// so far, and "adopt", which makes the best sequence found the episode. A
+// policy trained in the Train view joins the agents once it is handed over.
 import { connectAgents } from '../pkg/agents.js';
 import uPlot from 'uplot';
 import { describe, count, signed } from './format.js';
@@ -12,6 +14,38 @@ import { wasmModule } from './wasm.js';
 const WORKER_URL = new URL('agents-worker.js', document.baseURI);
 /** How long a stop may wait for the worker's current chunk before the worker is ended. */
 const STOP_GRACE_MS = 3000;
+const MAX_STEPS = 1_000_000;
+
+/** The policy trained in the Train view, offered once it exists. */
+const TRAINED = {
+  name: 'trained',
+  label: 'the policy trained here',
+  description: 'The policy trained in the Train view below: it picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.',
+};
+
+function valueError(message) {
+  return Object.assign(new Error(message), { name: 'ValueError' });
+}
+
+/**
+ * The run's budget from the form: `{steps, seconds, seed}`, a blank budget
+ * meaning no limit of that kind. Steps make a run the same on every machine;
+ * seconds only stop it.
+ */
+export function readBudget(stepsText, secondsText, seedText) {
+  const steps = stepsText.trim() === '' ? null : Number(stepsText);
+  const seconds = secondsText.trim() === '' ? null : Number(secondsText);
+  const seed = Number(seedText);
+  if (steps === null && seconds === null) throw valueError('give a budget: steps, seconds or both.');
+  if (steps !== null && !(Number.isSafeInteger(steps) && steps >= 1 && steps <= MAX_STEPS)) {
+    throw valueError(`steps must be a whole number from 1 to ${MAX_STEPS.toLocaleString('en-US')}, got ${stepsText}`);
+  }
+  if (seconds !== null && !(Number.isFinite(seconds) && seconds >= 0.1 && seconds <= 60)) {
+    throw valueError(`seconds must be from 0.1 to 60, got ${secondsText}`);
+  }
+  if (seedText.trim() === '' || !Number.isSafeInteger(seed) || seed < 0) throw valueError(`the seed must be a whole number 0 or more, got ${seedText || 'nothing'}`);
+  return { steps, seconds, seed };
+}
 
 export function mountAgents(app, $) {
   const { episode } = app;
@@ -26,9 +60,9 @@ export function mountAgents(app, $) {
     {
       height: 170,
       scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max, 1)] } },
-      axes: [{ label: 'seconds', size: 36 }, { label: 'instructions', size: fitTicks(40) }],
+      axes: [{ label: 'steps', size: 36 }, { label: 'instructions', size: fitTicks(40) }],
       series: [
-        { label: 'seconds' },
+        { label: 'steps' },
         // The best so far holds until the next improvement: a step, not a slope.
         { label: 'best found', stroke: '#1d4f91', width: 2, paths: uPlot.paths.stepped({ align: 1 }) },
         { label: '-Oz size', stroke: '#5c6670', dash: [6, 4], width: 1, points: { show: false } },
@@ -37,7 +71,10 @@ export function mountAgents(app, $) {
     [[0], [null], [null]],
   );
 
-  $('agent-name').replaceChildren(...AGENTS.map((a) => new Option(a.label, a.name)));
+  /** The JSON of the policy the Train view handed over, or null. */
+  let trained = null;
+  const offered = () => (trained ? [...AGENTS, TRAINED] : AGENTS);
+  $('agent-name').replaceChildren(...offered().map((a) => new Option(a.label, a.name)));
 
   /** Whether a search's result is for another program (or the same on other arguments) than the episode's. */
   function stale(result) {
@@ -45,7 +82,7 @@ export function mountAgents(app, $) {
   }
 
   function describeAgent() {
-    $('agent-description').textContent = AGENTS.find((a) => a.name === $('agent-name').value)?.description ?? '';
+    $('agent-description').textContent = offered().find((a) => a.name === $('agent-name').value)?.description ?? '';
   }
 
   async function connect() {
@@ -62,7 +99,7 @@ export function mountAgents(app, $) {
     const passes = report.bestActions.map((a) => episode.flags[a]);
     const label = { running: 'Searching', done: 'Done', stopped: 'Stopped. Best so far' }[state];
     // The policy plays one episode: its end is not a best, and can be worse than the start.
-    const found = running.agent === 'policy' ? 'its episode ends at' : 'best';
+    const found = running.agent === 'policy' || running.agent === TRAINED.name ? 'its episode ends at' : 'best';
     const worse = report.bestCost > report.initialCost ? `, ${count(report.bestCost - report.initialCost)} more than at the start` : '';
     const baseline = running.unit === 'instructions' ? `, -Oz ${count(oz)}` : '';
     $('agent-status').textContent =
@@ -79,10 +116,12 @@ export function mountAgents(app, $) {
   }
 
   async function run() {
-    const seconds = Number($('agent-seconds').value);
-    const seed = Number($('agent-seed').value);
-    if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 60 || !Number.isSafeInteger(seed) || seed < 0) {
-      $('agent-status').textContent = 'ValueError: seconds must be from 0.1 to 60 and the seed a whole number 0 or more.';
+    let budget;
+    try {
+      budget = readBudget($('agent-steps').value, $('agent-seconds').value, $('agent-seed').value);
+    } catch (error) {
+      $('agent-status').textContent = describe(error);
+      $('agent-status').dataset.state = 'failed';
       return;
     }
     // The agent lowers the cost of the episode's reward: size, or instructions executed.
@@ -107,27 +146,29 @@ export function mountAgents(app, $) {
     Object.assign($('agent-status').dataset, { state: 'starting', steps: '0', best: '', start: '' });
     const curve = [];
     const record = (report) => {
-      if (!curve.length || report.bestCost < curve.at(-1)[1]) curve.push([report.elapsed, report.bestCost]);
+      if (!curve.length || report.bestCost < curve.at(-1)[1]) curve.push([report.steps, report.bestCost]);
     };
     try {
       const { program } = episode;
-      // The time is the budget; an own program travels as its source, under the page's URI.
-      const options = { seconds, seed, steps: null, benchmark: program.uri, rewardSpace };
+      // An own program travels as its source, under the page's URI; the trained policy as its JSON.
+      const options = { ...budget, benchmark: program.uri, rewardSpace };
       if (program.source !== undefined) options.source = program.source;
-      const result = await (await connect()).run($('agent-name').value, options, {
+      let name = running.agent;
+      if (name === TRAINED.name) [name, options.policy] = ['policy', trained];
+      const result = await (await connect()).run(name, options, {
         signal: stop.signal,
         onProgress: (report) => {
           record(report);
-          show(report, [...curve, [report.elapsed, report.bestCost]], 'running');
+          show(report, [...curve, [report.steps, report.bestCost]], 'running');
         },
       });
       const report = { ...result, bestCost: result.cost, bestActions: result.actions, elapsed: result.walltime, fraction: 1 };
       record(report);
-      show(report, [...curve, [report.elapsed, report.bestCost]], result.status === 'cancelled' ? 'stopped' : 'done');
+      show(report, [...curve, [report.steps, report.bestCost]], result.status === 'cancelled' ? 'stopped' : 'done');
     } catch (error) {
       if (stop?.signal.aborted && best) {
         // The worker was ended in a long step: the last report is the best so far.
-        show(best, [...curve, [best.elapsed, best.bestCost]], 'stopped');
+        show(best, [...curve, [best.steps, best.bestCost]], 'stopped');
       } else {
         $('agent-status').textContent = describe(error);
         $('agent-status').dataset.state = 'failed';
@@ -171,7 +212,17 @@ export function mountAgents(app, $) {
     if ($('agent-status').dataset.state !== 'running') $('agent-status').textContent = 'The program changed since the search: search again to adopt.';
   }
 
+  /** The Train view hands over a policy (its JSON): it joins the agents, chosen, and plays the current program. */
+  function useTrained({ detail }) {
+    trained = detail.policy;
+    $('agent-name').replaceChildren(...offered().map((a) => new Option(a.label, a.name)));
+    $('agent-name').value = TRAINED.name;
+    describeAgent();
+    if (!stop) run();
+  }
+
   $('agent-name').addEventListener('change', describeAgent);
+  app.addEventListener('trained-policy', useTrained);
   $('agent-run').addEventListener('click', run);
   $('agent-cancel').addEventListener('click', cancel);
   $('agent-adopt').addEventListener('click', adopt);

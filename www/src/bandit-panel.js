@@ -1,7 +1,16 @@
 // The bandit panel: LinUCB against a random policy, computed in a worker,
-// cumulative regret drawn with axes, a legend and an optional log scale.
+// cumulative regret drawn with axes, a legend and an optional log scale, and
+// how much LinUCB's regret grew over the first and the last tenth of the
+// steps (a learner's grows ever slower).
 import { describe } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
+
+/** How much a cumulative curve grew over its first tenth and over its last tenth. */
+export function tenths(curve) {
+  const n = curve.length;
+  const k = Math.max(1, Math.floor(n / 10));
+  return { first: curve[k - 1], final: curve[n - 1] - curve[n - 1 - k] };
+}
 
 export function mountBandit(app, $) {
   let chart = null;
@@ -49,8 +58,18 @@ export function mountBandit(app, $) {
       $('bandit-run').disabled = true;
       data = await app.lanes.bandit.run('bandit', { steps, seed }, { timeLimitMs: 60_000 });
       const last = (c) => c[c.length - 1].toFixed(1);
-      out.textContent = `After ${steps.toLocaleString('en-US')} steps with seed ${seed}: LinUCB's regret ${last(data.linucb)}, random's ${last(data.random)}.`;
-      Object.assign(out.dataset, { linucb: last(data.linucb), random: last(data.random), steps: String(steps) });
+      const { first, final } = tenths(data.linucb);
+      out.textContent =
+        `After ${steps.toLocaleString('en-US')} steps with seed ${seed}: LinUCB's regret ${last(data.linucb)}, random's ${last(data.random)}. ` +
+        `LinUCB's grew by ${first.toFixed(1)} over the first tenth of the steps and by ${final.toFixed(1)} over the last` +
+        (final < first / 2 ? ': it learns.' : '.');
+      Object.assign(out.dataset, {
+        linucb: last(data.linucb),
+        random: last(data.random),
+        steps: String(steps),
+        firstTenth: first.toFixed(3),
+        lastTenth: final.toFixed(3),
+      });
       draw();
     } catch (error) {
       out.textContent = describe(error);

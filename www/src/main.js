@@ -24,6 +24,7 @@ const VIEWS = {
   observations: () => import('./observation-view.js'),
   explain: () => import('./explain.js'),
   agents: () => import('./agents-panel.js'),
+  train: () => import('./train-panel.js'),
   spaces: () => import('./spaces-panel.js'),
   bandit: () => import('./bandit-panel.js'),
 };
@@ -71,6 +72,7 @@ async function start() {
     mount('cfg', ({ mountCfg }) => mountCfg(app, $)),
     mount('observations', ({ mountObservations }) => mountObservations(app, $)),
     mount('agents', ({ mountAgents }) => mountAgents(app, $)),
+    mount('train', ({ mountTrain }) => mountTrain(app, $)),
     mount('spaces', ({ mountSpaces }) => mountSpaces(app, $)),
     mount('bandit', ({ mountBandit }) => mountBandit(app, $)),
   ]);

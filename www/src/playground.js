@@ -33,7 +33,7 @@ export class Playground extends EventTarget {
     // thread; its reward comes from counts measured in the measure lane.
     this.episode = new Episode(api.make, { deferred: RUNTIME_REWARDS, settler: (node) => this.settle(node) });
     this.lanes = Object.fromEntries(
-      ['run', 'check', 'measure', 'validate', 'bandit', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
+      ['run', 'check', 'measure', 'validate', 'bandit', 'train', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
     );
     this.program = null;
     /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */

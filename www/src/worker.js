@@ -4,6 +4,7 @@
 import init from '../pkg/index.js';
 import { runJob, checkJob, measureJob, validateJob, baselinesJob, runtimeBaselineJob } from './program-jobs.js';
 import { banditJob } from './bandit-job.js';
+import { trainStartJob, trainUpdateJob, trainPolicyJob } from './train-job.js';
 import { layout } from './cfg-layout.js';
 import { stepDiff } from './diff-rows.js';
 
@@ -15,6 +16,9 @@ const JOBS = {
   baselines: baselinesJob,
   runtimeBaseline: runtimeBaselineJob,
   bandit: banditJob,
+  trainStart: trainStartJob,
+  trainUpdate: trainUpdateJob,
+  trainPolicy: trainPolicyJob,
   layout: ({ fn }) => layout(fn),
   diff: ({ before, after }) => stepDiff(before, after),
 };

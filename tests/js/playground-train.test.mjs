@@ -1,0 +1,202 @@
+// End to end: the Train view (issue 26). A short seeded run whose curve
+// rises, pause and one update, the same seed giving the same points, and
+// "use this policy" playing the trained policy as an agent on the current
+// program. Budgets are updates, never seconds. Screenshots of the view at
+// both widths go to .tmp/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { start, open, loadSuite, watchLongTasks } from './playground-helpers.mjs';
+import { PolicyTrainer, make } from '../../pkg/node.js';
+import { isHeldOut, trainablePrograms, trainingSplit } from '../../www/src/train-programs.js';
+
+const shots = new URL('../../.tmp/screenshots/', import.meta.url).pathname;
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const UPDATES = 20;
+let env;
+let page;
+/** The first run's state, which the later tests compare with. */
+let firstRun;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  env = await start();
+  page = await open(env);
+});
+
+after(async () => {
+  await env?.close();
+});
+
+/** The view's status: state, update, held-out scores, and the curve the chart draws. */
+async function trainState(page) {
+  return page.evaluate(() => {
+    const s = document.querySelector('#train-status');
+    const [updates, returns, scores] = document.querySelector('#train-chart').uplot.data;
+    return { ...s.dataset, text: s.textContent, updates: [...updates], returns: [...returns], scores: [...scores] };
+  });
+}
+
+async function waitForState(page, states) {
+  await page.waitForFunction((s) => s.includes(document.querySelector('#train-status').dataset.state), states, { timeout: 180_000 });
+}
+
+/** A screenshot of the Train view alone. */
+async function shot(p, name) {
+  await p.$eval('#train', (e) => e.scrollIntoView());
+  await p.locator('#train').screenshot({ path: `${shots}${name}` });
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+test('the page splits the programs as the core does: the same held-out score with its list as with the default', () => {
+  const programs = trainablePrograms(make('bril-v0').datasets);
+  const held = programs.filter((p) => p.heldOut).map((p) => p.uri);
+  assert.equal(programs.length, 62);
+  assert.equal(held.length, 15);
+  assert.equal(isHeldOut('suite-v0/fib-iter'), isHeldOut('benchmark://suite-v0/fib-iter'));
+  // The core's default validation set is its held-out side; the same untrained policy scores the same on ours.
+  const options = { seed: 3, normalizerEpisodes: 1, validateEvery: 0 };
+  const core = new PolicyTrainer(options);
+  const ours = new PolicyTrainer({ ...options, validation: held });
+  assert.equal(ours.validate(), core.validate());
+  core.free();
+  ours.free();
+  assert.deepEqual(trainingSplit(programs, [programs[1].uri]), { train: [programs[1].uri], validation: held.filter((u) => u !== programs[1].uri) });
+  assert.throws(() => trainingSplit(programs, []), { name: 'ValueError', message: /pick at least one program/ });
+  assert.throws(() => trainingSplit(programs, held), { name: 'ValueError', message: /leave at least one held-out program/ });
+});
+
+test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score rise`, async (t) => {
+  const defaults = await page.$$eval('#train-program-list input', (boxes) => boxes.map((b) => b.checked));
+  assert.equal(defaults.filter(Boolean).length, 47, 'the train side is picked by default');
+  assert.match(await page.textContent('#train-programs-summary'), /training on 47, held-out score on 15/);
+  await page.fill('#train-seed', '1');
+  await page.fill('#train-updates', String(UPDATES));
+  await page.fill('#train-every', '5');
+  await watchLongTasks(page);
+  await page.click('#train-play');
+  await waitForState(page, ['done', 'failed']);
+  const run = await trainState(page);
+  // Reported, not asserted: a long task is wall-clock time, which a busy machine stretches.
+  const long = await page.longTasks();
+  t.diagnostic(`main-thread tasks over 50 ms while training: ${long.length}${long.length ? ` (longest ${Math.max(...long.map((l) => l.duration)).toFixed(0)} ms)` : ''}`);
+  assert.equal(run.state, 'done', run.text);
+  assert.equal(run.update, String(UPDATES));
+  assert.deepEqual(run.updates, Array.from({ length: UPDATES + 1 }, (_, i) => i));
+  const returns = run.returns.slice(1);
+  const [early, late] = [mean(returns.slice(0, 5)), mean(returns.slice(-5))];
+  assert.ok(late > early + 0.1, `mean return ${early.toFixed(3)} over the first 5 updates, ${late.toFixed(3)} over the last 5`);
+  // The held-out score at updates 0, 5, 10, 15, 20 and nothing between.
+  const scored = run.scores.map((s, i) => (s === null ? null : i)).filter((i) => i !== null);
+  assert.deepEqual(scored, [0, 5, 10, 15, 20]);
+  assert.ok(Number(run.validation) > Number(run.untrained) + 0.2, `held-out ${run.untrained} → ${run.validation}`);
+  t.diagnostic(`mean return ${early.toFixed(3)} (updates 1-5) → ${late.toFixed(3)} (16-20); held-out ${Number(run.untrained).toFixed(3)}x → ${Number(run.validation).toFixed(3)}x -Oz`);
+  assert.match(run.text, /^Done: update 20 of 20 · mean return [−+]?\d\.\d{3} .* held-out score \d\.\d{3}× -Oz \(untrained \d\.\d{3}×\)$/);
+  assert.equal(await page.isDisabled('#train-use'), false);
+  firstRun = run;
+  await shot(page, 'train-1440x900.png');
+});
+
+test('pause stops between updates and one update adds exactly one; the same seed gives the same points', async () => {
+  await page.fill('#train-updates', '100');
+  await page.dispatchEvent('#train-updates', 'change');
+  await page.click('#train-play');
+  await page.waitForFunction((n) => Number(document.querySelector('#train-status').dataset.update) > n, UPDATES, { timeout: 120_000 });
+  assert.equal(await page.textContent('#train-play'), 'Pause');
+  assert.equal(await page.isDisabled('#train-step'), true, 'no single step while playing');
+  await page.click('#train-play');
+  await waitForState(page, ['paused']);
+  const paused = Number((await trainState(page)).update);
+  assert.ok(paused > UPDATES && paused < 100, `paused at ${paused}`);
+  await page.click('#train-step');
+  await page.waitForFunction((n) => Number(document.querySelector('#train-status').dataset.update) === n + 1 && document.querySelector('#train-status').dataset.state === 'paused', paused, { timeout: 120_000 });
+  const stepped = await trainState(page);
+  assert.deepEqual(stepped.returns.slice(0, UPDATES + 1), firstRun.returns, 'going on keeps the points so far');
+  // Start over, then one update: the same first point as the first run's.
+  await page.click('#train-restart');
+  assert.equal((await trainState(page)).state, 'idle');
+  assert.equal((await trainState(page)).updates.length, 1);
+  await page.click('#train-step');
+  await page.waitForFunction(() => document.querySelector('#train-status').dataset.update === '1', null, { timeout: 180_000 });
+  const again = await trainState(page);
+  assert.equal(again.returns[1], firstRun.returns[1], 'a seed repeats its training bit for bit');
+  assert.equal(again.untrained, firstRun.untrained);
+});
+
+test('use this policy: the agents panel plays the trained policy on the current program, and adopt replays it', async () => {
+  await loadSuite(page, 'trapezoid');
+  await page.click('#train-use');
+  await page.waitForFunction(() => document.querySelector('#agent-name').value === 'trained', null, { timeout: 30_000 });
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.querySelector('#agent-status').dataset.state), null, { timeout: 60_000 });
+  const { state, best, steps } = await page.$eval('#agent-status', (s) => ({ ...s.dataset }));
+  assert.equal(state, 'done', await page.textContent('#agent-status'));
+  assert.ok(Number(steps) > 0);
+  assert.match(await page.textContent('#agent-status'), /its episode ends at/);
+  assert.match(await page.textContent('#agent-description'), /trained in the Train view/);
+  assert.match(await page.textContent('#train-status'), /handed to the agents panel/);
+  await page.click('#agent-adopt');
+  const size = await page.evaluate(() => window.compgymPlayground.episode.size(window.compgymPlayground.episode.current));
+  assert.equal(size, Number(best));
+});
+
+test('bad settings are refused with their bounds, and the view still trains', async () => {
+  await page.click('#train-restart');
+  await page.fill('#train-seed', '-2');
+  await page.click('#train-step');
+  assert.equal(await page.textContent('#train-status'), 'ValueError: the seed must be a whole number from 0 to 2,147,483,648, got -2');
+  await page.fill('#train-seed', '1');
+  await page.dispatchEvent('#train-seed', 'change');
+  await page.click('#train-programs-summary');
+  await page.$$eval('#train-program-list input', (boxes) => boxes.forEach((b) => (b.checked = false)));
+  await page.dispatchEvent('#train-program-list', 'change');
+  await page.click('#train-step');
+  assert.equal(await page.textContent('#train-status'), 'ValueError: pick at least one program to train on.');
+  // One small program is enough to train on; dead-code is held out, so ticking it leaves it out of the score.
+  await page.check('#train-program-list input[value="benchmark://suite-v0/dead-code"]');
+  await page.click('#train-step');
+  await page.waitForFunction(() => document.querySelector('#train-status').dataset.update === '1', null, { timeout: 180_000 });
+  assert.match(await page.textContent('#train-programs-summary'), /training on 1, held-out score on 14/);
+});
+
+test('start over while playing forgets the run, and the next play trains a new one to its end', async () => {
+  await page.fill('#train-updates', '4');
+  await page.dispatchEvent('#train-updates', 'change');
+  await page.click('#train-play');
+  await page.waitForFunction(() => document.querySelector('#train-status').dataset.state === 'playing', null, { timeout: 180_000 });
+  await page.click('#train-restart');
+  const forgotten = await trainState(page);
+  assert.equal(forgotten.state, 'idle');
+  assert.equal(forgotten.update, '0');
+  assert.equal(await page.textContent('#train-play'), 'Play');
+  await page.click('#train-play');
+  await waitForState(page, ['done', 'failed']);
+  const run = await trainState(page);
+  assert.equal(run.state, 'done', run.text);
+  assert.deepEqual(run.updates, [0, 1, 2, 3, 4]);
+});
+
+test('at 390 px the view trains, nothing in it is wider than the screen, and axe finds no violation in it', async () => {
+  const narrow = await open(env, { width: 390, height: 844 });
+  await narrow.fill('#train-updates', '3');
+  await narrow.click('#train-play');
+  await waitForState(narrow, ['done', 'failed']);
+  assert.equal((await trainState(narrow)).state, 'done');
+  await narrow.click('#train-programs-summary');
+  const overflow = await narrow.$eval('#train', (e) => [...e.querySelectorAll('*')].filter((c) => c.getBoundingClientRect().right > window.innerWidth + 1).map((c) => c.id || c.className));
+  assert.deepEqual(overflow, [], 'nothing wider than the screen');
+  await narrow.addScriptTag({ path: axePath });
+  const violations = await narrow.evaluate(async () => {
+    const result = await window.axe.run('#train', { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert.deepEqual(violations, []);
+  await shot(narrow, 'train-390x844.png');
+  assert.deepEqual(narrow.problems, []);
+  await narrow.closeAll();
+});
+
+test('no page error, console error or failed request', () => {
+  assert.deepEqual(page.problems, []);
+});

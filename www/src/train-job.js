@@ -1,0 +1,39 @@
+// The Train view's worker side. One PolicyTrainer lives in the train lane's
+// worker between jobs, so the page drives it an update at a time: playing
+// sends the next update when the last one arrives, pausing sends none, a
+// step sends one. Each job is short (one PPO update: a batch of episodes),
+// so nothing long runs on the page. If the lane ends the worker (a time
+// limit, a new start), the trainer is gone and an update says so.
+import { PolicyTrainer } from '../pkg/index.js';
+
+let trainer = null;
+
+function lookupError(message) {
+  return Object.assign(new Error(message), { name: 'LookupError' });
+}
+
+/** A new trainer from PolicyTrainer `options`; `{validation}`: the untrained policy's held-out score. */
+export function trainStartJob(options) {
+  trainer?.free();
+  trainer = null;
+  const created = new PolicyTrainer(options);
+  trainer = created;
+  return { validation: created.validate() };
+}
+
+/** One update; its point of the curve (with `validation` when the trainer's `validateEvery` is due). */
+export function trainUpdateJob() {
+  if (!trainer) throw lookupError('no training in progress: start one');
+  return trainer.trainBatch();
+}
+
+/** The policy trained so far, as JSON (`Policy.fromJson`, or an agent's `policy` option). */
+export function trainPolicyJob() {
+  if (!trainer) throw lookupError('no training in progress: start one');
+  const policy = trainer.policy();
+  try {
+    return policy.toJson();
+  } finally {
+    policy.free();
+  }
+}

@@ -1,0 +1,55 @@
+// The programs the Train view offers: the bundled hand-written ones
+// (suite-v0, large-v0), each on its side of the core's fixed split. A
+// program is held out when the 64-bit FNV-1a hash of its name without the
+// scheme ("suite-v0/fib-iter") is divisible by 3 (src/agents/programs.rs;
+// checked against the core in tests/js/playground-train.test.mjs). No DOM:
+// tested in Node.
+
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK = (1n << 64n) - 1n;
+
+function fnv1a(text) {
+  let hash = FNV_OFFSET;
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK;
+  return hash;
+}
+
+/** Whether the program named `uri` (a URI or `dataset/path`) is held out from training. */
+export function isHeldOut(uri) {
+  const name = uri.includes('://') ? uri.slice(uri.indexOf('://') + 3) : uri;
+  return fnv1a(name) % 3n === 0n;
+}
+
+/** The datasets whose programs the view offers. */
+export const HAND_WRITTEN = ['benchmark://suite-v0', 'benchmark://large-v0'];
+
+/**
+ * `[{uri, name, dataset, heldOut}]` for the hand-written programs of an
+ * environment's `datasets` (each `{name, benchmarks}`), in dataset order.
+ */
+export function trainablePrograms(datasets) {
+  return HAND_WRITTEN.flatMap((dataset) =>
+    (datasets.find((d) => d.name === dataset)?.benchmarks ?? []).map((uri) => ({
+      uri,
+      name: uri.slice(dataset.length + 1),
+      dataset: dataset.slice('benchmark://'.length),
+      heldOut: isHeldOut(uri),
+    })),
+  );
+}
+
+/**
+ * What a training run uses from the programs picked (URIs): it trains on
+ * those picked, and is scored on the held-out programs not picked. A
+ * ValueError when either side is empty.
+ */
+export function trainingSplit(programs, picked) {
+  const chosen = new Set(picked);
+  const train = programs.filter((p) => chosen.has(p.uri)).map((p) => p.uri);
+  const validation = programs.filter((p) => p.heldOut && !chosen.has(p.uri)).map((p) => p.uri);
+  const fail = (message) => Object.assign(new Error(message), { name: 'ValueError' });
+  if (!train.length) throw fail('pick at least one program to train on.');
+  if (!validation.length) throw fail('leave at least one held-out program unpicked: the held-out score is measured on them.');
+  return { train, validation };
+}
