@@ -5,11 +5,15 @@
 // both widths go to .tmp/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { start, open, loadSuite, watchLongTasks } from './playground-helpers.mjs';
 import { PolicyTrainer, make } from '../../pkg/node.js';
-import { isHeldOut, trainablePrograms, trainingSplit } from '../../www/src/train-programs.js';
+
+/** The page's own module, over the page's copy of the package (www/pkg/), which it initialises. */
+let isHeldOut;
+let trainablePrograms;
+let trainingSplit;
 
 const shots = new URL('../../.tmp/screenshots/', import.meta.url).pathname;
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -21,6 +25,9 @@ let firstRun;
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
+  const pagePackage = await import('../../www/pkg/index.js');
+  await pagePackage.default({ module_or_path: readFileSync(new URL('../../www/pkg/compgym_bg.wasm', import.meta.url)) });
+  ({ isHeldOut, trainablePrograms, trainingSplit } = await import('../../www/src/train-programs.js'));
   env = await start();
   page = await open(env);
 });

@@ -1,24 +1,11 @@
 // The programs the Train view offers: the bundled hand-written ones
-// (suite-v0, large-v0), each on its side of the core's fixed split. A
-// program is held out when the 64-bit FNV-1a hash of its name without the
-// scheme ("suite-v0/fib-iter") is divisible by 3 (src/agents/programs.rs;
-// checked against the core in tests/js/playground-train.test.mjs). No DOM:
-// tested in Node.
-
-const FNV_OFFSET = 0xcbf29ce484222325n;
-const FNV_PRIME = 0x100000001b3n;
-const MASK = (1n << 64n) - 1n;
-
-function fnv1a(text) {
-  let hash = FNV_OFFSET;
-  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK;
-  return hash;
-}
+// (suite-v0, large-v0), each on its side of the core's fixed split (`splitOf`,
+// the rule of src/agents/programs.rs). No DOM: tested in Node.
+import { splitOf } from '../pkg/index.js';
 
 /** Whether the program named `uri` (a URI or `dataset/path`) is held out from training. */
 export function isHeldOut(uri) {
-  const name = uri.includes('://') ? uri.slice(uri.indexOf('://') + 3) : uri;
-  return fnv1a(name) % 3n === 0n;
+  return splitOf(uri) === 'held-out';
 }
 
 /** The datasets whose programs the view offers. */

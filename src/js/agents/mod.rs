@@ -20,3 +20,11 @@ use wasm_bindgen::prelude::*;
 pub fn agent_names() -> Vec<String> {
     crate::agents::kinds::ALL.iter().map(|s| s.to_string()).collect()
 }
+
+/// The side of the fixed train / held-out split the program named `name`
+/// (a URI or `dataset/path`) is on: `"train"` or `"held-out"` (the rule is
+/// `crate::agents::programs::Split::of`; the playground's Train view asks it).
+#[wasm_bindgen(js_name = splitOf, unchecked_return_type = "'train' | 'held-out'")]
+pub fn split_of(name: &str) -> String {
+    crate::agents::programs::Split::of(name).name().to_string()
+}
