@@ -15,15 +15,12 @@
 //
 // No DOM here: the page and the Node tests drive the same model, given the
 // package's `make`.
+import { lookupError } from '../pkg/errors.js';
 
 const MAX_NODES = 5000;
 
 /** The reward the environments compute while a deferred one is computed outside them. */
 const STAND_IN_REWARD = 'IrInstructionCount';
-
-function lookupError(message) {
-  return Object.assign(new Error(message), { name: 'LookupError' });
-}
 
 /** An error as plain data: `{name, message}`. */
 function plain(error) {

@@ -8,12 +8,8 @@ export function describe(error) {
   return String(error);
 }
 
-/** An Error with the given `name`, as the package's typed errors are. */
-export function typedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
+// An Error with the given `name`: the package's helper, under the name playground.js imports.
+export { namedError as typedError } from '../pkg/errors.js';
 
 /** A short, readable rendering of any value the package returns. */
 export function show(value, digits = 3) {

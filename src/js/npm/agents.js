@@ -6,13 +6,8 @@
 // A job stops early through its `signal` (an AbortSignal) or `cancel()`, and
 // still resolves with what it found; a failed job rejects with an Error
 // whose `name` is the typed error name (ValueError, LookupError...).
+import { namedError } from './errors.js';
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
-
-function namedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
 
 /** Options as the worker can receive them: a Policy object travels as its JSON. */
 function sendable(options) {

@@ -19,7 +19,7 @@ function host(f) {
     try {
       return f(...args);
     } catch (error) {
-      throw new Error(described(error));
+      throw new Error(described(error), { cause: error });
     }
   };
 }

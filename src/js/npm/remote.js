@@ -7,6 +7,7 @@
 // (ValueError, SessionNotFound...). A Node worker thread holds the process
 // open only while a call is pending: an idle one is unref'd, so a script
 // that forgets terminate() still exits.
+import { namedError } from './errors.js';
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
 const METHODS = {
@@ -19,12 +20,6 @@ const METHODS = {
   addBenchmark: 'AddBenchmark',
   sendSessionParameter: 'SendSessionParameter',
 };
-
-function namedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
 
 export class RemoteService {
   #worker;

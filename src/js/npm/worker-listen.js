@@ -3,11 +3,7 @@
 // be read). Shared by remote.js and agents.js, as is the check that what
 // they were given is a worker at all.
 
-function typeError(message) {
-  const error = new Error(message);
-  error.name = 'TypeError';
-  return error;
-}
+import { typeError } from './errors.js';
 
 /** Whether `value` can be awaited (reading `then` may run a getter that throws). */
 function isThenable(value) {
