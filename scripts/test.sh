@@ -73,7 +73,7 @@ js_lint() {
   "$js_bin/prettier" --check --log-level warn 'src/js/npm/**/*.{js,d.ts}' 'www/src/**/*.js' &&
     "$js_bin/eslint" --config tests/js/eslint.config.mjs src/js/npm www/src
 }
-js_types() { "$js_bin/tsc" --project tsconfig.json; }
+js_types() { node tests/js/typecheck.mjs; }
 js() { js_lint && scripts/build.sh && js_types && node --test --test-reporter=spec tests/js/; }
 # The wheel is built once, in the dev profile (opt-level 1: quick to build,
 # fast enough to test), with clippy-driver as the workspace wrapper: the

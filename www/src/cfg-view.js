@@ -65,6 +65,7 @@ export function mountCfg(app, $) {
     event.preventDefault();
     panzoom.zoomWithWheel(event);
   }, { passive: false });
+  /** @type {{ width: number, height: number, nodes: { x: number, y: number }[] }} */
   let size = { width: 1, height: 1, nodes: [] };
   let shownKey = null;
   let changedList = [];
@@ -111,6 +112,7 @@ export function mountCfg(app, $) {
     const scale = panzoom.getScale();
     const dx = host.clientWidth / 5 / scale;
     const dy = host.clientHeight / 5 / scale;
+    /** @type {Record<string, [number, number]>} */
     const moves = { ArrowLeft: [dx, 0], ArrowRight: [-dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
     if (moves[event.key]) panzoom.pan(...moves[event.key], { relative: true, animate: false });
     else if (event.key === '+' || event.key === '=') panzoom.zoomIn({ animate: false });
@@ -152,7 +154,7 @@ export function mountCfg(app, $) {
       host.dataset.state = 'layout';
       try {
         laid = await app.lanes.layout.run('layout', { fn }, { timeLimitMs: 60_000 });
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (ticket === renders) $('cfg-legend').textContent = `The graph could not be laid out: ${error.name}: ${error.message}`;
         return;
       }

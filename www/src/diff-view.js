@@ -136,7 +136,7 @@ export function mountDiff(app, $) {
       sentenceHost.textContent = `Comparing ${before.length.toLocaleString('en-US')} characters of program before and after ${node.flag}…`;
       try {
         diff = await app.lanes.diff.run('diff', { before, after }, { timeLimitMs: 30_000 });
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (ticket === renders) sentenceHost.textContent = `The diff could not be computed: ${error.name}: ${error.message}`;
         return;
       }

@@ -1,4 +1,8 @@
 // Display helpers shared by the panels.
+import { isTypedArray } from '../pkg/gym/arrays.js';
+
+// An Error with the given `name`: the package's helper, under the name playground.js imports.
+export { namedError as typedError } from '../pkg/errors.js';
 
 /** A thrown value the way users meet it: `name: message`. */
 export function describe(error) {
@@ -8,13 +12,11 @@ export function describe(error) {
   return String(error);
 }
 
-// An Error with the given `name`: the package's helper, under the name playground.js imports.
-export { namedError as typedError } from '../pkg/errors.js';
 
 /** A short, readable rendering of any value the package returns. */
 export function show(value, digits = 3) {
-  if (ArrayBuffer.isView(value)) {
-    const items = Array.from(value, (x) => show(x, digits));
+  if (isTypedArray(value)) {
+    const items = Array.from(/** @type {ArrayLike<number | bigint>} */ (value), (x) => show(x, digits));
     return `${value.constructor.name}[${items.join(', ')}]`;
   }
   if (Array.isArray(value)) return `[${value.map((v) => show(v, digits)).join(', ')}]`;

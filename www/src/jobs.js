@@ -26,6 +26,10 @@ export class Lane {
    * result; rejects with the job's typed error, a `TimeoutError` after
    * `timeLimitMs`, or a `CancelledError` after `cancel()`. `onProgress`
    * receives the job's progress reports.
+   * @param {string} kind
+   * @param {unknown} payload
+   * @param {{ timeLimitMs?: number, onProgress?: (report: any) => void }} [options]
+   * @returns {Promise<any>}
    */
   run(kind, payload, { timeLimitMs = 10_000, onProgress } = {}) {
     const worker = this.start();

@@ -114,7 +114,7 @@ export function mountPipeline(app, $) {
         { timeLimitMs: limit },
       );
       validation = { nodeId: node.id, ...result };
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       const lines =
         error.name === 'TimeoutError'
           ? [`Validation did not finish within ${limit / 1000} s: the program runs too long (or never ends) on these arguments.`]

@@ -22,6 +22,10 @@ export function mountProgram(app, $) {
     $('program-generated-fields').hidden = kind !== 'generated';
   }
 
+  /**
+   * @param {string} message
+   * @param {number | null} [line]
+   */
   function showError(message, line = null) {
     $('program-error').textContent = message;
     editor?.markError(line, message);
@@ -112,7 +116,7 @@ export function mountProgram(app, $) {
         $('run-status').dataset.state = 'error';
         showOutput(result.stdout);
       }
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       const stopped = { TimeoutError: `Stopped: it did not finish within the time limit of ${limit / 1000} s.`, CancelledError: 'Cancelled.' };
       $('run-status').textContent = stopped[error.name] ?? describe(error);
       $('run-status').dataset.state = error.name === 'TimeoutError' ? 'timeout' : error.name === 'CancelledError' ? 'cancelled' : 'error';

@@ -7,7 +7,7 @@ import init from '../pkg/index.js';
 const url = new URL('compgym_bg.wasm', document.baseURI);
 
 /** The compiled `WebAssembly.Module`. */
-export const wasmModule = (window.compgymWasm ?? WebAssembly.compileStreaming(fetch(url))).then((module) => {
+export const wasmModule = (/** @type {{ compgymWasm?: Promise<WebAssembly.Module> }} */ (window).compgymWasm ?? WebAssembly.compileStreaming(fetch(url))).then((module) => {
   performance.mark('compgym:wasm-compiled');
   return module;
 });

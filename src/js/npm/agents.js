@@ -18,10 +18,17 @@ function sendable(options) {
   return options;
 }
 
+/** @import { AnyWorker } from './worker-listen.js' */
+/** @import * as Declared from './agents.js' */
+
+/** @implements {Declared.RemoteAgents} */
 export class RemoteAgents {
+  /** @type {Promise<AnyWorker | null>} */
   #worker;
+  /** @type {Map<number, { resolve(result: any): void, reject(error: Error): void, onProgress?: (progress: unknown) => void, signal?: AbortSignal, abort(): void }>} */
   #jobs = new Map();
   #nextId = 1;
+  /** @type {{ name: string, message: string } | null} */
   #failure = null;
   #stopListening = () => {};
 
@@ -30,9 +37,13 @@ export class RemoteAgents {
    * `module`: a compiled WebAssembly.Module of the package, sent to a
    * browser worker so it need not fetch and compile its own.
    */
+  /**
+   * @param {unknown} worker
+   * @param {import('./agents.js').ConnectAgentsOptions} [options]
+   */
   constructor(worker, { module } = {}) {
     requireWorker(worker, 'RemoteAgents');
-    this.#worker = Promise.resolve(worker).then(
+    this.#worker = Promise.resolve(/** @type {AnyWorker | Promise<AnyWorker>} */ (worker)).then(
       (w) => {
         const problem = notAWorker(w);
         if (problem) {
@@ -47,7 +58,7 @@ export class RemoteAgents {
         if (module) w.postMessage({ init: module });
         return w;
       },
-      (error) => {
+      (/** @type {any} */ error) => {
         this.#fail(error?.name ?? 'ServiceError', error?.message ?? String(error));
         return null;
       },
@@ -81,23 +92,29 @@ export class RemoteAgents {
     for (const id of [...this.#jobs.keys()]) {
       const job = this.#jobs.get(id);
       this.#finish(id);
-      job.reject(namedError(name, message));
+      job?.reject(namedError(name, message));
     }
   }
 
+  /**
+   * @param {string} job
+   * @param {object} options
+   * @param {import('./agents.js').JobCallbacks<unknown>} callbacks
+   */
   async #start(job, options, { onProgress, signal } = {}) {
     if (onProgress !== undefined && typeof onProgress !== 'function') {
       throw namedError('TypeError', 'onProgress must be a function');
     }
     const worker = await this.#worker;
-    if (this.#failure) throw namedError(this.#failure.name, this.#failure.message);
+    // No worker means a failure.
+    if (this.#failure || !worker) throw namedError(this.#failure?.name ?? 'ServiceError', this.#failure?.message ?? 'no worker');
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const abort = () => this.#cancel(id);
       this.#jobs.set(id, { resolve, reject, onProgress, signal, abort });
       try {
         worker.postMessage({ id, job, options: sendable(options) });
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         // Options that cannot be cloned (a function, say) never leave.
         this.#finish(id);
         reject(namedError('TypeError', `${job} options cannot be sent to the worker: ${error.message}`));
@@ -173,6 +190,7 @@ function startWorker(url) {
  * agents-worker.js, or its URL (default: the one beside this file).
  * `module`: see RemoteAgents.
  */
+/** @type {typeof import('./agents.js').connectAgents} */
 export function connectAgents(workerOrUrl, { module } = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;
   if (!isUrl) return new RemoteAgents(workerOrUrl, { module });

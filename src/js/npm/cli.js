@@ -34,7 +34,7 @@ function write(fd, text) {
   for (let at = 0; at < bytes.length; ) {
     try {
       at += writeSync(fd, bytes, at);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error.code === 'EAGAIN') continue; // a non-blocking pipe that is full
       closed.add(fd);
       return;

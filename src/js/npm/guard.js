@@ -188,6 +188,7 @@ function classArguments(f, api) {
 /** `f` (a method, getter, setter or static method of the glue) with `this` and its class arguments checked. */
 function checked(f, what, self, api) {
   const classArgs = classArguments(f, api);
+  /** @this {unknown} @param {unknown[]} args */
   const wrapped = function (...args) {
     if (self !== null) requireLive(this, self, `${what}: this`);
     for (const [index, klass, optional, param] of classArgs) {
@@ -212,7 +213,7 @@ function checkMembers(holder, prefix, self, api) {
     // The glue's own helpers (`__wrap`, `__destroy_into_raw`) and `free` are guarded apart.
     if (key === 'constructor' || key === 'free' || key.startsWith('__')) continue;
     const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-    if (!descriptor.configurable) continue;
+    if (!descriptor?.configurable) continue;
     const what = `${prefix}${key}`;
     if (typeof descriptor.value === 'function') {
       Object.defineProperty(holder, key, { ...descriptor, value: checked(descriptor.value, what, self, api) });
@@ -253,6 +254,7 @@ function guardClass(klass, api) {
   });
 
   const destroy = proto.__destroy_into_raw;
+  /** @this {object} */
   const guardedDestroy = function () {
     requireLive(this, klass, `${name}: this`);
     destroying = this;
@@ -267,12 +269,14 @@ function guardClass(klass, api) {
   const wrap = klass.__wrap;
   if (typeof wrap === 'function') {
     // Every object a call returns is made here (never exported: see `exportedClass`).
+    /** @param {number} ptr */
     klass.__wrap = function (ptr) {
       return brand(wrap.call(klass, ptr), klass, guardedDestroy);
     };
   }
 
   const free = proto.free;
+  /** @this {object} */
   const guardedFree = function () {
     if (freed.has(this)) return;
     // A Proxy would answer the glue's reads with its own pointer, and the glue

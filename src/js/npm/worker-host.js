@@ -17,16 +17,19 @@ export function describe(error) {
  * that cannot be cloned (an environment's info holding a function, say)
  * becomes an error reply; one that cannot be posted at all does not stop
  * the rest.
+ * @param {(message: unknown) => void} post
  */
 export function replyInOrder(post) {
+  /** @type {Promise<void>} */
   let queue = Promise.resolve();
+  /** @param {() => Promise<{ id: unknown }>} answer */
   return function enqueue(answer) {
     queue = queue
       .then(answer)
       .then((reply) => {
         try {
           post(reply);
-        } catch (error) {
+        } catch (/** @type {any} */ error) {
           post({ id: reply.id, error: { name: 'TypeError', message: `the reply cannot be sent from the worker: ${error.message}` } });
         }
       })

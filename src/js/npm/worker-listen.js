@@ -5,6 +5,12 @@
 
 import { typeError } from './errors.js';
 
+/**
+ * A browser Worker or a Node worker thread, as far as remote.js and
+ * agents.js use one (`notAWorker` tells whether a value is one).
+ * @typedef {{ postMessage(message: unknown): void, terminate(): unknown, ref?(): void, unref?(): void }} AnyWorker
+ */
+
 /** Whether `value` can be awaited (reading `then` may run a getter that throws). */
 function isThenable(value) {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
@@ -19,7 +25,7 @@ export function notAWorker(value) {
       return 'it has neither addEventListener nor on and off methods';
     }
     return null;
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return `reading it threw ${error?.name ?? typeof error}`;
   }
 }
@@ -32,7 +38,7 @@ export function requireWorker(worker, what) {
   let thenable;
   try {
     thenable = isThenable(worker);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw typeError(`${what}: worker must be a Worker or a promise of one: reading its then threw ${error?.name ?? typeof error}`);
   }
   if (thenable) return;

@@ -7,6 +7,7 @@ import { ActionWrapper, Wrapper, describe, requireEnv, typeError, valueError } f
 import { TransformAction } from './wrappers.js';
 import { DTYPES } from './ml-wrappers.js';
 import { boxBounds } from './space-values.js';
+import { isTypedArray } from './arrays.js';
 
 /** Rounds as the dtype stores a number: float32 through Math.fround, float64 as it is. */
 const rounding = (dtype) => (dtype === 'float32' ? Math.fround : (x) => x);
@@ -14,7 +15,7 @@ const rounding = (dtype) => (dtype === 'float32' ? Math.fround : (x) => x);
 /** Each element of `action` (a number, an array or a typed array) mapped by `f(x, i)`, as a typed array of `dtype`. */
 function mapAction(action, dtype, f) {
   if (typeof action === 'number') return f(action, 0);
-  if (!(ArrayBuffer.isView(action) || Array.isArray(action))) throw typeError(`a Box action must be a number, an array or a typed array, got ${describe(action)}`);
+  if (!(isTypedArray(action) || Array.isArray(action))) throw typeError(`a Box action must be a number, an array or a typed array, got ${describe(action)}`);
   const out = new DTYPES[dtype](action.length);
   for (let i = 0; i < action.length; i++) out[i] = f(Number(action[i]), i);
   return out;
@@ -35,7 +36,7 @@ export class ClipAction extends TransformAction {
 /** A bound given as a number or one number per element, as `size` numbers. */
 function readBound(bound, size, what) {
   if (typeof bound === 'number') return new Array(size).fill(bound);
-  if (ArrayBuffer.isView(bound) || Array.isArray(bound)) {
+  if (isTypedArray(bound) || Array.isArray(bound)) {
     if (bound.length !== size) throw valueError(`${what} must have ${size} elements, got ${bound.length}`);
     return Array.from(bound, Number);
   }
@@ -102,7 +103,12 @@ export class StickyAction extends ActionWrapper {
     super(env);
     this.repeatActionProbability = readProbability(repeatActionProbability);
     this.repeatActionDurationRange = readDuration(repeatActionDuration);
-    this._clear();
+    // The sticky state, as _clear() leaves it.
+    /** @type {unknown} */
+    this.lastAction = null;
+    this.isStickyActions = false;
+    this.numRepeats = 0;
+    this.repeatsTaken = 0;
   }
   _clear() {
     this.lastAction = null;
@@ -116,6 +122,7 @@ export class StickyAction extends ActionWrapper {
   }
   /** As ActionWrapper's, but a step that throws leaves the sticky state as it was (its draws are spent). */
   step(action) {
+    /** @type {[unknown, boolean, number, number]} */
     const saved = [this.lastAction, this.isStickyActions, this.numRepeats, this.repeatsTaken];
     try {
       return this.env.step(this.action(action));

@@ -100,6 +100,11 @@ export class CommandlineWithTerminalAction extends Wrapper {
  * restricted alike.
  */
 export class ConstrainedCommandline extends ActionWrapper {
+  /**
+   * @param {object} env
+   * @param {string[]} flags
+   * @param {{ name?: string }} [options]
+   */
   constructor(env, flags, { name } = {}) {
     super(env);
     const space = commandlineSpaceOf(this.env, 'ConstrainedCommandline');
@@ -242,6 +247,7 @@ function readBenchmarkFreeReset(args, who) {
 
 /** Two iterators over what remains of `iterator`, each advancing on its own. */
 function tee(iterator) {
+  /** @type {[unknown[], unknown[]]} */
   const buffers = [[], []];
   const branch = (mine) => ({
     next() {
@@ -312,6 +318,11 @@ export class CycleOverBenchmarks extends IterateOverBenchmarks {
  * copy of the generator (CompilerGym's fork iterates the list in order).
  */
 export class RandomOrderBenchmarks extends Wrapper {
+  /**
+   * @param {object} env
+   * @param {Iterable<string>} benchmarks
+   * @param {{ seed?: number | bigint }} [options]
+   */
   constructor(env, benchmarks, { seed } = {}) {
     super(env);
     this.benchmarks = [...iteratorOf(benchmarks, 'RandomOrderBenchmarks')];

@@ -15,6 +15,7 @@ import { Env, describe, isPlainObject, lookupError, moduleUrl, namedError, readR
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
 import { makeWrappers } from './common-wrappers.js';
+import { isTypedArray } from './arrays.js';
 
 /**
  * A registered compiler environment with Gymnasium's API. Seeding, the
@@ -31,6 +32,8 @@ export class CompilerGymEnv extends Env {
       if (typeof id !== 'string') throw typeError(`id must be a string, got ${describe(id)}`);
       this._face = new GymFace(id, options ?? undefined);
     }
+    /** @type {import('../compgym.js').CompilerEnv | undefined} made on first use */
+    this._compilerEnv = undefined;
   }
 
   reset(args) {
@@ -92,9 +95,9 @@ export class CompilerGymEnv extends Env {
   }
 
   /** The same environment as a compgym CompilerEnv: observation and reward views, state, validate... */
+  /** @returns {import('../compgym.js').CompilerEnv} */
   get compilerEnv() {
-    this._compilerEnv ??= this._face.compilerEnv;
-    return this._compilerEnv;
+    return (this._compilerEnv ??= this._face.compilerEnv);
   }
   get benchmark() {
     return this.compilerEnv.benchmark;
@@ -175,7 +178,7 @@ export function specToSpace(spec, what = 'spec') {
 
 /** The single value of a one-element batch (or the value itself). */
 function unbatch(value) {
-  return ArrayBuffer.isView(value) && value.length === 1 ? value[0] : value;
+  return isTypedArray(value) && value.length === 1 ? value[0] : value;
 }
 
 /**
@@ -209,6 +212,7 @@ export class TimeStepEnv extends Env {
     if (reward && 'minimum' in reward) this.rewardRange = [Number(reward.minimum), Number(reward.maximum)];
   }
 
+  /** @returns {any} [observation, info] (Env.reset's own type is undefined until core.js is typed) */
   reset(args) {
     const { seed } = readResetArgs(args);
     super.reset({ seed });
@@ -229,7 +233,7 @@ export class TimeStepEnv extends Env {
     try {
       const info = this.timeStepEnv.getInfo();
       return isPlainObject(info) ? info : { info };
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error?.name === 'TypeError' && /^NotImplemented/.test(error.message)) return {};
       throw error;
     }

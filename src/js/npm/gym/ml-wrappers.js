@@ -7,6 +7,7 @@
 // applies.
 import { Space } from '../api.js';
 import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
+import { isTypedArray } from './arrays.js';
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */
 export const DTYPES = Object.freeze({
@@ -30,6 +31,10 @@ export function readDtype(dtype, what, allowed = Object.keys(DTYPES)) {
 }
 
 /** The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one. */
+/**
+ * @param {string} dtype
+ * @returns {[number, number] | [bigint, bigint] | null}
+ */
 function intRange(dtype) {
   if (dtype.startsWith('float')) return null;
   if (dtype === 'int64') return [-(2n ** 63n), 2n ** 63n - 1n];
@@ -51,9 +56,13 @@ function saturate(x, range) {
 /**
  * `values` (a typed array, an array or a number) as a new `Ctor` typed
  * array, mapped by `f`; into an integer `range` values truncate and saturate.
+ * @param {unknown} values
+ * @param {new (length: number) => { [i: number]: number | bigint }} Ctor
+ * @param {((x: number) => number) | null} [f]
+ * @param {[number, number] | [bigint, bigint] | null} [range]
  */
 function convert(values, Ctor, f = null, range = null) {
-  const list = ArrayBuffer.isView(values) || Array.isArray(values) ? values : [values];
+  const list = isTypedArray(values) || Array.isArray(values) ? values : [values];
   const out = new Ctor(list.length);
   for (let i = 0; i < list.length; i++) {
     const x = f ? f(Number(list[i])) : list[i];
@@ -193,7 +202,7 @@ export class NormalizeObservation extends ObservationWrapper {
     this.updateRunningMean = true;
   }
   observation(observation) {
-    const x = ArrayBuffer.isView(observation) || Array.isArray(observation) ? observation : [observation];
+    const x = isTypedArray(observation) || Array.isArray(observation) ? observation : [observation];
     if (this.updateRunningMean) this.obsRms.update(x);
     const { mean, var: variance } = this.obsRms;
     const out = new Float32Array(mean.length);

@@ -83,7 +83,7 @@ export function checkObservation(observation, space, method) {
   walk(observation, space.toJSON());
   try {
     if (!space.contains(observation)) warn(`${pre} is not within the observation space.`);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     warn(`${pre} is not within the observation space with exception: ${error?.name}: ${error?.message}`);
   }
 }

@@ -72,7 +72,7 @@ export class VectorEnv {
     return this;
   }
   toString() {
-    return `${this.constructor.name}(${this.spec?.id ? `${this.spec.id}, ` : ''}numEnvs=${this.numEnvs})`;
+    return `${this.constructor.name}(${this.spec?.id ? `${this.spec.id}, ` : ''}numEnvs=${/** @type {{ numEnvs?: number }} */ (this).numEnvs})`;
   }
 }
 

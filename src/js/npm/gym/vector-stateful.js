@@ -6,6 +6,7 @@ import { Space } from '../api.js';
 import { describe, typeError, valueError } from './core.js';
 import { RunningMeanStd } from './ml-wrappers.js';
 import { VectorObservationWrapper, VectorWrapper, andThen, autoresetModeOf } from './vector-env.js';
+import { isTypedArray } from './arrays.js';
 
 const now = () => (globalThis.performance?.now() ?? Date.now()) / 1000;
 
@@ -156,7 +157,7 @@ export class NormalizeObservation extends VectorObservationWrapper {
     this.epsilon = readEpsilon(epsilon, 'NormalizeObservation');
     if (autoresetModeOf(this.env, 'NormalizeObservation') !== 'NextStep') throw valueError(`NormalizeObservation needs autoresetMode NextStep, got ${this.env.metadata.autoresetMode}`);
     const shape = this.env.singleObservationSpace.shape;
-    if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) throw typeError(`NormalizeObservation needs an observation space with a shape, got ${this.env.singleObservationSpace}`);
+    if (!Array.isArray(shape) && !isTypedArray(shape)) throw typeError(`NormalizeObservation needs an observation space with a shape, got ${this.env.singleObservationSpace}`);
     this._size = Array.from(shape).reduce((a, b) => a * b, 1);
     this.singleObservationSpace = Space.box({ low: -Infinity, high: Infinity, shape: Array.from(shape), dtype: 'float32' });
     this.observationSpace = Space.batched(this.singleObservationSpace, [this.numEnvs]);

@@ -14,6 +14,7 @@ import { ClipReward as SingleClipReward } from './reward-wrappers.js';
 import { FilterObservation as SingleFilterObservation } from './observation-wrappers.js';
 import { batcher } from './vector.js';
 import { VectorActionWrapper, VectorObservationWrapper, VectorRewardWrapper, VectorWrapper, andThen } from './vector-env.js';
+import { isTypedArray } from './arrays.js';
 
 /** A stand-in environment with only spaces, for a single-env wrapper to be built over. */
 class SpacesOnly extends Env {
@@ -22,6 +23,7 @@ class SpacesOnly extends Env {
     this.observationSpace = observationSpace;
     this.actionSpace = actionSpace;
   }
+  /** @returns {never} */
   reset() {
     throw notImplemented('a vectorized wrapper only transforms values');
   }
@@ -179,7 +181,7 @@ export class DtypeObservation extends VectorizeTransformObservation {
 
 /** Environment `i`'s entry of a batched info array (a typed array holds the n rows end to end). */
 function entryOf(array, i, n) {
-  if (!ArrayBuffer.isView(array)) return array[i];
+  if (!isTypedArray(array)) return array[i];
   const width = array.length / n;
   return width === 1 ? array[i] : array.slice(i * width, (i + 1) * width);
 }
