@@ -239,7 +239,9 @@ export class Episode extends EventTarget {
 
   /** Flags of the steps from the root to `node`. */
   actions(node = this.current) {
-    return this.path(node).slice(1).map((n) => n.flag);
+    return this.path(node)
+      .slice(1)
+      .map((n) => n.flag);
   }
 
   /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */

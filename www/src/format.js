@@ -12,7 +12,6 @@ export function describe(error) {
   return String(error);
 }
 
-
 /** A short, readable rendering of any value the package returns. */
 export function show(value, digits = 3) {
   if (isTypedArray(value)) {
@@ -24,7 +23,9 @@ export function show(value, digits = 3) {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' && !Number.isInteger(value)) return value.toFixed(digits);
   if (value && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${k}: ${show(v, digits)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${show(v, digits)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }
@@ -32,7 +33,9 @@ export function show(value, digits = 3) {
 /** A number with a sign and `digits` decimals (integers stay integers). */
 export function signed(x, digits = 3) {
   if (x === null || x === undefined || Number.isNaN(x)) return '–';
-  const text = Number.isInteger(x) ? count(Math.abs(x)) : Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const text = Number.isInteger(x)
+    ? count(Math.abs(x))
+    : Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return `${x > 0 ? '+' : x < 0 ? '−' : ''}${text}`;
 }
 

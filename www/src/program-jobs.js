@@ -103,7 +103,10 @@ export function explainRunError(error, args) {
  */
 export function validateJob({ before, after, args, hasMain, state, source, rewardSpace }) {
   if (!hasMain) {
-    return { verdict: 'cannot-run', lines: ['The program has no @main function: there is nothing to run, so there is no output to compare.'] };
+    return {
+      verdict: 'cannot-run',
+      lines: ['The program has no @main function: there is nothing to run, so there is no output to compare.'],
+    };
   }
   const original = runJob({ source: before, args });
   if (!original.ok) {

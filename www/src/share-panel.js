@@ -65,7 +65,10 @@ export function mountShare(app, $) {
         throw valueError(`only ${replayed.length} of the ${actions.length} passes replayed`);
       }
       const passes = `${actions.length} pass${actions.length === 1 ? '' : 'es'}`;
-      const check = episode.current.total === null ? `; its reward under ${episode.rewardSpace} is being computed` : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
+      const check =
+        episode.current.total === null
+          ? `; its reward under ${episode.rewardSpace} is being computed`
+          : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
       status.textContent = `Imported ${passes} on ${app.label}${check}.`;
       status.className = '';
     } catch (error) {

@@ -54,7 +54,11 @@ export class RemoteAgents {
           w.terminate();
           return w;
         }
-        this.#stopListening = listen(w, (data) => this.#onMessage(data), (why) => this.#fail('ServiceError', why));
+        this.#stopListening = listen(
+          w,
+          (data) => this.#onMessage(data),
+          (why) => this.#fail('ServiceError', why),
+        );
         if (module) w.postMessage({ init: module });
         return w;
       },

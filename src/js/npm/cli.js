@@ -31,7 +31,7 @@ const closed = new Set();
 function write(fd, text) {
   if (closed.has(fd)) return;
   const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(fd, bytes, at);
     } catch (/** @type {any} */ error) {

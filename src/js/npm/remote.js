@@ -41,7 +41,11 @@ export class RemoteService {
         if (this.#failure) {
           w.terminate();
         } else {
-          this.#stopListening = listen(w, (data) => this.#onReply(data), (why) => this.#fail('ServiceError', why));
+          this.#stopListening = listen(
+            w,
+            (data) => this.#onReply(data),
+            (why) => this.#fail('ServiceError', why),
+          );
           this.#holdOpen(w);
         }
         return w;
@@ -135,7 +139,6 @@ export class RemoteService {
     await worker?.terminate();
   }
 }
-
 
 /** Starts a module Web Worker; the compiler travels in its name (see worker.js). */
 function startWorker(url, compiler) {

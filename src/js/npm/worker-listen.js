@@ -19,8 +19,10 @@ function isThenable(value) {
 /** Why `value` is not a browser Worker or a Node Worker, or null if it is one. */
 export function notAWorker(value) {
   try {
-    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return `got ${value === null ? 'null' : typeof value}`;
-    if (typeof value.postMessage !== 'function' || typeof value.terminate !== 'function') return 'it has no postMessage and terminate methods';
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null)
+      return `got ${value === null ? 'null' : typeof value}`;
+    if (typeof value.postMessage !== 'function' || typeof value.terminate !== 'function')
+      return 'it has no postMessage and terminate methods';
     if (typeof value.addEventListener !== 'function' && (typeof value.on !== 'function' || typeof value.off !== 'function')) {
       return 'it has neither addEventListener nor on and off methods';
     }

@@ -14,7 +14,6 @@ export type WorkerRequest =
 
 /** Sent back by the worker, with the id of the request it answers: the method's reply message (ServiceReply<M>), or the error. */
 export type WorkerReply =
-  | { id: number | string; reply: { [field: string]: unknown } }
-  | { id: number | string; error: { name: ErrorName; message: string } };
+  { id: number | string; reply: { [field: string]: unknown } } | { id: number | string; error: { name: ErrorName; message: string } };
 
 export {};

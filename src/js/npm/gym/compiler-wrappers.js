@@ -108,7 +108,8 @@ export class ConstrainedCommandline extends ActionWrapper {
   constructor(env, flags, { name } = {}) {
     super(env);
     const space = commandlineSpaceOf(this.env, 'ConstrainedCommandline');
-    if (!Array.isArray(flags) || flags.length === 0) throw typeError(`ConstrainedCommandline: flags must be a non-empty array of flags, got ${describe(flags)}`);
+    if (!Array.isArray(flags) || flags.length === 0)
+      throw typeError(`ConstrainedCommandline: flags must be a non-empty array of flags, got ${describe(flags)}`);
     const entries = commandlineEntries(space);
     this.flags = flags.map((flag, i) => {
       if (typeof flag !== 'string') throw typeError(`ConstrainedCommandline: flags[${i}] must be a string, got ${describe(flag)}`);
@@ -151,7 +152,8 @@ export class ConstrainedCommandline extends ActionWrapper {
   reverseAction(action) {
     if (Array.isArray(action)) return action.map((a) => this.reverseAction(a));
     const inner = this._reverse.get(action);
-    if (inner === undefined) throw valueError(`ConstrainedCommandline: action ${describe(action)} of the wrapped space is not one of the constrained flags`);
+    if (inner === undefined)
+      throw valueError(`ConstrainedCommandline: action ${describe(action)} of the wrapped space is not one of the constrained flags`);
     return inner;
   }
   /** The episode's actions in the constrained space. */

@@ -3,15 +3,19 @@
 // TimeStep environment (TimeStepEnv: the two bandits, or a
 // CompilerTimeStepEnvironment), and plain-JS environments registered with
 // `register`.
+import { GymFace, Space, StepType, CompilerBandit, StationaryStochasticPerArmEnvironment, registeredEnvs } from '../api.js';
 import {
-  GymFace,
-  Space,
-  StepType,
-  CompilerBandit,
-  StationaryStochasticPerArmEnvironment,
-  registeredEnvs,
-} from '../api.js';
-import { Env, describe, isPlainObject, lookupError, moduleUrl, namedError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
+  Env,
+  describe,
+  isPlainObject,
+  lookupError,
+  moduleUrl,
+  namedError,
+  readResetArgs,
+  requireFunction,
+  typeError,
+  valueError,
+} from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
 import { makeWrappers } from './common-wrappers.js';
@@ -54,7 +58,9 @@ export class CompilerGymEnv extends Env {
     return this._face.actionSpace;
   }
   set actionSpace(_) {
-    throw typeError('a compiler environment\'s action space is its compiler\'s: change it with a wrapper (TransformAction, ConstrainedCommandline)');
+    throw typeError(
+      "a compiler environment's action space is its compiler's: change it with a wrapper (TransformAction, ConstrainedCommandline)",
+    );
   }
   get observationSpace() {
     return this._face.observationSpace;
@@ -66,13 +72,13 @@ export class CompilerGymEnv extends Env {
     return Array.from(this._face.rewardRange);
   }
   set rewardRange(_) {
-    throw typeError('a compiler environment\'s reward range is its reward space\'s');
+    throw typeError("a compiler environment's reward range is its reward space's");
   }
   get metadata() {
     return this._face.metadata;
   }
   set metadata(_) {
-    throw typeError('a compiler environment\'s metadata is fixed');
+    throw typeError("a compiler environment's metadata is fixed");
   }
   get renderMode() {
     return this._face.renderMode;
@@ -256,8 +262,18 @@ const builtinIds = new Set();
 
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
-  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs', 'orderEnforce', 'disableEnvChecker', 'disableRenderOrderEnforcing'];
+  if (!isPlainObject(options))
+    throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
+  const known = [
+    'entryPoint',
+    'maxEpisodeSteps',
+    'rewardThreshold',
+    'nondeterministic',
+    'kwargs',
+    'orderEnforce',
+    'disableEnvChecker',
+    'disableRenderOrderEnforcing',
+  ];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw typeError(`register: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   }
@@ -310,29 +326,38 @@ export function register(id, options) {
   registry.set(id, registration);
   if (!source) return undefined;
   // A module the user names at run time: bundlers must leave this import alone.
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ source.module).then(
-    (module) => {
-      const made = module[source.export];
-      if (typeof made !== 'function') throw typeError(`${source.module} has no function export ${JSON.stringify(source.export)} to make ${JSON.stringify(id)}`);
-      factory = made;
-    },
-    (error) => {
-      throw namedError(error?.name === 'TypeError' ? 'LookupError' : (error?.name ?? 'Error'), `register(${JSON.stringify(id)}): cannot load ${source.module}: ${error?.message ?? error}`);
-    },
-  ).catch((error) => {
-    // A registration that cannot make anything is taken back, so it can be made again.
-    if (registry.get(id) === registration) registry.delete(id);
-    throw error;
-  });
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ source.module)
+    .then(
+      (module) => {
+        const made = module[source.export];
+        if (typeof made !== 'function')
+          throw typeError(`${source.module} has no function export ${JSON.stringify(source.export)} to make ${JSON.stringify(id)}`);
+        factory = made;
+      },
+      (error) => {
+        throw namedError(
+          error?.name === 'TypeError' ? 'LookupError' : (error?.name ?? 'Error'),
+          `register(${JSON.stringify(id)}): cannot load ${source.module}: ${error?.message ?? error}`,
+        );
+      },
+    )
+    .catch((error) => {
+      // A registration that cannot make anything is taken back, so it can be made again.
+      if (registry.get(id) === registration) registry.delete(id);
+      throw error;
+    });
 }
 
 /** `{module, export}` with the module made an absolute URL (a worker has no importer to resolve against). */
 function readModuleEntry(id, entry) {
   const { module, export: name = 'default', ...unknown } = entry;
   const extra = Object.keys(unknown);
-  if (extra.length) throw typeError(`register(${JSON.stringify(id)}): entryPoint has an unknown key ${JSON.stringify(extra[0])} (known: module, export)`);
-  if (!(typeof module === 'string' || module instanceof URL)) throw typeError(`register(${JSON.stringify(id)}): entryPoint.module must be a URL or path, got ${describe(module)}`);
-  if (typeof name !== 'string') throw typeError(`register(${JSON.stringify(id)}): entryPoint.export must be a string, got ${describe(name)}`);
+  if (extra.length)
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint has an unknown key ${JSON.stringify(extra[0])} (known: module, export)`);
+  if (!(typeof module === 'string' || module instanceof URL))
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint.module must be a URL or path, got ${describe(module)}`);
+  if (typeof name !== 'string')
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint.export must be a string, got ${describe(name)}`);
   return Object.freeze({ module: moduleUrl(module), export: name });
 }
 
@@ -397,7 +422,8 @@ export function spec(id) {
  */
 export function make(id, options) {
   const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
-  if (options !== undefined && !isPlainObject(options)) throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
+  if (options !== undefined && !isPlainObject(options))
+    throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
   const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, disableRenderOrderEnforcing, ...rest } = options ?? {};
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
   const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);

@@ -227,7 +227,8 @@ export class NormalizeReward extends Wrapper {
   constructor(env, options) {
     super(env);
     const { gamma = 0.99, epsilon = 1e-8 } = readOptions(options, ['gamma', 'epsilon'], 'NormalizeReward');
-    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1)) throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
+    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1))
+      throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
     this.gamma = gamma;
     this.epsilon = readPositive(epsilon, 'NormalizeReward: epsilon');
     this.returnRms = new RunningMeanStd(1);

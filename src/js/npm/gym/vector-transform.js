@@ -50,7 +50,8 @@ export class TransformObservation extends VectorObservationWrapper {
   constructor(env, f, observationSpace = null, singleObservationSpace = null) {
     super(env);
     this.f = requireFunction(f, 'TransformObservation: f');
-    if (singleObservationSpace !== null) this.singleObservationSpace = requireSpace(singleObservationSpace, 'TransformObservation: singleObservationSpace');
+    if (singleObservationSpace !== null)
+      this.singleObservationSpace = requireSpace(singleObservationSpace, 'TransformObservation: singleObservationSpace');
     if (observationSpace !== null) this.observationSpace = requireSpace(observationSpace, 'TransformObservation: observationSpace');
     else if (singleObservationSpace !== null) this.observationSpace = batcher(this.singleObservationSpace, this.numEnvs).space;
   }
@@ -132,7 +133,8 @@ export class VectorizeTransformAction extends VectorActionWrapper {
     this.actionSpace = this._in.space;
   }
   actions(actions) {
-    if (this._in.length(actions) !== this.numEnvs) throw valueError(`step takes a batch of ${this.numEnvs} actions, got ${describe(actions)}`);
+    if (this._in.length(actions) !== this.numEnvs)
+      throw valueError(`step takes a batch of ${this.numEnvs} actions, got ${describe(actions)}`);
     return mapBatch(actions, this.numEnvs, this._in, this._out, (a) => this.wrapper.action(a));
   }
 }
