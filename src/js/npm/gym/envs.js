@@ -396,7 +396,10 @@ function compilerSpec(id) {
   });
 }
 
-/** Every id `make` knows: the compiler environments, the bandits and those registered here. */
+/**
+ * Every id `make` knows: the compiler environments, the bandits and those registered here.
+ * @type {typeof import('./index.js').registeredIds}
+ */
 export function registeredIds() {
   return [...new Set([...compilerIds(), ...registry.keys()])].sort();
 }

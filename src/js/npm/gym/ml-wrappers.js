@@ -8,6 +8,7 @@
 import { Space } from '../api.js';
 import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
 import { isTypedArray } from './arrays.js';
+/** @import { TypedArray } from './arrays.js' */
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */
 export const DTYPES = Object.freeze({
@@ -23,15 +24,21 @@ export const DTYPES = Object.freeze({
   uint64: BigUint64Array,
 });
 
-/** `dtype` checked against `allowed` (a ValueError naming them), or TypeError if not a string. */
+/**
+ * `dtype` checked against `allowed` (a ValueError naming them), or TypeError if not a string.
+ * @param {unknown} dtype
+ * @param {string} what
+ * @param {string[]} [allowed]
+ * @returns {import('./index.js').ObservationDtype}
+ */
 export function readDtype(dtype, what, allowed = Object.keys(DTYPES)) {
   if (typeof dtype !== 'string') throw typeError(`${what} must be a dtype name (${allowed.join(', ')}), got ${describe(dtype)}`);
   if (!allowed.includes(dtype)) throw valueError(`${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(dtype)}`);
-  return dtype;
+  return /** @type {import('./index.js').ObservationDtype} */ (dtype);
 }
 
-/** The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one. */
 /**
+ * The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one.
  * @param {string} dtype
  * @returns {[number, number] | [bigint, bigint] | null}
  */
@@ -57,9 +64,10 @@ function saturate(x, range) {
  * `values` (a typed array, an array or a number) as a new `Ctor` typed
  * array, mapped by `f`; into an integer `range` values truncate and saturate.
  * @param {unknown} values
- * @param {new (length: number) => { [i: number]: number | bigint }} Ctor
+ * @param {new (length: number) => TypedArray} Ctor
  * @param {((x: number) => number) | null} [f]
  * @param {[number, number] | [bigint, bigint] | null} [range]
+ * @returns {TypedArray}
  */
 function convert(values, Ctor, f = null, range = null) {
   const list = isTypedArray(values) || Array.isArray(values) ? values : [values];
