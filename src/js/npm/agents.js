@@ -20,6 +20,7 @@ function sendable(options) {
 
 /** @import { AnyWorker } from './worker-listen.js' */
 /** @import * as Declared from './agents.js' */
+/** @import { AgentsWorkerRequest } from './agents-worker.js' */
 
 /** @implements {Declared.RemoteAgents} */
 export class RemoteAgents {
@@ -59,7 +60,7 @@ export class RemoteAgents {
           (data) => this.#onMessage(data),
           (why) => this.#fail('ServiceError', why),
         );
-        if (module) w.postMessage({ init: module });
+        if (module) w.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ init: module }));
         return w;
       },
       (/** @type {any} */ error) => {
@@ -101,7 +102,7 @@ export class RemoteAgents {
   }
 
   /**
-   * @param {string} job
+   * @param {'run' | 'train' | 'leaderboard'} job
    * @param {object} options
    * @param {import('./agents.js').JobCallbacks<unknown>} callbacks
    */
@@ -117,7 +118,7 @@ export class RemoteAgents {
       const abort = () => this.#cancel(id);
       this.#jobs.set(id, { resolve, reject, onProgress, signal, abort });
       try {
-        worker.postMessage({ id, job, options: sendable(options) });
+        worker.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ id, job, options: sendable(options) }));
       } catch (/** @type {any} */ error) {
         // Options that cannot be cloned (a function, say) never leave.
         this.#finish(id);
@@ -131,7 +132,7 @@ export class RemoteAgents {
 
   #cancel(id) {
     if (!this.#jobs.has(id)) return;
-    this.#worker.then((w) => w?.postMessage({ id, cancel: true }));
+    this.#worker.then((w) => w?.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ id, cancel: true })));
   }
 
   /**

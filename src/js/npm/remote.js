@@ -12,6 +12,7 @@ import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
 /** @import { AnyWorker } from './worker-listen.js' */
 /** @import * as Declared from './remote.js' */
+/** @import { WorkerRequest } from './worker.js' */
 
 /** @implements {Declared.RemoteService} */
 export class RemoteService {
@@ -88,7 +89,7 @@ export class RemoteService {
       this.#pending.set(id, { resolve, reject });
       this.#holdOpen(worker);
       try {
-        worker.postMessage({ id, method, request });
+        worker.postMessage(/** @satisfies {WorkerRequest} */ ({ id, method, request }));
       } catch (/** @type {any} */ error) {
         // A request that cannot be cloned (a function, say) never leaves.
         this.#pending.delete(id);
