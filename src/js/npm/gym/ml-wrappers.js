@@ -9,6 +9,7 @@ import { Space } from '../api.js';
 import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
 import { isTypedArray } from './arrays.js';
 /** @import { TypedArray } from './arrays.js' */
+/** @import * as Declared from './index.js' */
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */
 export const DTYPES = Object.freeze({
@@ -165,14 +166,24 @@ export class Log1pObservation extends ObservationWrapper {
   }
 }
 
-/** Gymnasium's RunningMeanStd: mean, variance and count of values, merged batch by batch. */
+/**
+ * Gymnasium's RunningMeanStd: mean, variance and count of values, merged batch by batch.
+ * @implements {Declared.RunningMeanStd}
+ */
 export class RunningMeanStd {
+  /**
+   * @param {number} size
+   * @param {number} [epsilon]
+   */
   constructor(size, epsilon = 1e-4) {
     this.mean = new Float64Array(size);
     this.var = new Float64Array(size).fill(1);
     this.count = epsilon;
   }
-  /** Adds one sample (an array of `size` numbers). */
+  /**
+   * Adds one sample (an array of `size` numbers).
+   * @param {ArrayLike<number | bigint>} x
+   */
   update(x) {
     const total = this.count + 1;
     for (let i = 0; i < this.mean.length; i++) {
