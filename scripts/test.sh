@@ -6,8 +6,11 @@
 #             feature; every test binary runs even after one fails)
 #   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
 #   node      the same wasm tests in Node (wasm-pack test --node)
-#   js        the npm package (pack, install, import from Node and a plain page)
-#             and the playground end to end in Chromium (playwright-core)
+#   js        prettier --check and eslint over src/js/npm and www/src, the
+#             build, tsc over the same JS (tsconfig.json: JSDoc against the
+#             generated compgym.d.ts), then the npm package (pack, install,
+#             import from Node and a plain page) and the playground end to
+#             end in Chromium (playwright-core)
 #   python    the wheel built once (dev profile, the binding crate linted by
 #             clippy in the same build) and installed into .venv, then pytest
 #             on python/tests (Gymnasium's checker and vector envs,
@@ -63,7 +66,15 @@ chromium() {
     wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
 }
 node_wasm() { WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test --node; }
-js() { scripts/build.sh && node --test --test-reporter=spec tests/js/; }
+# The JS linters: formatting and eslint first (they need no build), the types
+# after the build, which writes the generated compgym.d.ts the JS is typed against.
+js_bin=tests/js/node_modules/.bin
+js_lint() {
+  "$js_bin/prettier" --check --log-level warn 'src/js/npm/**/*.{js,d.ts}' 'www/src/**/*.js' &&
+    "$js_bin/eslint" --config tests/js/eslint.config.mjs src/js/npm www/src
+}
+js_types() { node tests/js/typecheck.mjs; }
+js() { js_lint && scripts/build.sh && js_types && node --test --test-reporter=spec tests/js/; }
 # The wheel is built once, in the dev profile (opt-level 1: quick to build,
 # fast enough to test), with clippy-driver as the workspace wrapper: the
 # binding crate is linted in the same compilation (its Cargo.toml denies

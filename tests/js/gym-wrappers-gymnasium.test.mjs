@@ -183,6 +183,16 @@ test('ClipAction clips into the Box; agents act in a Box with infinite bounds', 
   assert.throws(() => env.step('left'), { name: 'TypeError' });
 });
 
+test('a DataView is no Box action or bound: a TypeError, not an empty action', () => {
+  // A DataView is an ArrayBuffer view without elements; it used to pass as a typed array of none.
+  const view = new DataView(new ArrayBuffer(4));
+  const env = new gym.ClipAction(new Line());
+  env.reset();
+  assert.throws(() => env.step(view), { name: 'TypeError', message: /a Box action must be a number, an array or a typed array/ });
+  assert.deepEqual(env.unwrapped.taken, [], 'nothing reached the environment');
+  assert.throws(() => new gym.RescaleAction(new Line(), view, 1), { name: 'TypeError', message: /minAction must be a number or an array/ });
+});
+
 test('RescaleAction maps [minAction, maxAction] affinely onto the Box, in its dtype', () => {
   const env = new gym.RescaleAction(new Line(), 0, 10);
   assert.equal(String(env.actionSpace), 'Box(Box, low=0.0, high=10.0, shape=(1,), dtype=float32)');

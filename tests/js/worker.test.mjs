@@ -152,6 +152,18 @@ test('worker.js (worker-node.js under Node) answers raw {id, method, request} me
   assert.deepEqual(replies.get('c').reply, replies.get('a').reply);
 });
 
+test("an Env.* method's error reply names what was thrown, which need not be an ErrorName", async () => {
+  // worker.d.ts declared every error reply's name an ErrorName; a module that does not load is an "Error".
+  const worker = new Worker(new URL('worker-node.js', pkgDir));
+  const reply = new Promise((resolve) => worker.once('message', resolve));
+  worker.postMessage({ id: 1, method: 'Env.make', request: { envs: [{ module: 'file:///nonexistent/env.js', export: 'default', args: [] }] } });
+  const { id, error } = await reply;
+  await worker.terminate();
+  assert.equal(id, 1);
+  assert.equal(error.name, 'Error');
+  assert.match(error.message, /nonexistent/);
+});
+
 test('RemoteService over a Node worker thread', async () => {
   const { connectService } = await import(new URL('remote-node.js', pkgDir));
   check(await scenario(connectService));

@@ -43,7 +43,10 @@ function blockMarkup(fn, laid, changed, i) {
   const x = node.x - node.width / 2;
   const y = node.y - node.height / 2;
   const text = node.lines
-    .map((line, k) => `<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`)
+    .map(
+      (line, k) =>
+        `<text x="${x + PAD}" y="${(y + PAD + (k + 0.8) * LINE_H).toFixed(1)}" class="${k === 0 ? 'cfg-name' : 'cfg-instr'}">${escape(line)}</text>`,
+    )
     .join('');
   return (
     `<g class="${changed.has(i) ? 'cfg-block changed' : 'cfg-block'}" data-block="${i}">` +
@@ -61,10 +64,15 @@ export function mountCfg(app, $) {
   const stage = h('div', { class: 'cfg-stage' });
   host.replaceChildren(stage);
   const panzoom = Panzoom(stage, { origin: '0 0', minScale: 0.005, maxScale: 4, step: 0.25, canvas: true, touchAction: 'none' });
-  host.addEventListener('wheel', (event) => {
-    event.preventDefault();
-    panzoom.zoomWithWheel(event);
-  }, { passive: false });
+  host.addEventListener(
+    'wheel',
+    (event) => {
+      event.preventDefault();
+      panzoom.zoomWithWheel(event);
+    },
+    { passive: false },
+  );
+  /** @type {{ width: number, height: number, nodes: { x: number, y: number }[] }} */
   let size = { width: 1, height: 1, nodes: [] };
   let shownKey = null;
   let changedList = [];
@@ -111,6 +119,7 @@ export function mountCfg(app, $) {
     const scale = panzoom.getScale();
     const dx = host.clientWidth / 5 / scale;
     const dy = host.clientHeight / 5 / scale;
+    /** @type {Record<string, [number, number]>} */
     const moves = { ArrowLeft: [dx, 0], ArrowRight: [-dx, 0], ArrowUp: [0, dy], ArrowDown: [0, -dy] };
     if (moves[event.key]) panzoom.pan(...moves[event.key], { relative: true, animate: false });
     else if (event.key === '+' || event.key === '=') panzoom.zoomIn({ animate: false });
@@ -133,7 +142,7 @@ export function mountCfg(app, $) {
     const select = $('cfg-function');
     const chosen = select.value;
     select.replaceChildren(...cfg.functions.map((f) => new Option(`@${f.name} (${plural(f.blocks.length, 'block')})`, f.name)));
-    select.value = cfg.functions.some((f) => f.name === chosen) ? chosen : cfg.functions[0]?.name ?? '';
+    select.value = cfg.functions.some((f) => f.name === chosen) ? chosen : (cfg.functions[0]?.name ?? '');
     const fn = cfg.functions.find((f) => f.name === select.value);
     if (!fn) {
       stage.replaceChildren(h('p', { class: 'hint' }, 'This program has no functions.'));
@@ -152,7 +161,7 @@ export function mountCfg(app, $) {
       host.dataset.state = 'layout';
       try {
         laid = await app.lanes.layout.run('layout', { fn }, { timeLimitMs: 60_000 });
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (ticket === renders) $('cfg-legend').textContent = `The graph could not be laid out: ${error.name}: ${error.message}`;
         return;
       }
@@ -167,7 +176,7 @@ export function mountCfg(app, $) {
     if (key !== shownKey) fitWidth();
     shownKey = key;
     const svg = stage.firstElementChild;
-    for (let i = 0; i < fn.blocks.length; ) {
+    for (let i = 0; i < fn.blocks.length;) {
       await nextTask();
       if (ticket !== renders) return;
       const batch = [];
@@ -177,7 +186,13 @@ export function mountCfg(app, $) {
       }
       svg.insertAdjacentHTML('beforeend', batch.join(''));
     }
-    Object.assign(host.dataset, { state: 'drawn', blocks: String(fn.blocks.length), changed: String(changed.size), width: String(Math.round(laid.width)), height: String(Math.round(laid.height)) });
+    Object.assign(host.dataset, {
+      state: 'drawn',
+      blocks: String(fn.blocks.length),
+      changed: String(changed.size),
+      width: String(Math.round(laid.width)),
+      height: String(Math.round(laid.height)),
+    });
     $('cfg-legend').textContent = node.parent
       ? `${changed.size} of ${plural(fn.blocks.length, 'block')} changed by ${node.flag} (outlined orange)`
       : plural(fn.blocks.length, 'block');

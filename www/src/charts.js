@@ -38,7 +38,13 @@ export function fitTicks(min) {
   };
 }
 
-const stepAxis = { label: 'step', labelSize: 16, size: 30, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500], values: (u, ticks) => ticks.map(String) };
+const stepAxis = {
+  label: 'step',
+  labelSize: 16,
+  size: 30,
+  incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+  values: (u, ticks) => ticks.map(String),
+};
 
 export function mountCharts(app, $) {
   const { episode } = app;
@@ -53,7 +59,16 @@ export function mountCharts(app, $) {
       axes: [
         stepAxis,
         { label: 'instructions', labelSize: 16, size: fitTicks(36), space: 20, stroke: COLORS.static },
-        { scale: 'dyn', side: 1, label: 'executed', labelSize: 16, size: fitTicks(36), space: 20, stroke: COLORS.dynamic, grid: { show: false } },
+        {
+          scale: 'dyn',
+          side: 1,
+          label: 'executed',
+          labelSize: 16,
+          size: fitTicks(36),
+          space: 20,
+          stroke: COLORS.dynamic,
+          grid: { show: false },
+        },
       ],
       series: [
         { label: 'step' },
@@ -71,7 +86,10 @@ export function mountCharts(app, $) {
     {
       height: 95,
       // A flat line gets a small range around it rather than 0 to 100.
-      scales: { x: { time: false, range: stepRange }, y: { range: (u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true)) } },
+      scales: {
+        x: { time: false, range: stepRange },
+        y: { range: (u, min, max) => (min === max ? [min - 1, max + 1] : uPlot.rangeNum(min, max, 0.1, true)) },
+      },
       // Ticks at least 15 px apart (20 above): in charts this short uPlot's default
       // spacing (30 px) can leave an axis with a single label.
       axes: [stepAxis, { label: 'reward', labelSize: 16, size: fitTicks(36), space: 15 }],

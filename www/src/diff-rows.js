@@ -39,7 +39,7 @@ export function fold(rows) {
     if (r.kind !== 'same') for (let d = -CONTEXT; d <= CONTEXT; d++) if (rows[i + d]) keep[i + d] = true;
   });
   const parts = [];
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     if (keep[i]) {
       parts.push(rows[i++]);
       continue;

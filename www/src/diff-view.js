@@ -82,7 +82,10 @@ async function draw(host, sentenceHost, node, diff, whole, stale) {
   const right = h('div', { class: 'pane after' });
   const before = whole || !node.parent.parent ? 'before: as loaded' : `before: after step ${node.depth - 1}`;
   host.dataset.state = 'drawing';
-  host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, before), h('span', {}, `after step ${node.depth}: ${node.flag}`)), h('div', { class: 'panes' }, left, right));
+  host.replaceChildren(
+    h('div', { class: 'heads' }, h('span', {}, before), h('span', {}, `after step ${node.depth}: ${node.flag}`)),
+    h('div', { class: 'panes' }, left, right),
+  );
   if (!(await fill(left, right, diff.parts, stale))) return;
   // Show the first change, removed or added (the left pane comes first in
   // the document, but lines hoisted above may be added higher up), with a
@@ -96,8 +99,8 @@ async function draw(host, sentenceHost, node, diff, whole, stale) {
   sentenceHost.textContent = whole
     ? `Over the whole episode, ${plural(node.depth, 'step')}, the passes removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
     : node.changed
-    ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
-    : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
+      ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
+      : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
 }
 
 /** Keeps the diff view on the current state of `app`'s episode. */
@@ -120,7 +123,15 @@ export function mountDiff(app, $) {
       const pane = h('div', { class: 'pane after' });
       host.dataset.state = 'drawing';
       host.replaceChildren(h('div', { class: 'heads' }, h('span', {}, 'the program as loaded')), h('div', { class: 'panes single' }, pane));
-      if (!(await fill(pane, h('div'), lines.map((l) => ({ kind: 'same', left: l, right: l })), stale))) return;
+      if (
+        !(await fill(
+          pane,
+          h('div'),
+          lines.map((l) => ({ kind: 'same', left: l, right: l })),
+          stale,
+        ))
+      )
+        return;
       host.dataset.changedRows = '0';
       host.dataset.state = 'drawn';
       sentenceHost.textContent = 'Choose a pass: the page then shows the program before and after it, side by side.';
@@ -136,7 +147,7 @@ export function mountDiff(app, $) {
       sentenceHost.textContent = `Comparing ${before.length.toLocaleString('en-US')} characters of program before and after ${node.flag}…`;
       try {
         diff = await app.lanes.diff.run('diff', { before, after }, { timeLimitMs: 30_000 });
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (ticket === renders) sentenceHost.textContent = `The diff could not be computed: ${error.name}: ${error.message}`;
         return;
       }

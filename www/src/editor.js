@@ -40,11 +40,7 @@ export function createEditor(host, { label = 'Bril program text' } = {}) {
         brilLanguage,
         syntaxHighlighting(brilHighlight),
         lintGutter(),
-        keymap.of([
-          { key: 'Mod-Enter', run: () => (submitListeners.forEach((f) => f()), true) },
-          ...defaultKeymap,
-          ...historyKeymap,
-        ]),
+        keymap.of([{ key: 'Mod-Enter', run: () => (submitListeners.forEach((f) => f()), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({ 'aria-label': label }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged && !update.transactions.some((t) => t.annotation(programmatic))) {

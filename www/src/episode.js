@@ -15,17 +15,36 @@
 //
 // No DOM here: the page and the Node tests drive the same model, given the
 // package's `make`.
+import { lookupError, namedError, valueError } from '../pkg/errors.js';
 
 const MAX_NODES = 5000;
 
 /** The reward the environments compute while a deferred one is computed outside them. */
 const STAND_IN_REWARD = 'IrInstructionCount';
 
-function lookupError(message) {
-  return Object.assign(new Error(message), { name: 'LookupError' });
-}
+/**
+ * A state of the tree.
+ * @typedef {object} EpisodeNode
+ * @property {number} id
+ * @property {EpisodeNode | null} parent null at the root
+ * @property {EpisodeNode[]} children
+ * @property {number | null} action the pass that led here (null at the root)
+ * @property {string | null} flag that pass's flag
+ * @property {import('../pkg/compgym.js').CompilerEnv | null} env null once failed
+ * @property {number | null} reward null while pending or failed
+ * @property {number | null} total the episode reward so far
+ * @property {boolean} changed
+ * @property {{ name: string, message: string } | null} error why the step failed
+ * @property {boolean} pending its reward is computed outside the environments
+ * @property {number} depth
+ * @property {Map<string, unknown>} cache
+ */
 
-/** An error as plain data: `{name, message}`. */
+/**
+ * An error as plain data: `{name, message}`.
+ * @param {any} error what was thrown, or an error as data
+ * @returns {{ name: string, message: string }}
+ */
 function plain(error) {
   return { name: error?.name ?? 'Error', message: error?.message ?? String(error) };
 }
@@ -45,7 +64,9 @@ export class Episode extends EventTarget {
     this.settler = settler;
     this.program = null;
     this.rewardSpace = null;
+    /** @type {EpisodeNode | null} */
     this.root = null;
+    /** @type {EpisodeNode | null} */
     this.current = null;
     this.failure = null;
     this.nodeCount = 0;
@@ -99,6 +120,13 @@ export class Episode extends EventTarget {
     }
   }
 
+  /**
+   * @param {EpisodeNode | null} parent
+   * @param {number | null} action
+   * @param {import('../pkg/compgym.js').CompilerEnv | null} env
+   * @param {{ reward: number | null, changed: boolean, error?: { name: string, message: string } | null }} outcome
+   * @returns {EpisodeNode}
+   */
   node(parent, action, env, { reward, changed, error = null }) {
     this.nodeCount++;
     const pending = Boolean(parent && !error && this.defers());
@@ -120,6 +148,12 @@ export class Episode extends EventTarget {
     };
   }
 
+  /** The root and the current node; a ValueError before a program is loaded. */
+  loaded() {
+    if (!this.root || !this.current) throw valueError('no program is loaded yet');
+    return { root: this.root, current: this.current };
+  }
+
   /** An action index from a flag or an index. */
   actionIndex(action) {
     const flags = this.flags;
@@ -137,7 +171,7 @@ export class Episode extends EventTarget {
    * current state then stays where it was; `failure` holds the failed node).
    */
   step(action) {
-    const from = this.current;
+    const from = this.loaded().current;
     const index = this.actionIndex(action);
     const known = from.children.find((c) => c.action === index && !c.error);
     if (known) {
@@ -147,7 +181,7 @@ export class Episode extends EventTarget {
       return known;
     }
     if (this.nodeCount >= MAX_NODES) {
-      throw Object.assign(new Error(`the history holds ${MAX_NODES} states: reset to start again`), { name: 'LimitError' });
+      throw namedError('LimitError', `the history holds ${MAX_NODES} states: reset to start again`);
     }
     const { node, failed } = this.take(from, index);
     from.children = from.children.filter((c) => !(c.error && c.action === index));
@@ -192,7 +226,8 @@ export class Episode extends EventTarget {
 
   /** Back to the parent of the current state. */
   back() {
-    if (this.current.parent) this.goTo(this.current.parent);
+    const { parent } = this.loaded().current;
+    if (parent) this.goTo(parent);
   }
 
   /** Nodes from the root to `node`. */
@@ -204,7 +239,9 @@ export class Episode extends EventTarget {
 
   /** Flags of the steps from the root to `node`. */
   actions(node = this.current) {
-    return this.path(node).slice(1).map((n) => n.flag);
+    return this.path(node)
+      .slice(1)
+      .map((n) => n.flag);
   }
 
   /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */
@@ -238,6 +275,7 @@ export class Episode extends EventTarget {
    * its subtree; one that failed before is tried again. On failure to start, nothing changes and the error is thrown.
    */
   setReward(name) {
+    const { root } = this.loaded();
     const rootEnv = this.freshEnv(this.program, name);
     const defers = this.defers(name);
     const old = [];
@@ -268,13 +306,16 @@ export class Episode extends EventTarget {
         replayChildren(child);
       }
     };
-    old.push(this.root.env);
-    this.root.env = rootEnv;
-    replayChildren(this.root);
-    for (const env of old) env.free();
+    old.push(root.env);
+    root.env = rootEnv;
+    replayChildren(root);
+    for (const env of old) env?.free();
     this.rewardSpace = name;
     for (const node of [...this.nodes()]) if (node.pending && node.env) this.settleKnown(node);
-    while (this.current.error || !this.current.env) this.current = this.current.parent;
+    // The root never failed, so the walk ends there at the latest.
+    let current = this.loaded().current;
+    while ((current.error || !current.env) && current.parent) current = current.parent;
+    this.current = current;
     this.failure = null;
     this.changed('reward');
   }
@@ -343,7 +384,8 @@ export class Episode extends EventTarget {
    * walltime, reward}`), its reward the episode's under a deferred reward
    * (null while pending).
    */
-  state(node = this.current) {
+  state(node = this.loaded().current) {
+    if (!node.env) throw valueError('a failed step has no state');
     const state = node.env.state;
     return this.defers() ? { ...state, reward: node.total } : state;
   }

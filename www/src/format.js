@@ -1,4 +1,8 @@
 // Display helpers shared by the panels.
+import { isTypedArray } from '../pkg/gym/arrays.js';
+
+// An Error with the given `name`: the package's helper, under the name playground.js imports.
+export { namedError as typedError } from '../pkg/errors.js';
 
 /** A thrown value the way users meet it: `name: message`. */
 export function describe(error) {
@@ -8,17 +12,10 @@ export function describe(error) {
   return String(error);
 }
 
-/** An Error with the given `name`, as the package's typed errors are. */
-export function typedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-
 /** A short, readable rendering of any value the package returns. */
 export function show(value, digits = 3) {
-  if (ArrayBuffer.isView(value)) {
-    const items = Array.from(value, (x) => show(x, digits));
+  if (isTypedArray(value)) {
+    const items = Array.from(/** @type {ArrayLike<number | bigint>} */ (value), (x) => show(x, digits));
     return `${value.constructor.name}[${items.join(', ')}]`;
   }
   if (Array.isArray(value)) return `[${value.map((v) => show(v, digits)).join(', ')}]`;
@@ -26,7 +23,9 @@ export function show(value, digits = 3) {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' && !Number.isInteger(value)) return value.toFixed(digits);
   if (value && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${k}: ${show(v, digits)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${show(v, digits)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }
@@ -34,7 +33,9 @@ export function show(value, digits = 3) {
 /** A number with a sign and `digits` decimals (integers stay integers). */
 export function signed(x, digits = 3) {
   if (x === null || x === undefined || Number.isNaN(x)) return '–';
-  const text = Number.isInteger(x) ? count(Math.abs(x)) : Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const text = Number.isInteger(x)
+    ? count(Math.abs(x))
+    : Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return `${x > 0 ? '+' : x < 0 ? '−' : ''}${text}`;
 }
 

@@ -4,7 +4,7 @@
 // time limit terminates the worker (the only way to stop wasm mid-run), and
 // the lane's next job starts a fresh one.
 import { wasmModule } from './wasm.js';
-import { typedError } from './format.js';
+import { namedError } from '../pkg/errors.js';
 
 const WORKER_URL = new URL('worker.js', document.baseURI);
 
@@ -26,13 +26,17 @@ export class Lane {
    * result; rejects with the job's typed error, a `TimeoutError` after
    * `timeLimitMs`, or a `CancelledError` after `cancel()`. `onProgress`
    * receives the job's progress reports.
+   * @param {string} kind
+   * @param {unknown} payload
+   * @param {{ timeLimitMs?: number, onProgress?: (report: any) => void }} [options]
+   * @returns {Promise<any>}
    */
   run(kind, payload, { timeLimitMs = 10_000, onProgress } = {}) {
     const worker = this.start();
     const id = ++this.ids;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.stop(typedError('TimeoutError', `stopped after the time limit of ${seconds(timeLimitMs)}`));
+        this.stop(namedError('TimeoutError', `stopped after the time limit of ${seconds(timeLimitMs)}`));
       }, timeLimitMs);
       this.pending.set(id, { resolve, reject, onProgress, timer });
       worker.postMessage({ id, kind, payload });
@@ -41,7 +45,7 @@ export class Lane {
 
   /** Stops every job of the lane with a CancelledError. */
   cancel() {
-    if (this.busy) this.stop(typedError('CancelledError', 'cancelled'));
+    if (this.busy) this.stop(namedError('CancelledError', 'cancelled'));
   }
 
   start() {
@@ -50,7 +54,7 @@ export class Lane {
     worker.addEventListener('message', ({ data }) => this.receive(data));
     worker.addEventListener('error', (event) => {
       event.preventDefault();
-      this.stop(typedError('WorkerError', event.message || 'the worker failed'));
+      this.stop(namedError('WorkerError', event.message || 'the worker failed'));
     });
     wasmModule.then((module) => worker.postMessage({ init: module }));
     this.worker = worker;
@@ -66,7 +70,7 @@ export class Lane {
     }
     clearTimeout(job.timer);
     this.pending.delete(id);
-    if (error) job.reject(typedError(error.name, error.message));
+    if (error) job.reject(namedError(error.name, error.message));
     else job.resolve(result);
   }
 

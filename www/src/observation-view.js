@@ -72,7 +72,10 @@ export function mountObservations(app, $) {
     });
     const current = rows.find((row) => row.node === episode.current) ?? rows[rows.length - 1];
     const changes = featureChanges(current?.before, current?.now ?? {});
-    canvas.setAttribute('aria-label', `${space} per step: ${names.length} features, ${rows.length} steps; the current step changed ${changes.length}`);
+    canvas.setAttribute(
+      'aria-label',
+      `${space} per step: ${names.length} features, ${rows.length} steps; the current step changed ${changes.length}`,
+    );
     Object.assign($('obs').dataset, { space, rows: String(rows.length), features: String(names.length), changed: String(changes.length) });
     $('obs-sentence').textContent =
       `${OBSERVATIONS[space]} A row per step (the last ${ROWS}), a column per feature: blue where the step raised it, orange where it lowered it.`;
@@ -83,11 +86,17 @@ export function mountObservations(app, $) {
         : !changes.length
           ? [h('li', {}, `${node.flag} changed none of the ${names.length} features.`)]
           : [
-              ...changes.slice(0, LISTED).map((c) =>
-                h('li', { dataset: { feature: c.name } },
-                  h('code', {}, c.name), ` ${count(c.before)} → ${count(c.after)} (${signed(c.delta)}): `,
-                  h('span', { class: 'hint' }, featureSentence(space, c.name))),
-              ),
+              ...changes
+                .slice(0, LISTED)
+                .map((c) =>
+                  h(
+                    'li',
+                    { dataset: { feature: c.name } },
+                    h('code', {}, c.name),
+                    ` ${count(c.before)} → ${count(c.after)} (${signed(c.delta)}): `,
+                    h('span', { class: 'hint' }, featureSentence(space, c.name)),
+                  ),
+                ),
               changes.length > LISTED ? h('li', { class: 'hint' }, `and ${changes.length - LISTED} more`) : null,
             ]),
     );

@@ -24,13 +24,17 @@ export function mountPipeline(app, $) {
   function buildPasses() {
     $('passes').replaceChildren(
       ...episode.flags.map((flag, i) =>
-        h('button', {
-          type: 'button',
-          class: 'pass',
-          dataset: { flag, action: i },
-          title: `${PASSES[flag] ?? ''}\n(${episode.descriptions[i]})`,
-          onclick: guard(() => step(flag)),
-        }, flag),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'pass',
+            dataset: { flag, action: i },
+            title: `${PASSES[flag] ?? ''}\n(${episode.descriptions[i]})`,
+            onclick: guard(() => step(flag)),
+          },
+          flag,
+        ),
       ),
     );
   }
@@ -43,13 +47,17 @@ export function mountPipeline(app, $) {
       ...Object.entries(plans)
         .filter(([, plan]) => plan.groups.length)
         .map(([name, plan]) =>
-          h('button', {
-            type: 'button',
-            class: 'pass pipeline',
-            dataset: { pipeline: name },
-            title: pipelineTitle(name, plan),
-            onclick: guard(() => runPipeline(name, plan)),
-          }, name),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'pass pipeline',
+              dataset: { pipeline: name },
+              title: pipelineTitle(name, plan),
+              onclick: guard(() => runPipeline(name, plan)),
+            },
+            name,
+          ),
         ),
     );
   }
@@ -114,7 +122,7 @@ export function mountPipeline(app, $) {
         { timeLimitMs: limit },
       );
       validation = { nodeId: node.id, ...result };
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       const lines =
         error.name === 'TimeoutError'
           ? [`Validation did not finish within ${limit / 1000} s: the program runs too long (or never ends) on these arguments.`]
@@ -139,7 +147,10 @@ export function mountPipeline(app, $) {
     }
     const title = { valid: 'Valid.', invalid: 'Not valid.', 'cannot-run': 'Cannot validate.', cancelled: 'Cancelled.' }[validation.verdict];
     out.dataset.verdict = validation.verdict;
-    out.replaceChildren(h('p', {}, h('strong', {}, title), ' ', validation.lines[0] ?? ''), ...validation.lines.slice(1).map((l) => h('p', {}, l)));
+    out.replaceChildren(
+      h('p', {}, h('strong', {}, title), ' ', validation.lines[0] ?? ''),
+      ...validation.lines.slice(1).map((l) => h('p', {}, l)),
+    );
   }
 
   function renderButtons() {
@@ -168,7 +179,12 @@ export function mountPipeline(app, $) {
                 : h('span', { class: 'r' }, node.changed ? signed(node.reward, rewardDigits) : 'no change'),
             node.error ? null : h('span', { class: 'size' }, `${count(size)} instr.`),
           ]
-        : [h('span', { class: 'n' }, '0'), h('span', { class: 'flag' }, 'start'), h('span', { class: 'r' }, ''), h('span', { class: 'size' }, `${count(size)} instr.`)];
+        : [
+            h('span', { class: 'n' }, '0'),
+            h('span', { class: 'flag' }, 'start'),
+            h('span', { class: 'r' }, ''),
+            h('span', { class: 'size' }, `${count(size)} instr.`),
+          ];
       const classes = ['state', node.error ? 'failed' : node.parent && !node.changed ? 'noop' : '', node === failure ? 'just-failed' : ''];
       const button = h(
         'button',
@@ -177,7 +193,7 @@ export function mountPipeline(app, $) {
           class: classes.filter(Boolean).join(' '),
           dataset: { node: node.id, flag: node.flag ?? '' },
           'aria-current': node === current ? 'step' : null,
-          title: node.error ? `${node.error.name}: ${node.error.message}` : PASSES[node.flag] ?? 'the program as loaded',
+          title: node.error ? `${node.error.name}: ${node.error.message}` : (PASSES[node.flag] ?? 'the program as loaded'),
           onclick: () => (node.error ? showFailure(node) : episode.goTo(node)),
         },
         ...label,
@@ -189,7 +205,7 @@ export function mountPipeline(app, $) {
     };
     const chain = (start) => {
       const parts = [];
-      for (let node = start; node; ) {
+      for (let node = start; node;) {
         const { button, nested, next } = item(node);
         parts.push(button);
         if (nested) parts.push(nested);
@@ -246,8 +262,14 @@ export function mountPipeline(app, $) {
     }),
   );
   $('hide-noops').addEventListener('change', () => $('history').classList.toggle('hide-noops', $('hide-noops').checked));
-  $('back').addEventListener('click', guard(() => episode.back()));
-  $('reset').addEventListener('click', guard(() => episode.goTo(episode.root)));
+  $('back').addEventListener(
+    'click',
+    guard(() => episode.back()),
+  );
+  $('reset').addEventListener(
+    'click',
+    guard(() => episode.goTo(episode.root)),
+  );
   $('validate').addEventListener('click', guard(validate));
   $('reward-cancel').addEventListener('click', () => app.cancelRewards());
   app.addEventListener('rewards', renderRewardStatus);

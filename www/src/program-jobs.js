@@ -5,13 +5,17 @@ import { make, runBril } from '../pkg/index.js';
 import { describe } from './format.js';
 import { programArgs } from './programs.js';
 
-/** Runs `source` on `args` (strings; null: its `# ARGS:` line): `{ok, stdout, dynInst | error, ms}`. */
+/**
+ * Runs `source` on `args` (strings; null: its `# ARGS:` line): `{ok, stdout, dynInst | error, ms}`.
+ * @param {{ source: string, args: string[] | null }} job
+ * @returns {{ ok: true, stdout: string, dynInst: number, ms: number } | { ok: false, error: { name: string, message: string }, stdout: string, ms: number }}
+ */
 export function runJob({ source, args }) {
   const start = performance.now();
   try {
     const { stdout, dynInst } = runBril(source, args);
     return { ok: true, stdout, dynInst, ms: performance.now() - start };
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     // A failing run keeps what it printed before the failure, as brili does.
     const stdout = typeof error.stdout === 'string' ? error.stdout : '';
     return { ok: false, error: { name: error.name, message: error.message }, stdout, ms: performance.now() - start };
@@ -25,7 +29,7 @@ export function runJob({ source, args }) {
 export function measureJob({ source }) {
   try {
     return { dynInst: runBril(source, null).dynInst };
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return { error: { name: error.name, message: error.message } };
   }
 }
@@ -42,7 +46,7 @@ export function checkJob({ uri, source }) {
     if (source !== undefined) env.addBenchmark(uri, source);
     env.reset({ benchmark: uri });
     const ir = env.observation.get('Ir');
-    const functions = JSON.parse(env.observation.get('Cfg')).functions.map((f) => f.name);
+    const functions = JSON.parse(String(env.observation.get('Cfg'))).functions.map((f) => f.name);
     return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir) };
   } finally {
     env.free();
@@ -99,7 +103,10 @@ export function explainRunError(error, args) {
  */
 export function validateJob({ before, after, args, hasMain, state, source, rewardSpace }) {
   if (!hasMain) {
-    return { verdict: 'cannot-run', lines: ['The program has no @main function: there is nothing to run, so there is no output to compare.'] };
+    return {
+      verdict: 'cannot-run',
+      lines: ['The program has no @main function: there is nothing to run, so there is no output to compare.'],
+    };
   }
   const original = runJob({ source: before, args });
   if (!original.ok) {

@@ -22,6 +22,10 @@ export function mountProgram(app, $) {
     $('program-generated-fields').hidden = kind !== 'generated';
   }
 
+  /**
+   * @param {string} message
+   * @param {number | null} [line]
+   */
   function showError(message, line = null) {
     $('program-error').textContent = message;
     editor?.markError(line, message);
@@ -100,7 +104,8 @@ export function mountProgram(app, $) {
     $('run-status').dataset.state = 'running';
     showOutput('');
     try {
-      if (!app.info.hasMain) throw Object.assign(new Error('the program has no @main function, so there is nothing to run'), { name: 'ValueError' });
+      if (!app.info.hasMain)
+        throw Object.assign(new Error('the program has no @main function, so there is nothing to run'), { name: 'ValueError' });
       const result = await app.lanes.run.run('run', { source: ir, args: app.args }, { timeLimitMs: limit });
       if (result.ok) {
         $('run-status').textContent = `Exit status 0 · ${count(result.dynInst)} instructions executed · ${result.ms.toFixed(0)} ms`;
@@ -112,8 +117,11 @@ export function mountProgram(app, $) {
         $('run-status').dataset.state = 'error';
         showOutput(result.stdout);
       }
-    } catch (error) {
-      const stopped = { TimeoutError: `Stopped: it did not finish within the time limit of ${limit / 1000} s.`, CancelledError: 'Cancelled.' };
+    } catch (/** @type {any} */ error) {
+      const stopped = {
+        TimeoutError: `Stopped: it did not finish within the time limit of ${limit / 1000} s.`,
+        CancelledError: 'Cancelled.',
+      };
       $('run-status').textContent = stopped[error.name] ?? describe(error);
       $('run-status').dataset.state = error.name === 'TimeoutError' ? 'timeout' : error.name === 'CancelledError' ? 'cancelled' : 'error';
     } finally {

@@ -2,6 +2,7 @@
 // by name, a generated one by seed and size, or the user's own text. Each
 // maps to a benchmark URI; an own program's URI is named after a hash of its
 // text, so a different text is always a different benchmark.
+import { valueError } from '../pkg/errors.js';
 
 export const SUITE = 'benchmark://suite-v0/';
 export const GENERATOR = 'generator://random-v0/';
@@ -90,8 +91,4 @@ export function checkGenerated(program) {
     throw valueError(`the size must be a whole number from 1 to ${MAX_GENERATED_SIZE}, got ${size}`);
   }
   return program;
-}
-
-function valueError(message) {
-  return Object.assign(new Error(message), { name: 'ValueError' });
 }

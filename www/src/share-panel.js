@@ -1,6 +1,7 @@
 // Sharing: the link (the URL always holds the state; this copies it), and
 // the episode as CompilerGym's CSV state, to export or import.
 import { compilerEnvStatesToCsv, compilerEnvStatesFromCsv } from '../pkg/index.js';
+import { lookupError, valueError } from '../pkg/errors.js';
 import { describe } from './format.js';
 import { programFromUri } from './programs.js';
 
@@ -44,16 +45,15 @@ export function mountShare(app, $) {
     const status = $('csv-status');
     try {
       const states = compilerEnvStatesFromCsv(text);
-      if (!states.length) throw Object.assign(new Error('the CSV has no state rows'), { name: 'ValueError' });
+      if (!states.length) throw valueError('the CSV has no state rows');
       const [state] = states;
       let program;
       try {
         program = programFromUri(state.benchmark, episode.program.source);
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (error.name !== 'LookupError') throw error;
-        throw Object.assign(
-          new Error(`the CSV names ${state.benchmark}, a program this page does not have (a CSV state holds no program text): load its text as your own program, then import again`),
-          { name: 'LookupError' },
+        throw lookupError(
+          `the CSV names ${state.benchmark}, a program this page does not have (a CSV state holds no program text): load its text as your own program, then import again`,
         );
       }
       const actions = state.commandline.split(/\s+/).filter(Boolean);
@@ -62,10 +62,13 @@ export function mountShare(app, $) {
       else await app.loadProgram(program, { actions });
       const replayed = episode.actions();
       if (replayed.length !== actions.length) {
-        throw Object.assign(new Error(`only ${replayed.length} of the ${actions.length} passes replayed`), { name: 'ValueError' });
+        throw valueError(`only ${replayed.length} of the ${actions.length} passes replayed`);
       }
       const passes = `${actions.length} pass${actions.length === 1 ? '' : 'es'}`;
-      const check = episode.current.total === null ? `; its reward under ${episode.rewardSpace} is being computed` : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
+      const check =
+        episode.current.total === null
+          ? `; its reward under ${episode.rewardSpace} is being computed`
+          : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
       status.textContent = `Imported ${passes} on ${app.label}${check}.`;
       status.className = '';
     } catch (error) {

@@ -2,6 +2,7 @@
 // size, or the compressed text of one's own), the arguments, the reward and
 // the steps from the start. Opening such a link restores the same episode.
 import LZString from 'lz-string';
+import { valueError } from '../pkg/errors.js';
 import { checkGenerated } from './programs.js';
 
 /** `{program, args, reward, actions}` → the URL fragment (no `#`). */
@@ -53,8 +54,4 @@ function decodeProgram(value) {
     throw valueError('the program text in the link is damaged (it does not decompress)');
   }
   throw valueError(`the link names no program the page knows: "${value.slice(0, 40)}"`);
-}
-
-function valueError(message) {
-  return Object.assign(new Error(message), { name: 'ValueError' });
 }

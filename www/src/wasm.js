@@ -6,8 +6,11 @@ import init from '../pkg/index.js';
 
 const url = new URL('compgym_bg.wasm', document.baseURI);
 
+/** The compilation index.html started, if it did. */
+const started = /** @type {{ compgymWasm?: Promise<WebAssembly.Module> }} */ (window).compgymWasm;
+
 /** The compiled `WebAssembly.Module`. */
-export const wasmModule = (window.compgymWasm ?? WebAssembly.compileStreaming(fetch(url))).then((module) => {
+export const wasmModule = (started ?? WebAssembly.compileStreaming(fetch(url))).then((module) => {
   performance.mark('compgym:wasm-compiled');
   return module;
 });

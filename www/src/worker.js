@@ -2,6 +2,7 @@
 // module once, then answers `{id, kind, payload}` with progress reports and
 // one `{id, result}` or `{id, error: {name, message}}`.
 import init from '../pkg/index.js';
+import { lookupError } from '../pkg/errors.js';
 import { runJob, checkJob, measureJob, validateJob, baselinesJob, runtimeBaselineJob } from './program-jobs.js';
 import { banditJob } from './bandit-job.js';
 import { trainStartJob, trainUpdateJob, trainPolicyJob } from './train-job.js';
@@ -30,11 +31,11 @@ async function answer({ id, kind, payload }) {
   try {
     await ready;
     const job = JOBS[kind];
-    if (!job) throw Object.assign(new Error(`no job named ${JSON.stringify(kind)}`), { name: 'LookupError' });
+    if (!job) throw lookupError(`no job named ${JSON.stringify(kind)}`);
     const progress = (report) => postMessage({ id, progress: report });
     const result = await job(payload, progress);
     postMessage({ id, result });
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     postMessage({ id, error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });
   }
 }

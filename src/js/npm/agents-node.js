@@ -17,6 +17,7 @@ function startWorker(url) {
  * A RemoteAgents over `workerOrUrl`: a Worker already running
  * agents-worker-node.js, or the URL or path of such a script (default: the
  * one beside this file).
+ * @type {typeof import('./agents.js').connectAgents}
  */
 export function connectAgents(workerOrUrl, options = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;

@@ -5,11 +5,12 @@ import * as compgym from './node.js';
 import { parentPort } from 'node:worker_threads';
 import { serveAgents } from './agents-worker-host.js';
 
-if (!parentPort) throw new Error('compgym/agents-worker.js runs in a worker thread, not on the main thread');
+const port = parentPort;
+if (!port) throw new Error('compgym/agents-worker.js runs in a worker thread, not on the main thread');
 
 const loaded = Promise.resolve(compgym);
 serveAgents(
-  (listener) => parentPort.on('message', listener),
-  (message) => parentPort.postMessage(message),
+  (listener) => port.on('message', listener),
+  (message) => port.postMessage(message),
   () => loaded,
 );

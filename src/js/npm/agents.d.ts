@@ -68,10 +68,7 @@ export class RemoteAgents {
   constructor(worker: unknown, options?: ConnectAgentsOptions);
   run(agent: AgentName, options: RemoteAgentOptions, callbacks?: JobCallbacks<AgentProgress>): Promise<AgentResult>;
   train(options?: RemoteTrainOptions, callbacks?: JobCallbacks<TrainProgress>): Promise<TrainResult>;
-  leaderboard(
-    options?: LeaderboardOptions,
-    callbacks?: JobCallbacks<LeaderboardProgress>,
-  ): Promise<RemoteLeaderboardResult>;
+  leaderboard(options?: LeaderboardOptions, callbacks?: JobCallbacks<LeaderboardProgress>): Promise<RemoteLeaderboardResult>;
   /** Stops every job in flight; each still resolves with what it found. */
   cancel(): void;
   /** Stops the worker; jobs still pending reject with a ServiceError. */
@@ -84,4 +81,3 @@ export class RemoteAgents {
  * thread under Node, or adopts a Worker already running it.
  */
 export function connectAgents(workerOrUrl?: string | URL | unknown, options?: ConnectAgentsOptions): RemoteAgents;
-

@@ -6,13 +6,8 @@
 // A job stops early through its `signal` (an AbortSignal) or `cancel()`, and
 // still resolves with what it found; a failed job rejects with an Error
 // whose `name` is the typed error name (ValueError, LookupError...).
+import { namedError } from './errors.js';
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
-
-function namedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
 
 /** Options as the worker can receive them: a Policy object travels as its JSON. */
 function sendable(options) {
@@ -23,10 +18,18 @@ function sendable(options) {
   return options;
 }
 
+/** @import { AnyWorker } from './worker-listen.js' */
+/** @import * as Declared from './agents.js' */
+/** @import { AgentsWorkerRequest } from './agents-worker.js' */
+
+/** @implements {Declared.RemoteAgents} */
 export class RemoteAgents {
+  /** @type {Promise<AnyWorker | null>} */
   #worker;
+  /** @type {Map<number, { resolve(result: any): void, reject(error: Error): void, onProgress?: (progress: unknown) => void, signal?: AbortSignal, abort(): void }>} */
   #jobs = new Map();
   #nextId = 1;
+  /** @type {{ name: string, message: string } | null} */
   #failure = null;
   #stopListening = () => {};
 
@@ -35,9 +38,13 @@ export class RemoteAgents {
    * `module`: a compiled WebAssembly.Module of the package, sent to a
    * browser worker so it need not fetch and compile its own.
    */
+  /**
+   * @param {unknown} worker
+   * @param {import('./agents.js').ConnectAgentsOptions} [options]
+   */
   constructor(worker, { module } = {}) {
     requireWorker(worker, 'RemoteAgents');
-    this.#worker = Promise.resolve(worker).then(
+    this.#worker = Promise.resolve(/** @type {AnyWorker | Promise<AnyWorker>} */ (worker)).then(
       (w) => {
         const problem = notAWorker(w);
         if (problem) {
@@ -48,11 +55,15 @@ export class RemoteAgents {
           w.terminate();
           return w;
         }
-        this.#stopListening = listen(w, (data) => this.#onMessage(data), (why) => this.#fail('ServiceError', why));
-        if (module) w.postMessage({ init: module });
+        this.#stopListening = listen(
+          w,
+          (data) => this.#onMessage(data),
+          (why) => this.#fail('ServiceError', why),
+        );
+        if (module) w.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ init: module }));
         return w;
       },
-      (error) => {
+      (/** @type {any} */ error) => {
         this.#fail(error?.name ?? 'ServiceError', error?.message ?? String(error));
         return null;
       },
@@ -86,23 +97,29 @@ export class RemoteAgents {
     for (const id of [...this.#jobs.keys()]) {
       const job = this.#jobs.get(id);
       this.#finish(id);
-      job.reject(namedError(name, message));
+      job?.reject(namedError(name, message));
     }
   }
 
+  /**
+   * @param {'run' | 'train' | 'leaderboard'} job
+   * @param {object} options
+   * @param {import('./agents.js').JobCallbacks<unknown>} callbacks
+   */
   async #start(job, options, { onProgress, signal } = {}) {
     if (onProgress !== undefined && typeof onProgress !== 'function') {
       throw namedError('TypeError', 'onProgress must be a function');
     }
     const worker = await this.#worker;
-    if (this.#failure) throw namedError(this.#failure.name, this.#failure.message);
+    // No worker means a failure.
+    if (this.#failure || !worker) throw namedError(this.#failure?.name ?? 'ServiceError', this.#failure?.message ?? 'no worker');
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const abort = () => this.#cancel(id);
       this.#jobs.set(id, { resolve, reject, onProgress, signal, abort });
       try {
-        worker.postMessage({ id, job, options: sendable(options) });
-      } catch (error) {
+        worker.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ id, job, options: sendable(options) }));
+      } catch (/** @type {any} */ error) {
         // Options that cannot be cloned (a function, say) never leave.
         this.#finish(id);
         reject(namedError('TypeError', `${job} options cannot be sent to the worker: ${error.message}`));
@@ -115,7 +132,7 @@ export class RemoteAgents {
 
   #cancel(id) {
     if (!this.#jobs.has(id)) return;
-    this.#worker.then((w) => w?.postMessage({ id, cancel: true }));
+    this.#worker.then((w) => w?.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ id, cancel: true })));
   }
 
   /**
@@ -178,6 +195,7 @@ function startWorker(url) {
  * agents-worker.js, or its URL (default: the one beside this file).
  * `module`: see RemoteAgents.
  */
+/** @type {typeof import('./agents.js').connectAgents} */
 export function connectAgents(workerOrUrl, { module } = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;
   if (!isUrl) return new RemoteAgents(workerOrUrl, { module });

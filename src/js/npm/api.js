@@ -68,10 +68,12 @@ const NAMES = {
 
 function indexingPrototype(view, names) {
   const proto = Object.getPrototypeOf(view);
+  /** @type {PropertyDescriptorMap} */
   const getters = {};
   for (const name of names) {
     if (!(name in proto)) {
       getters[name] = {
+        /** @this {{ get(name: string): unknown }} */
         get() {
           return this.get(name);
         },
@@ -90,7 +92,7 @@ function withIndexing(env, key, view) {
 }
 
 for (const key of Object.keys(NAMES)) {
-  const { get } = Object.getOwnPropertyDescriptor(CompilerEnv.prototype, key);
+  const { get } = /** @type {PropertyDescriptor & { get(): unknown }} */ (Object.getOwnPropertyDescriptor(CompilerEnv.prototype, key));
   Object.defineProperty(CompilerEnv.prototype, key, {
     get() {
       return withIndexing(this, key, get.call(this));

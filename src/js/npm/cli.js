@@ -19,7 +19,7 @@ function host(f) {
     try {
       return f(...args);
     } catch (error) {
-      throw new Error(described(error));
+      throw new Error(described(error), { cause: error });
     }
   };
 }
@@ -31,10 +31,10 @@ const closed = new Set();
 function write(fd, text) {
   if (closed.has(fd)) return;
   const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(fd, bytes, at);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error.code === 'EAGAIN') continue; // a non-blocking pipe that is full
       closed.add(fd);
       return;

@@ -47,13 +47,7 @@
 // running (a Proxy trap or callback inside `space.contains(value)` that
 // calls `space.sample()`) is refused, which is a ServiceError like every
 // other re-entry. A wrapper costs a WeakMap look-up or two per call.
-
-/** An Error with a compgym error name. */
-function typedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
+import { namedError } from './errors.js';
 
 /** The bindings module, for its `errorNames()`. */
 let bindings;
@@ -85,7 +79,7 @@ function retyped(error, what) {
     return error;
   }
   if (error.message.startsWith(BUSY)) {
-    return typedError('ServiceError', `${what}: the object is busy: a callback or getter run by a call on it cannot use it again`);
+    return namedError('ServiceError', `${what}: the object is busy: a callback or getter run by a call on it cannot use it again`);
   }
   return error;
 }
@@ -125,9 +119,9 @@ function requireLive(value, klass, what) {
   const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
   if (brand !== undefined && brand.klass === klass) return;
   if (brand === undefined && freed.has(value)) {
-    throw typedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
+    throw namedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
   }
-  throw typedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
+  throw namedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
 }
 
 /** The own `__wbg_ptr` of a branded object: its pointer, read from the brand. */
@@ -135,12 +129,12 @@ const ownPointer = {
   get() {
     const brand = live.get(this);
     if (brand !== undefined) return brand.ptr;
-    if (freed.has(this)) throw typedError('ValueError', 'this object was freed: free() was called on it');
-    throw typedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
+    if (freed.has(this)) throw namedError('ValueError', 'this object was freed: free() was called on it');
+    throw namedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
   },
   set(ptr) {
     // Only the glue's `__destroy_into_raw` writes it, with 0.
-    if (destroying !== this || ptr !== 0) throw typedError('TypeError', '__wbg_ptr is read-only');
+    if (destroying !== this || ptr !== 0) throw namedError('TypeError', '__wbg_ptr is read-only');
     live.delete(this);
     freed.add(this);
   },
@@ -151,7 +145,7 @@ function brand(obj, klass, destroy) {
   const ptr = pending.get(obj);
   pending.delete(obj);
   if (typeof ptr !== 'number' || ptr === 0) {
-    throw typedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
+    throw namedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
   }
   Object.defineProperty(obj, '__wbg_ptr', { get: ownPointer.get, set: ownPointer.set, configurable: false, enumerable: false });
   Object.defineProperty(obj, '__destroy_into_raw', { value: destroy, writable: false, configurable: false, enumerable: false });
@@ -194,6 +188,7 @@ function classArguments(f, api) {
 /** `f` (a method, getter, setter or static method of the glue) with `this` and its class arguments checked. */
 function checked(f, what, self, api) {
   const classArgs = classArguments(f, api);
+  /** @this {unknown} @param {unknown[]} args */
   const wrapped = function (...args) {
     if (self !== null) requireLive(this, self, `${what}: this`);
     for (const [index, klass, optional, param] of classArgs) {
@@ -218,7 +213,7 @@ function checkMembers(holder, prefix, self, api) {
     // The glue's own helpers (`__wrap`, `__destroy_into_raw`) and `free` are guarded apart.
     if (key === 'constructor' || key === 'free' || key.startsWith('__')) continue;
     const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-    if (!descriptor.configurable) continue;
+    if (!descriptor?.configurable) continue;
     const what = `${prefix}${key}`;
     if (typeof descriptor.value === 'function') {
       Object.defineProperty(holder, key, { ...descriptor, value: checked(descriptor.value, what, self, api) });
@@ -251,7 +246,7 @@ function guardClass(klass, api) {
     get() {
       const ptr = pending.get(this);
       if (ptr !== undefined) return ptr;
-      throw typedError('TypeError', `this is not a ${name} made by compgym`);
+      throw namedError('TypeError', `this is not a ${name} made by compgym`);
     },
     set(ptr) {
       pending.set(this, ptr);
@@ -259,6 +254,7 @@ function guardClass(klass, api) {
   });
 
   const destroy = proto.__destroy_into_raw;
+  /** @this {object} */
   const guardedDestroy = function () {
     requireLive(this, klass, `${name}: this`);
     destroying = this;
@@ -273,12 +269,14 @@ function guardClass(klass, api) {
   const wrap = klass.__wrap;
   if (typeof wrap === 'function') {
     // Every object a call returns is made here (never exported: see `exportedClass`).
+    /** @param {number} ptr */
     klass.__wrap = function (ptr) {
       return brand(wrap.call(klass, ptr), klass, guardedDestroy);
     };
   }
 
   const free = proto.free;
+  /** @this {object} */
   const guardedFree = function () {
     if (freed.has(this)) return;
     // A Proxy would answer the glue's reads with its own pointer, and the glue

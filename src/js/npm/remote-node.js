@@ -17,6 +17,7 @@ function startWorker(url, compiler) {
  * A RemoteService over `workerOrUrl`: a Worker already running worker-node.js,
  * or the URL or path of such a script (default: the one beside this file).
  * `compiler` picks the compiler of a worker this function starts ("bril" by default).
+ * @type {typeof import('./remote.js').connectService}
  */
 export function connectService(workerOrUrl, { compiler } = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;

@@ -7,29 +7,21 @@
 // (ValueError, SessionNotFound...). A Node worker thread holds the process
 // open only while a call is pending: an idle one is unref'd, so a script
 // that forgets terminate() still exits.
+import { namedError } from './errors.js';
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
-const METHODS = {
-  getVersion: 'GetVersion',
-  getSpaces: 'GetSpaces',
-  startSession: 'StartSession',
-  forkSession: 'ForkSession',
-  endSession: 'EndSession',
-  step: 'Step',
-  addBenchmark: 'AddBenchmark',
-  sendSessionParameter: 'SendSessionParameter',
-};
+/** @import { AnyWorker } from './worker-listen.js' */
+/** @import * as Declared from './remote.js' */
+/** @import { WorkerRequest } from './worker.js' */
 
-function namedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-
+/** @implements {Declared.RemoteService} */
 export class RemoteService {
+  /** @type {Promise<AnyWorker | null>} */
   #worker;
+  /** @type {Map<number, { resolve(reply: any): void, reject(error: Error): void }>} */
   #pending = new Map();
   #nextId = 1;
+  /** @type {{ name: string, message: string } | null} */
   #failure = null;
   #stopListening = () => {};
 
@@ -37,9 +29,10 @@ export class RemoteService {
    * `worker`: a Worker running worker.js, or a promise of one. Anything
    * else is a TypeError here, or, from a promise, the failure of every call.
    */
+  /** @param {unknown} worker */
   constructor(worker) {
     requireWorker(worker, 'RemoteService');
-    this.#worker = Promise.resolve(worker).then(
+    this.#worker = Promise.resolve(/** @type {AnyWorker | Promise<AnyWorker>} */ (worker)).then(
       (w) => {
         const problem = notAWorker(w);
         if (problem) {
@@ -49,12 +42,16 @@ export class RemoteService {
         if (this.#failure) {
           w.terminate();
         } else {
-          this.#stopListening = listen(w, (data) => this.#onReply(data), (why) => this.#fail('ServiceError', why));
+          this.#stopListening = listen(
+            w,
+            (data) => this.#onReply(data),
+            (why) => this.#fail('ServiceError', why),
+          );
           this.#holdOpen(w);
         }
         return w;
       },
-      (error) => {
+      (/** @type {any} */ error) => {
         this.#fail(error?.name ?? 'ServiceError', error?.message ?? String(error));
         return null;
       },
@@ -85,19 +82,54 @@ export class RemoteService {
   /** Answers the RPC `method` with `request` (a plain object); a Promise of the reply. */
   async call(method, request = {}) {
     const worker = await this.#worker;
-    if (this.#failure) throw namedError(this.#failure.name, this.#failure.message);
+    // No worker means a failure.
+    if (this.#failure || !worker) throw namedError(this.#failure?.name ?? 'ServiceError', this.#failure?.message ?? 'no worker');
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#holdOpen(worker);
       try {
-        worker.postMessage({ id, method, request });
-      } catch (error) {
+        worker.postMessage(/** @satisfies {WorkerRequest} */ ({ id, method, request }));
+      } catch (/** @type {any} */ error) {
         // A request that cannot be cloned (a function, say) never leaves.
         this.#pending.delete(id);
         reject(namedError('TypeError', `${method} request cannot be sent to the worker: ${error.message}`));
       }
     });
+  }
+
+  // One method per RPC, as Service has.
+  /** @type {Declared.RemoteService['getVersion']} */
+  getVersion(request) {
+    return this.call('GetVersion', request);
+  }
+  /** @type {Declared.RemoteService['getSpaces']} */
+  getSpaces(request) {
+    return this.call('GetSpaces', request);
+  }
+  /** @type {Declared.RemoteService['startSession']} */
+  startSession(request) {
+    return this.call('StartSession', request);
+  }
+  /** @type {Declared.RemoteService['forkSession']} */
+  forkSession(request) {
+    return this.call('ForkSession', request);
+  }
+  /** @type {Declared.RemoteService['endSession']} */
+  endSession(request) {
+    return this.call('EndSession', request);
+  }
+  /** @type {Declared.RemoteService['step']} */
+  step(request) {
+    return this.call('Step', request);
+  }
+  /** @type {Declared.RemoteService['addBenchmark']} */
+  addBenchmark(request) {
+    return this.call('AddBenchmark', request);
+  }
+  /** @type {Declared.RemoteService['sendSessionParameter']} */
+  sendSessionParameter(request) {
+    return this.call('SendSessionParameter', request);
   }
 
   /** Stops the worker; calls still pending reject with a ServiceError. */
@@ -107,16 +139,6 @@ export class RemoteService {
     const worker = await this.#worker;
     await worker?.terminate();
   }
-}
-
-for (const [name, method] of Object.entries(METHODS)) {
-  Object.defineProperty(RemoteService.prototype, name, {
-    value(request) {
-      return this.call(method, request);
-    },
-    writable: true,
-    configurable: true,
-  });
 }
 
 /** Starts a module Web Worker; the compiler travels in its name (see worker.js). */
@@ -137,6 +159,7 @@ function startWorker(url, compiler) {
  * A RemoteService over `workerOrUrl`: a Worker already running worker.js,
  * or the URL of worker.js (default: the one beside this file). `compiler`
  * picks the compiler of a worker this function starts ("bril" by default).
+ * @type {typeof import('./remote.js').connectService}
  */
 export function connectService(workerOrUrl, { compiler } = {}) {
   const isUrl = workerOrUrl === undefined || typeof workerOrUrl === 'string' || workerOrUrl instanceof URL;

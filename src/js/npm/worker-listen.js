@@ -3,11 +3,13 @@
 // be read). Shared by remote.js and agents.js, as is the check that what
 // they were given is a worker at all.
 
-function typeError(message) {
-  const error = new Error(message);
-  error.name = 'TypeError';
-  return error;
-}
+import { typeError } from './errors.js';
+
+/**
+ * A browser Worker or a Node worker thread, as far as remote.js and
+ * agents.js use one (`notAWorker` tells whether a value is one).
+ * @typedef {{ postMessage(message: unknown): void, terminate(): unknown, ref?(): void, unref?(): void }} AnyWorker
+ */
 
 /** Whether `value` can be awaited (reading `then` may run a getter that throws). */
 function isThenable(value) {
@@ -17,13 +19,15 @@ function isThenable(value) {
 /** Why `value` is not a browser Worker or a Node Worker, or null if it is one. */
 export function notAWorker(value) {
   try {
-    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return `got ${value === null ? 'null' : typeof value}`;
-    if (typeof value.postMessage !== 'function' || typeof value.terminate !== 'function') return 'it has no postMessage and terminate methods';
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null)
+      return `got ${value === null ? 'null' : typeof value}`;
+    if (typeof value.postMessage !== 'function' || typeof value.terminate !== 'function')
+      return 'it has no postMessage and terminate methods';
     if (typeof value.addEventListener !== 'function' && (typeof value.on !== 'function' || typeof value.off !== 'function')) {
       return 'it has neither addEventListener nor on and off methods';
     }
     return null;
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return `reading it threw ${error?.name ?? typeof error}`;
   }
 }
@@ -36,7 +40,7 @@ export function requireWorker(worker, what) {
   let thenable;
   try {
     thenable = isThenable(worker);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw typeError(`${what}: worker must be a Worker or a promise of one: reading its then threw ${error?.name ?? typeof error}`);
   }
   if (thenable) return;

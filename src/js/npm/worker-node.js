@@ -5,11 +5,12 @@ import { Service } from './node.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serve } from './worker-host.js';
 
-if (!parentPort) throw new Error('compgym/worker.js runs in a worker thread, not on the main thread');
+const port = parentPort;
+if (!port) throw new Error('compgym/worker.js runs in a worker thread, not on the main thread');
 
 serve(
   // A service that cannot start (an unknown compiler) fails every call with its error.
   new Promise((resolve) => resolve(new Service(workerData?.compiler))),
-  (listener) => parentPort.on('message', listener),
-  (message) => parentPort.postMessage(message),
+  (listener) => port.on('message', listener),
+  (message) => port.postMessage(message),
 );

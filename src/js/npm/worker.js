@@ -12,7 +12,9 @@ import init, { Service } from './index.js';
 import { serve } from './worker-host.js';
 
 const NAME_PREFIX = 'compgym:';
-const named = globalThis.name?.startsWith(NAME_PREFIX) ? globalThis.name.slice(NAME_PREFIX.length) : undefined;
+/** The worker's name (`self.name`), which the DOM's types leave out. */
+const workerName = /** @type {{ name?: string }} */ (globalThis).name;
+const named = workerName?.startsWith(NAME_PREFIX) ? workerName.slice(NAME_PREFIX.length) : undefined;
 const compiler = new URL(import.meta.url).searchParams.get('compiler') ?? named;
 
 serve(

@@ -48,6 +48,7 @@ import init, {
   type ValidationResult,
 } from 'compgym';
 import { connectService, type RemoteService } from 'compgym/remote.js';
+import type { WorkerReply } from 'compgym/worker.js';
 import * as gym from 'compgym/gym';
 
 // What the run checks (no Node types here: the project sees only the package's declarations).
@@ -286,6 +287,11 @@ async function remote(): Promise<number> {
   return (ir ?? '').length + compilerVersion.length;
 }
 ok((await remote()) > 0);
+
+// A worker's error reply names what was thrown: an ErrorName, or for an Env.* method whatever the
+// environment or its module threw (a module that does not load is a plain "Error").
+const envMakeFailed: WorkerReply = { id: 1, error: { name: 'Error', message: "Cannot find module '/nonexistent/env.js'" } };
+ok('error' in envMakeFailed && envMakeFailed.error.name === 'Error');
 
 // ---- bandits and TimeStep environments ------------------------------------------------------
 

@@ -7,6 +7,7 @@ import { ActionWrapper, Wrapper, describe, requireEnv, typeError, valueError } f
 import { TransformAction } from './wrappers.js';
 import { DTYPES } from './ml-wrappers.js';
 import { boxBounds } from './space-values.js';
+import { isTypedArray } from './arrays.js';
 
 /** Rounds as the dtype stores a number: float32 through Math.fround, float64 as it is. */
 const rounding = (dtype) => (dtype === 'float32' ? Math.fround : (x) => x);
@@ -14,7 +15,8 @@ const rounding = (dtype) => (dtype === 'float32' ? Math.fround : (x) => x);
 /** Each element of `action` (a number, an array or a typed array) mapped by `f(x, i)`, as a typed array of `dtype`. */
 function mapAction(action, dtype, f) {
   if (typeof action === 'number') return f(action, 0);
-  if (!(ArrayBuffer.isView(action) || Array.isArray(action))) throw typeError(`a Box action must be a number, an array or a typed array, got ${describe(action)}`);
+  if (!(isTypedArray(action) || Array.isArray(action)))
+    throw typeError(`a Box action must be a number, an array or a typed array, got ${describe(action)}`);
   const out = new DTYPES[dtype](action.length);
   for (let i = 0; i < action.length; i++) out[i] = f(Number(action[i]), i);
   return out;
@@ -28,14 +30,18 @@ export class ClipAction extends TransformAction {
   constructor(env) {
     const box = boxBounds(requireEnv(env, "ClipAction's environment").actionSpace, 'ClipAction');
     const clip = (x, i) => Math.min(box.high[i], Math.max(box.low[i], x));
-    super(env, (action) => mapAction(action, box.dtype, clip), Space.box({ low: -Infinity, high: Infinity, shape: box.shape, dtype: box.dtype }));
+    super(
+      env,
+      (action) => mapAction(action, box.dtype, clip),
+      Space.box({ low: -Infinity, high: Infinity, shape: box.shape, dtype: box.dtype }),
+    );
   }
 }
 
 /** A bound given as a number or one number per element, as `size` numbers. */
 function readBound(bound, size, what) {
   if (typeof bound === 'number') return new Array(size).fill(bound);
-  if (ArrayBuffer.isView(bound) || Array.isArray(bound)) {
+  if (isTypedArray(bound) || Array.isArray(bound)) {
     if (bound.length !== size) throw valueError(`${what} must have ${size} elements, got ${bound.length}`);
     return Array.from(bound, Number);
   }
@@ -59,16 +65,25 @@ export class RescaleAction extends TransformAction {
     const intercept = new Array(box.size).fill(0);
     for (let i = 0; i < box.size; i++) {
       const [lo, hi, a, b] = [box.low[i], box.high[i], newMin[i], newMax[i]];
-      if ((!Number.isFinite(a) || !Number.isFinite(lo)) && a !== lo) throw valueError('RescaleAction: for unbounded components, the target bounds must match the original infinity bounds');
-      if ((!Number.isFinite(b) || !Number.isFinite(hi)) && b !== hi) throw valueError('RescaleAction: for unbounded components, the target bounds must match the original infinity bounds');
+      if ((!Number.isFinite(a) || !Number.isFinite(lo)) && a !== lo)
+        throw valueError('RescaleAction: for unbounded components, the target bounds must match the original infinity bounds');
+      if ((!Number.isFinite(b) || !Number.isFinite(hi)) && b !== hi)
+        throw valueError('RescaleAction: for unbounded components, the target bounds must match the original infinity bounds');
       if (!(a <= b)) throw valueError(`RescaleAction: minAction must be at most maxAction, got ${a} and ${b} at ${i}`);
-      if (a === b) throw valueError(`RescaleAction: minAction (${a}) must be strictly smaller than maxAction (${b}): the rescaling has no inverse where they are equal`);
+      if (a === b)
+        throw valueError(
+          `RescaleAction: minAction (${a}) must be strictly smaller than maxAction (${b}): the rescaling has no inverse where they are equal`,
+        );
       if (Number.isFinite(a) && Number.isFinite(b)) gradient[i] = round((b - a) / (hi - lo));
       if (Number.isFinite(b)) intercept[i] = round(b - hi);
       if (Number.isFinite(a)) intercept[i] = round(round(gradient[i] * -lo) + a);
     }
     const back = (x, i) => round(round(x - intercept[i]) / gradient[i]);
-    super(env, (action) => mapAction(action, box.dtype, back), Space.box({ low: newMin, high: newMax, shape: box.shape, dtype: box.dtype }));
+    super(
+      env,
+      (action) => mapAction(action, box.dtype, back),
+      Space.box({ low: newMin, high: newMax, shape: box.shape, dtype: box.dtype }),
+    );
     this.minAction = newMin;
     this.maxAction = newMax;
   }
@@ -85,7 +100,8 @@ function readDuration(duration) {
   if (!Array.isArray(range) || range.length !== 2) {
     throw valueError(`StickyAction: repeatActionDuration must be an integer or [min, max], got ${describe(duration)}`);
   }
-  if (!range.every((x) => Number.isSafeInteger(x) && x >= 1)) throw valueError(`StickyAction: repeatActionDuration must be integers >= 1, got ${JSON.stringify(range)}`);
+  if (!range.every((x) => Number.isSafeInteger(x) && x >= 1))
+    throw valueError(`StickyAction: repeatActionDuration must be integers >= 1, got ${JSON.stringify(range)}`);
   if (range[0] > range[1]) throw valueError(`StickyAction: repeatActionDuration [${range}] is not a valid range`);
   return [range[0], range[1]];
 }
@@ -102,7 +118,12 @@ export class StickyAction extends ActionWrapper {
     super(env);
     this.repeatActionProbability = readProbability(repeatActionProbability);
     this.repeatActionDurationRange = readDuration(repeatActionDuration);
-    this._clear();
+    // The sticky state, as _clear() leaves it.
+    /** @type {unknown} */
+    this.lastAction = null;
+    this.isStickyActions = false;
+    this.numRepeats = 0;
+    this.repeatsTaken = 0;
   }
   _clear() {
     this.lastAction = null;
@@ -116,6 +137,7 @@ export class StickyAction extends ActionWrapper {
   }
   /** As ActionWrapper's, but a step that throws leaves the sticky state as it was (its draws are spent). */
   step(action) {
+    /** @type {[unknown, boolean, number, number]} */
     const saved = [this.lastAction, this.isStickyActions, this.numRepeats, this.repeatsTaken];
     try {
       return this.env.step(this.action(action));
@@ -153,7 +175,8 @@ export class StickyAction extends ActionWrapper {
 export class RepeatAction extends Wrapper {
   constructor(env, numRepeats) {
     super(env);
-    if (typeof numRepeats !== 'number' || !Number.isInteger(numRepeats)) throw typeError(`RepeatAction: numRepeats must be an integer, got ${describe(numRepeats)}`);
+    if (typeof numRepeats !== 'number' || !Number.isInteger(numRepeats))
+      throw typeError(`RepeatAction: numRepeats must be an integer, got ${describe(numRepeats)}`);
     if (numRepeats < 1) throw valueError(`RepeatAction: numRepeats must be at least 1, got ${numRepeats}`);
     this.numRepeats = numRepeats;
   }

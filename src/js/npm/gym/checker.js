@@ -94,7 +94,10 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   const warning = (check, message) => problems.push({ check, severity: 'warning', message });
 
   if (typeof env.reset !== 'function' || typeof env.step !== 'function') {
-    error('api', `the environment needs reset({seed, options}) and step(action) methods (got reset: ${typeof env.reset}, step: ${typeof env.step}); extend compgym/gym's Env`);
+    error(
+      'api',
+      `the environment needs reset({seed, options}) and step(action) methods (got reset: ${typeof env.reset}, step: ${typeof env.step}); extend compgym/gym's Env`,
+    );
     return problems;
   }
   if (env.unwrapped !== undefined && env.unwrapped !== env) {
@@ -115,16 +118,27 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
       continue;
     }
     if (!isSpace(space)) {
-      error(`${kind}-space`, `env.${name} is ${describe(space)}; set it to a compgym Space (Space.discrete(n), Space.box({low, high, shape, dtype}), ...) in the constructor`);
+      error(
+        `${kind}-space`,
+        `env.${name} is ${describe(space)}; set it to a compgym Space (Space.discrete(n), Space.box({low, high, shape, dtype}), ...) in the constructor`,
+      );
       continue;
     }
     spaces[kind] = space;
     for (const [path, box] of boxes(space.toJSON(), name, [])) {
-      if (infinite(box.low) || infinite(box.high)) warning(`${kind}-space-bounds`, `${path} is a Box with infinite bounds; give it finite ones if the values have them`);
+      if (infinite(box.low) || infinite(box.high))
+        warning(`${kind}-space-bounds`, `${path} is a Box with infinite bounds; give it finite ones if the values have them`);
       const [low, high] = bounds(box);
-      if (low.some((l, i) => l === high[i])) warning(`${kind}-space-bounds`, `${path} is a Box whose minimum and maximum are equal somewhere; an element that cannot vary carries nothing`);
+      if (low.some((l, i) => l === high[i]))
+        warning(
+          `${kind}-space-bounds`,
+          `${path} is a Box whose minimum and maximum are equal somewhere; an element that cannot vary carries nothing`,
+        );
       if (kind === 'action' && !infinite(box.low) && !infinite(box.high) && !normalised(box)) {
-        warning('action-space-normalized', `${path} is a Box action space of range [${box.low}, ${box.high}]; a symmetric, normalised range ([-1, 1] or [0, 1]) suits learning algorithms best: rescale actions in step (or with TransformAction)`);
+        warning(
+          'action-space-normalized',
+          `${path} is a Box action space of range [${box.low}, ${box.high}]; a symmetric, normalised range ([-1, 1] or [0, 1]) suits learning algorithms best: rescale actions in step (or with TransformAction)`,
+        );
       }
     }
     for (const [path, type] of empties(space.toJSON(), name, [])) {
@@ -133,25 +147,44 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   }
   if (spaces.action) {
     const sample = spaces.action.sample();
-    if (!spaces.action.contains(sample)) error('action-space', `env.actionSpace.sample() gave ${describe(sample)}, which it does not contain; the space is inconsistent`);
+    if (!spaces.action.contains(sample))
+      error('action-space', `env.actionSpace.sample() gave ${describe(sample)}, which it does not contain; the space is inconsistent`);
   }
 
   const range = env.rewardRange;
-  if (!(Array.isArray(range) && range.length === 2 && range.every((x) => typeof x === 'number' && !Number.isNaN(x)) && range[0] <= range[1])) {
-    error('reward-range', `env.rewardRange is ${describe(range)}; make it [min, max], two numbers with min <= max ([-Infinity, Infinity] if unbounded)`);
+  if (!(
+    Array.isArray(range) &&
+    range.length === 2 &&
+    range.every((x) => typeof x === 'number' && !Number.isNaN(x)) &&
+    range[0] <= range[1]
+  )) {
+    error(
+      'reward-range',
+      `env.rewardRange is ${describe(range)}; make it [min, max], two numbers with min <= max ([-Infinity, Infinity] if unbounded)`,
+    );
   }
   const metadata = env.metadata;
   const modes = metadata?.renderModes;
   if (!isPlainObject(metadata) || !Array.isArray(modes) || !modes.every((m) => typeof m === 'string')) {
-    error('metadata', `env.metadata.renderModes is ${describe(modes)}; set metadata = {renderModes: [...mode names], renderFps: null | number}`);
-  } else if (metadata.renderFps !== undefined && metadata.renderFps !== null && !(typeof metadata.renderFps === 'number' && metadata.renderFps > 0)) {
+    error(
+      'metadata',
+      `env.metadata.renderModes is ${describe(modes)}; set metadata = {renderModes: [...mode names], renderFps: null | number}`,
+    );
+  } else if (
+    metadata.renderFps !== undefined &&
+    metadata.renderFps !== null &&
+    !(typeof metadata.renderFps === 'number' && metadata.renderFps > 0)
+  ) {
     error('metadata', `env.metadata.renderFps is ${describe(metadata.renderFps)}; make it a positive number or null`);
   }
   const modesValid = Array.isArray(modes) && modes.every((m) => typeof m === 'string');
   const renderMode = env.renderMode ?? null;
   const renderModeValid = renderMode === null || (modesValid && modes.includes(renderMode));
   if (modesValid && !renderModeValid) {
-    error('render-mode', `env.renderMode is ${JSON.stringify(renderMode)}, not one of metadata.renderModes (${JSON.stringify(modes)}); add it there or use another`);
+    error(
+      'render-mode',
+      `env.renderMode is ${JSON.stringify(renderMode)}, not one of metadata.renderModes (${JSON.stringify(modes)}); add it there or use another`,
+    );
   }
   if (!spaces.observation) return problems; // nothing below can be judged without it
 
@@ -161,10 +194,14 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
       error(check, `the observation of ${what}: ${outsideAdvice(spaces.observation, observation)}`);
       return false;
     }
-    if (hasNonFinite(observation)) warning(`${check}-finite`, `the observation of ${what} holds NaN or infinity; agents rarely cope with them`);
+    if (hasNonFinite(observation))
+      warning(`${check}-finite`, `the observation of ${what} holds NaN or infinity; agents rarely cope with them`);
     const kind = arrayKind(spaces.observation);
     if (kind && Array.isArray(observation)) {
-      warning(`${check}-type`, `the observation of ${what} is a plain array; return ${kind} (as Gymnasium expects a numpy array), which batches and learns without conversion`);
+      warning(
+        `${check}-type`,
+        `the observation of ${what} is a plain array; return ${kind} (as Gymnasium expects a numpy array), which batches and learns without conversion`,
+      );
     }
     return true;
   };
@@ -182,7 +219,8 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     }
     const [observation, info] = result;
     observe('reset-observation', what, observation);
-    if (!isPlainObject(info)) error('reset-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
+    if (!isPlainObject(info))
+      error('reset-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
     return result;
   };
   const first = reset(undefined, 'reset()');
@@ -196,14 +234,20 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
       [a.length - 1, 'info'],
     ]) {
       if (sameObject(a[i], b[i])) {
-        error(check, `${what} returned the same ${name} object both times; return a new one each call (copy a buffer you reuse), or an agent that keeps one sees it change`);
+        error(
+          check,
+          `${what} returned the same ${name} object both times; return a new one each call (copy a buffer you reuse), or an agent that keeps one sees it change`,
+        );
       }
     }
   };
   if (seeded) reused('reset-data-reused', first, seeded, 'reset() then reset({seed})');
   const unwrapped = env.unwrapped ?? env;
   if (seeded && 'npRandomSeed' in unwrapped && unwrapped.npRandomSeed !== SEED) {
-    error('reset-seed-rng', `after reset({seed: ${SEED}}), env.unwrapped.npRandomSeed is ${describe(unwrapped.npRandomSeed)}; call super.reset({seed}) at the start of reset`);
+    error(
+      'reset-seed-rng',
+      `after reset({seed: ${SEED}}), env.unwrapped.npRandomSeed is ${describe(unwrapped.npRandomSeed)}; call super.reset({seed}) at the start of reset`,
+    );
   }
   const afterSeed = seeded && reset(undefined, `reset() after reset({seed: ${SEED}})`);
   const reseeded = seeded && reset({ seed: SEED }, `reset({seed: ${SEED}}) again`);
@@ -213,10 +257,16 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   if (deterministic && seeded && reseeded) {
     if (!dataEqual(seeded[0], reseeded[0])) {
       resetsReplay = false;
-      error('reset-seed', `reset({seed: ${SEED}}) twice gave different observations; draw every random choice of reset from this.npRandom (seeded by super.reset({seed}))`);
+      error(
+        'reset-seed',
+        `reset({seed: ${SEED}}) twice gave different observations; draw every random choice of reset from this.npRandom (seeded by super.reset({seed}))`,
+      );
     } else if (afterSeed && afterReseed && !dataEqual(afterSeed[0], afterReseed[0])) {
       resetsReplay = false;
-      error('reset-seed', `reset() after reset({seed: ${SEED}}) gave different observations each time; unseeded resets must keep drawing from this.npRandom`);
+      error(
+        'reset-seed',
+        `reset() after reset({seed: ${SEED}}) gave different observations each time; unseeded resets must keep drawing from this.npRandom`,
+      );
     }
   }
   try {
@@ -244,7 +294,8 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     else if (!Number.isFinite(reward)) error('step-reward', `the reward of ${what} is ${reward}; return a finite number`);
     if (typeof terminated !== 'boolean') error('step-terminated', `terminated of ${what} is ${describe(terminated)}; return true or false`);
     if (typeof truncated !== 'boolean') error('step-truncated', `truncated of ${what} is ${describe(truncated)}; return true or false`);
-    if (!isPlainObject(info)) error('step-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
+    if (!isPlainObject(info))
+      error('step-info', `the info of ${what} is ${describe(info)}; return a plain object ({} when there is nothing to say)`);
     return result;
   };
   if (spaces.action && reset({ seed: SEED }, `reset({seed: ${SEED}})`)) {
@@ -252,7 +303,10 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     const action = spaces.action.sample();
     const once = step(action, `step(${describe(action)}) after reset({seed: ${SEED}})`);
     if (once && once[3] === true && deterministic) {
-      error('step-truncates', `the first step after reset({seed: ${SEED}}) truncated the episode; an episode must last more than one step (is maxEpisodeSteps 1, or truncated inverted?)`);
+      error(
+        'step-truncates',
+        `the first step after reset({seed: ${SEED}}) truncated the episode; an episode must last more than one step (is maxEpisodeSteps 1, or truncated inverted?)`,
+      );
     }
     // Step determinism assumes seeded resets replay (reported above when they do not).
     if (once && deterministic && resetsReplay && reset({ seed: SEED }, `reset({seed: ${SEED}})`)) {
@@ -262,7 +316,10 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
         const names = ['observation', 'reward', 'terminated', 'truncated', 'info'];
         const differing = names.filter((_, i) => !dataEqual(once[i], twice[i]));
         if (differing.length) {
-          error('step-determinism', `the same seed and action gave a different ${differing.join(', ')}; draw randomness only from this.npRandom, or set spec.nondeterministic`);
+          error(
+            'step-determinism',
+            `the same seed and action gave a different ${differing.join(', ')}; draw randomness only from this.npRandom, or set spec.nondeterministic`,
+          );
         }
       }
     }
@@ -274,8 +331,10 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     try {
       frame = env.render();
       const expected = { ansi: 'string', human: 'undefined or null' }[renderMode];
-      if (renderMode === 'ansi' && typeof frame !== 'string') error('render', `render() in mode "ansi" returned ${describe(frame)}; return the text`);
-      if (renderMode === 'human' && frame !== undefined && frame !== null) error('render', `render() in mode "human" returned ${describe(frame)}; draw and return ${expected}`);
+      if (renderMode === 'ansi' && typeof frame !== 'string')
+        error('render', `render() in mode "ansi" returned ${describe(frame)}; return the text`);
+      if (renderMode === 'human' && frame !== undefined && frame !== null)
+        error('render', `render() in mode "human" returned ${describe(frame)}; draw and return ${expected}`);
       if (renderMode === 'rgb_array' && !(frame instanceof Uint8Array || frame instanceof Uint8ClampedArray)) {
         error('render', `render() in mode "rgb_array" returned ${describe(frame)}; return a Uint8Array of height x width x 3 values`);
       }
@@ -289,10 +348,17 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
         const other = make(env.spec.id, { ...env.spec.kwargs, renderMode: mode });
         other.reset();
         const frame = other.render();
-        if (mode === 'ansi' && typeof frame !== 'string') error('render', `render() in mode "ansi" (made with make(${JSON.stringify(env.spec.id)}, {renderMode: "ansi"})) returned ${describe(frame)}; return the text`);
+        if (mode === 'ansi' && typeof frame !== 'string')
+          error(
+            'render',
+            `render() in mode "ansi" (made with make(${JSON.stringify(env.spec.id)}, {renderMode: "ansi"})) returned ${describe(frame)}; return the text`,
+          );
         other.close();
       } catch (e) {
-        error('render', `make(${JSON.stringify(env.spec.id)}, {renderMode: ${JSON.stringify(mode)}}) then render() threw ${errorText(e)}; support every mode of metadata.renderModes`);
+        error(
+          'render',
+          `make(${JSON.stringify(env.spec.id)}, {renderMode: ${JSON.stringify(mode)}}) then render() threw ${errorText(e)}; support every mode of metadata.renderModes`,
+        );
       }
     }
   }

@@ -44,7 +44,9 @@ export class OrderEnforcing extends Wrapper {
   }
   render() {
     if (!this.disableRenderOrderEnforcing && !this._hasReset) {
-      throw resetNeeded('Cannot call env.render() before calling env.reset(); if that is intended, wrap with {disableRenderOrderEnforcing: true}');
+      throw resetNeeded(
+        'Cannot call env.render() before calling env.reset(); if that is intended, wrap with {disableRenderOrderEnforcing: true}',
+      );
     }
     return this.env.render();
   }

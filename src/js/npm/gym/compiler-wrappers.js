@@ -100,10 +100,16 @@ export class CommandlineWithTerminalAction extends Wrapper {
  * restricted alike.
  */
 export class ConstrainedCommandline extends ActionWrapper {
+  /**
+   * @param {object} env
+   * @param {string[]} flags
+   * @param {{ name?: string }} [options]
+   */
   constructor(env, flags, { name } = {}) {
     super(env);
     const space = commandlineSpaceOf(this.env, 'ConstrainedCommandline');
-    if (!Array.isArray(flags) || flags.length === 0) throw typeError(`ConstrainedCommandline: flags must be a non-empty array of flags, got ${describe(flags)}`);
+    if (!Array.isArray(flags) || flags.length === 0)
+      throw typeError(`ConstrainedCommandline: flags must be a non-empty array of flags, got ${describe(flags)}`);
     const entries = commandlineEntries(space);
     this.flags = flags.map((flag, i) => {
       if (typeof flag !== 'string') throw typeError(`ConstrainedCommandline: flags[${i}] must be a string, got ${describe(flag)}`);
@@ -146,7 +152,8 @@ export class ConstrainedCommandline extends ActionWrapper {
   reverseAction(action) {
     if (Array.isArray(action)) return action.map((a) => this.reverseAction(a));
     const inner = this._reverse.get(action);
-    if (inner === undefined) throw valueError(`ConstrainedCommandline: action ${describe(action)} of the wrapped space is not one of the constrained flags`);
+    if (inner === undefined)
+      throw valueError(`ConstrainedCommandline: action ${describe(action)} of the wrapped space is not one of the constrained flags`);
     return inner;
   }
   /** The episode's actions in the constrained space. */
@@ -242,6 +249,7 @@ function readBenchmarkFreeReset(args, who) {
 
 /** Two iterators over what remains of `iterator`, each advancing on its own. */
 function tee(iterator) {
+  /** @type {[unknown[], unknown[]]} */
   const buffers = [[], []];
   const branch = (mine) => ({
     next() {
@@ -312,6 +320,11 @@ export class CycleOverBenchmarks extends IterateOverBenchmarks {
  * copy of the generator (CompilerGym's fork iterates the list in order).
  */
 export class RandomOrderBenchmarks extends Wrapper {
+  /**
+   * @param {object} env
+   * @param {Iterable<string>} benchmarks
+   * @param {{ seed?: number | bigint }} [options]
+   */
   constructor(env, benchmarks, { seed } = {}) {
     super(env);
     this.benchmarks = [...iteratorOf(benchmarks, 'RandomOrderBenchmarks')];

@@ -3,18 +3,23 @@
 // TimeStep environment (TimeStepEnv: the two bandits, or a
 // CompilerTimeStepEnvironment), and plain-JS environments registered with
 // `register`.
+import { GymFace, Space, StepType, CompilerBandit, StationaryStochasticPerArmEnvironment, registeredEnvs } from '../api.js';
 import {
-  GymFace,
-  Space,
-  StepType,
-  CompilerBandit,
-  StationaryStochasticPerArmEnvironment,
-  registeredEnvs,
-} from '../api.js';
-import { Env, describe, isPlainObject, lookupError, moduleUrl, namedError, readResetArgs, requireFunction, typeError, valueError } from './core.js';
+  Env,
+  describe,
+  isPlainObject,
+  lookupError,
+  moduleUrl,
+  namedError,
+  readResetArgs,
+  requireFunction,
+  typeError,
+  valueError,
+} from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
 import { makeWrappers } from './common-wrappers.js';
+import { isTypedArray } from './arrays.js';
 
 /**
  * A registered compiler environment with Gymnasium's API. Seeding, the
@@ -31,6 +36,8 @@ export class CompilerGymEnv extends Env {
       if (typeof id !== 'string') throw typeError(`id must be a string, got ${describe(id)}`);
       this._face = new GymFace(id, options ?? undefined);
     }
+    /** @type {import('../compgym.js').CompilerEnv | undefined} made on first use */
+    this._compilerEnv = undefined;
   }
 
   reset(args) {
@@ -51,7 +58,9 @@ export class CompilerGymEnv extends Env {
     return this._face.actionSpace;
   }
   set actionSpace(_) {
-    throw typeError('a compiler environment\'s action space is its compiler\'s: change it with a wrapper (TransformAction, ConstrainedCommandline)');
+    throw typeError(
+      "a compiler environment's action space is its compiler's: change it with a wrapper (TransformAction, ConstrainedCommandline)",
+    );
   }
   get observationSpace() {
     return this._face.observationSpace;
@@ -63,13 +72,13 @@ export class CompilerGymEnv extends Env {
     return Array.from(this._face.rewardRange);
   }
   set rewardRange(_) {
-    throw typeError('a compiler environment\'s reward range is its reward space\'s');
+    throw typeError("a compiler environment's reward range is its reward space's");
   }
   get metadata() {
     return this._face.metadata;
   }
   set metadata(_) {
-    throw typeError('a compiler environment\'s metadata is fixed');
+    throw typeError("a compiler environment's metadata is fixed");
   }
   get renderMode() {
     return this._face.renderMode;
@@ -92,9 +101,9 @@ export class CompilerGymEnv extends Env {
   }
 
   /** The same environment as a compgym CompilerEnv: observation and reward views, state, validate... */
+  /** @returns {import('../compgym.js').CompilerEnv} */
   get compilerEnv() {
-    this._compilerEnv ??= this._face.compilerEnv;
-    return this._compilerEnv;
+    return (this._compilerEnv ??= this._face.compilerEnv);
   }
   get benchmark() {
     return this.compilerEnv.benchmark;
@@ -175,7 +184,7 @@ export function specToSpace(spec, what = 'spec') {
 
 /** The single value of a one-element batch (or the value itself). */
 function unbatch(value) {
-  return ArrayBuffer.isView(value) && value.length === 1 ? value[0] : value;
+  return isTypedArray(value) && value.length === 1 ? value[0] : value;
 }
 
 /**
@@ -209,6 +218,7 @@ export class TimeStepEnv extends Env {
     if (reward && 'minimum' in reward) this.rewardRange = [Number(reward.minimum), Number(reward.maximum)];
   }
 
+  /** @returns {any} [observation, info] (Env.reset's own type is undefined until core.js is typed) */
   reset(args) {
     const { seed } = readResetArgs(args);
     super.reset({ seed });
@@ -229,7 +239,7 @@ export class TimeStepEnv extends Env {
     try {
       const info = this.timeStepEnv.getInfo();
       return isPlainObject(info) ? info : { info };
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error?.name === 'TypeError' && /^NotImplemented/.test(error.message)) return {};
       throw error;
     }
@@ -252,8 +262,18 @@ const builtinIds = new Set();
 
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
-  const known = ['entryPoint', 'maxEpisodeSteps', 'rewardThreshold', 'nondeterministic', 'kwargs', 'orderEnforce', 'disableEnvChecker', 'disableRenderOrderEnforcing'];
+  if (!isPlainObject(options))
+    throw typeError(`register(${JSON.stringify(id)}, options): options must be an object, got ${describe(options)}`);
+  const known = [
+    'entryPoint',
+    'maxEpisodeSteps',
+    'rewardThreshold',
+    'nondeterministic',
+    'kwargs',
+    'orderEnforce',
+    'disableEnvChecker',
+    'disableRenderOrderEnforcing',
+  ];
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw typeError(`register: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   }
@@ -306,29 +326,38 @@ export function register(id, options) {
   registry.set(id, registration);
   if (!source) return undefined;
   // A module the user names at run time: bundlers must leave this import alone.
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ source.module).then(
-    (module) => {
-      const made = module[source.export];
-      if (typeof made !== 'function') throw typeError(`${source.module} has no function export ${JSON.stringify(source.export)} to make ${JSON.stringify(id)}`);
-      factory = made;
-    },
-    (error) => {
-      throw namedError(error?.name === 'TypeError' ? 'LookupError' : (error?.name ?? 'Error'), `register(${JSON.stringify(id)}): cannot load ${source.module}: ${error?.message ?? error}`);
-    },
-  ).catch((error) => {
-    // A registration that cannot make anything is taken back, so it can be made again.
-    if (registry.get(id) === registration) registry.delete(id);
-    throw error;
-  });
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ source.module)
+    .then(
+      (module) => {
+        const made = module[source.export];
+        if (typeof made !== 'function')
+          throw typeError(`${source.module} has no function export ${JSON.stringify(source.export)} to make ${JSON.stringify(id)}`);
+        factory = made;
+      },
+      (error) => {
+        throw namedError(
+          error?.name === 'TypeError' ? 'LookupError' : (error?.name ?? 'Error'),
+          `register(${JSON.stringify(id)}): cannot load ${source.module}: ${error?.message ?? error}`,
+        );
+      },
+    )
+    .catch((error) => {
+      // A registration that cannot make anything is taken back, so it can be made again.
+      if (registry.get(id) === registration) registry.delete(id);
+      throw error;
+    });
 }
 
 /** `{module, export}` with the module made an absolute URL (a worker has no importer to resolve against). */
 function readModuleEntry(id, entry) {
   const { module, export: name = 'default', ...unknown } = entry;
   const extra = Object.keys(unknown);
-  if (extra.length) throw typeError(`register(${JSON.stringify(id)}): entryPoint has an unknown key ${JSON.stringify(extra[0])} (known: module, export)`);
-  if (!(typeof module === 'string' || module instanceof URL)) throw typeError(`register(${JSON.stringify(id)}): entryPoint.module must be a URL or path, got ${describe(module)}`);
-  if (typeof name !== 'string') throw typeError(`register(${JSON.stringify(id)}): entryPoint.export must be a string, got ${describe(name)}`);
+  if (extra.length)
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint has an unknown key ${JSON.stringify(extra[0])} (known: module, export)`);
+  if (!(typeof module === 'string' || module instanceof URL))
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint.module must be a URL or path, got ${describe(module)}`);
+  if (typeof name !== 'string')
+    throw typeError(`register(${JSON.stringify(id)}): entryPoint.export must be a string, got ${describe(name)}`);
   return Object.freeze({ module: moduleUrl(module), export: name });
 }
 
@@ -367,7 +396,10 @@ function compilerSpec(id) {
   });
 }
 
-/** Every id `make` knows: the compiler environments, the bandits and those registered here. */
+/**
+ * Every id `make` knows: the compiler environments, the bandits and those registered here.
+ * @type {typeof import('./index.js').registeredIds}
+ */
 export function registeredIds() {
   return [...new Set([...compilerIds(), ...registry.keys()])].sort();
 }
@@ -393,7 +425,8 @@ export function spec(id) {
  */
 export function make(id, options) {
   const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
-  if (options !== undefined && !isPlainObject(options)) throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
+  if (options !== undefined && !isPlainObject(options))
+    throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
   const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, disableRenderOrderEnforcing, ...rest } = options ?? {};
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
   const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);

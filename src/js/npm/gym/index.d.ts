@@ -105,12 +105,7 @@ export class Wrapper<WrapperObs = SpaceValue, WrapperAct = SpaceValue, Obs = Wra
 }
 
 /** Changes observations: define `observation`. */
-export class ObservationWrapper<WrapperObs = SpaceValue, Act = SpaceValue, Obs = SpaceValue> extends Wrapper<
-  WrapperObs,
-  Act,
-  Obs,
-  Act
-> {
+export class ObservationWrapper<WrapperObs = SpaceValue, Act = SpaceValue, Obs = SpaceValue> extends Wrapper<WrapperObs, Act, Obs, Act> {
   observation(observation: Obs): WrapperObs;
 }
 
@@ -120,12 +115,7 @@ export class RewardWrapper<Obs = SpaceValue, Act = SpaceValue> extends Wrapper<O
 }
 
 /** Changes actions: define `action` (and `reverseAction` if it can be undone). */
-export class ActionWrapper<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends Wrapper<
-  Obs,
-  WrapperAct,
-  Obs,
-  Act
-> {
+export class ActionWrapper<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends Wrapper<Obs, WrapperAct, Obs, Act> {
   action(action: WrapperAct): Act;
   reverseAction(action: Act): WrapperAct;
 }
@@ -226,10 +216,7 @@ export type MakeOptions = { maxEpisodeSteps?: number | null; mlReady?: boolean; 
  * are pass indices or flags, or any value of its action space.
  */
 export type CompilerEnvLike = Env<SpaceValue, SpaceValue> &
-  Pick<
-    Wrapper<SpaceValue, SpaceValue>,
-    'compilerEnv' | 'benchmark' | 'actions' | 'episodeReward' | 'state' | 'commandline' | 'validate'
-  >;
+  Pick<Wrapper<SpaceValue, SpaceValue>, 'compilerEnv' | 'benchmark' | 'actions' | 'episodeReward' | 'state' | 'commandline' | 'validate'>;
 
 /** Gymnasium's make; `Obs` and `Act` name what the environment observes and takes. */
 export function make(id: `bril-${string}`, options?: GymFaceOptions & MakeOptions): CompilerEnvLike;
@@ -292,11 +279,7 @@ export class TransformReward<Obs = SpaceValue, Act = SpaceValue> extends RewardW
 }
 
 /** Actions mapped by `f` before the environment sees them (agents act in `actionSpace` if given). */
-export class TransformAction<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends ActionWrapper<
-  Obs,
-  WrapperAct,
-  Act
-> {
+export class TransformAction<Obs = SpaceValue, WrapperAct = SpaceValue, Act = SpaceValue> extends ActionWrapper<Obs, WrapperAct, Act> {
   constructor(env: Env<Obs, Act>, f: (action: WrapperAct) => Act, actionSpace?: Space | null);
   readonly f: (action: WrapperAct) => Act;
   fork(): this;
@@ -534,11 +517,7 @@ export interface VectorEnvAttributes {
 }
 
 /** A SyncVectorEnv entry: a function making an environment, an environment, an id, or {id, options}. */
-export type EnvFn =
-  | (() => Env<unknown, unknown>)
-  | Env<unknown, unknown>
-  | string
-  | { id: string; options?: MakeOptions };
+export type EnvFn = (() => Env<unknown, unknown>) | Env<unknown, unknown> | string | { id: string; options?: MakeOptions };
 
 /** The actions of one step: a batch shaped like actionSpace.sample() (typed arrays or arrays). */
 export type VectorActions = SpaceValue | ArrayLike<number | bigint>;
@@ -567,10 +546,7 @@ export class SyncVectorEnv<Rewards extends RewardArray = Float64Array> implement
 }
 
 /** An AsyncVectorEnv entry: an id, {id, options}, or a module whose export makes the environment. */
-export type WorkerEnvSpec =
-  | string
-  | { id: string; options?: MakeOptions }
-  | { module: string | URL; export?: string; args?: unknown[] };
+export type WorkerEnvSpec = string | { id: string; options?: MakeOptions } | { module: string | URL; export?: string; args?: unknown[] };
 
 export interface AsyncVectorOptions extends VectorOptions {
   /** How many workers share the environments (default: one each). */
@@ -888,30 +864,47 @@ export namespace vector {
     close(): void | Promise<void>;
     toString(): string;
     reset(args?: VectorResetArgs): VectorReturn<E, [observations: SpaceValue, infos: Info[]]>;
-    step(actions: VectorActions): VectorReturn<E, [observations: SpaceValue, rewards: RewardArray, terminations: Uint8Array, truncations: Uint8Array, infos: Info[]]>;
+    step(
+      actions: VectorActions,
+    ): VectorReturn<E, [observations: SpaceValue, rewards: RewardArray, terminations: Uint8Array, truncations: Uint8Array, infos: Info[]]>;
   }
   /** A single-env observation wrapper's `observation` applied to each environment's observation. */
-  export class VectorizeTransformObservation<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorObservationWrapper<E> {
+  export class VectorizeTransformObservation<
+    E extends VectorEnvLike = VectorEnvLike,
+    Args extends unknown[] = unknown[],
+  > extends VectorObservationWrapper<E> {
     constructor(env: E, wrapper: WrapperClass<Args, { observation(x: never): unknown; observationSpace: Space }>, ...args: Args);
     readonly wrapper: { observation(x: never): unknown; observationSpace: Space };
   }
   /** A single-env reward wrapper's `reward` applied to each environment's reward. */
-  export class VectorizeTransformReward<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorRewardWrapper<E> {
+  export class VectorizeTransformReward<
+    E extends VectorEnvLike = VectorEnvLike,
+    Args extends unknown[] = unknown[],
+  > extends VectorRewardWrapper<E> {
     constructor(env: E, wrapper: WrapperClass<Args, { reward(r: number): number }>, ...args: Args);
     readonly wrapper: { reward(r: number): number };
   }
   /** A single-env action wrapper's `action` applied to each environment's action. */
-  export class VectorizeTransformAction<E extends VectorEnvLike = VectorEnvLike, Args extends unknown[] = unknown[]> extends VectorActionWrapper<E> {
+  export class VectorizeTransformAction<
+    E extends VectorEnvLike = VectorEnvLike,
+    Args extends unknown[] = unknown[],
+  > extends VectorActionWrapper<E> {
     constructor(env: E, wrapper: WrapperClass<Args, { action(a: never): unknown; actionSpace: Space }>, ...args: Args);
     readonly wrapper: { action(a: never): unknown; actionSpace: Space };
   }
   export class ClipAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<E, []> {
     constructor(env: E);
   }
-  export class RescaleAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<E, [number | ArrayLike<number>, number | ArrayLike<number>]> {
+  export class RescaleAction<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformAction<
+    E,
+    [number | ArrayLike<number>, number | ArrayLike<number>]
+  > {
     constructor(env: E, minAction: number | ArrayLike<number>, maxAction: number | ArrayLike<number>);
   }
-  export class ClipReward<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformReward<E, [{ minReward?: number | null; maxReward?: number | null }]> {
+  export class ClipReward<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformReward<
+    E,
+    [{ minReward?: number | null; maxReward?: number | null }]
+  > {
     constructor(env: E, options: { minReward?: number | null; maxReward?: number | null });
   }
   export class FlattenObservation<E extends VectorEnvLike = VectorEnvLike> extends VectorizeTransformObservation<E, []> {

@@ -11,15 +11,7 @@ import { useConnect } from './vector.js';
 
 useConnect(connectService);
 
-export {
-  Env,
-  Wrapper,
-  ObservationWrapper,
-  RewardWrapper,
-  ActionWrapper,
-  dataEqual,
-  namedError,
-} from './core.js';
+export { Env, Wrapper, ObservationWrapper, RewardWrapper, ActionWrapper, dataEqual, namedError } from './core.js';
 export { CompilerGymEnv, TimeStepEnv, specToSpace, make, register, registeredIds, spec } from './envs.js';
 export {
   TimeLimit,
@@ -39,14 +31,7 @@ export {
   RandomOrderBenchmarks,
   ValidateBenchmarkAfterEveryStep,
 } from './compiler-wrappers.js';
-export {
-  DtypeObservation,
-  Log1pObservation,
-  NormalizeObservation,
-  NormalizeReward,
-  RunningMeanStd,
-  mlReady,
-} from './ml-wrappers.js';
+export { DtypeObservation, Log1pObservation, NormalizeObservation, NormalizeReward, RunningMeanStd, mlReady } from './ml-wrappers.js';
 export { checkEnv } from './checker.js';
 export { AutoresetMode, SyncVectorEnv, AsyncVectorEnv, makeVec, batcher, addInfo } from './vector.js';
 

@@ -7,6 +7,9 @@
 // applies.
 import { Space } from '../api.js';
 import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
+import { isTypedArray } from './arrays.js';
+/** @import { TypedArray } from './arrays.js' */
+/** @import * as Declared from './index.js' */
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */
 export const DTYPES = Object.freeze({
@@ -22,14 +25,24 @@ export const DTYPES = Object.freeze({
   uint64: BigUint64Array,
 });
 
-/** `dtype` checked against `allowed` (a ValueError naming them), or TypeError if not a string. */
+/**
+ * `dtype` checked against `allowed` (a ValueError naming them), or TypeError if not a string.
+ * @param {unknown} dtype
+ * @param {string} what
+ * @param {string[]} [allowed]
+ * @returns {import('./index.js').ObservationDtype}
+ */
 export function readDtype(dtype, what, allowed = Object.keys(DTYPES)) {
   if (typeof dtype !== 'string') throw typeError(`${what} must be a dtype name (${allowed.join(', ')}), got ${describe(dtype)}`);
   if (!allowed.includes(dtype)) throw valueError(`${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(dtype)}`);
-  return dtype;
+  return /** @type {import('./index.js').ObservationDtype} */ (dtype);
 }
 
-/** The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one. */
+/**
+ * The range of an integer dtype (as numbers, or BigInts for 64 bits), or null for a float one.
+ * @param {string} dtype
+ * @returns {[number, number] | [bigint, bigint] | null}
+ */
 function intRange(dtype) {
   if (dtype.startsWith('float')) return null;
   if (dtype === 'int64') return [-(2n ** 63n), 2n ** 63n - 1n];
@@ -51,9 +64,14 @@ function saturate(x, range) {
 /**
  * `values` (a typed array, an array or a number) as a new `Ctor` typed
  * array, mapped by `f`; into an integer `range` values truncate and saturate.
+ * @param {unknown} values
+ * @param {new (length: number) => TypedArray} Ctor
+ * @param {((x: number) => number) | null} [f]
+ * @param {[number, number] | [bigint, bigint] | null} [range]
+ * @returns {TypedArray}
  */
 function convert(values, Ctor, f = null, range = null) {
-  const list = ArrayBuffer.isView(values) || Array.isArray(values) ? values : [values];
+  const list = isTypedArray(values) || Array.isArray(values) ? values : [values];
   const out = new Ctor(list.length);
   for (let i = 0; i < list.length; i++) {
     const x = f ? f(Number(list[i])) : list[i];
@@ -148,14 +166,24 @@ export class Log1pObservation extends ObservationWrapper {
   }
 }
 
-/** Gymnasium's RunningMeanStd: mean, variance and count of values, merged batch by batch. */
+/**
+ * Gymnasium's RunningMeanStd: mean, variance and count of values, merged batch by batch.
+ * @implements {Declared.RunningMeanStd}
+ */
 export class RunningMeanStd {
+  /**
+   * @param {number} size
+   * @param {number} [epsilon]
+   */
   constructor(size, epsilon = 1e-4) {
     this.mean = new Float64Array(size);
     this.var = new Float64Array(size).fill(1);
     this.count = epsilon;
   }
-  /** Adds one sample (an array of `size` numbers). */
+  /**
+   * Adds one sample (an array of `size` numbers).
+   * @param {ArrayLike<number | bigint>} x
+   */
   update(x) {
     const total = this.count + 1;
     for (let i = 0; i < this.mean.length; i++) {
@@ -193,7 +221,7 @@ export class NormalizeObservation extends ObservationWrapper {
     this.updateRunningMean = true;
   }
   observation(observation) {
-    const x = ArrayBuffer.isView(observation) || Array.isArray(observation) ? observation : [observation];
+    const x = isTypedArray(observation) || Array.isArray(observation) ? observation : [observation];
     if (this.updateRunningMean) this.obsRms.update(x);
     const { mean, var: variance } = this.obsRms;
     const out = new Float32Array(mean.length);
@@ -218,7 +246,8 @@ export class NormalizeReward extends Wrapper {
   constructor(env, options) {
     super(env);
     const { gamma = 0.99, epsilon = 1e-8 } = readOptions(options, ['gamma', 'epsilon'], 'NormalizeReward');
-    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1)) throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
+    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1))
+      throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
     this.gamma = gamma;
     this.epsilon = readPositive(epsilon, 'NormalizeReward: epsilon');
     this.returnRms = new RunningMeanStd(1);

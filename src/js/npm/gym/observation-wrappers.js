@@ -34,7 +34,9 @@ export class FrameStackObservation extends Wrapper {
       this.paddingType = '_custom';
       this.paddingValue = paddingType;
     } else {
-      throw valueError(`FrameStackObservation: paddingType must be "reset", "zero" or an element of ${inner}, got ${describe(paddingType)}`);
+      throw valueError(
+        `FrameStackObservation: paddingType must be "reset", "zero" or an element of ${inner}, got ${describe(paddingType)}`,
+      );
     }
     this._batch = batcher(inner, this.stackSize);
     this.observationSpace = this._batch.space;
@@ -83,7 +85,8 @@ export class TimeAwareObservation extends ObservationWrapper {
     ]) {
       if (typeof value !== 'boolean') throw typeError(`TimeAwareObservation: ${name} must be a boolean, got ${describe(value)}`);
     }
-    if (typeof dictTimeKey !== 'string') throw typeError(`TimeAwareObservation: dictTimeKey must be a string, got ${describe(dictTimeKey)}`);
+    if (typeof dictTimeKey !== 'string')
+      throw typeError(`TimeAwareObservation: dictTimeKey must be a string, got ${describe(dictTimeKey)}`);
     this.flatten = flatten;
     this.normalizeTime = normalizeTime;
     this.maxTimesteps = stepLimit(this.env);
@@ -96,7 +99,8 @@ export class TimeAwareObservation extends ObservationWrapper {
     const inner = exactDescription(requireSpace(this.env.observationSpace, 'TimeAwareObservation: the observation space').toJSON());
     let joined;
     if (inner.type === 'Dict') {
-      if (inner.spaces.some(([key]) => key === dictTimeKey)) throw valueError(`TimeAwareObservation: the key ${JSON.stringify(dictTimeKey)} is already in the observation space`);
+      if (inner.spaces.some(([key]) => key === dictTimeKey))
+        throw valueError(`TimeAwareObservation: the key ${JSON.stringify(dictTimeKey)} is already in the observation space`);
       joined = Space.dict(Object.fromEntries([[dictTimeKey, timeSpace], ...inner.spaces]));
       // Keys in the space's (sorted) order, as its samples have them.
       const keys = joined.toJSON().spaces.map(([key]) => key);
@@ -156,16 +160,22 @@ export class DelayObservation extends ObservationWrapper {
 /** The parts of a Dict (keys) or Tuple (indices) description that `filterKeys` keeps, checked as Gymnasium checks them. */
 function filteredParts(d, filterKeys) {
   if (!Array.isArray(filterKeys)) throw typeError(`FilterObservation: filterKeys must be an array, got ${describe(filterKeys)}`);
-  if (new Set(filterKeys).size !== filterKeys.length) throw valueError(`FilterObservation: filterKeys has duplicates: ${JSON.stringify(filterKeys)}`);
+  if (new Set(filterKeys).size !== filterKeys.length)
+    throw valueError(`FilterObservation: filterKeys has duplicates: ${JSON.stringify(filterKeys)}`);
   if (d.type === 'Dict') {
-    if (!filterKeys.every((k) => typeof k === 'string')) throw typeError(`FilterObservation: the keys of a Dict are strings, got ${JSON.stringify(filterKeys)}`);
+    if (!filterKeys.every((k) => typeof k === 'string'))
+      throw typeError(`FilterObservation: the keys of a Dict are strings, got ${JSON.stringify(filterKeys)}`);
     const parts = new Map(d.spaces);
     const missing = filterKeys.filter((k) => !parts.has(k));
-    if (missing.length) throw valueError(`FilterObservation: ${JSON.stringify(missing)} not in the observation space (keys: ${[...parts.keys()].join(', ')})`);
+    if (missing.length)
+      throw valueError(
+        `FilterObservation: ${JSON.stringify(missing)} not in the observation space (keys: ${[...parts.keys()].join(', ')})`,
+      );
     return filterKeys.map((k) => [k, parts.get(k)]);
   }
   if (d.type === 'Tuple') {
-    if (!filterKeys.every((k) => Number.isSafeInteger(k))) throw typeError(`FilterObservation: the keys of a Tuple are indices, got ${JSON.stringify(filterKeys)}`);
+    if (!filterKeys.every((k) => Number.isSafeInteger(k)))
+      throw typeError(`FilterObservation: the keys of a Tuple are indices, got ${JSON.stringify(filterKeys)}`);
     const outside = filterKeys.filter((k) => k < 0 || k >= d.spaces.length);
     if (outside.length) throw valueError(`FilterObservation: indices ${JSON.stringify(outside)} outside the Tuple of ${d.spaces.length}`);
     return filterKeys.map((k) => [k, d.spaces[k]]);
@@ -180,7 +190,10 @@ function filteredParts(d, filterKeys) {
  */
 export class FilterObservation extends TransformObservation {
   constructor(env, filterKeys) {
-    const inner = requireSpace(requireEnv(env, "FilterObservation's environment").observationSpace, 'FilterObservation: the observation space');
+    const inner = requireSpace(
+      requireEnv(env, "FilterObservation's environment").observationSpace,
+      'FilterObservation: the observation space',
+    );
     const d = exactDescription(inner.toJSON());
     const parts = filteredParts(d, filterKeys);
     if (parts.length === 0) throw valueError('FilterObservation: filtering every part leaves an empty observation space');

@@ -49,7 +49,8 @@ export function checkObservation(observation, space, method) {
         if (d.shape.length > 0) {
           const Ctor = typedArrayOf(d.dtype);
           if (!ArrayBuffer.isView(value)) warn(`${pre} was expecting a typed array, actual type: ${describe(value)}`);
-          else if (Ctor && !(value instanceof Ctor)) warn(`${pre} was expecting a ${Ctor.name} (dtype ${d.dtype}), actual type: ${describe(value)}`);
+          else if (Ctor && !(value instanceof Ctor))
+            warn(`${pre} was expecting a ${Ctor.name} (dtype ${d.dtype}), actual type: ${describe(value)}`);
         }
         break;
       case 'MultiBinary':
@@ -83,7 +84,7 @@ export function checkObservation(observation, space, method) {
   walk(observation, space.toJSON());
   try {
     if (!space.contains(observation)) warn(`${pre} is not within the observation space.`);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     warn(`${pre} is not within the observation space with exception: ${error?.name}: ${error?.message}`);
   }
 }
@@ -92,12 +93,15 @@ export function checkObservation(observation, space, method) {
 export function checkReset(env, args) {
   const result = env.reset(args);
   if (!Array.isArray(result)) {
-    warn(`The result returned by \`env.reset()\` was not an array of the form [obs, info], where obs is an observation and info an object of additional information. Actual type: ${describe(result)}`);
+    warn(
+      `The result returned by \`env.reset()\` was not an array of the form [obs, info], where obs is an observation and info an object of additional information. Actual type: ${describe(result)}`,
+    );
   } else if (result.length !== 2) {
     warn(`The result returned by \`env.reset()\` should be [obs, info], got ${describe(result)}.`);
   } else {
     checkObservation(result[0], env.observationSpace, 'reset');
-    if (!isPlainObject(result[1])) warn(`The second element returned by \`env.reset()\` was not a plain object, actual type: ${describe(result[1])}`);
+    if (!isPlainObject(result[1]))
+      warn(`The second element returned by \`env.reset()\` was not a plain object, actual type: ${describe(result[1])}`);
   }
   return result;
 }
@@ -127,7 +131,10 @@ export function checkStep(env, action) {
 /** What each render mode returns, as a test of the frame. */
 const FRAME_CHECKS = {
   human: [(frame) => frame === null || frame === undefined, 'Human rendering should return null'],
-  rgb_array: [(frame) => frame instanceof Uint8Array || frame instanceof Uint8ClampedArray, 'RGB-array rendering should return a Uint8Array'],
+  rgb_array: [
+    (frame) => frame instanceof Uint8Array || frame instanceof Uint8ClampedArray,
+    'RGB-array rendering should return a Uint8Array',
+  ],
   ansi: [(frame) => typeof frame === 'string', 'ANSI/ASCII rendering should produce a string'],
   ascii: [(frame) => typeof frame === 'string', 'ANSI/ASCII rendering should produce a string'],
 };
@@ -151,20 +158,26 @@ export function checkRender(env) {
   const metadata = env.metadata;
   const modes = metadata?.renderModes;
   if (modes === undefined || modes === null) {
-    warn('No render modes was declared in the environment (env.metadata.renderModes is null or not defined), you may have trouble when calling `.render()`.');
+    warn(
+      'No render modes was declared in the environment (env.metadata.renderModes is null or not defined), you may have trouble when calling `.render()`.',
+    );
   } else if (!Array.isArray(modes)) {
     warn(`Expects the renderModes to be an array, actual type: ${describe(modes)}`);
   } else {
     if (!modes.every((m) => typeof m === 'string')) warn(`Expects all render modes to be strings, got ${JSON.stringify(modes)}`);
     const fps = metadata.renderFps;
     if (modes.length > 0 && fps === undefined) {
-      warn('No render fps was declared in the environment (env.metadata.renderFps is not defined; null declares none), rendering may occur at inconsistent fps.');
+      warn(
+        'No render fps was declared in the environment (env.metadata.renderFps is not defined; null declares none), rendering may occur at inconsistent fps.',
+      );
     } else if (fps !== undefined && fps !== null && !(typeof fps === 'number' && fps > 0)) {
       warn(`Expects env.metadata.renderFps to be a positive number, actual value: ${describe(fps)}`);
     }
     const mode = env.renderMode ?? null;
     if (mode !== null && !modes.includes(mode)) {
-      warn(`The environment was initialized successfully however with an unsupported render mode. Render mode: ${mode}, modes: ${JSON.stringify(modes)}`);
+      warn(
+        `The environment was initialized successfully however with an unsupported render mode. Render mode: ${mode}, modes: ${JSON.stringify(modes)}`,
+      );
     }
   }
   const frame = env.render();

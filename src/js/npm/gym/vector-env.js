@@ -72,7 +72,7 @@ export class VectorEnv {
     return this;
   }
   toString() {
-    return `${this.constructor.name}(${this.spec?.id ? `${this.spec.id}, ` : ''}numEnvs=${this.numEnvs})`;
+    return `${this.constructor.name}(${this.spec?.id ? `${this.spec.id}, ` : ''}numEnvs=${/** @type {{ numEnvs?: number }} */ (this).numEnvs})`;
   }
 }
 
@@ -88,9 +88,12 @@ function isVectorEnv(env) {
  */
 export class VectorWrapper {
   constructor(env) {
-    if (!isVectorEnv(env)) throw typeError(`${new.target.name} wraps a vector environment (with reset, step and numEnvs), got ${describe(env)}`);
+    if (!isVectorEnv(env))
+      throw typeError(`${new.target.name} wraps a vector environment (with reset, step and numEnvs), got ${describe(env)}`);
     if (env.singleObservationSpace === undefined) {
-      throw typeError(`${new.target.name}: the vector environment does not know its spaces yet: wrap an AsyncVectorEnv after \`await envs.ready\``);
+      throw typeError(
+        `${new.target.name}: the vector environment does not know its spaces yet: wrap an AsyncVectorEnv after \`await envs.ready\``,
+      );
     }
     this.env = env;
   }

@@ -6,6 +6,7 @@ import { Space } from '../api.js';
 import { describe, typeError, valueError } from './core.js';
 import { RunningMeanStd } from './ml-wrappers.js';
 import { VectorObservationWrapper, VectorWrapper, andThen, autoresetModeOf } from './vector-env.js';
+import { isTypedArray } from './arrays.js';
 
 const now = () => (globalThis.performance?.now() ?? Date.now()) / 1000;
 
@@ -25,7 +26,8 @@ function selected(args, n) {
 export class RecordEpisodeStatistics extends VectorWrapper {
   constructor(env, { bufferLength = 100, statsKey = 'episode' } = {}) {
     super(env);
-    if (!Number.isSafeInteger(bufferLength) || bufferLength < 1) throw valueError(`RecordEpisodeStatistics: bufferLength must be a positive integer, got ${describe(bufferLength)}`);
+    if (!Number.isSafeInteger(bufferLength) || bufferLength < 1)
+      throw valueError(`RecordEpisodeStatistics: bufferLength must be a positive integer, got ${describe(bufferLength)}`);
     if (typeof statsKey !== 'string') throw typeError(`RecordEpisodeStatistics: statsKey must be a string, got ${describe(statsKey)}`);
     this.bufferLength = bufferLength;
     this.statsKey = statsKey;
@@ -95,7 +97,13 @@ export class RecordEpisodeStatistics extends VectorWrapper {
         this.episodeStartTimes[i] = t;
       }
     }
-    return [observations, rewards, terminations, truncations, { ...infos, [this.statsKey]: { r, l, t: times }, [`_${this.statsKey}`]: dones }];
+    return [
+      observations,
+      rewards,
+      terminations,
+      truncations,
+      { ...infos, [this.statsKey]: { r, l, t: times }, [`_${this.statsKey}`]: dones },
+    ];
   }
   _keep(r, l, t) {
     for (const [queue, value] of [
@@ -133,12 +141,14 @@ function updateFromBatch(rms, batch, rows, size) {
 function readOptions(options, known, who) {
   const o = options ?? {};
   if (typeof o !== 'object' || Array.isArray(o)) throw typeError(`${who}: options must be an object, got ${describe(options)}`);
-  for (const key of Object.keys(o)) if (!known.includes(key)) throw typeError(`${who}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
+  for (const key of Object.keys(o))
+    if (!known.includes(key)) throw typeError(`${who}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   return o;
 }
 
 function readEpsilon(epsilon, who) {
-  if (typeof epsilon !== 'number' || !(epsilon > 0) || !Number.isFinite(epsilon)) throw valueError(`${who}: epsilon must be a positive number, got ${describe(epsilon)}`);
+  if (typeof epsilon !== 'number' || !(epsilon > 0) || !Number.isFinite(epsilon))
+    throw valueError(`${who}: epsilon must be a positive number, got ${describe(epsilon)}`);
   return epsilon;
 }
 
@@ -154,9 +164,11 @@ export class NormalizeObservation extends VectorObservationWrapper {
     super(env);
     const { epsilon = 1e-8 } = readOptions(options, ['epsilon'], 'NormalizeObservation');
     this.epsilon = readEpsilon(epsilon, 'NormalizeObservation');
-    if (autoresetModeOf(this.env, 'NormalizeObservation') !== 'NextStep') throw valueError(`NormalizeObservation needs autoresetMode NextStep, got ${this.env.metadata.autoresetMode}`);
+    if (autoresetModeOf(this.env, 'NormalizeObservation') !== 'NextStep')
+      throw valueError(`NormalizeObservation needs autoresetMode NextStep, got ${this.env.metadata.autoresetMode}`);
     const shape = this.env.singleObservationSpace.shape;
-    if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) throw typeError(`NormalizeObservation needs an observation space with a shape, got ${this.env.singleObservationSpace}`);
+    if (!Array.isArray(shape) && !isTypedArray(shape))
+      throw typeError(`NormalizeObservation needs an observation space with a shape, got ${this.env.singleObservationSpace}`);
     this._size = Array.from(shape).reduce((a, b) => a * b, 1);
     this.singleObservationSpace = Space.box({ low: -Infinity, high: Infinity, shape: Array.from(shape), dtype: 'float32' });
     this.observationSpace = Space.batched(this.singleObservationSpace, [this.numEnvs]);
@@ -173,7 +185,8 @@ export class NormalizeObservation extends VectorObservationWrapper {
   observations(observations) {
     const n = this.numEnvs;
     const size = this._size;
-    if (observations?.length !== n * size) throw valueError(`NormalizeObservation: a batch of ${n} × ${size} values, got ${describe(observations)}`);
+    if (observations?.length !== n * size)
+      throw valueError(`NormalizeObservation: a batch of ${n} × ${size} values, got ${describe(observations)}`);
     if (this.updateRunningMean) updateFromBatch(this.obsRms, observations, n, size);
     const { mean, var: variance } = this.obsRms;
     const out = new Float32Array(n * size);
@@ -192,7 +205,8 @@ export class NormalizeReward extends VectorWrapper {
   constructor(env, options) {
     super(env);
     const { gamma = 0.99, epsilon = 1e-8 } = readOptions(options, ['gamma', 'epsilon'], 'NormalizeReward');
-    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1)) throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
+    if (typeof gamma !== 'number' || !(gamma >= 0 && gamma <= 1))
+      throw valueError(`NormalizeReward: gamma must be in [0, 1], got ${describe(gamma)}`);
     this.gamma = gamma;
     this.epsilon = readEpsilon(epsilon, 'NormalizeReward');
     this.returnRms = new RunningMeanStd(1);

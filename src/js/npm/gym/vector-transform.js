@@ -14,6 +14,7 @@ import { ClipReward as SingleClipReward } from './reward-wrappers.js';
 import { FilterObservation as SingleFilterObservation } from './observation-wrappers.js';
 import { batcher } from './vector.js';
 import { VectorActionWrapper, VectorObservationWrapper, VectorRewardWrapper, VectorWrapper, andThen } from './vector-env.js';
+import { isTypedArray } from './arrays.js';
 
 /** A stand-in environment with only spaces, for a single-env wrapper to be built over. */
 class SpacesOnly extends Env {
@@ -22,6 +23,7 @@ class SpacesOnly extends Env {
     this.observationSpace = observationSpace;
     this.actionSpace = actionSpace;
   }
+  /** @returns {never} */
   reset() {
     throw notImplemented('a vectorized wrapper only transforms values');
   }
@@ -48,7 +50,8 @@ export class TransformObservation extends VectorObservationWrapper {
   constructor(env, f, observationSpace = null, singleObservationSpace = null) {
     super(env);
     this.f = requireFunction(f, 'TransformObservation: f');
-    if (singleObservationSpace !== null) this.singleObservationSpace = requireSpace(singleObservationSpace, 'TransformObservation: singleObservationSpace');
+    if (singleObservationSpace !== null)
+      this.singleObservationSpace = requireSpace(singleObservationSpace, 'TransformObservation: singleObservationSpace');
     if (observationSpace !== null) this.observationSpace = requireSpace(observationSpace, 'TransformObservation: observationSpace');
     else if (singleObservationSpace !== null) this.observationSpace = batcher(this.singleObservationSpace, this.numEnvs).space;
   }
@@ -130,7 +133,8 @@ export class VectorizeTransformAction extends VectorActionWrapper {
     this.actionSpace = this._in.space;
   }
   actions(actions) {
-    if (this._in.length(actions) !== this.numEnvs) throw valueError(`step takes a batch of ${this.numEnvs} actions, got ${describe(actions)}`);
+    if (this._in.length(actions) !== this.numEnvs)
+      throw valueError(`step takes a batch of ${this.numEnvs} actions, got ${describe(actions)}`);
     return mapBatch(actions, this.numEnvs, this._in, this._out, (a) => this.wrapper.action(a));
   }
 }
@@ -179,7 +183,7 @@ export class DtypeObservation extends VectorizeTransformObservation {
 
 /** Environment `i`'s entry of a batched info array (a typed array holds the n rows end to end). */
 function entryOf(array, i, n) {
-  if (!ArrayBuffer.isView(array)) return array[i];
+  if (!isTypedArray(array)) return array[i];
   const width = array.length / n;
   return width === 1 ? array[i] : array.slice(i * width, (i + 1) * width);
 }

@@ -34,7 +34,7 @@ async function build(spec, i) {
     if (isPlainObject(spec.registration)) await replay({ ...spec.registration, id: spec.id });
     try {
       return make(spec.id, spec.options);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error?.name === 'LookupError') {
         error.message += '; an id registered with gym.register reaches workers when its entryPoint is {module, export}';
       }
@@ -75,7 +75,7 @@ function valueOf(env, name, args) {
 function outcome(op) {
   try {
     return { result: runOperation(environment(op.env), op) };
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return { error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } };
   }
 }

@@ -65,8 +65,11 @@ export class RecordEpisodeStatistics extends Wrapper {
     this.episodeStartTime = now();
     this.episodeReturns = 0;
     this.episodeLengths = 0;
+    /** @type {number[]} */
     this.returnQueue = [];
+    /** @type {number[]} */
     this.lengthQueue = [];
+    /** @type {number[]} */
     this.timeQueue = [];
   }
   reset(args) {
@@ -86,11 +89,13 @@ export class RecordEpisodeStatistics extends Wrapper {
       }
       const t = Math.round((now() - this.episodeStartTime) * 1e6) / 1e6;
       const stats = { r: this.episodeReturns, l: this.episodeLengths, t };
-      for (const [queue, value] of [
+      /** @type {[number[], number][]} */
+      const queues = [
         [this.returnQueue, stats.r],
         [this.lengthQueue, stats.l],
         [this.timeQueue, stats.t],
-      ]) {
+      ];
+      for (const [queue, value] of queues) {
         queue.push(value);
         if (queue.length > this.bufferLength) queue.shift();
       }
