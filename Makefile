@@ -1,5 +1,5 @@
 # The two commands a newcomer needs (see README.md), and a few more.
-.PHONY: serve test test-python wheel build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-python bench-ray bench-vector bench-page bench-learning clean
+.PHONY: serve test test-python test-rllib wheel build docs size fuzz fuzz-js bench-spaces bench-interp bench-passes bench-datasets bench-scaling bench-env bench-python bench-ray bench-vector bench-page bench-learning clean
 
 serve: ## set up what is missing, build the package, serve the playground on :8080
 	@scripts/setup.sh build
@@ -13,6 +13,13 @@ test: ## set up what is missing, run every test layer
 test-python: ## set up the Python layer, build the wheel once, run its tests (pytest)
 	@scripts/setup.sh python
 	@scripts/test.sh python
+
+test-rllib: ## RLlib's PPO on a compgym environment: torch and RLlib into .venv/rllib (6.2 GB, once), the dev wheel, a short seeded training whose mean return must rise
+	@scripts/setup.sh rllib
+	@rm -rf .tmp/wheels-rllib
+	@.venv/bin/maturin build --quiet --profile dev -m python/Cargo.toml -o .tmp/wheels-rllib
+	@.venv/rllib/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall .tmp/wheels-rllib/compgym-*.whl
+	@.venv/rllib/bin/python -m pytest -q -p no:cacheprovider python/tests-rllib
 
 wheel: ## the release wheel of the Python package in .tmp/wheels-release/ (pip install it anywhere)
 	@scripts/setup.sh python

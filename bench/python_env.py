@@ -6,13 +6,16 @@ actions from the same 32-bit xorshift sequence on the median suite program
 and the Autophase and Ir observations. Python is timed at three depths: the
 binding alone (`compgym._core.GymEnv`), the Gymnasium face (`compgym.make`,
 numpy observations and info), and `gymnasium.make` (with Gymnasium's
-PassiveEnvChecker and OrderEnforcing wrappers). The Node column is added when
-pkg/ is built (`make build`).
+PassiveEnvChecker and OrderEnforcing wrappers). The Node column (the JS face,
+`compgym.make` of pkg/node.js, timed by bench/env-measure.mjs in a node process
+of its own) is added when pkg/ is built (`make build`); without it a line says
+the column was skipped.
 
     make bench-python      (or: .venv/bin/python bench/python_env.py [seconds])
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -93,7 +96,12 @@ def main():
         ("Python, gymnasium.make", measure(wrapped, wrapped.unwrapped.fork, face.observation.__getitem__, benchmark, length)),
     ]
     node = ROOT / "pkg/node.js"
-    if node.exists():
+    skipped = None
+    if not node.exists():
+        skipped = "no Node column: pkg/ is not built (make build makes it, then run this again)"
+    elif shutil.which("node") is None:
+        skipped = "no Node column: node is not on the PATH"
+    else:
         script = (
             f"const c = await import({json.dumps(str(node))});"
             f"const {{ measure }} = await import({json.dumps(str(ROOT / 'bench/env-measure.mjs'))});"
@@ -110,7 +118,8 @@ def main():
         ("Autophase (µs)", "autophaseUs", "{:.2f}"),
         ("Ir (µs)", "irUs", "{:.2f}"),
     ]
-    print(f"benchmark {benchmark}, episodes of {length} actions, {SECONDS} s per measure\n")
+    print(f"benchmark {benchmark}, episodes of {length} actions, {SECONDS} s per measure")
+    print(f"{skipped}\n" if skipped else "")
     print("| | " + " | ".join(name for name, _ in columns) + " |")
     print("|---|" + "---:|" * len(columns))
     for label, key, fmt in rows:

@@ -2,7 +2,8 @@
 # Installs what is missing for building (`setup.sh build`), for running every
 # test layer (`setup.sh test`), for the benchmarks (`setup.sh bench`), for the
 # size report (`setup.sh size`), for the documentation site (`setup.sh docs`)
-# or for the Python layer alone (`setup.sh python`).
+# or for the Python layer alone (`setup.sh python`; `setup.sh rllib` adds
+# RLlib's example).
 # Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,8 +32,25 @@ python_venv() {
   fi
 }
 
+# RLlib's example in a venv of its own, .venv/rllib (RLlib pins an older
+# Gymnasium than the layer's), with torch and RLlib pinned in
+# python/requirements-rllib.txt; skipped when the same list was installed.
+rllib_venv() {
+  local list=python/requirements-rllib.txt
+  if ! cmp -s "$list" .venv/rllib/.installed-requirements.txt; then
+    say "installing torch and RLlib into .venv/rllib (6.2 GB, once)"
+    [ -x .venv/rllib/bin/python ] || python3 -m venv .venv/rllib
+    .venv/rllib/bin/python -m pip install --quiet --disable-pip-version-check -r "$list"
+    cp "$list" .venv/rllib/.installed-requirements.txt
+  fi
+}
 if [ "$purpose" = python ]; then
   python_venv
+  exit 0
+fi
+if [ "$purpose" = rllib ]; then
+  python_venv
+  rllib_venv
   exit 0
 fi
 

@@ -27,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--large", type=int, help="the first N large-v0 programs (default all)")
     p.add_argument("--generated", type=int, help="generated programs of unseen seeds (default 100)")
     p.add_argument("--size", type=int)
+    p.add_argument("--programs", type=names, help="one's own programs: .bril files or folders, comma-separated")
+    p.add_argument("--split", help="train or held-out: only the hand-written programs on that side")
+    p.add_argument("--policy", metavar="FILE", help="the policy that policy and guided play (it joins the agents)")
     p.add_argument("--steps", type=int, help="per program (default 5000)")
     p.add_argument("--seconds", type=float, help="per program (default: no limit)")
     p.add_argument("--seed", type=int)
@@ -47,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             from . import ray as compgym_ray  # only when asked: Ray is optional
 
             result = compgym_ray.leaderboard(address=None if args.ray == "local" else args.ray, **options)
-    except (ValueError, LookupError, TypeError) as e:
+    except (ValueError, LookupError, TypeError, OSError) as e:
         p.exit(2, f"compgym-leaderboard: {e}\n")
     print(json.dumps(result["rows"], indent=1) if args.json else result["table"], end="" if not args.json else "\n")
     return 0

@@ -10,16 +10,30 @@
 //! and returns plain strings.
 
 use crate::errors::IntoPy;
-use compgym::agents::leaderboard::{
-    table, to_json, Dataset, Entry, Leaderboard, LeaderboardOptions, Row, UNSEEN_SEEDS,
-};
+use compgym::agents::leaderboard::{table, to_json, Dataset, Entry, Leaderboard, LeaderboardOptions, Row};
+use compgym::agents::policy::Policy;
+use compgym::agents::programs::{OwnProgram, Split};
 use compgym::agents::request::{LeaderboardRequest, Limit};
 use compgym::Error;
 use pyo3::prelude::*;
 use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
-const KEYS: &[&str] =
-    &["tasks", "agents", "suite", "large", "generated", "size", "steps", "seconds", "from_baseline", "seed"];
+const KEYS: &[&str] = &[
+    "tasks",
+    "agents",
+    "suite",
+    "large",
+    "generated",
+    "size",
+    "programs",
+    "split",
+    "policy",
+    "steps",
+    "seconds",
+    "from_baseline",
+    "seed",
+];
 
 fn value_error(message: String) -> Error {
     Error::value(message)
@@ -65,6 +79,30 @@ fn limit<T>(
     }
 }
 
+/// Programs of one's own as `compgym.leaderboard` read them: each its
+/// folder's name (the dataset), its path there and its text; the core names
+/// them as the command line's `--programs` does.
+fn own_programs(o: &Map<String, Value>) -> compgym::Result<Vec<OwnProgram>> {
+    let Some(items) = o.get("programs") else { return Ok(Vec::new()) };
+    let bad = || value_error("programs must be a list of {\"dataset\", \"path\", \"source\"} dicts".into());
+    let items = items.as_array().ok_or_else(bad)?;
+    items
+        .iter()
+        .map(|p| {
+            let field = |k: &str| p.get(k).and_then(Value::as_str).ok_or_else(bad);
+            Ok(OwnProgram::from_file(field("dataset")?, field("path")?, field("source")?.to_string()))
+        })
+        .collect()
+}
+
+/// A string field, if given.
+fn text<'a>(o: &'a Map<String, Value>, key: &str) -> compgym::Result<Option<&'a str>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_str().map(Some).ok_or_else(|| value_error(format!("{key} must be a str"))),
+    }
+}
+
 /// The request's options: the core reads and checks every field.
 fn options(request: &str) -> compgym::Result<LeaderboardOptions> {
     let value: Value = serde_json::from_str(request).map_err(|e| value_error(format!("request: {e}")))?;
@@ -86,13 +124,8 @@ fn options(request: &str) -> compgym::Result<LeaderboardOptions> {
         r.large = count(&o, "large")?.map(|n| n as usize);
     }
     if let Some(n) = count(&o, "generated")? {
-        // Past the unseen seeds a program would be one training may draw
-        // (and the list of URIs is sized by this number).
-        let most = UNSEEN_SEEDS.end - UNSEEN_SEEDS.start;
-        if n > most {
-            return Err(value_error(format!("generated must be at most {most}, got {n}")));
-        }
-        r.generated = n as usize;
+        // The core bounds it; past usize it is past that bound too.
+        r.generated = usize::try_from(n).unwrap_or(usize::MAX);
     }
     if let Some(n) = count(&o, "size")? {
         r.size = u32::try_from(n).map_err(|_| value_error("size is too large".into()))?;
@@ -104,6 +137,13 @@ fn options(request: &str) -> compgym::Result<LeaderboardOptions> {
     }
     if let Some(seed) = count(&o, "seed")? {
         r.seed = seed;
+    }
+    r.own = own_programs(&o)?;
+    if let Some(side) = text(&o, "split")? {
+        r.split = Some(Split::by_name(side)?);
+    }
+    if let Some(weights) = text(&o, "policy")? {
+        r.policy = Some(Rc::new(Policy::from_json(weights)?));
     }
     r.options()
 }

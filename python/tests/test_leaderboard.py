@@ -75,8 +75,10 @@ def test_random_requests_raise_python_errors_only():
 
     rng = random.Random(7)
     # Requests are only read (plan): a random one may ask for a search of 2**63 steps.
-    keys = ["tasks", "agents", "suite", "large", "generated", "size", "steps", "seconds", "from_baseline", "seed", "x"]
-    values = [None, True, -1, 0, 3, 2**63, 2**70, 1.5, float("nan"), "size", ["size"], ["greedy", 3], {}, [[]]]
+    keys = ["tasks", "agents", "suite", "large", "generated", "size", "steps", "seconds", "from_baseline", "seed",
+            "programs", "split", "policy", "x"]
+    values = [None, True, -1, 0, 3, 2**63, 2**70, 1.5, float("nan"), "size", ["size"], ["greedy", 3], {}, [[]],
+              "{}", "train", [{"dataset": "d", "path": "p.bril", "source": "@main {\n}\n"}], [{"dataset": 1}]]
     for _ in range(300):
         options = {rng.choice(keys): rng.choice(values) for _ in range(rng.randrange(4))}
         try:
@@ -95,6 +97,8 @@ def test_random_requests_raise_python_errors_only():
             board.cell(request, row, program)
     with pytest.raises(ValueError, match="generated must be at most 1000000"):
         board.plan(board.request(generated=2**62))
+    with pytest.raises(ValueError, match="size must be 1..=20000"):
+        board.plan(board.request(size=0))
     for bad in ("", "[", "[]", "{\"steps\": -1}"):
         with pytest.raises(ValueError):
             board.plan(bad)
@@ -110,3 +114,64 @@ def test_the_command_prints_the_table_and_reports_bad_options(capsys):
         main([*flags, "--steps", "0"])
     assert exit.value.code == 2
     assert "steps must be at least 1" in capsys.readouterr().err
+
+
+def write(path, text="@main {\n  v: int = const 1;\n  print v;\n}\n"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_own_programs_are_read_and_named_as_the_command_reads_them(tmp_path, monkeypatch):
+    # The layout of the command's own test (src/cli/files.rs).
+    for file in ["d/a-c.bril", "d/a/b.bril", "d/x/y/z.bril", "d/x/y/w/deep.bril", "d/notes.txt", "d/a.json"]:
+        write(tmp_path / file)
+    write(tmp_path / "p.bril")
+    monkeypatch.chdir(tmp_path)
+    programs = board.read_programs(["d", "d/a/b.bril", "p.bril"])
+    assert [(p["dataset"], p["path"]) for p in programs] == [
+        ("d", "a/b.bril"), ("d", "a-c.bril"), ("d", "x/y/z.bril"), ("a", "b.bril"), ("own", "p.bril"),
+    ], "a folder's .bril files two levels deep, a path before its sibling a-c; a bare file in `own`"
+    rows = board.plan(board.request(programs=["d", "d/a/b.bril", "p.bril"], agents=["greedy"], tasks=["size"],
+                                    suite=0, large=0, generated=0))
+    assert [(r["dataset"], r["benchmarks"]) for r in rows] == [
+        ("d", ["benchmark://d/a/b", "benchmark://d/a-c", "benchmark://d/x/y/z"]),
+        ("a", ["benchmark://a/b"]),
+        ("own", ["benchmark://own/p"]),
+    ]
+    with pytest.raises(FileNotFoundError):
+        board.request(programs="gone/q.bril")
+    write(tmp_path / "bad/broken.bril", "@main {")
+    with pytest.raises(ValueError):
+        board.leaderboard(programs="bad", agents=["greedy"], tasks=["size"], suite=0, large=0, generated=0, steps=5)
+
+
+def test_a_policy_and_own_programs_run_alike_whole_by_cells_and_from_the_command(root, tmp_path, capsys):
+    policy = root / "src/agents/policy/pretrained-size.json"
+    community = root / "data/bril-community/mixed"
+    options = dict(tasks=["size"], agents=["greedy"], suite=1, large=0, generated=0, steps=20,
+                   programs=[str(community)], policy=str(policy))
+    whole = board.leaderboard(**options)
+    assert [(r["dataset"], r["agent"]) for r in whole["rows"]] == [
+        ("suite-v0", "greedy"), ("suite-v0", "policy"), ("mixed", "greedy"), ("mixed", "policy"),
+    ], "the policy joins the agents; the folder is a dataset of its own"
+    assert [p["benchmark"] for p in whole["rows"][2]["programs"]] == [
+        "benchmark://mixed/mat-inv", "benchmark://mixed/random_walk",
+    ], "only the .bril files: the .json beside them are the same programs"
+    assert all(row["valid"] == len(row["programs"]) for row in whole["rows"])
+    request = board.request(**options)
+    assert without_walltime(board.assemble(request, cells(request))) == without_walltime(whole)
+    # The weights as a dict are the same policy.
+    by_dict = board.leaderboard(**{**options, "policy": json.loads(policy.read_text())})
+    assert without_walltime(by_dict) == without_walltime(whole)
+    flags = ["--tasks", "size", "--agents", "greedy", "--suite", "1", "--large", "0", "--generated", "0",
+             "--steps", "20", "--programs", str(community), "--policy", str(policy), "--json"]
+    assert main(flags) == 0
+    printed = {"rows": json.loads(capsys.readouterr().out), "table": ""}
+    assert without_walltime(printed)[0] == without_walltime(whole)[0]
+    with pytest.raises(SystemExit) as exit:
+        main([*flags[:-1], "--policy", str(tmp_path / "none.json")])
+    assert exit.value.code == 2
+    with pytest.raises(ValueError, match="policy"):
+        board.plan(board.request(agents=["greedy"], policy={"not": "a policy"}))
+    with pytest.raises(LookupError, match="unknown split"):
+        board.plan(board.request(split="sideways"))

@@ -76,3 +76,20 @@ def test_import_compgym_never_imports_ray():
 
     code = "import sys, compgym, compgym.leaderboard; assert 'ray' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_own_programs_and_a_policy_give_the_local_results(cluster, root):
+    mixed = root / "data/bril-community/mixed"
+    policy = root / "src/agents/policy/pretrained-size.json"
+    options = dict(tasks=["size"], agents=["greedy"], suite=1, large=0, generated=1, steps=20,
+                   programs=[str(mixed)], policy=str(policy))
+    local = board.leaderboard(**options)
+    distributed = cray.leaderboard(**options)
+    assert [(r["dataset"], r["agent"]) for r in distributed["rows"]] == [
+        (d, a) for d in ("suite-v0", "mixed", "random-v1, size 40") for a in ("greedy", "policy")
+    ]
+    assert without_walltime(distributed) == without_walltime(local)
+    # The driver reads the files once; a task on another machine needs none.
+    sent = json.loads(board.request(**options))
+    assert sent["programs"][0]["source"] == (mixed / "mat-inv.bril").read_text()
+    assert json.loads(sent["policy"]) == json.loads(policy.read_text())

@@ -8,11 +8,12 @@
 use super::baseline::pipeline_actions;
 use super::fixed::{best_sequence, MAX_LENGTH};
 use super::kinds::{AgentKind, Policies, SEARCHES};
-use super::leaderboard::{Dataset, LeaderboardOptions};
+use super::leaderboard::{Dataset, LeaderboardOptions, UNSEEN_SEEDS};
 use super::policy::Policy;
 use super::programs::{bundled, own, OwnProgram, Split};
 use super::search::{Budget, SearchOptions, SearchRun};
 use super::task::Task;
+use crate::bril::generator::v1 as generator;
 use crate::compilers::make;
 use crate::env::{Clock, CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
@@ -34,6 +35,10 @@ pub const SOURCE_URI: &str = "benchmark://user-v0/program";
 /// about 180 instructions, inside the sizes the policy trains on and near
 /// the hand-written programs' (random-v1's default, 100, is about 450).
 pub const GENERATED_SIZE: u32 = 40;
+
+/// The most generated programs a leaderboard takes: one per unseen seed
+/// (past them a program would be one training may draw).
+pub const MAX_GENERATED: usize = (UNSEEN_SEEDS.end - UNSEEN_SEEDS.start) as usize;
 
 /// A limit as a caller gives it: `None` takes the default, `Some(None)` is
 /// no limit, `Some(Some(x))` is `x`.
@@ -182,8 +187,10 @@ pub struct LeaderboardRequest {
     pub suite: Option<usize>,
     /// The first programs of `large-v0`, when the compiler has it (`None`: all; 0: none).
     pub large: Option<usize>,
-    /// Generated programs, of seeds training never draws.
+    /// Generated programs, of seeds training never draws (at most
+    /// [`MAX_GENERATED`]).
     pub generated: usize,
+    /// Their size, 1 to the generator's largest.
     pub size: u32,
     /// Programs of one's own (one dataset per folder they came from).
     pub own: Vec<OwnProgram>,
@@ -265,6 +272,20 @@ impl LeaderboardRequest {
             }
         }
         if self.generated > 0 {
+            // Checked before the list of URIs, which this number sizes, is made.
+            if self.generated > MAX_GENERATED {
+                return Err(Error::value(format!(
+                    "generated must be at most {MAX_GENERATED}, got {}",
+                    self.generated
+                )));
+            }
+            if !(1..=generator::MAX_SIZE).contains(&self.size) {
+                return Err(Error::value(format!(
+                    "size must be 1..={} (the generator's), got {}",
+                    generator::MAX_SIZE,
+                    self.size
+                )));
+            }
             datasets.push(Dataset::generated(self.generated, self.size));
         }
         Ok(LeaderboardOptions {
@@ -410,5 +431,25 @@ mod tests {
             ..quick()
         };
         assert_eq!(with_policy.options().unwrap().agents[0].name(), "policy");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn generated_programs_are_bounded_before_any_is_listed() {
+        let bad = |r: LeaderboardRequest| r.options().err().map(|e| (e.name(), e.message().to_string()));
+        let quick = LeaderboardRequest::quick;
+        let too_many = bad(LeaderboardRequest { generated: usize::MAX, ..quick() }).unwrap();
+        assert_eq!(too_many.0, "ValueError");
+        assert!(too_many.1.contains("at most 1000000"), "{}", too_many.1);
+        for size in [0, generator::MAX_SIZE + 1, u32::MAX] {
+            assert_eq!(
+                bad(LeaderboardRequest { size, ..quick() }).map(|e| e.0),
+                Some("ValueError"),
+                "{size}"
+            );
+        }
+        let largest = LeaderboardRequest { generated: 1, size: generator::MAX_SIZE, ..quick() };
+        assert!(largest.options().unwrap().datasets.last().unwrap().benchmarks[0].ends_with("?size=20000"));
+        // Without generated programs their size is never read.
+        assert!(LeaderboardRequest { generated: 0, size: 0, ..quick() }.options().is_ok());
     }
 }
