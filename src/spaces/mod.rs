@@ -396,7 +396,7 @@ impl Space {
         let rng = &mut self.rng;
         leaf_or_composite!(Arc::make_mut(&mut self.kind), s => leaf: { let _ = s; },
         composite: for child in s.children_mut() {
-            seeds.extend(child.seed(rng.next_u64() >> 11));
+            seeds.extend(child.seed(rng.draw_seed()));
         });
         seeds
     }
