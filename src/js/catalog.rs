@@ -31,5 +31,7 @@ export interface Catalog {
   /** `seedOnly`: made from a seed alone (a search). */
   agents: (CatalogEntry & { name: AgentName; label: string; seedOnly: boolean })[];
   spaceKinds: (CatalogEntry & { name: SpaceType; batching: Batching })[];
+  /** Autophase's features, in the observation vector's order. */
+  autophase: CatalogEntry[];
 }
 "#;

@@ -61,6 +61,16 @@ fn mode(space: &Space) -> Mode {
     }
 }
 
+/// The dtype the values of `space` take in a batch (stacked arrays' or
+/// gathered scalars'), or None when they nest: what a vector environment's
+/// batcher allocates.
+pub fn batch_dtype(space: &Space) -> Option<DType> {
+    match mode(space) {
+        Mode::Stack(dtype, _) | Mode::Scalars(dtype) => Some(dtype),
+        Mode::Nested => None,
+    }
+}
+
 impl BatchedSpace {
     pub fn new(name: &str, space: Space, batch_shape: Vec<usize>) -> Result<BatchedSpace> {
         let name = check_name(name, "Batched name")?;
@@ -297,6 +307,7 @@ mod tests {
                 _ => false,
             };
             assert!(agrees, "{} batches as the registry says ({:?})", kind.name, kind.batching);
+            assert_eq!(batch_dtype(space), batched.stacked().map(|(dtype, _)| dtype), "{}", kind.name);
             assert!(kind.description.ends_with('.') && kind.description.len() > 10, "{}", kind.name);
         }
     }
