@@ -6,6 +6,7 @@
 pub mod agents;
 pub mod bandit;
 pub mod bril;
+pub mod catalog;
 pub mod cli;
 pub mod compilers;
 pub mod env;

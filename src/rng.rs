@@ -82,6 +82,15 @@ impl Rng {
         (self.next_u64() >> 32) as u32
     }
 
+    /// A seed for another generator drawn from this one: the next 64 bits'
+    /// top 53, so JavaScript holds it exactly as a number. The one rule for
+    /// every seed the core derives (children of a space, an action space
+    /// after a reset, a dataset's pick).
+    #[inline]
+    pub fn draw_seed(&mut self) -> u64 {
+        self.next_u64() >> 11
+    }
+
     /// A new, independent generator seeded from this one's stream.
     pub fn split(&mut self) -> Rng {
         Rng::seed_from_u64(self.next_u64())

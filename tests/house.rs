@@ -73,6 +73,23 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "catalog",
+        &[
+            "error",
+            "rng",
+            "value",
+            "limits",
+            "spaces",
+            "service",
+            "views",
+            "rewards",
+            "env",
+            "bril",
+            "compilers",
+            "agents",
+        ],
+    ),
+    (
         "cli",
         &[
             "error",

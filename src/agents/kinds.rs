@@ -64,13 +64,87 @@ pub enum AgentKind {
     Fixed(Rc<Vec<Sequence>>),
 }
 
-/// The names of the searches that need nothing but a seed, in table order.
-pub const SEARCHES: [&str; 4] = ["random", "greedy", "beam", "explore"];
+/// An agent as the registry lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentInfo {
+    pub name: &'static str,
+    /// A short label for a menu.
+    pub label: &'static str,
+    /// One plain sentence saying how it works.
+    pub description: &'static str,
+    /// Whether it needs nothing but a seed ([`AgentKind::by_name`] makes it).
+    pub seed_only: bool,
+}
+
+/// Every agent, in table order.
+pub const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "random",
+        label: "random search",
+        description: "Random search: plays episodes of up to 60 random passes, each ended after 20 passes without a new best, and keeps the best state seen.",
+        seed_only: true,
+    },
+    AgentInfo {
+        name: "greedy",
+        label: "greedy search",
+        description: "Greedy search: tries every pass from the current state, takes the one that shrinks the program most, and stops when none shrinks it.",
+        seed_only: true,
+    },
+    AgentInfo {
+        name: "beam",
+        label: "beam search",
+        description: "Beam search: every pass from each of the 8 smallest distinct programs of the previous level, keeping the 8 smallest new ones, level after level.",
+        seed_only: true,
+    },
+    AgentInfo {
+        name: "explore",
+        label: "explore (archive search)",
+        description: "Explore: keeps an archive of the distinct programs found, returns to a small one (a fork costs nothing) and walks a few random passes from it; the strongest search here.",
+        seed_only: true,
+    },
+    AgentInfo {
+        name: "guided",
+        label: "guided search (policy + explore)",
+        description: "Guided search: the learned policy ranks the passes to try before -Oz, the most promising prefixes are finished with -Oz, and explore walks on from the best of them.",
+        seed_only: false,
+    },
+    AgentInfo {
+        name: "policy",
+        label: "learned policy (zero-shot)",
+        description: "The learned policy: a small network trained with PPO on hand-written and generated programs picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.",
+        seed_only: false,
+    },
+    AgentInfo {
+        name: "fixed",
+        label: "fixed sequence (ablation)",
+        description: "The fixed-sequence ablation: one sequence of passes per task, the best found on the training programs, played unchanged on every program.",
+        seed_only: false,
+    },
+];
 
 /// Every agent's name, in table order.
-pub const ALL: [&str; 7] = ["random", "greedy", "beam", "explore", "guided", "policy", "fixed"];
+pub fn names() -> impl Iterator<Item = &'static str> {
+    AGENTS.iter().map(|a| a.name)
+}
+
+/// The names of the searches that need nothing but a seed, in table order.
+pub fn searches() -> impl Iterator<Item = &'static str> {
+    AGENTS.iter().filter(|a| a.seed_only).map(|a| a.name)
+}
+
+fn unknown(name: &str) -> Error {
+    Error::lookup(format!(
+        "unknown agent {name:?}; the agents are {}",
+        names().collect::<Vec<_>>().join(", ")
+    ))
+}
 
 impl AgentKind {
+    /// Whether `name` is an agent's, else a LookupError naming them all.
+    pub fn check_name(name: &str) -> Result<()> {
+        names().any(|n| n == name).then_some(()).ok_or_else(|| unknown(name))
+    }
+
     /// A search by name (`guided`, `policy` and `fixed` need more: see
     /// [`crate::agents::request::agent_kind`]).
     pub fn by_name(name: &str) -> Result<AgentKind> {
@@ -79,12 +153,7 @@ impl AgentKind {
             "greedy" => AgentKind::Greedy,
             "beam" => AgentKind::Beam,
             "explore" => AgentKind::Explore,
-            _ => {
-                return Err(Error::lookup(format!(
-                    "unknown agent {name:?}; the agents are {}",
-                    ALL.join(", ")
-                )))
-            }
+            _ => return Err(unknown(name)),
         })
     }
 

@@ -7,7 +7,7 @@
 
 use super::baseline::pipeline_actions;
 use super::fixed::{best_sequence, MAX_LENGTH};
-use super::kinds::{AgentKind, Policies, SEARCHES};
+use super::kinds::{searches, AgentKind, Policies};
 use super::leaderboard::{Dataset, LeaderboardOptions, UNSEEN_SEEDS};
 use super::policy::Policy;
 use super::programs::{bundled, own, OwnProgram, Split};
@@ -207,7 +207,7 @@ pub struct LeaderboardRequest {
 
 impl Default for LeaderboardRequest {
     fn default() -> Self {
-        let mut agents: Vec<String> = SEARCHES.iter().map(|s| s.to_string()).collect();
+        let mut agents: Vec<String> = searches().map(String::from).collect();
         agents.push("policy".into());
         LeaderboardRequest {
             tasks: vec!["size".into(), "runtime".into()],

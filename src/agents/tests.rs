@@ -6,7 +6,7 @@ use super::baseline::{pipeline_actions, Pipeline};
 use super::beam::{BeamSearch, BeamSearchOptions};
 use super::explore::{Explore, ExploreOptions};
 use super::greedy::Greedy;
-use super::kinds::{AgentKind, SEARCHES};
+use super::kinds::{searches, AgentKind};
 use super::random::{RandomSearch, RandomSearchOptions};
 use super::search::{Budget, Search, SearchOptions, SearchResult, SearchRun, Status};
 use super::task::Task;
@@ -60,7 +60,7 @@ fn replayed_cost(env: &CompilerEnv, result: &SearchResult, cost: &str) -> f64 {
 fn every_search_is_reproducible_within_budget_and_replays() {
     let env = bril("benchmark://suite-v0/histogram");
     let initial = env.observation().get(SIZE).unwrap().as_f64().unwrap();
-    for name in SEARCHES {
+    for name in searches() {
         let kind = AgentKind::by_name(name).unwrap();
         let a = run(&env, kind.make(7, Task::CodeSize).unwrap(), SIZE, Vec::new(), 300);
         let b = run(&env, kind.make(7, Task::CodeSize).unwrap(), SIZE, Vec::new(), 300);
@@ -185,7 +185,7 @@ fn starting_from_the_baseline_never_ends_worse_than_it() {
             baseline,
             "the start is the baseline"
         );
-        for name in SEARCHES {
+        for name in searches() {
             let result = run(
                 &env,
                 AgentKind::by_name(name).unwrap().make(0, Task::CodeSize).unwrap(),

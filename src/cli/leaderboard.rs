@@ -5,7 +5,7 @@
 use super::args::{list, value};
 use super::files::{own_programs, read_text};
 use super::{Failure, Io};
-use crate::agents::kinds::{AgentKind, ALL};
+use crate::agents::kinds::AgentKind;
 use crate::agents::leaderboard::{table, to_json, Entry, Leaderboard, Row};
 use crate::agents::policy::Policy;
 use crate::agents::programs::Split;
@@ -35,11 +35,7 @@ fn names(text: &str, known: impl Fn(&str) -> Result<(), Error>) -> Result<Vec<St
 }
 
 fn known_agent(name: &str) -> Result<(), Error> {
-    if ALL.contains(&name) {
-        Ok(())
-    } else {
-        Err(Error::lookup(format!("unknown agent {name:?}; the agents are {}", ALL.join(", "))))
-    }
+    AgentKind::check_name(name)
 }
 
 fn read_policy(io: &mut dyn Io, path: &str) -> Result<Policy, Failure> {

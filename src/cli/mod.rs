@@ -31,7 +31,7 @@ mod memory;
 mod tests;
 
 pub use io::Io;
-pub use usage::USAGE;
+pub use usage::usage;
 
 /// The command did what it was asked.
 pub const OK: i32 = 0;
@@ -57,7 +57,7 @@ impl Failure {
 
     /// A usage error: the message, then the usage; status [`BAD_INPUT`].
     fn usage(message: impl Into<String>) -> Failure {
-        Failure::input(format!("{}\n{USAGE}", message.into()))
+        Failure::input(format!("{}\n{}", message.into(), usage()))
     }
 
     /// A failure while running: status [`FAILED`].
@@ -86,7 +86,7 @@ fn command(name: &str) -> Option<Command> {
 }
 
 fn help(io: &mut dyn Io) -> Result<(), Failure> {
-    io.stdout(&format!("{USAGE}\n"));
+    io.stdout(&format!("{}\n", usage()));
     Ok(())
 }
 

@@ -1,7 +1,14 @@
 //! The usage text: printed for `help`, `-h` and `--help`, and after every
-//! usage error.
+//! usage error. Lists come from the registries (the agents' names).
 
-pub const USAGE: &str = "usage:
+use crate::agents::kinds;
+
+/// The usage text.
+pub fn usage() -> String {
+    TEMPLATE.replace("{agents}", &kinds::names().collect::<Vec<_>>().join(", "))
+}
+
+const TEMPLATE: &str = "usage:
   compgym run [-p] [FILE|-] [ARGS...]   run a Bril program (text or JSON) as brili
                                         does; without ARGS, the program's `# ARGS:`
                                         line is used; -p prints total_dyn_inst on stderr
@@ -30,8 +37,8 @@ pub const USAGE: &str = "usage:
                       [--tasks size,runtime] [--suite N] [--large N] [--generated N] [--size N]
                       [--programs PATH,...] [--split train|held-out|dev]
                       [--from-scratch] [--policy FILE] [--seed N] [--json]
-                                        agents (random, greedy, beam, explore, guided,
-                                        policy, fixed) on code size (vs -Oz) and runtime
+                                        the agents ({agents})
+                                        on code size (vs -Oz) and runtime
                                         (vs -O2) over the suite, large-v0, the .bril
                                         files in PATHs (a dataset per folder) and 100
                                         generated programs the policy never saw;

@@ -59,7 +59,7 @@ impl Datasets {
         let dataset = candidates[rng.index(candidates.len())];
         let index = match dataset.size() {
             Some(n) => rng.below(n),
-            None => rng.next_u64() >> 11,
+            None => rng.draw_seed(),
         };
         dataset.benchmark_uri(index).ok_or_else(|| Error::lookup("dataset index out of range"))
     }

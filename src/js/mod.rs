@@ -8,6 +8,7 @@ pub mod bandit;
 #[cfg(feature = "bench")]
 pub mod bench;
 pub mod bril;
+pub mod catalog;
 pub mod cli;
 pub mod compiler_bandit;
 pub mod compiler_timestep;

@@ -159,6 +159,13 @@ impl JsRng {
         js_sys::BigInt::from(self.with(Rng::next_u64))
     }
 
+    /// A seed drawn for another generator, below 2^53 (the core's one rule,
+    /// as Gymnasium's environments seed their action spaces).
+    #[wasm_bindgen(js_name = drawSeed)]
+    pub fn draw_seed(&self) -> f64 {
+        self.with(Rng::draw_seed) as f64
+    }
+
     /// numpy's `choice(a, size)`: an item of `a` (an array or typed array; an
     /// integer n stands for 0..n) drawn uniformly; with `size`, an array of
     /// `size` draws with replacement. Declared in `typescript/values.rs`.

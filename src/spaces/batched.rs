@@ -48,7 +48,26 @@ fn mode(space: &Space) -> Mode {
             d if d.is_float() => DType::F64,
             _ => DType::I64,
         }),
-        _ => Mode::Nested,
+        SpaceKind::Sequence(_)
+        | SpaceKind::Permutation(_)
+        | SpaceKind::DynamicBox(_)
+        | SpaceKind::Graph(_)
+        | SpaceKind::Text(_)
+        | SpaceKind::SpaceSequence(_)
+        | SpaceKind::Dict(_)
+        | SpaceKind::Tuple(_)
+        | SpaceKind::Union(_)
+        | SpaceKind::Batched(_) => Mode::Nested,
+    }
+}
+
+/// The dtype the values of `space` take in a batch (stacked arrays' or
+/// gathered scalars'), or None when they nest: what a vector environment's
+/// batcher allocates.
+pub fn batch_dtype(space: &Space) -> Option<DType> {
+    match mode(space) {
+        Mode::Stack(dtype, _) | Mode::Scalars(dtype) => Some(dtype),
+        Mode::Nested => None,
     }
 }
 
@@ -245,7 +264,53 @@ impl Composite for BatchedSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spaces::{BoxSpace, Discrete, TextSpace};
+    use crate::spaces::*;
+
+    /// One space of every kind, by its `type`.
+    fn one_of_each() -> Vec<Space> {
+        let unit = || BoxSpace::uniform("b", 0.0, 1.0, Some(vec![2]), DType::F32).unwrap();
+        let d = || -> Space { Discrete::new("d", 3, 0).unwrap().into() };
+        let scalar = || Scalar::new("s", Some(0.0), Some(9.0), DType::I64).unwrap();
+        vec![
+            unit().into(),
+            d(),
+            NamedDiscrete::new("n", vec!["a".into(), "b".into()]).unwrap().into(),
+            Commandline::new("c", vec![CommandlineFlag::new("a", "-a", "A")]).unwrap().into(),
+            scalar().into(),
+            Sequence::new("q", (0, Some(3)), SequenceDType::Str, None, None).unwrap().into(),
+            Permutation::new("p", scalar()).unwrap().into(),
+            RewardSpace::new("r").unwrap().into(),
+            MultiDiscrete::new("m", vec![2, 3], vec![0, 0], vec![2], DType::I64).unwrap().into(),
+            MultiBinary::new("mb", vec![3]).unwrap().into(),
+            BinarySpace::new("bi", vec![3]).unwrap().into(),
+            DynamicBoxSpace::new("db", 0.0, 9.0, vec![0], vec![3], DType::I32, 0.0).unwrap().into(),
+            GraphSpace::new("g", unit(), None, (1, Some(3)), (0, Some(3)), vec![]).unwrap().into(),
+            TextSpace::new("t", 0, 4, None).unwrap().into(),
+            SpaceSequence::new("ss", d(), (0, Some(2))).unwrap().into(),
+            DictSpace::new("di", vec![("x".into(), d())], false).unwrap().into(),
+            TupleSpace::new("tu", vec![d()]).unwrap().into(),
+            UnionSpace::new("u", vec![d()]).unwrap().into(),
+            BatchedSpace::new("ba", d(), vec![2]).unwrap().into(),
+        ]
+    }
+
+    #[test]
+    fn the_registry_says_how_every_kind_batches() {
+        let spaces = one_of_each();
+        let types: Vec<&str> = spaces.iter().map(Space::type_name).collect();
+        assert_eq!(types, KINDS.iter().map(|k| k.name).collect::<Vec<_>>(), "one space per kind, in order");
+        for (space, kind) in spaces.iter().zip(KINDS) {
+            let batched = BatchedSpace::new("b", space.clone(), vec![2]).unwrap();
+            let agrees = match (kind.batching, mode(space)) {
+                (Batching::Stack, Mode::Stack(..)) | (Batching::Gather, Mode::Scalars(_)) => true,
+                (Batching::Parts | Batching::List, Mode::Nested) => batched.stacked().is_none(),
+                _ => false,
+            };
+            assert!(agrees, "{} batches as the registry says ({:?})", kind.name, kind.batching);
+            assert_eq!(batch_dtype(space), batched.stacked().map(|(dtype, _)| dtype), "{}", kind.name);
+            assert!(kind.description.ends_with('.') && kind.description.len() > 10, "{}", kind.name);
+        }
+    }
 
     #[test]
     fn boxes_stack_and_discretes_gather() {

@@ -182,11 +182,14 @@ pub(crate) trait Composite: Kind {
 }
 
 /// Declares every kind of space once: the [`SpaceKind`] enum, its `From`
-/// impls, the dispatch macros `each_kind!` and `leaf_or_composite!`, and the
-/// description reader, so a new kind is added in one place and no match can
+/// impls, the dispatch macros `each_kind!` and `leaf_or_composite!`, the
+/// description reader and the registry [`KINDS`] (each kind's sentence and
+/// [`Batching`]), so a new kind is added in one place and no match can
 /// miss it. (`$d` is a literal `$`, for the generated macros' own variables.)
 macro_rules! declare_space_kinds {
-    ($d:tt leaves: $($leaf:ident($leaf_ty:ident)),+; composites: $($comp:ident($comp_ty:ident)),+ $(,)?) => {
+    ($d:tt
+        leaves: $($leaf:ident($leaf_ty:ident) $leaf_batching:ident $leaf_text:literal),+;
+        composites: $($comp:ident($comp_ty:ident) $comp_batching:ident $comp_text:literal),+ $(,)?) => {
         /// Every kind of space.
         #[derive(Clone, Debug, PartialEq)]
         pub enum SpaceKind {
@@ -233,31 +236,74 @@ macro_rules! declare_space_kinds {
                 _ => return None,
             })
         }
+
+        /// Every kind, in declaration order: its `type`, a sentence, how it batches.
+        pub const KINDS: &[KindInfo] = &[
+            $(KindInfo { name: $leaf_ty::TYPE, description: $leaf_text, batching: Batching::$leaf_batching },)+
+            $(KindInfo { name: $comp_ty::TYPE, description: $comp_text, batching: Batching::$comp_batching },)+
+        ];
     };
+}
+
+/// How the values of one kind batch across vector environments (Gymnasium's
+/// `batch_space` and `concatenate`; [`batched`] follows it for the core's
+/// Batched space, which nests `Parts` kinds as lists).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batching {
+    /// Arrays stack into one array with a leading batch dimension.
+    Stack,
+    /// Scalars gather into one array (int64, float64 or bool).
+    Gather,
+    /// Each part batches on its own (Dict, Tuple).
+    Parts,
+    /// The values are kept as a list.
+    List,
+}
+
+impl Batching {
+    /// The name the registry gives it: `"stack"`, `"gather"`, `"parts"`, `"list"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Batching::Stack => "stack",
+            Batching::Gather => "gather",
+            Batching::Parts => "parts",
+            Batching::List => "list",
+        }
+    }
+}
+
+/// A kind of space as the registry lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct KindInfo {
+    /// The `type` tag of its descriptions.
+    pub name: &'static str,
+    /// One sentence saying what its values are.
+    pub description: &'static str,
+    pub batching: Batching,
 }
 
 declare_space_kinds! { $
     leaves:
-        Box(BoxSpace),
-        Discrete(Discrete),
-        NamedDiscrete(NamedDiscrete),
-        Commandline(Commandline),
-        Scalar(Scalar),
-        Sequence(Sequence),
-        Permutation(Permutation),
-        Reward(RewardSpace),
-        MultiDiscrete(MultiDiscrete),
-        MultiBinary(MultiBinary),
-        Binary(BinarySpace),
-        DynamicBox(DynamicBoxSpace),
-        Graph(GraphSpace),
-        Text(TextSpace);
+        Box(BoxSpace) Stack "An array of a fixed shape and dtype, each element between its bounds.",
+        Discrete(Discrete) Gather "One of n integers, start to start + n - 1.",
+        NamedDiscrete(NamedDiscrete) Gather "One of a list of names, given by its index.",
+        Commandline(Commandline) Gather "One of a list of command-line flags, given by its index.",
+        Scalar(Scalar) Gather "One number (int, float or bool), between optional bounds.",
+        Sequence(Sequence) List "A string, byte string or list of numbers whose length is within a range.",
+        Permutation(Permutation) List "An ordering of the integers 0 to n - 1.",
+        Reward(RewardSpace) Gather "A float reward, with its range and success threshold.",
+        MultiDiscrete(MultiDiscrete) Stack "An array of integers, each with its own number of values.",
+        MultiBinary(MultiBinary) Stack "An array of zeros and ones (int8).",
+        Binary(BinarySpace) Stack "An array of booleans.",
+        DynamicBox(DynamicBoxSpace) List "An array whose shape varies between bounds, each element between its bounds.",
+        Graph(GraphSpace) List "A graph: node and edge features and the edges' endpoints.",
+        Text(TextSpace) List "A string of characters from a charset, its length within bounds.";
     composites:
-        SpaceSequence(SpaceSequence),
-        Dict(DictSpace),
-        Tuple(TupleSpace),
-        Union(UnionSpace),
-        Batched(BatchedSpace),
+        SpaceSequence(SpaceSequence) List "A list of values of one space, its length within a range.",
+        Dict(DictSpace) Parts "Named values, one per child space.",
+        Tuple(TupleSpace) Parts "A fixed list of values, one per child space.",
+        Union(UnionSpace) List "A value of one of several spaces, tagged with its index.",
+        Batched(BatchedSpace) List "A batch of values of one space, with a batch shape.",
 }
 
 fn type_of<K: Kind>(_: &K) -> &'static str {
@@ -350,7 +396,7 @@ impl Space {
         let rng = &mut self.rng;
         leaf_or_composite!(Arc::make_mut(&mut self.kind), s => leaf: { let _ = s; },
         composite: for child in s.children_mut() {
-            seeds.extend(child.seed(rng.next_u64() >> 11));
+            seeds.extend(child.seed(rng.draw_seed()));
         });
         seeds
     }

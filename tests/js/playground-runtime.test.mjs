@@ -4,6 +4,7 @@
 // it must be exactly the environment's own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { make, runBril } from '../../pkg/node.js';
 import { Episode } from '../../www/src/episode.js';
 import { RUNTIME_REWARDS, runtimeReward } from '../../www/src/runtime-rewards.js';
@@ -152,6 +153,9 @@ test('a settler that knows a reward settles or fails the step as it is taken, wi
 });
 
 test('what the agent sees: the page names every Autophase feature the environment observes, and the changes a step makes', async () => {
+  // The page's sentences come from the core's registry, through the browser entry the page imports.
+  const web = await import('../../www/pkg/index.js');
+  web.initSync({ module: readFileSync(new URL('../../www/pkg/compgym_bg.wasm', import.meta.url)) });
   const { AUTOPHASE, featureSentence } = await import('../../www/src/features.js');
   const { featureChanges } = await import('../../www/src/observation-view.js');
   const episode = new Episode(make);

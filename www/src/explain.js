@@ -89,8 +89,8 @@ export function mountExplain(app, $) {
       text('loop-observation', `observation: ${count(size)} instructions`);
       text('loop-reward', node.pending ? 'reward: running the program…' : `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`);
       const reward = node.pending
-        ? `the reward comes once the program has run (${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}).`
-        : `the reward is ${signed(node.reward, digits)} because ${episode.rewardSpace} ${rewardReason(episode.rewardSpace)}. ` +
+        ? `the reward comes once the program has run. ${episode.rewardSpace}: ${REWARDS[episode.rewardSpace] ?? ''}`
+        : `the reward is ${signed(node.reward, digits)}: under ${episode.rewardSpace}, ${lowerFirst(REWARDS[episode.rewardSpace] ?? '')} ` +
           `The episode reward so far is ${signed(node.total, digits)}.`;
       $('explain-sentence').textContent =
         `The agent chose action ${node.action}, ${node.flag}. The environment ran the pass: the program went from ` +
@@ -105,14 +105,7 @@ export function mountExplain(app, $) {
   renderGlossary($('glossary'), episode);
 }
 
-function rewardReason(name) {
-  if (name === 'IrInstructionCount') return 'counts the instructions a step removes';
-  if (name === 'IrInstructionCountNorm') return 'counts the instructions removed as a share of the starting size';
-  if (name === 'IrInstructionCountOz') return 'counts the instructions removed relative to what -Oz removes';
-  if (name === 'DynamicInstructionCountO2') return 'counts the executed instructions saved relative to what -O2 saves';
-  if (name === 'DynamicInstructionCountNorm') return 'counts the executed instructions saved as a share of the unoptimised run';
-  return 'counts the executed instructions a step saves';
-}
+const lowerFirst = (text) => text.replace(/^./, (c) => c.toLowerCase());
 
 function list(title, entries) {
   return h(

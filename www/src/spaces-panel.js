@@ -4,7 +4,7 @@
 // this environment's own action and observation spaces, and a description
 // to try with `Space.fromJSON` and `contains`.
 import uPlot from 'uplot';
-import { Space } from '../pkg/index.js';
+import { Space, catalog } from '../pkg/index.js';
 import { describe, h, show, count } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { OBSERVATIONS } from './glossary.js';
@@ -100,11 +100,9 @@ function tooBig(what, size) {
   );
 }
 
-/** Space kinds `Space.fromJSON` reads, by their `type`. */
-const KINDS = [
-  'Box', 'Discrete', 'NamedDiscrete', 'Commandline', 'Scalar', 'Sequence', 'SpaceSequence', 'Permutation', 'Dict', 'Tuple',
-  'Reward', 'Binary', 'DynamicBox', 'Graph', 'Text', 'Union', 'Batched', 'MultiDiscrete', 'MultiBinary',
-];
+/** Space kinds `Space.fromJSON` reads, by their `type` (the core's registry; read when first needed). */
+let kinds = null;
+const spaceKinds = () => (kinds ??= catalog().spaceKinds.map((kind) => kind.name));
 
 /** A space from a JSON description, refusing unknown kinds and oversized ones with typed errors. */
 export function spaceFromDescription(text) {
@@ -116,8 +114,8 @@ export function spaceFromDescription(text) {
   }
   const unknown = (d) => {
     if (!d || typeof d !== 'object') return;
-    if (!Array.isArray(d) && 'type' in d && !KINDS.includes(d.type)) {
-      throw Object.assign(new Error(`unknown space type ${JSON.stringify(d.type)}: the types are ${KINDS.join(', ')}`), { name: 'LookupError' });
+    if (!Array.isArray(d) && 'type' in d && !spaceKinds().includes(d.type)) {
+      throw Object.assign(new Error(`unknown space type ${JSON.stringify(d.type)}: the types are ${spaceKinds().join(', ')}`), { name: 'LookupError' });
     }
     Object.values(d).forEach(unknown);
   };
@@ -136,7 +134,7 @@ function named(description, name) {
   if (!description || typeof description !== 'object') return description;
   const out = {};
   for (const [key, value] of Object.entries(description)) out[key] = named(value, key);
-  if (KINDS.includes(description.type) && !('name' in description)) out.name = name;
+  if (spaceKinds().includes(description.type) && !('name' in description)) out.name = name;
   return out;
 }
 

@@ -79,6 +79,9 @@ pub struct PassInfo {
     pub flag: &'static str,
     /// A one-line description for `compgym opt --list` and the action space.
     pub description: &'static str,
+    /// One plain sentence for someone meeting the pass for the first time
+    /// (the playground's glossary).
+    pub sentence: &'static str,
     /// What the pass does, as its module documents it.
     pub properties: PassProperties,
     pub run: PassFn,
@@ -141,48 +144,56 @@ static REGISTRY: &[PassInfo] = &[
         description:
             "Trivial dead code elimination: unused pure definitions and definitions overwritten before use",
         // Function-wide (reads anywhere keep a definition); the CFG stays.
+        sentence: "Deletes instructions whose result nobody reads, and definitions overwritten before anyone reads them.",
         properties: PassProperties::NONE,
         run: dce,
     },
     PassInfo {
         flag: "-lvn",
         description: "Local value numbering with constant folding, copy propagation and commutativity",
+        sentence: "Within each block, reuses a value computed before instead of computing it again, folds arithmetic on constants and reads through copies.",
         properties: PassProperties { local: true, ..PassProperties::NONE },
         run: lvn,
     },
     PassInfo {
         flag: "-peephole",
         description: "Algebraic simplification: x+0, x*1, x*0, x-x, x*2 to x+x, and/or with constants, not not x, id chains",
+        sentence: "Rewrites tiny patterns into simpler ones: x + 0 becomes x, x * 1 becomes x, x - x becomes 0.",
         properties: PassProperties { local: true, ..PassProperties::NONE },
         run: peephole,
     },
     PassInfo {
         flag: "-dead-functions",
         description: "Dead function elimination: functions @main cannot reach through calls",
+        sentence: "Deletes the functions @main can never call.",
         properties: PassProperties { interprocedural: true, ..PassProperties::NONE },
         run: dead_functions,
     },
     PassInfo {
         flag: "-inline",
         description: "Inline calls to small non-recursive functions (callee at most 40 instructions)",
+        sentence: "Copies the body of a small function into each place that calls it, so the call disappears.",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: inline,
     },
     PassInfo {
         flag: "-tail-call",
         description: "Tail-call elimination: self-recursive calls in tail position become a loop",
+        sentence: "Turns a function that calls itself as its very last act into a loop.",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: tail_call,
     },
     PassInfo {
         flag: "-dead-store",
         description: "Dead store elimination on non-escaping allocations, removing ones never loaded",
+        sentence: "Deletes stores to memory that nothing reads afterwards.",
         properties: PassProperties { touches_memory: true, ..PassProperties::NONE },
         run: dead_store,
     },
     PassInfo {
         flag: "-mem2reg",
         description: "Promote non-escaping constant-size allocations with constant offsets to variables",
+        sentence: "Keeps small arrays that are only addressed by constants in plain variables instead of memory.",
         properties: PassProperties { touches_memory: true, ..PassProperties::NONE },
         run: mem2reg,
     },
@@ -190,12 +201,14 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-to-ssa",
         description: "Convert to SSA form with set/get (pruned, one definition per variable)",
         // Removes unreachable blocks before renaming.
+        sentence: "Rewrites the program so every variable is assigned exactly once (SSA form). It adds instructions, but makes later passes see more.",
         properties: PassProperties { ssa: true, touches_cfg: true, ..PassProperties::NONE },
         run: ssa::to_ssa,
     },
     PassInfo {
         flag: "-from-ssa",
         description: "Leave SSA form: set/get become copies, coalesced where no value is overwritten",
+        sentence: "Leaves SSA form: its set/get bookkeeping becomes ordinary copies, and the copies not needed disappear.",
         properties: PassProperties { ssa: true, ..PassProperties::NONE },
         run: ssa::from_ssa,
     },
@@ -203,6 +216,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-sccp",
         description:
             "Conditional constant propagation: fold constants, branches on them and the code they rule out",
+        sentence: "Finds variables that hold the same constant on every path, folds them, and deletes branches that can never be taken.",
         properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: sccp::sccp,
     },
@@ -210,6 +224,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-copy-prop",
         description: "Global copy propagation: read the source of an available copy, then drop dead copies",
         // A global dataflow over copies; the CFG stays.
+        sentence: "Where a variable is only a copy of another, reads the original instead, then deletes copies nobody needs.",
         properties: PassProperties::NONE,
         run: copy_prop::copy_prop,
     },
@@ -217,12 +232,14 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-adce",
         description: "Aggressive dead code elimination: keep only what effects need, across blocks and loops",
         // Keeps every branch (no control dependence), so the CFG stays.
+        sentence: "Assumes everything is dead except what prints, stores, returns or calls, and keeps only what those need, across blocks and loops.",
         properties: PassProperties::NONE,
         run: adce::adce,
     },
     PassInfo {
         flag: "-gvn",
         description: "Global value numbering over SSA values: reuse a dominating equal computation",
+        sentence: "Across the whole function, reuses a value already computed on every path to here instead of computing it again.",
         properties: PassProperties { ssa: true, ..PassProperties::NONE },
         run: gvn::gvn,
     },
@@ -230,6 +247,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-simplify-cfg",
         description:
             "Simplify the CFG: drop unreachable blocks, fold constant branches, thread and merge jumps",
+        sentence: "Tidies the control-flow graph: drops unreachable blocks, folds branches on constants, merges blocks that always follow each other.",
         properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: simplify_cfg::simplify_cfg,
     },
@@ -237,6 +255,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-licm",
         description: "Loop-invariant code motion: move pure invariant computations into loop preheaders",
         // Makes a preheader when a loop has none.
+        sentence: "Moves computations that give the same result in every iteration out of the loop, so they run once.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: licm::licm,
     },
@@ -244,6 +263,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-loop-unroll",
         description: "Fully unroll small loops whose counter runs from a constant by a constant step to a constant bound",
         // Makes a preheader when a loop has none.
+        sentence: "Copies the body of a small loop with a known trip count once per iteration and removes the loop: bigger code, fewer branches.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll::loop_unroll,
     },
@@ -251,6 +271,7 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-strength-reduce",
         description: "Strength-reduce products of induction variables into additive recurrences",
         // Makes a preheader when a loop has none.
+        sentence: "Replaces multiplications by the loop counter with additions carried from one iteration to the next.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: strength::strength_reduce,
     },
@@ -258,12 +279,14 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-loop-rotate",
         description: "Loop rotation: copy a small loop test into each latch, making while loops guarded do-while loops",
         // Copies the loop test into latches.
+        sentence: "Copies a loop's test to the bottom of its body, so each iteration runs one jump fewer and the first test guards the whole loop.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: loop_rotate::loop_rotate,
     },
     PassInfo {
         flag: "-jump-thread",
         description: "Jump threading: send an edge along which a branch's condition is known straight to its target",
+        sentence: "Where a branch's outcome is already known on the way in (the same test was just made, or the flag was just set), jumps straight to where it would go.",
         properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: jump_thread::jump_thread,
     },
@@ -271,24 +294,28 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-pre",
         description: "Partial redundancy elimination by lazy code motion, for expressions that always write one variable",
         // May split an edge with a block of its own.
+        sentence: "Where a value is computed on some paths and computed again later, computes it on the other paths too, so the later computation can go.",
         properties: PassProperties { touches_cfg: true, ..PassProperties::NONE },
         run: pre::pre,
     },
     PassInfo {
         flag: "-dead-args",
         description: "Dead argument elimination: drop parameters and return values no call needs (not @main's)",
+        sentence: "Drops the parameters a function never reads and the results no caller uses, from the function and from every call.",
         properties: PassProperties { interprocedural: true, ..PassProperties::NONE },
         run: dead_args::dead_args,
     },
     PassInfo {
         flag: "-specialize",
         description: "Function specialisation: calls passing constants call a copy of the callee made for them",
+        sentence: "Where a call passes constants, calls a copy of the function made for those values, which later passes can simplify.",
         properties: PassProperties { interprocedural: true, ..PassProperties::NONE },
         run: specialize::specialize,
     },
     PassInfo {
         flag: "-reassociate",
         description: "Reassociation: rebuild add/mul/and/or trees in rank order with their constants folded",
+        sentence: "Reorders chains of additions, multiplications, ands and ors so equal sums look alike and the constants fold together.",
         properties: PassProperties { local: true, ..PassProperties::NONE },
         run: reassociate::reassociate,
     },
@@ -296,48 +323,56 @@ static REGISTRY: &[PassInfo] = &[
         flag: "-sink",
         description: "Code sinking: move pure code into the one branch that reads its result",
         // Moves code between blocks without reasoning about loops, calls or memory.
+        sentence: "Moves a computation into the one branch that uses its result, so the other paths no longer pay for it.",
         properties: PassProperties::NONE,
         run: sink::sink,
     },
     PassInfo {
         flag: "-loop-deletion",
         description: "Loop deletion: drop counted loops (i < n, step 1, so they end) that compute nothing read after them",
+        sentence: "Deletes a loop that surely ends and computes nothing anyone reads afterwards.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: loop_deletion::loop_deletion,
     },
     PassInfo {
         flag: "-inline=10",
         description: "-inline with callees of at most 10 instructions",
+        sentence: "Like -inline, but only copies functions of at most 10 instructions: less growth, fewer calls removed.",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: variants::inline_10,
     },
     PassInfo {
         flag: "-inline=120",
         description: "-inline with callees of at most 120 instructions",
+        sentence: "Like -inline, but copies functions of up to 120 instructions: more calls removed, more growth.",
         properties: PassProperties { interprocedural: true, touches_cfg: true, ..PassProperties::NONE },
         run: variants::inline_120,
     },
     PassInfo {
         flag: "-loop-unroll=2",
         description: "Unroll counted while loops by 2, testing once per 2 iterations; the loop runs what is left",
+        sentence: "Runs two iterations of a counting loop per test, whatever the trip count; the original loop does what is left.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll_by::loop_unroll_2,
     },
     PassInfo {
         flag: "-loop-unroll=4",
         description: "Unroll counted while loops by 4, testing once per 4 iterations; the loop runs what is left",
+        sentence: "Runs four iterations of a counting loop per test, whatever the trip count; the original loop does what is left.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll_by::loop_unroll_4,
     },
     PassInfo {
         flag: "-loop-unroll=8",
         description: "Unroll counted while loops by 8, testing once per 8 iterations; the loop runs what is left",
+        sentence: "Runs eight iterations of a counting loop per test, whatever the trip count; the original loop does what is left.",
         properties: PassProperties { touches_cfg: true, loops: true, ..PassProperties::NONE },
         run: unroll_by::loop_unroll_8,
     },
     PassInfo {
         flag: "-outline",
         description: "Outlining: a run of instructions repeated with the same shape becomes a function called from each place",
+        sentence: "Finds a run of instructions that appears in several places, moves it into a new function and calls that function from each place: smaller code, a call more at run time. The opposite of -inline.",
         properties: PassProperties { local: true, interprocedural: true, ..PassProperties::NONE },
         run: outline::outline,
     },

@@ -14,48 +14,98 @@ use crate::views::DerivedSpaceOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// A reward the environments offer, as the registry lists it.
+pub struct RewardInfo {
+    pub name: &'static str,
+    /// One plain sentence saying what a step earns.
+    pub description: &'static str,
+    make: fn(RewardSpace) -> Box<dyn Reward>,
+    /// Whether it is measured against a baseline and succeeds at 1 (matching it).
+    baseline: bool,
+}
+
+impl RewardInfo {
+    fn reward(&self) -> Result<Box<dyn Reward>> {
+        let space = RewardSpace::new(self.name)?.with_deterministic(true).with_platform_dependent(false);
+        let space = if self.baseline { space.with_success_threshold(Some(1.0)) } else { space };
+        Ok((self.make)(space))
+    }
+}
+
+// The initial cost is read lazily from the O0 observation, so a reset
+// computes nothing for rewards nobody asks for.
+fn delta(space: RewardSpace, cost: Obs, init: Obs) -> Box<dyn Reward> {
+    Box::new(CostReward::delta(space, cost.name()).with_init_cost(init.name()))
+}
+
 /// The reward spaces, after CompilerGym's LLVM rewards: instruction counts
 /// (static size) and dynamic instruction counts (a deterministic runtime).
-pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
-    let space = |name: &str| -> Result<RewardSpace> {
-        Ok(RewardSpace::new(name)?.with_deterministic(true).with_platform_dependent(false))
-    };
-    let rewards: Vec<Box<dyn Reward>> = vec![
-        // The initial cost is read lazily from the O0 observation, so a
-        // reset computes nothing for rewards nobody asks for.
-        Box::new(
-            CostReward::delta(space("IrInstructionCount")?, Obs::IrInstructionCount.name())
-                .with_init_cost(Obs::IrInstructionCountO0.name()),
-        ),
-        Box::new(
-            CostReward::normalized(space("IrInstructionCountNorm")?, Obs::IrInstructionCount.name())
-                .with_init_cost(Obs::IrInstructionCountO0.name()),
-        ),
-        Box::new(CostReward::baseline_relative(
-            space("IrInstructionCountOz")?.with_success_threshold(Some(1.0)),
-            Obs::IrInstructionCount.name(),
-            Obs::IrInstructionCountO0.name(),
-            Obs::IrInstructionCountOz.name(),
-        )),
-        Box::new(
-            CostReward::delta(space("DynamicInstructionCount")?, Obs::DynamicInstructionCount.name())
-                .with_init_cost(Obs::DynamicInstructionCountO0.name()),
-        ),
-        Box::new(
-            CostReward::normalized(
-                space("DynamicInstructionCountNorm")?,
-                Obs::DynamicInstructionCount.name(),
+pub const REWARDS: &[RewardInfo] = &[
+    RewardInfo {
+        name: "IrInstructionCount",
+        description: "Each step earns the number of instructions it removed (negative if it added some). The episode reward is how much smaller the program is than at the start.",
+        make: |space| delta(space, Obs::IrInstructionCount, Obs::IrInstructionCountO0),
+        baseline: false,
+    },
+    RewardInfo {
+        name: "IrInstructionCountNorm",
+        description: "Each step earns the instructions it removed divided by the program's size at the start, so programs of any size score on one scale.",
+        make: |space| {
+            Box::new(
+                CostReward::normalized(space, Obs::IrInstructionCount.name())
+                    .with_init_cost(Obs::IrInstructionCountO0.name()),
             )
-            .with_init_cost(Obs::DynamicInstructionCountO0.name()),
-        ),
-        Box::new(CostReward::baseline_relative(
-            space("DynamicInstructionCountO2")?.with_success_threshold(Some(1.0)),
-            Obs::DynamicInstructionCount.name(),
-            Obs::DynamicInstructionCountO0.name(),
-            Obs::DynamicInstructionCountO2.name(),
-        )),
-    ];
-    Ok(rewards)
+        },
+        baseline: false,
+    },
+    RewardInfo {
+        name: "IrInstructionCountOz",
+        description: "Each step earns the instructions it removed divided by how many the compiler's own -Oz pipeline removes: an episode reward of 1 matches -Oz, above 1 beats it.",
+        make: |space| {
+            Box::new(CostReward::baseline_relative(
+                space,
+                Obs::IrInstructionCount.name(),
+                Obs::IrInstructionCountO0.name(),
+                Obs::IrInstructionCountOz.name(),
+            ))
+        },
+        baseline: true,
+    },
+    RewardInfo {
+        name: "DynamicInstructionCount",
+        description: "Each step earns how many fewer instructions the program executes when it runs on its arguments: the environment's measure of speed.",
+        make: |space| delta(space, Obs::DynamicInstructionCount, Obs::DynamicInstructionCountO0),
+        baseline: false,
+    },
+    RewardInfo {
+        name: "DynamicInstructionCountNorm",
+        description: "Each step earns the executed instructions it saved divided by those the unoptimised program executes.",
+        make: |space| {
+            Box::new(
+                CostReward::normalized(space, Obs::DynamicInstructionCount.name())
+                    .with_init_cost(Obs::DynamicInstructionCountO0.name()),
+            )
+        },
+        baseline: false,
+    },
+    RewardInfo {
+        name: "DynamicInstructionCountO2",
+        description: "Each step earns the executed instructions it saved divided by those -O2 saves: an episode reward of 1 matches -O2.",
+        make: |space| {
+            Box::new(CostReward::baseline_relative(
+                space,
+                Obs::DynamicInstructionCount.name(),
+                Obs::DynamicInstructionCountO0.name(),
+                Obs::DynamicInstructionCountO2.name(),
+            ))
+        },
+        baseline: true,
+    },
+];
+
+/// Every reward of [`REWARDS`], built.
+pub fn rewards() -> Result<Vec<Box<dyn Reward>>> {
+    REWARDS.iter().map(RewardInfo::reward).collect()
 }
 
 fn int64s(value: &Value) -> Result<&[i64]> {
@@ -80,6 +130,16 @@ fn as_dict(names: &'static [&'static str]) -> impl Fn(Value) -> Result<Value> {
         Ok(Value::Dict(names.iter().zip(counts).map(|(n, &c)| (n.to_string(), Value::Int(c))).collect()))
     }
 }
+
+/// The derived observations' names and sentences, in [`derived_spaces`] order.
+pub const DERIVED: &[(&str, &str)] = &[
+    ("InstCountDict", "The InstCount numbers, each under its name."),
+    (
+        "InstCountNorm",
+        "The InstCount numbers divided by the total instruction count: the program's mix of instructions.",
+    ),
+    ("AutophaseDict", "The Autophase numbers, each under its name."),
+];
 
 /// InstCountDict, InstCountNorm and AutophaseDict, derived from InstCount and Autophase.
 pub fn derived_spaces() -> Result<Vec<DerivedSpace>> {

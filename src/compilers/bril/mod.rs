@@ -338,7 +338,27 @@ impl CompilationSession for BrilSession {
             Obs::DynamicInstructionCount => Value::Int(run.dyn_inst()?),
             Obs::Output => Value::Str(run.stdout.clone()),
             Obs::IsRunnable => Value::Bool(run.error.is_none()),
-            _ => return Err(Error::value(format!("no observation {:?}", space.name))),
+            // Answered above, from the program or a baseline.
+            Obs::Ir
+            | Obs::BrilJson
+            | Obs::IrSha1
+            | Obs::InstCount
+            | Obs::Autophase
+            | Obs::Programl
+            | Obs::ProgramlJson
+            | Obs::Cfg
+            | Obs::CfgDot
+            | Obs::IrInstructionCount
+            | Obs::IrInstructionCountO0
+            | Obs::IrInstructionCountO1
+            | Obs::IrInstructionCountO2
+            | Obs::IrInstructionCountOz
+            | Obs::DynamicInstructionCountO0
+            | Obs::DynamicInstructionCountO1
+            | Obs::DynamicInstructionCountO2
+            | Obs::DynamicInstructionCountOz
+            | Obs::Structure
+            | Obs::Features => return Err(Error::value(format!("no observation {:?}", space.name))),
         })
     }
 

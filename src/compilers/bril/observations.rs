@@ -11,9 +11,9 @@ use crate::spaces::{BoxSpace, GraphSpace, Scalar, Sequence, SequenceDType, Space
 use crate::value::{Array, ArrayData, DType, Value};
 
 /// Declares the observations once: the enum, [`Obs::ALL`] in the order of
-/// the protocol's observation space list, and each one's name.
+/// the protocol's observation space list, and each one's name and sentence.
 macro_rules! declare_observations {
-    ($($obs:ident),+ $(,)?) => {
+    ($($obs:ident: $text:literal),+ $(,)?) => {
         /// Every observation, in the order of the protocol's observation space list.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Obs {
@@ -29,34 +29,41 @@ macro_rules! declare_observations {
                     $(Obs::$obs => stringify!($obs),)+
                 }
             }
+
+            /// One plain sentence saying what the observation is.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Obs::$obs => $text,)+
+                }
+            }
         }
     };
 }
 
 declare_observations!(
-    Ir,
-    BrilJson,
-    IrSha1,
-    InstCount,
-    Autophase,
-    Programl,
-    ProgramlJson,
-    Cfg,
-    CfgDot,
-    IrInstructionCount,
-    IrInstructionCountO0,
-    IrInstructionCountO1,
-    IrInstructionCountO2,
-    IrInstructionCountOz,
-    DynamicInstructionCount,
-    DynamicInstructionCountO0,
-    DynamicInstructionCountO1,
-    DynamicInstructionCountO2,
-    DynamicInstructionCountOz,
-    Output,
-    IsRunnable,
-    Structure,
-    Features,
+    Ir: "The program as text (Bril): what the agent would read.",
+    BrilJson: "The program in Bril's JSON form, the one the reference tools exchange.",
+    IrSha1: "A fingerprint of the program text: equal fingerprints, equal programs.",
+    InstCount: "How many instructions of each kind (add, mul, br, ...) the program has: 48 counts.",
+    Autophase: "60 numbers describing the program's shape: blocks with one or two predecessors, constants, branches, memory operations...",
+    Programl: "The program as a graph of instructions, variables and constants joined by control, data and call edges.",
+    ProgramlJson: "The ProGraML graph as JSON, nodes and edges spelled out.",
+    Cfg: "The control-flow graph: blocks of straight-line code, and arrows for the jumps and branches between them.",
+    CfgDot: "The control-flow graph in Graphviz's dot language.",
+    IrInstructionCount: "The number of instructions in the program: its static size.",
+    IrInstructionCountO0: "The size of the program as written, before any pass.",
+    IrInstructionCountO1: "The size the compiler's -O1 pipeline reaches.",
+    IrInstructionCountO2: "The size the compiler's -O2 pipeline reaches.",
+    IrInstructionCountOz: "The size the compiler's -Oz pipeline reaches: the baseline for the -Oz reward.",
+    DynamicInstructionCount: "The number of instructions executed when the program runs on its arguments: its \"run time\".",
+    DynamicInstructionCountO0: "The instructions the unoptimised program executes.",
+    DynamicInstructionCountO1: "The instructions the program executes after -O1.",
+    DynamicInstructionCountO2: "The instructions the program executes after -O2: the baseline for the -O2 reward.",
+    DynamicInstructionCountOz: "The instructions the program executes after -Oz.",
+    Output: "What the program prints when it runs on its arguments.",
+    IsRunnable: "Whether the program can run at all (it has a @main).",
+    Structure: "The program's loops (how deep, whether their trip counts are known, how much code runs in them) and its call graph (recursion, depth, small and single-use functions).",
+    Features: "Autophase, InstCount and Structure in one vector: what the learned policy reads.",
 );
 
 impl Obs {
@@ -72,7 +79,21 @@ impl Obs {
             Obs::IrInstructionCountO1 | Obs::DynamicInstructionCountO1 => Some("-O1"),
             Obs::IrInstructionCountO2 | Obs::DynamicInstructionCountO2 => Some("-O2"),
             Obs::IrInstructionCountOz | Obs::DynamicInstructionCountOz => Some("-Oz"),
-            _ => None,
+            Obs::Ir
+            | Obs::BrilJson
+            | Obs::IrSha1
+            | Obs::InstCount
+            | Obs::Autophase
+            | Obs::Programl
+            | Obs::ProgramlJson
+            | Obs::Cfg
+            | Obs::CfgDot
+            | Obs::IrInstructionCount
+            | Obs::DynamicInstructionCount
+            | Obs::Output
+            | Obs::IsRunnable
+            | Obs::Structure
+            | Obs::Features => None,
         }
     }
 
@@ -114,7 +135,16 @@ impl Obs {
                 Ok(GraphSpace::new(name, node, Some(edge), (1, None), (0, None), vec![])?.into())
             }
             Obs::IsRunnable => Ok(Scalar::new(name, None, None, DType::Bool)?.into()),
-            _ => count(),
+            Obs::IrInstructionCount
+            | Obs::IrInstructionCountO0
+            | Obs::IrInstructionCountO1
+            | Obs::IrInstructionCountO2
+            | Obs::IrInstructionCountOz
+            | Obs::DynamicInstructionCount
+            | Obs::DynamicInstructionCountO0
+            | Obs::DynamicInstructionCountO1
+            | Obs::DynamicInstructionCountO2
+            | Obs::DynamicInstructionCountOz => count(),
         }
     }
 
@@ -166,6 +196,17 @@ pub fn static_observation(obs: Obs, program: &Program) -> Option<Value> {
         Obs::Cfg => Value::Str(cfg::to_json(program).to_string()),
         Obs::CfgDot => Value::Str(cfg::to_dot(program)),
         Obs::IrInstructionCount => Value::Int(ir_instruction_count(program)),
-        _ => return None,
+        // Baselines run a pipeline; the rest run the program.
+        Obs::IrInstructionCountO0
+        | Obs::IrInstructionCountO1
+        | Obs::IrInstructionCountO2
+        | Obs::IrInstructionCountOz
+        | Obs::DynamicInstructionCount
+        | Obs::DynamicInstructionCountO0
+        | Obs::DynamicInstructionCountO1
+        | Obs::DynamicInstructionCountO2
+        | Obs::DynamicInstructionCountOz
+        | Obs::Output
+        | Obs::IsRunnable => return None,
     })
 }

@@ -7,7 +7,7 @@
 //! validation) while the face's rules stay here, in one place:
 //!
 //! - `reset(Some(seed))` makes a new generator from `seed`, draws the action
-//!   space's seed from it (`next_u64() >> 11`, below 2^53 for JavaScript),
+//!   space's seed from it (`Rng::draw_seed`, below 2^53 for JavaScript),
 //!   then, with a `dataset`, draws the benchmark from it; `reset(None)`
 //!   keeps drawing benchmarks from the generator it has. A benchmark in the
 //!   reset options is used as given and draws nothing. Nothing is committed
@@ -153,7 +153,7 @@ impl GymFace {
             (None, Some(rng)) => rng,
             (None, None) => return Err(Error::value("the generator has no seed")),
         };
-        let action_seed = seed.map(|_| rng.next_u64() >> 11);
+        let action_seed = seed.map(|_| rng.draw_seed());
         let mut options = options;
         if options.benchmark.is_none() {
             if let Some(d) = &self.dataset {

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 /// The agents' names, in table order.
 #[wasm_bindgen(js_name = agentNames, unchecked_return_type = "AgentName[]")]
 pub fn agent_names() -> Vec<String> {
-    crate::agents::kinds::ALL.iter().map(|s| s.to_string()).collect()
+    crate::agents::kinds::names().map(String::from).collect()
 }
 
 /// The side of the fixed train / held-out split the program named `name`

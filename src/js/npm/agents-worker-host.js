@@ -27,7 +27,7 @@ const JOBS = {
   /** `options`: `{agent, ...AgentOptions}` (a policy as its JSON). */
   async run(compgym, options, progress, cancelled) {
     const { agent: name, ...rest } = options ?? {};
-    if (typeof name !== 'string') throw typeError('options.agent must name the agent (random, greedy, beam, explore, guided, policy or fixed)');
+    if (typeof name !== 'string') throw typeError(`options.agent must name the agent (${compgym.agentNames().join(', ')})`);
     const agent = new compgym.SearchAgent(name, rest);
     try {
       progress(agent.progress);

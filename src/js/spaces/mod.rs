@@ -514,6 +514,14 @@ impl JsSpace {
         }
     }
 
+    /// The dtype this space's values take in a batch: stacked arrays' or
+    /// gathered scalars' (the core's rule, `catalog()`'s `batching`), or
+    /// null when they batch part by part or as a list.
+    #[wasm_bindgen(getter, js_name = batchDtype, unchecked_return_type = "DType | null")]
+    pub fn batch_dtype(&self) -> JsValue {
+        crate::spaces::batched::batch_dtype(&self.space).map_or(JsValue::NULL, |d| d.name().into())
+    }
+
     /// The shape of an array-valued space (Box, MultiDiscrete, MultiBinary, Binary).
     /// A plain array of numbers, as Gymnasium's shape is a tuple.
     #[wasm_bindgen(getter, unchecked_return_type = "number[]")]

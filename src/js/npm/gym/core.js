@@ -110,9 +110,9 @@ export function entropySeed() {
   return Math.floor(Math.random() * 2 ** 53);
 }
 
-/** The seed an action space gets from a freshly seeded generator: its first draw, below 2^53. */
+/** The seed an action space gets from a freshly seeded generator: its first draw, by the core's rule. */
 export function actionSeedFrom(rng) {
-  return Number(rng.nextU64() >> 11n);
+  return rng.drawSeed();
 }
 
 /**

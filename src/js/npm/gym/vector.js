@@ -4,7 +4,7 @@
 // observations as typed arrays, Gymnasium's autoreset modes (next-step by
 // default) and its info conventions: each info key holds one entry per
 // environment and a `_key` mask says which environments set it.
-import { Space } from '../api.js';
+import { Space, catalog } from '../api.js';
 import { make, workerRegistration } from './envs.js';
 import { describe, exactDescription, isEnv, isPlainObject, moduleUrl, namedError, readSeed, requireEnv, typeError, valueError } from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
@@ -39,11 +39,16 @@ function asTyped(value, Ctor) {
 
 const product = (shape) => shape.reduce((a, b) => a * b, 1);
 
+/** Each space kind's batching, from the core's registry (read once the module is initialised). */
+let batchings = null;
+const batchingOf = (type) => (batchings ??= new Map(catalog().spaceKinds.map((k) => [k.name, k.batching]))).get(type);
+
 /**
  * How values of `space` are batched for `n` environments: the batched
- * space, `concatenate(items)` and `item(batch, i)`. Arrays stack into one
- * typed array (leading dimension n), integer-valued scalars gather into a
- * BigInt64Array (Gymnasium's int64), float ones into a Float64Array, bools
+ * space, `concatenate(items)` and `item(batch, i)`. The core's registry says
+ * how each kind batches and `space.batchDtype` in what: arrays stack into
+ * one typed array (leading dimension n), integer-valued scalars gather into
+ * a BigInt64Array (Gymnasium's int64), float ones into a Float64Array, bools
  * into a Uint8Array; dicts and tuples batch each part; anything else is an
  * array of the n values.
  */
@@ -65,59 +70,57 @@ export function batcher(space, n) {
       length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length / size : -1),
     };
   };
-  const gathered = (Ctor, read) => ({
-    space: Space.batched(space, [n]),
-    concatenate: (items) => asTyped(items, Ctor),
-    item: (batch, i) => read(batch[i]),
-    length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length : -1),
-  });
-  switch (description.type) {
-    case 'Box':
-      return stacked(description.dtype);
-    case 'MultiDiscrete':
-      return stacked(description.dtype ?? 'int64');
-    case 'MultiBinary':
-      return stacked('int8');
-    case 'Binary':
-      return stacked('bool');
-    case 'Discrete':
-    case 'NamedDiscrete':
-    case 'Commandline':
-      return gathered(BigInt64Array, Number);
-    case 'Reward':
-      return gathered(Float64Array, Number);
-    case 'Scalar': {
-      const dtype = description.dtype ?? 'float64';
-      if (dtype === 'bool') return gathered(Uint8Array, Boolean);
-      if (dtype.startsWith('float')) return gathered(Float64Array, Number);
-      return gathered(BigInt64Array, (x) => (Number.isSafeInteger(Number(x)) ? Number(x) : x));
-    }
-    case 'Dict': {
-      const parts = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(exactDescription(d)), n)]);
-      const spaces = Object.fromEntries(parts.map(([key, b]) => [key, b.space]));
+  const gathered = (dtype) => {
+    const [Ctor, read] =
+      dtype === 'bool'
+        ? [Uint8Array, Boolean]
+        : dtype === 'float64'
+          ? [Float64Array, Number]
+          : [BigInt64Array, (x) => (Number.isSafeInteger(Number(x)) ? Number(x) : x)];
+    return {
+      space: Space.batched(space, [n]),
+      concatenate: (items) => asTyped(items, Ctor),
+      item: (batch, i) => read(batch[i]),
+      length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length : -1),
+    };
+  };
+  const parts = () => {
+    if (description.type === 'Dict') {
+      const children = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(exactDescription(d)), n)]);
+      const spaces = Object.fromEntries(children.map(([key, b]) => [key, b.space]));
       return {
         space: Space.dict(spaces, { sortKeys: false }),
-        concatenate: (items) => Object.fromEntries(parts.map(([key, b]) => [key, b.concatenate(items.map((x) => x[key]))])),
-        item: (batch, i) => Object.fromEntries(parts.map(([key, b]) => [key, b.item(batch[key], i)])),
-        length: (batch) => (isPlainObject(batch) && parts.every(([key, b]) => b.length(batch[key]) === n) ? n : -1),
+        concatenate: (items) => Object.fromEntries(children.map(([key, b]) => [key, b.concatenate(items.map((x) => x[key]))])),
+        item: (batch, i) => Object.fromEntries(children.map(([key, b]) => [key, b.item(batch[key], i)])),
+        length: (batch) => (isPlainObject(batch) && children.every(([key, b]) => b.length(batch[key]) === n) ? n : -1),
       };
     }
-    case 'Tuple': {
-      const parts = description.spaces.map((d) => batcher(Space.fromJSON(exactDescription(d)), n));
-      return {
-        space: Space.tuple(parts.map((b) => b.space)),
-        concatenate: (items) => parts.map((b, k) => b.concatenate(items.map((x) => x[k]))),
-        item: (batch, i) => parts.map((b, k) => b.item(batch[k], i)),
-        length: (batch) => (Array.isArray(batch) && parts.every((b, k) => b.length(batch[k]) === n) ? n : -1),
-      };
-    }
+    const children = description.spaces.map((d) => batcher(Space.fromJSON(exactDescription(d)), n));
+    return {
+      space: Space.tuple(children.map((b) => b.space)),
+      concatenate: (items) => children.map((b, k) => b.concatenate(items.map((x) => x[k]))),
+      item: (batch, i) => children.map((b, k) => b.item(batch[k], i)),
+      length: (batch) => (Array.isArray(batch) && children.every((b, k) => b.length(batch[k]) === n) ? n : -1),
+    };
+  };
+  const listed = () => ({
+    space: Space.batched(space, [n]),
+    concatenate: (items) => [...items],
+    item: (batch, i) => batch[i],
+    length: (batch) => (Array.isArray(batch) ? batch.length : -1),
+  });
+  const batching = batchingOf(description.type);
+  switch (batching) {
+    case 'stack':
+      return stacked(space.batchDtype);
+    case 'gather':
+      return gathered(space.batchDtype);
+    case 'parts':
+      return parts();
+    case 'list':
+      return listed();
     default:
-      return {
-        space: Space.batched(space, [n]),
-        concatenate: (items) => [...items],
-        item: (batch, i) => batch[i],
-        length: (batch) => (Array.isArray(batch) ? batch.length : -1),
-      };
+      throw new Error(`compgym/gym: the registry has no batching for a ${description.type} space (${batching})`);
   }
 }
 
