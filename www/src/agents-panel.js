@@ -20,7 +20,8 @@ const MAX_STEPS = 1_000_000;
 const TRAINED = {
   name: 'trained',
   label: 'the policy trained here',
-  description: 'The policy trained in the Train view below: it picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.',
+  description:
+    'The policy trained in the Train view below: it picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.',
 };
 
 function valueError(message) {
@@ -43,7 +44,8 @@ export function readBudget(stepsText, secondsText, seedText) {
   if (seconds !== null && !(Number.isFinite(seconds) && seconds >= 0.1 && seconds <= 60)) {
     throw valueError(`seconds must be from 0.1 to 60, got ${secondsText}`);
   }
-  if (seedText.trim() === '' || !Number.isSafeInteger(seed) || seed < 0) throw valueError(`the seed must be a whole number 0 or more, got ${seedText || 'nothing'}`);
+  if (seedText.trim() === '' || !Number.isSafeInteger(seed) || seed < 0)
+    throw valueError(`the seed must be a whole number 0 or more, got ${seedText || 'nothing'}`);
   return { steps, seconds, seed };
 }
 
@@ -60,7 +62,10 @@ export function mountAgents(app, $) {
     {
       height: 170,
       scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max, 1)] } },
-      axes: [{ label: 'steps', size: 36 }, { label: 'instructions', size: fitTicks(40) }],
+      axes: [
+        { label: 'steps', size: 36 },
+        { label: 'instructions', size: fitTicks(40) },
+      ],
       series: [
         { label: 'steps' },
         // The best so far holds until the next improvement: a step, not a slope.
@@ -133,7 +138,7 @@ export function mountAgents(app, $) {
       programUri: episode.program.uri,
       rootId: episode.root.id,
     };
-    oz = dynamic ? null : app.info?.oz ?? null;
+    oz = dynamic ? null : (app.info?.oz ?? null);
     best = null;
     stop = new AbortController();
     $('agent-chart').hidden = false;
@@ -155,7 +160,9 @@ export function mountAgents(app, $) {
       if (program.source !== undefined) options.source = program.source;
       let name = running.agent;
       if (name === TRAINED.name) [name, options.policy] = ['policy', trained];
-      const result = await (await connect()).run(name, options, {
+      const result = await (
+        await connect()
+      ).run(name, options, {
         signal: stop.signal,
         onProgress: (report) => {
           record(report);
@@ -209,7 +216,8 @@ export function mountAgents(app, $) {
   function retire() {
     if (!best || !stale(best)) return;
     $('agent-adopt').disabled = true;
-    if ($('agent-status').dataset.state !== 'running') $('agent-status').textContent = 'The program changed since the search: search again to adopt.';
+    if ($('agent-status').dataset.state !== 'running')
+      $('agent-status').textContent = 'The program changed since the search: search again to adopt.';
   }
 
   /** The Train view hands over a policy (its JSON): it joins the agents, chosen, and plays the current program. */

@@ -46,7 +46,12 @@ function regretCurve(steps, seed, choose, learn) {
 /** `{linucb, random}`: cumulative regret curves over `steps` steps. */
 export function banditJob({ steps, seed }) {
   const agent = new LinUcb(THETA.length);
-  const linucb = regretCurve(steps, seed, (env) => agent.act(env), (reward) => agent.learn(reward));
+  const linucb = regretCurve(
+    steps,
+    seed,
+    (env) => agent.act(env),
+    (reward) => agent.learn(reward),
+  );
   agent.free();
   const rng = new Rng(seed + 1);
   const random = regretCurve(steps, seed, () => Int32Array.of(Number(rng.integers(0, ARMS))));

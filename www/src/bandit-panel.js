@@ -19,9 +19,14 @@ export function mountBandit(app, $) {
   function read(id, what, low, high) {
     const value = Number($(id).value);
     if (!Number.isSafeInteger(value) || value < low || value > high) {
-      throw Object.assign(new Error(`${what} must be a whole number from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}, got ${$(id).value || 'nothing'}`), {
-        name: 'ValueError',
-      });
+      throw Object.assign(
+        new Error(
+          `${what} must be a whole number from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}, got ${$(id).value || 'nothing'}`,
+        ),
+        {
+          name: 'ValueError',
+        },
+      );
     }
     return value;
   }
@@ -37,12 +42,11 @@ export function mountBandit(app, $) {
       {
         height: 240,
         scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
-        axes: [{ label: 'step', size: 36 }, { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: fitTicks(40) }],
-        series: [
-          { label: 'step' },
-          { label: 'LinUCB', stroke: '#1d4f91', width: 2 },
-          { label: 'random', stroke: '#b4451f', width: 2 },
+        axes: [
+          { label: 'step', size: 36 },
+          { label: `cumulative regret${log ? ' (log scale)' : ''}`, size: fitTicks(40) },
         ],
+        series: [{ label: 'step' }, { label: 'LinUCB', stroke: '#1d4f91', width: 2 }, { label: 'random', stroke: '#b4451f', width: 2 }],
       },
       [xs, positive(data.linucb), positive(data.random)],
     );

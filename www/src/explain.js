@@ -29,8 +29,15 @@ function box(x, width, title, subtitle, id) {
  */
 function diagram(narrow) {
   const width = narrow ? 360 : 600;
-  const svg = el('svg', { viewBox: `0 0 ${width} ${narrow ? 156 : 104}`, class: `loop${narrow ? ' narrow' : ''}`, role: 'img', 'aria-labelledby': 'loop-title' });
-  svg.append(el('title', { id: 'loop-title' }, 'The agent sends an action to the environment, which answers with an observation and a reward.'));
+  const svg = el('svg', {
+    viewBox: `0 0 ${width} ${narrow ? 156 : 104}`,
+    class: `loop${narrow ? ' narrow' : ''}`,
+    role: 'img',
+    'aria-labelledby': 'loop-title',
+  });
+  svg.append(
+    el('title', { id: 'loop-title' }, 'The agent sends an action to the environment, which answers with an observation and a reward.'),
+  );
   const defs = el('defs');
   const marker = el('marker', { id: 'loop-arrow', viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 8, markerHeight: 8, orient: 'auto' });
   marker.append(el('path', { d: 'M0,0 L8,4 L0,8 z' }));
@@ -87,7 +94,10 @@ export function mountExplain(app, $) {
       const before = episode.size(node.parent);
       text('loop-action', `action ${node.action}: ${node.flag}`);
       text('loop-observation', `observation: ${count(size)} instructions`);
-      text('loop-reward', node.pending ? 'reward: running the program…' : `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`);
+      text(
+        'loop-reward',
+        node.pending ? 'reward: running the program…' : `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`,
+      );
       const reward = node.pending
         ? `the reward comes once the program has run. ${episode.rewardSpace}: ${REWARDS[episode.rewardSpace] ?? ''}`
         : `the reward is ${signed(node.reward, digits)}: under ${episode.rewardSpace}, ${lowerFirst(REWARDS[episode.rewardSpace] ?? '')} ` +

@@ -20,5 +20,5 @@ export function instCountSentence(name) {
 
 /** The sentence of feature `name` of observation `space` ('Autophase' or 'InstCount'). */
 export function featureSentence(space, name) {
-  return space === 'Autophase' ? AUTOPHASE[name] ?? '' : instCountSentence(name);
+  return space === 'Autophase' ? (AUTOPHASE[name] ?? '') : instCountSentence(name);
 }

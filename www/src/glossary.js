@@ -7,13 +7,14 @@ export const TERMS = {
   agent: 'Whoever chooses the actions: you, pressing passes, or a program such as the search agents below.',
   action: 'One choice the agent makes. Here an action is one optimisation pass, applied to the whole program.',
   environment: 'The world the agent acts on. Here it is the Bril compiler holding one program; it applies each pass and reports back.',
-  observation: 'What the environment shows the agent after each action: here the program text, its size, its control-flow graph, its features.',
+  observation:
+    'What the environment shows the agent after each action: here the program text, its size, its control-flow graph, its features.',
   reward: 'A number saying how good the last action was. The agent tries to collect as much reward as possible over an episode.',
   episode: 'Everything from a reset (the program as written) to the last action. Its reward is the sum of the step rewards.',
   step: 'One action and what follows from it: a new observation and a reward.',
   space: 'The set of values an action or observation can take, such as "one of 32 passes" or "48 counts, each 0 or more".',
-  policy: 'The agent\'s rule for choosing an action from what it observes.',
-  regret: 'The reward a policy gave up compared with always choosing the best action. A learning policy\'s regret grows ever slower.',
+  policy: "The agent's rule for choosing an action from what it observes.",
+  regret: "The reward a policy gave up compared with always choosing the best action. A learning policy's regret grows ever slower.",
 };
 
 /**

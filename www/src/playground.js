@@ -86,7 +86,10 @@ export class Playground extends EventTarget {
         checked = await this.check(benchmark);
       }
       if (!checked.hasMain) {
-        throw typedError('ValueError', 'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.');
+        throw typedError(
+          'ValueError',
+          'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.',
+        );
       }
       info = { ...checked, args: ownArgs, run: await this.runOnce(checked.ir) };
     }
@@ -105,7 +108,9 @@ export class Playground extends EventTarget {
     const unknown = actions.filter((a) => !this.episode.flags.includes(a));
     if (unknown.length) {
       const list = unknown.map((a) => JSON.stringify(a)).join(', ');
-      note = [note, `Left out ${unknown.length === 1 ? 'a pass' : 'passes'} the page does not know: ${list}; the others were applied.`].filter(Boolean).join(' ');
+      note = [note, `Left out ${unknown.length === 1 ? 'a pass' : 'passes'} the page does not know: ${list}; the others were applied.`]
+        .filter(Boolean)
+        .join(' ');
     }
     const known = actions.filter((a) => this.episode.flags.includes(a));
     if (known.length) this.episode.replay(known);

@@ -47,7 +47,15 @@ const EXAMPLES = [
   {
     title: 'Graph',
     note: 'nodes with Box features, edges between random pairs.',
-    make: () => Space.graph({ nodeSpace: Space.box({ low: 0, high: 1, shape: [2], name: 'node' }), minNodes: 3, maxNodes: 8, minEdges: 2, maxEdges: 10, name: 'graph' }),
+    make: () =>
+      Space.graph({
+        nodeSpace: Space.box({ low: 0, high: 1, shape: [2], name: 'node' }),
+        minNodes: 3,
+        maxNodes: 8,
+        minEdges: 2,
+        maxEdges: 10,
+        name: 'graph',
+      }),
     draw: 'graph',
   },
   {
@@ -95,7 +103,9 @@ export function checkDescriptionSize(description, path = 'the space') {
 
 function tooBig(what, size) {
   return Object.assign(
-    new Error(`${what} asks for ${count(size)} values; the page builds and samples at most ${count(MAX_VALUES)} at once, so that the WebAssembly memory cannot run out`),
+    new Error(
+      `${what} asks for ${count(size)} values; the page builds and samples at most ${count(MAX_VALUES)} at once, so that the WebAssembly memory cannot run out`,
+    ),
     { name: 'ValueError' },
   );
 }
@@ -115,7 +125,9 @@ export function spaceFromDescription(text) {
   const unknown = (d) => {
     if (!d || typeof d !== 'object') return;
     if (!Array.isArray(d) && 'type' in d && !spaceKinds().includes(d.type)) {
-      throw Object.assign(new Error(`unknown space type ${JSON.stringify(d.type)}: the types are ${spaceKinds().join(', ')}`), { name: 'LookupError' });
+      throw Object.assign(new Error(`unknown space type ${JSON.stringify(d.type)}: the types are ${spaceKinds().join(', ')}`), {
+        name: 'LookupError',
+      });
     }
     Object.values(d).forEach(unknown);
   };
@@ -139,7 +151,9 @@ function named(description, name) {
 }
 
 function histogram(values, bins = 30) {
-  const finite = Array.from(values).filter(Number.isFinite).sort((a, b) => a - b);
+  const finite = Array.from(values)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   // Trim the far tails so a few outliers do not squash the picture.
   const lo = finite[Math.floor(finite.length * 0.002)];
   const hi = finite[Math.ceil(finite.length * 0.998) - 1];
@@ -172,7 +186,16 @@ function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers
         },
         { label: 'samples', size: fitTicks(36) },
       ],
-      series: [{}, { stroke: '#1d4f91', fill: 'rgba(29,79,145,0.35)', width: 1, paths: uPlot.paths.bars({ size: [0.9, 60] }), points: { show: false } }],
+      series: [
+        {},
+        {
+          stroke: '#1d4f91',
+          fill: 'rgba(29,79,145,0.35)',
+          width: 1,
+          paths: uPlot.paths.bars({ size: [0.9, 60] }),
+          points: { show: false },
+        },
+      ],
     },
     [xs, ys],
   );
@@ -212,7 +235,13 @@ function drawGraph(sample) {
 function sampleCard({ title, note, space, draw, samples, seed }) {
   space.seed(seed);
   const chart = h('div', { class: 'chart small' });
-  const card = h('figure', { class: 'space-card', dataset: { kind: draw } }, h('figcaption', {}, h('strong', {}, title), ' ', h('span', { class: 'hint' }, note)), h('code', { class: 'repr' }, space.toString()), chart);
+  const card = h(
+    'figure',
+    { class: 'space-card', dataset: { kind: draw } },
+    h('figcaption', {}, h('strong', {}, title), ' ', h('span', { class: 'hint' }, note)),
+    h('code', { class: 'repr' }, space.toString()),
+    chart,
+  );
   requestAnimationFrame(() => {
     if (draw === 'histogram') {
       const [xs, ys] = histogram(space.sampleBatch(samples));
@@ -221,12 +250,19 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
       const n = space.n;
       const counts = new Array(n).fill(0);
       for (const v of space.sampleBatch(samples)) counts[Number(v)]++;
-      barChart(chart, counts.map((_, i) => i), counts, { xLabel: 'action', integers: true });
+      barChart(
+        chart,
+        counts.map((_, i) => i),
+        counts,
+        { xLabel: 'action', integers: true },
+      );
     } else if (draw === 'graph') {
       chart.replaceChildren(drawGraph(space.sample()), drawGraph(space.sample()));
       chart.classList.add('graphs');
     } else {
-      chart.replaceChildren(h('ul', { class: 'texts' }, ...Array.from({ length: 8 }, () => h('li', {}, h('code', {}, JSON.stringify(space.sample()))))));
+      chart.replaceChildren(
+        h('ul', { class: 'texts' }, ...Array.from({ length: 8 }, () => h('li', {}, h('code', {}, JSON.stringify(space.sample()))))),
+      );
     }
   });
   card.dataset.samples = String(samples);
@@ -242,7 +278,9 @@ export function mountSpaces(app, $) {
     const samples = Number($('space-count').value);
     const seed = Number($('space-seed').value);
     if (!Number.isSafeInteger(samples) || samples < 1 || samples > 100_000) {
-      throw Object.assign(new Error(`samples must be a whole number from 1 to 100,000, got ${$('space-count').value}`), { name: 'ValueError' });
+      throw Object.assign(new Error(`samples must be a whole number from 1 to 100,000, got ${$('space-count').value}`), {
+        name: 'ValueError',
+      });
     }
     if (!Number.isSafeInteger(seed) || seed < 0) {
       throw Object.assign(new Error(`the seed must be a whole number 0 or more, got ${$('space-seed').value}`), { name: 'ValueError' });
@@ -278,29 +316,51 @@ export function mountSpaces(app, $) {
     const actionCard = h(
       'figure',
       { class: 'space-card wide', id: 'space-action' },
-      h('figcaption', {}, h('strong', {}, 'The action space'), ' ', h('span', { class: 'hint' }, `one of ${flags.length} passes; a random agent picks each equally often.`)),
+      h(
+        'figcaption',
+        {},
+        h('strong', {}, 'The action space'),
+        ' ',
+        h('span', { class: 'hint' }, `one of ${flags.length} passes; a random agent picks each equally often.`),
+      ),
       h('code', { class: 'repr' }, actions.toString()),
       chart,
     );
     const shorten = (text) => (text.length > 110 ? `${text.slice(0, 109)}…` : text);
     const rows = env.observation.spaces.map((spec) =>
-      h('tr', {}, h('th', { scope: 'row' }, spec.id), h('td', {}, OBSERVATIONS[spec.id] ?? '', h('code', {}, shorten(spec.space.toString())))),
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, spec.id),
+        h('td', {}, OBSERVATIONS[spec.id] ?? '', h('code', {}, shorten(spec.space.toString()))),
+      ),
     );
     const table = h(
       'div',
       { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'observation spaces' },
-      h('table', { class: 'obs', id: 'space-observations' }, h('caption', {}, `The ${rows.length} observation spaces`), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'what it is, and its space'))), h('tbody', {}, ...rows)),
+      h(
+        'table',
+        { class: 'obs', id: 'space-observations' },
+        h('caption', {}, `The ${rows.length} observation spaces`),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'what it is, and its space'))),
+        h('tbody', {}, ...rows),
+      ),
     );
     $('space-env').replaceChildren(actionCard, table);
     requestAnimationFrame(() =>
-      barChart(chart, counts.map((_, i) => i), counts, {
-        xLabel: 'pass',
-        // Turned so each name ends at its bar: names run down to the left,
-        // into the room under the y axis, never past the chart's right edge.
-        rotate: 40,
-        integers: true,
-        values: (u, ticks) => ticks.map((t) => (Number.isInteger(t) ? flags[t] ?? '' : '')),
-      }),
+      barChart(
+        chart,
+        counts.map((_, i) => i),
+        counts,
+        {
+          xLabel: 'pass',
+          // Turned so each name ends at its bar: names run down to the left,
+          // into the room under the y axis, never past the chart's right edge.
+          rotate: 40,
+          integers: true,
+          values: (u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (flags[t] ?? '') : '')),
+        },
+      ),
     );
   }
 
@@ -325,11 +385,19 @@ export function mountSpaces(app, $) {
       custom.seed(seed);
       const values = Array.from({ length: 5 }, () => custom.sample());
       $('space-custom').replaceChildren(
-        h('figure', { class: 'space-card wide' }, h('figcaption', {}, h('strong', {}, 'Your space'), ' ', h('span', { class: 'hint' }, 'five samples')), h('code', { class: 'repr' }, custom.toString()), h('ul', { class: 'texts' }, ...values.map((v) => h('li', {}, h('code', {}, show(v)))))),
+        h(
+          'figure',
+          { class: 'space-card wide' },
+          h('figcaption', {}, h('strong', {}, 'Your space'), ' ', h('span', { class: 'hint' }, 'five samples')),
+          h('code', { class: 'repr' }, custom.toString()),
+          h('ul', { class: 'texts' }, ...values.map((v) => h('li', {}, h('code', {}, show(v))))),
+        ),
       );
       $('space-value').value = JSON.stringify(toJson(values[0]));
     } else {
-      $('space-custom').replaceChildren(sampleCard({ title: 'Your space', note: `${count(n)} samples`, space: custom, draw, samples: n, seed }));
+      $('space-custom').replaceChildren(
+        sampleCard({ title: 'Your space', note: `${count(n)} samples`, space: custom, draw, samples: n, seed }),
+      );
       custom.seed(seed);
       $('space-value').value = JSON.stringify(toJson(custom.sample()));
     }
@@ -353,7 +421,10 @@ export function mountSpaces(app, $) {
 
   $('space-json').value = JSON.stringify({ type: 'Box', name: 'features', low: 0, high: 1, shape: [3], dtype: 'float32' });
   $('space-json').addEventListener('input', () => ($('space-contains-result').textContent = ''));
-  $('space-resample').addEventListener('click', guard(() => (renderExamples(), renderEnvironment())));
+  $('space-resample').addEventListener(
+    'click',
+    guard(() => (renderExamples(), renderEnvironment())),
+  );
   $('space-load').addEventListener('click', guard(loadCustom));
   $('space-contains').addEventListener('click', guard(contains));
   guard(() => {

@@ -13,7 +13,6 @@ import { describe, replyInOrder } from './worker-host.js';
 /** Seconds of work between progress messages. */
 export const CHUNK_SECONDS = 0.1;
 
-
 function typeError(message) {
   const error = new TypeError(message);
   error.name = 'TypeError';
@@ -54,8 +53,10 @@ const JOBS = {
   async train(compgym, options, progress, cancelled) {
     const { seconds, updates, ...rest } = options ?? {};
     const budget = seconds === undefined ? (updates === undefined ? 60 : null) : seconds;
-    if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new RangeError(`seconds must be a number of seconds, got ${seconds}`);
-    if (updates !== undefined && !(Number.isSafeInteger(updates) && updates >= 0)) throw new RangeError(`updates must be a whole number, got ${updates}`);
+    if (budget !== null && !(Number.isFinite(budget) && budget >= 0))
+      throw new RangeError(`seconds must be a number of seconds, got ${seconds}`);
+    if (updates !== undefined && !(Number.isSafeInteger(updates) && updates >= 0))
+      throw new RangeError(`updates must be a whole number, got ${updates}`);
     const trainer = new compgym.PolicyTrainer(rest);
     try {
       let done = 0;

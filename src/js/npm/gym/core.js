@@ -93,7 +93,9 @@ export function readSeed(seed, what = 'seed') {
 export function readResetArgs(args, what = 'reset') {
   if (args === undefined || args === null) return { seed: null, options: null };
   if (!isPlainObject(args)) {
-    throw typeError(`${what} takes one object {seed, options}, got ${describe(args)}; write reset({seed: ${typeof args === 'number' ? args : '42'}})`);
+    throw typeError(
+      `${what} takes one object {seed, options}, got ${describe(args)}; write reset({seed: ${typeof args === 'number' ? args : '42'}})`,
+    );
   }
   for (const key of Object.keys(args)) {
     if (key !== 'seed' && key !== 'options') throw typeError(`${what}: unknown argument ${JSON.stringify(key)} (known: seed, options)`);
@@ -131,7 +133,8 @@ export function dataEqual(a, b) {
   }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => dataEqual(x, b[i]));
   if (Array.isArray(b) || ArrayBuffer.isView(b)) return false;
-  if (a instanceof Error || b instanceof Error) return a instanceof Error && b instanceof Error && a.name === b.name && a.message === b.message;
+  if (a instanceof Error || b instanceof Error)
+    return a instanceof Error && b instanceof Error && a.name === b.name && a.message === b.message;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && dataEqual(a[k], b[k]));

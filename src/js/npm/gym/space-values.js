@@ -70,6 +70,7 @@ function zeroOf(d) {
 /** Gymnasium's create_zero_array: the value of `space` nearest zero, checked to be in it. */
 export function zeroValue(space) {
   const zero = zeroOf(space.toJSON());
-  if (!space.contains(zero)) throw typeError(`no zero value of ${space} could be made: pass a custom padding value (an element of the space)`);
+  if (!space.contains(zero))
+    throw typeError(`no zero value of ${space} could be made: pass a custom padding value (an element of the space)`);
   return zero;
 }

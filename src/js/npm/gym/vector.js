@@ -6,7 +6,18 @@
 // environment and a `_key` mask says which environments set it.
 import { Space, catalog } from '../api.js';
 import { make, workerRegistration } from './envs.js';
-import { describe, exactDescription, isEnv, isPlainObject, moduleUrl, namedError, readSeed, requireEnv, typeError, valueError } from './core.js';
+import {
+  describe,
+  exactDescription,
+  isEnv,
+  isPlainObject,
+  moduleUrl,
+  namedError,
+  readSeed,
+  requireEnv,
+  typeError,
+  valueError,
+} from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 import { VectorEnv } from './vector-env.js';
 
@@ -148,7 +159,9 @@ function fits(array, value, n) {
 /** The per-environment entries of a batched info array (rows of a typed array's batch). */
 function entriesOf(array, set, n) {
   const width = isTyped(array) ? array.length / n : 0;
-  return Array.from({ length: n }, (_, j) => (!set?.[j] ? null : width !== 1 && isTyped(array) ? array.slice(j * width, (j + 1) * width) : array[j]));
+  return Array.from({ length: n }, (_, j) =>
+    !set?.[j] ? null : width !== 1 && isTyped(array) ? array.slice(j * width, (j + 1) * width) : array[j],
+  );
 }
 
 /**
@@ -192,7 +205,8 @@ function readAutoresetMode(mode) {
 
 /** The vector reset's `{seed, options}`: a seed per environment and the reset mask. */
 function readVectorReset(args, n) {
-  if (args !== undefined && args !== null && !isPlainObject(args)) throw typeError(`reset takes one object {seed, options}, got ${describe(args)}`);
+  if (args !== undefined && args !== null && !isPlainObject(args))
+    throw typeError(`reset takes one object {seed, options}, got ${describe(args)}`);
   const { seed = null, options = null, ...unknown } = args ?? {};
   const extra = Object.keys(unknown);
   if (extra.length) throw typeError(`reset: unknown argument ${JSON.stringify(extra[0])} (known: seed, options)`);
@@ -277,7 +291,9 @@ class VectorEnvBase extends VectorEnv {
     if (this.autoresetMode === AutoresetMode.DISABLED) {
       const ended = this._autoreset.findIndex((x) => x);
       if (ended >= 0) {
-        throw valueError(`environment ${ended} ended its episode: reset it first (reset({options: {resetMask}})) when autoresetMode is Disabled`);
+        throw valueError(
+          `environment ${ended} ended its episode: reset it first (reset({options: {resetMask}})) when autoresetMode is Disabled`,
+        );
       }
     }
     return out;
@@ -402,13 +418,16 @@ function environmentOf(entry, i) {
   if (isEnv(entry)) return entry;
   if (typeof entry === 'string') return make(entry);
   if (isPlainObject(entry) && typeof entry.id === 'string') return make(entry.id, entry.options);
-  throw typeError(`envFns[${i}] must be a function returning an environment, an environment, an id or {id, options}, got ${describe(entry)}`);
+  throw typeError(
+    `envFns[${i}] must be a function returning an environment, an environment, an id or {id, options}, got ${describe(entry)}`,
+  );
 }
 
 function checkSameSpaces(spaces, what) {
   const first = spaces[0];
   spaces.forEach((s, i) => {
-    if (!first.equals(s)) throw valueError(`environment ${i} has the ${what} space ${s}, environment 0 ${first}: a vector environment batches equal spaces`);
+    if (!first.equals(s))
+      throw valueError(`environment ${i} has the ${what} space ${s}, environment 0 ${first}: a vector environment batches equal spaces`);
   });
 }
 
@@ -420,12 +439,19 @@ function checkSameSpaces(spaces, what) {
 export class SyncVectorEnv extends VectorEnvBase {
   constructor(envFns, { autoresetMode = AutoresetMode.NEXT_STEP, ...dtypes } = {}) {
     super();
-    if (!Array.isArray(envFns) || envFns.length === 0) throw typeError(`SyncVectorEnv takes a non-empty array of environment functions, got ${describe(envFns)}`);
+    if (!Array.isArray(envFns) || envFns.length === 0)
+      throw typeError(`SyncVectorEnv takes a non-empty array of environment functions, got ${describe(envFns)}`);
     readAutoresetMode(autoresetMode);
     const checked = readVectorOptions(dtypes, 'SyncVectorEnv');
     this.envs = envFns.map(environmentOf);
-    checkSameSpaces(this.envs.map((e) => e.observationSpace), 'observation');
-    checkSameSpaces(this.envs.map((e) => e.actionSpace), 'action');
+    checkSameSpaces(
+      this.envs.map((e) => e.observationSpace),
+      'observation',
+    );
+    checkSameSpaces(
+      this.envs.map((e) => e.actionSpace),
+      'action',
+    );
     this._setup(this.envs[0], this.envs.length, autoresetMode, checked);
   }
 
@@ -433,7 +459,8 @@ export class SyncVectorEnv extends VectorEnvBase {
   reset(args) {
     if (this.closed) throw valueError('SyncVectorEnv is closed');
     const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
-    if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
+    if (mask && this._last.some((x, i) => x === null && !mask[i]))
+      throw valueError('reset: a partial reset before every environment was reset once');
     const outcomes = this.envs.map((env, i) => (mask && !mask[i] ? null : outcomeOf(() => env.reset({ seed: seeds[i], options }))));
     return this._gatherResets(outcomes);
   }
@@ -522,12 +549,14 @@ function groups(n, w) {
 export class AsyncVectorEnv extends VectorEnvBase {
   constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl, ...dtypes } = {}) {
     super();
-    if (!Array.isArray(envs) || envs.length === 0) throw typeError(`AsyncVectorEnv takes a non-empty array of environment specs, got ${describe(envs)}`);
+    if (!Array.isArray(envs) || envs.length === 0)
+      throw typeError(`AsyncVectorEnv takes a non-empty array of environment specs, got ${describe(envs)}`);
     readAutoresetMode(autoresetMode);
     const checked = readVectorOptions(dtypes, 'AsyncVectorEnv');
     const specs = envs.map(readSpec);
     const w = workers ?? specs.length;
-    if (!Number.isSafeInteger(w) || w < 1 || w > specs.length) throw valueError(`workers must be an integer in [1, ${specs.length}], got ${describe(w)}`);
+    if (!Number.isSafeInteger(w) || w < 1 || w > specs.length)
+      throw valueError(`workers must be an integer in [1, ${specs.length}], got ${describe(w)}`);
     this.numEnvs = specs.length;
     this.numWorkers = w;
     this._groups = groups(specs.length, w);
@@ -543,7 +572,13 @@ export class AsyncVectorEnv extends VectorEnvBase {
         checkSameSpaces(action, 'action');
         const first = described[0];
         this._setup(
-          { observationSpace: observation[0], actionSpace: action[0], metadata: first.metadata, renderMode: first.renderMode, spec: first.spec },
+          {
+            observationSpace: observation[0],
+            actionSpace: action[0],
+            metadata: first.metadata,
+            renderMode: first.renderMode,
+            spec: first.spec,
+          },
           specs.length,
           autoresetMode,
           checked,
@@ -567,7 +602,12 @@ export class AsyncVectorEnv extends VectorEnvBase {
    */
   _exclusive(what, body) {
     if (this._pending) {
-      return Promise.reject(namedError('AlreadyPendingCallError', `calling ${what} while waiting for a pending call to ${this._pending} to complete: await it first`));
+      return Promise.reject(
+        namedError(
+          'AlreadyPendingCallError',
+          `calling ${what} while waiting for a pending call to ${this._pending} to complete: await it first`,
+        ),
+      );
     }
     this._pending = what;
     const run = (async () => {
@@ -612,7 +652,8 @@ export class AsyncVectorEnv extends VectorEnvBase {
     return this._exclusive('reset', async () => {
       if (this.closed) throw valueError('AsyncVectorEnv is closed');
       const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
-      if (mask && this._last.some((x, i) => x === null && !mask[i])) throw valueError('reset: a partial reset before every environment was reset once');
+      if (mask && this._last.some((x, i) => x === null && !mask[i]))
+        throw valueError('reset: a partial reset before every environment was reset once');
       return this._gatherResets(await this._run(seeds.map((seed, i) => (mask && !mask[i] ? null : { op: 'reset', seed, options }))));
     });
   }
@@ -693,7 +734,10 @@ export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options =
     vectorOptions = { rewardDtype: 'float32', actionDtype: 'int32', ...vectorOptions };
   }
   if (vectorizationMode === 'sync') {
-    return new SyncVectorEnv(Array.from({ length: numEnvs }, () => () => make(id, options)), vectorOptions);
+    return new SyncVectorEnv(
+      Array.from({ length: numEnvs }, () => () => make(id, options)),
+      vectorOptions,
+    );
   }
   if (vectorizationMode === 'async') return new AsyncVectorEnv(new Array(numEnvs).fill({ id, options }), vectorOptions);
   throw valueError(`vectorizationMode must be "sync" or "async", got ${describe(vectorizationMode)}`);
