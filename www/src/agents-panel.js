@@ -5,6 +5,7 @@
 // so far, and "adopt", which makes the best sequence found the episode. A
 // policy trained in the Train view joins the agents once it is handed over.
 import { connectAgents } from '../pkg/agents.js';
+import { valueError } from '../pkg/errors.js';
 import uPlot from 'uplot';
 import { describe, count, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
@@ -23,10 +24,6 @@ const TRAINED = {
   description:
     'The policy trained in the Train view below: it picks a few passes from the program’s features (or none), then -Oz runs; one episode, no search.',
 };
-
-function valueError(message) {
-  return Object.assign(new Error(message), { name: 'ValueError' });
-}
 
 /**
  * The run's budget from the form: `{steps, seconds, seed}`, a blank budget

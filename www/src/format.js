@@ -1,9 +1,6 @@
 // Display helpers shared by the panels.
 import { isTypedArray } from '../pkg/gym/arrays.js';
 
-// An Error with the given `name`: the package's helper, under the name playground.js imports.
-export { namedError as typedError } from '../pkg/errors.js';
-
 /** A thrown value the way users meet it: `name: message`. */
 export function describe(error) {
   if (error instanceof Error || (error && typeof error === 'object' && 'message' in error)) {

@@ -21,6 +21,9 @@ export const TERMS = {
  * A table `{name: sentence}` of one of the core's registries (`catalog()`),
  * read on first use: the views run once the package is ready, and so the
  * sentences are written once, beside the code they describe.
+ * @param {keyof import('../pkg/index.js').Catalog} list
+ * @param {string} [field]
+ * @returns {Record<string, string>}
  */
 export function fromCatalog(list, field = 'description') {
   let table = null;

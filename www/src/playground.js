@@ -7,7 +7,7 @@ import { Episode } from './episode.js';
 import { Lane } from './jobs.js';
 import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, hashText, programArgs, programLabel, USER, withArgs } from './programs.js';
 import { decodeState, encodeState } from './share.js';
-import { typedError } from './format.js';
+import { namedError } from '../pkg/errors.js';
 import { needsO2, RUNTIME_REWARDS, runtimeReward } from './runtime-rewards.js';
 
 export { RUNTIME_REWARDS };
@@ -76,7 +76,7 @@ export class Playground extends EventTarget {
     let benchmark = benchmarkOf(program);
     let info = null;
     if (program.kind === 'own' && !program.source.trim()) {
-      throw typedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
+      throw namedError('ValueError', 'The program is empty: write at least a @main function, such as "@main { print 1; }".');
     }
     if (program.kind === 'own' || args) {
       let checked = await this.check(benchmark);
@@ -86,7 +86,7 @@ export class Playground extends EventTarget {
         checked = await this.check(benchmark);
       }
       if (!checked.hasMain) {
-        throw typedError(
+        throw namedError(
           'ValueError',
           'The program has no @main function: Bril starts every run at @main, so there would be nothing to run or validate.',
         );
@@ -206,7 +206,7 @@ export class Playground extends EventTarget {
           result = { error: { name: error.name, message: error.message } };
           // A run stopped by hand says nothing about the program: the steps waiting on it fail, nothing is remembered.
           if (error.name === 'CancelledError') {
-            this.failPending(typedError('CancelledError', 'cancelled before its reward was computed'));
+            this.failPending(namedError('CancelledError', 'cancelled before its reward was computed'));
             continue;
           }
         }
@@ -244,7 +244,7 @@ export class Playground extends EventTarget {
     try {
       ({ o2 } = await this.lanes.measure.run('runtimeBaseline', this.episode.program, { timeLimitMs: REWARD_RUN_LIMIT_MS }));
     } catch (error) {
-      if (error.name === 'CancelledError') this.failPending(typedError('CancelledError', 'cancelled before its reward was computed'));
+      if (error.name === 'CancelledError') this.failPending(namedError('CancelledError', 'cancelled before its reward was computed'));
       if (this.info !== info) return;
       info.dynO2Error = { name: error.name, message: error.message };
     }
@@ -273,7 +273,7 @@ export class Playground extends EventTarget {
     if (own.count === undefined || before.count === undefined || o0 === undefined) return false;
     if (needsO2(name) && o2 === undefined) return false;
     if (needsO2(name) && o2 === null) {
-      episode.fail(node, this.info.dynO2Error ?? typedError('ValueError', 'the program after -O2 does not run'));
+      episode.fail(node, this.info.dynO2Error ?? namedError('ValueError', 'the program after -O2 does not run'));
       return true;
     }
     episode.settle(node, runtimeReward(name, before.count, own.count, { o0, o2 }));
@@ -294,7 +294,7 @@ export class Playground extends EventTarget {
     const ir = this.episode.observe(node, 'Ir');
     if (!this.dynamic.has(ir)) return { count: undefined };
     const count = this.dynamic.get(ir);
-    if (count === null) return { error: this.runErrors.get(ir) ?? typedError('ValueError', 'the program does not run to the end') };
+    if (count === null) return { error: this.runErrors.get(ir) ?? namedError('ValueError', 'the program does not run to the end') };
     return { count };
   }
 
@@ -329,7 +329,7 @@ export class Playground extends EventTarget {
   /** Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run. */
   setReward(name) {
     const problem = this.rewardProblem(name);
-    if (problem) throw typedError('ValueError', `${name} runs the program at every step, but ${problem}.`);
+    if (problem) throw namedError('ValueError', `${name} runs the program at every step, but ${problem}.`);
     this.episode.setReward(name);
     this.emit('reward');
   }

@@ -5,6 +5,7 @@
 // to try with `Space.fromJSON` and `contains`.
 import uPlot from 'uplot';
 import { Space, catalog } from '../pkg/index.js';
+import { lookupError, valueError } from '../pkg/errors.js';
 import { describe, h, show, count } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { OBSERVATIONS } from './glossary.js';
@@ -120,14 +121,12 @@ export function spaceFromDescription(text) {
   try {
     description = JSON.parse(text);
   } catch (error) {
-    throw Object.assign(new Error(`the description is not JSON: ${error.message}`), { name: 'ValueError' });
+    throw valueError(`the description is not JSON: ${error.message}`);
   }
   const unknown = (d) => {
     if (!d || typeof d !== 'object') return;
     if (!Array.isArray(d) && 'type' in d && !spaceKinds().includes(d.type)) {
-      throw Object.assign(new Error(`unknown space type ${JSON.stringify(d.type)}: the types are ${spaceKinds().join(', ')}`), {
-        name: 'LookupError',
-      });
+      throw lookupError(`unknown space type ${JSON.stringify(d.type)}: the types are ${spaceKinds().join(', ')}`);
     }
     Object.values(d).forEach(unknown);
   };
@@ -278,12 +277,10 @@ export function mountSpaces(app, $) {
     const samples = Number($('space-count').value);
     const seed = Number($('space-seed').value);
     if (!Number.isSafeInteger(samples) || samples < 1 || samples > 100_000) {
-      throw Object.assign(new Error(`samples must be a whole number from 1 to 100,000, got ${$('space-count').value}`), {
-        name: 'ValueError',
-      });
+      throw valueError(`samples must be a whole number from 1 to 100,000, got ${$('space-count').value}`);
     }
     if (!Number.isSafeInteger(seed) || seed < 0) {
-      throw Object.assign(new Error(`the seed must be a whole number 0 or more, got ${$('space-seed').value}`), { name: 'ValueError' });
+      throw valueError(`the seed must be a whole number 0 or more, got ${$('space-seed').value}`);
     }
     return { samples, seed };
   }
@@ -412,7 +409,7 @@ export function mountSpaces(app, $) {
     try {
       value = JSON.parse($('space-value').value);
     } catch (error) {
-      throw Object.assign(new Error(`the value is not JSON: ${error.message}`), { name: 'ValueError' });
+      throw valueError(`the value is not JSON: ${error.message}`);
     }
     const inside = custom.contains(value);
     $('space-contains-result').textContent = `contains → ${inside}`;

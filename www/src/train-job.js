@@ -5,12 +5,9 @@
 // so nothing long runs on the page. If the lane ends the worker (a time
 // limit, a new start), the trainer is gone and an update says so.
 import { PolicyTrainer } from '../pkg/index.js';
+import { lookupError } from '../pkg/errors.js';
 
 let trainer = null;
-
-function lookupError(message) {
-  return Object.assign(new Error(message), { name: 'LookupError' });
-}
 
 /** A new trainer from PolicyTrainer `options`; `{validation}`: the untrained policy's held-out score. */
 export function trainStartJob(options) {

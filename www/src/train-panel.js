@@ -5,6 +5,7 @@
 // the held-out score (the geometric mean of -Oz / final over the held-out
 // programs not picked, each one greedy episode). "Use this policy" hands the
 // policy to the agents panel, which plays it on the current program.
+import { valueError } from '../pkg/errors.js';
 import { describe, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { trainablePrograms, trainingSplit } from './train-programs.js';
@@ -21,10 +22,6 @@ export const TRAINER = {
 const START_LIMIT_MS = 120_000;
 const UPDATE_LIMIT_MS = 60_000;
 const COLORS = { ret: '#1d4f91', score: '#0d6b58', oz: '#5c6670' };
-
-function valueError(message) {
-  return Object.assign(new Error(message), { name: 'ValueError' });
-}
 
 function wholeNumber(text, what, low, high) {
   const value = Number(text);

@@ -2,6 +2,7 @@
 // (suite-v0, large-v0), each on its side of the core's fixed split (`splitOf`,
 // the rule of src/agents/programs.rs). No DOM: tested in Node.
 import { splitOf } from '../pkg/index.js';
+import { valueError } from '../pkg/errors.js';
 
 /** Whether the program named `uri` (a URI or `dataset/path`) is held out from training. */
 export function isHeldOut(uri) {
@@ -35,8 +36,7 @@ export function trainingSplit(programs, picked) {
   const chosen = new Set(picked);
   const train = programs.filter((p) => chosen.has(p.uri)).map((p) => p.uri);
   const validation = programs.filter((p) => p.heldOut && !chosen.has(p.uri)).map((p) => p.uri);
-  const fail = (message) => Object.assign(new Error(message), { name: 'ValueError' });
-  if (!train.length) throw fail('pick at least one program to train on.');
-  if (!validation.length) throw fail('leave at least one held-out program unpicked: the held-out score is measured on them.');
+  if (!train.length) throw valueError('pick at least one program to train on.');
+  if (!validation.length) throw valueError('leave at least one held-out program unpicked: the held-out score is measured on them.');
   return { train, validation };
 }

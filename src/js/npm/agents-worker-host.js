@@ -8,16 +8,11 @@
 // trained so far, the rows done so far. Jobs run one at a time, in arrival
 // order; a cancel is read as soon as it arrives.
 
+import { typeError } from './errors.js';
 import { describe, replyInOrder } from './worker-host.js';
 
 /** Seconds of work between progress messages. */
 export const CHUNK_SECONDS = 0.1;
-
-function typeError(message) {
-  const error = new TypeError(message);
-  error.name = 'TypeError';
-  return error;
-}
 
 /** Lets messages in (a cancel) between chunks. */
 const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));

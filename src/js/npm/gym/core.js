@@ -7,22 +7,16 @@
 // write one; extend Wrapper (or its Observation/Reward/Action bases) to
 // change one.
 import { Rng, Space } from '../api.js';
+import { namedError, valueError, typeError, lookupError } from '../errors.js';
 
-/** An Error whose `name` says what kind it is, like every compgym error. */
+export { namedError, valueError, typeError, lookupError };
+
 /** A module URL a worker can import: absolute, a relative one resolved against the page (or the working directory). */
 export function moduleUrl(module) {
   const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
   return new URL(module, base).href;
 }
 
-export function namedError(name, message) {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-export const valueError = (message) => namedError('ValueError', message);
-export const typeError = (message) => namedError('TypeError', message);
-export const lookupError = (message) => namedError('LookupError', message);
 /** Optional behaviour an environment does not have, as the core says it. */
 export const notImplemented = (message) => namedError('TypeError', `NotImplemented: ${message}`);
 

@@ -20,6 +20,7 @@ import {
 } from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 import { VectorEnv } from './vector-env.js';
+import { isTypedArray } from './arrays.js';
 
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
@@ -135,11 +136,9 @@ export function batcher(space, n) {
   }
 }
 
-const isTyped = (x) => ArrayBuffer.isView(x) && !(x instanceof DataView);
-
 /** A new per-environment array for info values like `value`: a typed array's rows end to end. */
 function infoArray(value, n) {
-  if (isTyped(value)) return new value.constructor(n * value.length);
+  if (isTypedArray(value)) return new value.constructor(n * value.length);
   if (typeof value === 'number') return new Float64Array(n);
   if (typeof value === 'boolean') return new Uint8Array(n);
   if (typeof value === 'bigint') return new BigInt64Array(n);
@@ -148,7 +147,7 @@ function infoArray(value, n) {
 
 function fits(array, value, n) {
   if (Array.isArray(array)) return true;
-  if (isTyped(value)) return array.constructor === value.constructor && array.length === n * value.length;
+  if (isTypedArray(value)) return array.constructor === value.constructor && array.length === n * value.length;
   if (array.length !== n) return false;
   if (array instanceof Float64Array) return typeof value === 'number';
   if (array instanceof Uint8Array) return typeof value === 'boolean';
@@ -158,9 +157,9 @@ function fits(array, value, n) {
 
 /** The per-environment entries of a batched info array (rows of a typed array's batch). */
 function entriesOf(array, set, n) {
-  const width = isTyped(array) ? array.length / n : 0;
+  const width = isTypedArray(array) ? array.length / n : 0;
   return Array.from({ length: n }, (_, j) =>
-    !set?.[j] ? null : width !== 1 && isTyped(array) ? array.slice(j * width, (j + 1) * width) : array[j],
+    !set?.[j] ? null : width !== 1 && isTypedArray(array) ? array.slice(j * width, (j + 1) * width) : array[j],
   );
 }
 
@@ -186,7 +185,7 @@ export function addInfo(infos, info, i, n) {
     } else {
       array = infos[key] ?? infoArray(value, n);
       if (!fits(array, value, n)) array = entriesOf(array, infos[`_${key}`], n);
-      if (isTyped(value) && !Array.isArray(array)) array.set(value, i * value.length);
+      if (isTypedArray(value) && !Array.isArray(array)) array.set(value, i * value.length);
       else array[i] = typeof value === 'boolean' && !Array.isArray(array) ? Number(value) : value;
     }
     const mask = infos[`_${key}`] ?? new Uint8Array(n);
