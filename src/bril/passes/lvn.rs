@@ -51,11 +51,11 @@ fn number_function(f: &mut Function) -> Result<bool> {
     let mut table = Table::with_capacity(f.vars.len() + length);
     let mut changed = false;
     for b in 0..f.blocks.len() {
-        let before = std::mem::take(&mut f.blocks[b].instrs);
+        let mut instrs = std::mem::take(&mut f.blocks[b].instrs);
         let may_fail = |i: usize| failing.at(BlockId::new(b), i);
-        let after = number_block(f, &mut table, &mut names, &before, &globals, may_fail)?;
-        changed |= after != before;
-        f.blocks[b].instrs = after;
+        let numbered = number_block(f, &mut table, &mut names, &mut instrs, &globals, may_fail);
+        f.blocks[b].instrs = instrs;
+        changed |= numbered?;
     }
     Ok(changed)
 }
@@ -266,53 +266,75 @@ impl Table {
     }
 }
 
+/// Numbers one block's code in place (a block's new code is never longer,
+/// so no second copy of it is made); true if it changed.
 fn number_block(
     f: &mut Function,
     table: &mut Table,
     names: &mut Option<FreshNames>,
-    instrs: &[Instr],
+    instrs: &mut Vec<Instr>,
     globals: &[Option<Value>],
     may_fail: impl Fn(usize) -> bool,
-) -> Result<Vec<Instr>> {
+) -> Result<bool> {
     table.start_block(instrs);
-    let mut out = Vec::with_capacity(instrs.len());
-    for (i, original) in instrs.iter().enumerate() {
-        let mut instr = original.clone();
-        let mut nums: List<Num> = List::new();
-        for u in instr.uses_mut() {
-            let n = table.read(*u, globals);
-            *u = table.holder(n)?;
-            nums.push(n);
+    let mut changed = false;
+    // Instructions kept so far, written over the front of `instrs`: the
+    // original at `i` is read before anything is written there.
+    let mut kept = 0;
+    for i in 0..instrs.len() {
+        match number_instr(f, table, names, &instrs[i], i, globals, may_fail(i))? {
+            Some(instr) => {
+                changed |= instr != instrs[i];
+                instrs[kept] = instr;
+                kept += 1;
+            }
+            None => changed = true,
         }
-        let Some(dest) = instr.dest else {
-            out.push(instr);
-            continue;
-        };
-        if may_fail(i) {
-            // The instruction stays (a variable it reads may be undefined, and
-            // is only ever held by itself, so it keeps its name); its result
-            // is a value of its own.
-            let n = table.fresh(None);
-            let actual = rename_unless_last(f, table, names, &mut instr, i);
-            table.write(dest.var, actual, n);
-            out.push(instr);
-            continue;
-        }
-        let (n, known) = value_number(table, &instr, &nums);
-        if let Some(new) = simplified(table, &instr, n, known)? {
-            instr = new;
-        }
-        let is_self_copy = instr.op == Op::Id && instr.args.first() == Some(&dest.var);
-        if is_self_copy && table.held(dest.var).map(|(held, _)| held) == Some(n) {
-            // `x = id x` while x already holds the value: nothing to do.
-            table.var(dest.var).name_num = n;
-            continue;
-        }
+    }
+    instrs.truncate(kept);
+    Ok(changed)
+}
+
+/// What instruction `i` of the block becomes, or `None` when it goes.
+fn number_instr(
+    f: &mut Function,
+    table: &mut Table,
+    names: &mut Option<FreshNames>,
+    original: &Instr,
+    i: usize,
+    globals: &[Option<Value>],
+    may_fail: bool,
+) -> Result<Option<Instr>> {
+    let mut instr = original.clone();
+    let mut nums: List<Num> = List::new();
+    for u in instr.uses_mut() {
+        let n = table.read(*u, globals);
+        *u = table.holder(n)?;
+        nums.push(n);
+    }
+    let Some(dest) = instr.dest else { return Ok(Some(instr)) };
+    if may_fail {
+        // The instruction stays (a variable it reads may be undefined, and
+        // is only ever held by itself, so it keeps its name); its result
+        // is a value of its own.
+        let n = table.fresh(None);
         let actual = rename_unless_last(f, table, names, &mut instr, i);
         table.write(dest.var, actual, n);
-        out.push(instr);
+        return Ok(Some(instr));
     }
-    Ok(out)
+    let (n, known) = value_number(table, &instr, &nums);
+    if let Some(new) = simplified(table, &instr, n, known)? {
+        instr = new;
+    }
+    let is_self_copy = instr.op == Op::Id && instr.args.first() == Some(&dest.var);
+    if is_self_copy && table.held(dest.var).map(|(held, _)| held) == Some(n) {
+        // `x = id x` while x already holds the value: nothing to do.
+        table.var(dest.var).name_num = n;
+        return Ok(None);
+    }
+    let actual = rename_unless_last(f, table, names, &mut instr, i);
+    table.write(dest.var, actual, n);
+    Ok(Some(instr))
 }
 
 /// The variable instruction `i` really writes: its destination when that is
