@@ -80,3 +80,30 @@ fn quadratic_work_would_be_caught() {
     // A pass that returns at once: counts too small to say anything.
     assert!(too_fast(WorkCount::default(), WorkCount { allocations: 3, bytes: 96, output: 0 }).is_empty());
 }
+
+/// `-lvn` on one variable redefined n times renames n - 1 definitions: the
+/// new names are all it allocates per instruction (its tables are sized
+/// once). It once allocated a holder list, the old name as a string, a
+/// candidate and a counter key per rename, and probed a table of every
+/// name made so far: time that grew faster than the program.
+#[test]
+fn lvn_allocates_only_the_new_names() {
+    let input = Input::new(shapes::generate(Shape::OneVariable, LARGE, 1).unwrap());
+    let lvn = workloads().into_iter().find(|w| w.name == "-lvn").expect("-lvn is a workload");
+    let count = lvn.work(&input).unwrap();
+    let per_instruction = count.allocations as f64 / LARGE as f64;
+    assert!(per_instruction < 1.25, "{count:?}: {per_instruction:.2} allocations per instruction");
+}
+
+/// The loop passes leave a function without loops alone without copying
+/// it: on one block of 16,000 instructions they once copied all of it
+/// (1.5 MB) to find nothing to do.
+#[test]
+fn loop_passes_do_not_copy_a_function_without_loops() {
+    let input = Input::new(shapes::generate(Shape::OneVariable, LARGE, 1).unwrap());
+    for name in ["-licm", "-strength-reduce", "-loop-unroll", "-loop-rotate", "-loop-deletion"] {
+        let pass = workloads().into_iter().find(|w| w.name == name).expect("a workload");
+        let count = pass.work(&input).unwrap();
+        assert!(count.bytes < 1 << 16, "{name}: {count:?}");
+    }
+}

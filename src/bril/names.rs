@@ -14,72 +14,110 @@ use super::ir::{Function, Name, Program, VarId};
 
 #[derive(Default)]
 pub struct FreshNames {
+    /// The names there were, and hints handed out as they are. Names made
+    /// by counting are not added: `next` answers for them, so a pass making
+    /// a million names probes a table of the names there were, not one that
+    /// grows to a million strings.
     taken: FxHashSet<Name>,
-    /// The next suffix worth trying for each hint already asked for.
+    /// For each prefix counted on, the next suffix worth trying: every
+    /// `{prefix}{j}` with `1 <= j < next` is taken (it was, or was made).
     next: FxHashMap<Name, u64>,
+    /// Whether some prefix in `next` ends in a digit (`numbered("f.v1")`),
+    /// so a name's digits may split between prefix and suffix more than one way.
+    digit_prefix: bool,
+    /// Reused buffers for the prefix and the candidate name.
+    prefix: String,
+    candidate: String,
 }
 
 impl FreshNames {
+    fn of(taken: FxHashSet<Name>) -> FreshNames {
+        FreshNames { taken, ..FreshNames::default() }
+    }
+
     /// The names of `f`'s variables.
     pub fn vars(f: &Function) -> FreshNames {
-        FreshNames { taken: f.vars.iter().cloned().collect(), next: FxHashMap::default() }
+        FreshNames::of(f.vars.iter().cloned().collect())
     }
 
     /// The labels of `f`'s blocks.
     pub fn labels(f: &Function) -> FreshNames {
-        FreshNames {
-            taken: f.blocks.iter().filter_map(|b| b.label.clone()).collect(),
-            next: FxHashMap::default(),
-        }
+        FreshNames::of(f.blocks.iter().filter_map(|b| b.label.clone()).collect())
     }
 
     /// The names of `program`'s functions.
     pub fn functions(program: &Program) -> FreshNames {
-        FreshNames {
-            taken: program.functions.iter().map(|f| f.name.clone()).collect(),
-            next: FxHashMap::default(),
-        }
+        FreshNames::of(program.functions.iter().map(|f| f.name.clone()).collect())
     }
 
     /// The first of `prefix1`, `prefix2`, ... that is neither taken nor
     /// handed out before (for names that always carry a number, such as
     /// `outlined.1` or `f.spec1`); it is taken from now on.
     pub fn numbered(&mut self, prefix: &str) -> Name {
-        let mut k = self.next.get(prefix).copied().unwrap_or(1);
-        let name = self.first_free(prefix, &mut k);
-        self.next.insert(prefix.into(), k);
-        name
+        self.count_on(prefix)
     }
 
     /// `hint`, or else a name `stem.k` on its [`stem`], that is neither
     /// taken nor handed out before; it is taken from now on.
     pub fn fresh(&mut self, hint: &str) -> Name {
-        if !self.taken.contains(hint) {
+        if !self.is_taken(hint) {
             let name: Name = hint.into();
             self.taken.insert(name.clone());
             return name;
         }
-        let stem = stem(hint);
-        let mut k = self.next.get(stem).copied().unwrap_or(1);
-        let name = self.first_free(&format!("{stem}."), &mut k);
-        self.next.insert(stem.into(), k);
+        let mut prefix = std::mem::take(&mut self.prefix);
+        prefix.clear();
+        prefix.push_str(stem(hint));
+        prefix.push('.');
+        let name = self.count_on(&prefix);
+        self.prefix = prefix;
         name
     }
 
-    /// Takes the first free `{prefix}{k}` from `k` on, leaving `k` past it.
-    fn first_free(&mut self, prefix: &str, k: &mut u64) -> Name {
-        let mut candidate = String::with_capacity(prefix.len() + 4);
-        let name: Name = loop {
-            use std::fmt::Write;
+    /// Takes the first free `{prefix}{k}`, from where `prefix`'s count got.
+    fn count_on(&mut self, prefix: &str) -> Name {
+        use std::fmt::Write;
+        let mut k = self.next.get(prefix).copied().unwrap_or(1);
+        let mut candidate = std::mem::take(&mut self.candidate);
+        loop {
             candidate.clear();
             let _ = write!(candidate, "{prefix}{k}");
-            *k += 1;
-            if !self.taken.contains(candidate.as_str()) {
-                break candidate.as_str().into();
+            k += 1;
+            if !self.is_taken(&candidate) {
+                break;
             }
-        };
-        self.taken.insert(name.clone());
+        }
+        let name: Name = candidate.as_str().into();
+        self.candidate = candidate;
+        match self.next.get_mut(prefix) {
+            Some(next) => *next = k,
+            None => {
+                self.next.insert(prefix.into(), k);
+                self.digit_prefix |= prefix.ends_with(|c: char| c.is_ascii_digit());
+            }
+        }
         name
+    }
+
+    fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name) || self.counted(name)
+    }
+
+    /// Whether `name` is `{prefix}{j}` for a prefix whose count has passed
+    /// `j` (counts write `j` in decimal, from 1, with no leading zero).
+    fn counted(&self, name: &str) -> bool {
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let first = name.len() - digits;
+        // With no prefix ending in a digit, only the split before all the
+        // digits can be one.
+        let last = if self.digit_prefix { name.len() } else { (first + 1).min(name.len()) };
+        (first..last).any(|i| {
+            let suffix = &name[i..];
+            !suffix.starts_with('0')
+                && suffix
+                    .parse::<u64>()
+                    .is_ok_and(|j| self.next.get(&name[..i]).is_some_and(|&next| j < next))
+        })
     }
 
     /// A new variable of `f` named from `hint` (`f`'s variables must be the
@@ -148,6 +186,20 @@ mod tests {
         let mut names = FreshNames::vars(&f);
         let made: Vec<Name> = ["x.1.1", "x.s", "x.1", "x.2.s"].iter().map(|h| names.fresh(h)).collect();
         assert_eq!(made, ["x.2", "x.3", "x.4", "x.2.s"].map(Name::from), "a free hint is taken as it is");
+    }
+
+    #[test]
+    fn counted_names_stay_taken_without_a_table_entry() {
+        let mut names = FreshNames::default();
+        let made: Vec<Name> = ["x", "x", "x.1", "x.2"].iter().map(|h| names.fresh(h)).collect();
+        assert_eq!(made, ["x", "x.1", "x.2", "x.3"].map(Name::from), "a made name is no free hint");
+        assert_eq!(names.taken.len(), 1, "only the hint taken as it is has an entry");
+        // A prefix ending in a digit: `f.v11` is `f.v1` counted to 1, and `f.v` has not got there.
+        assert_eq!(&*names.numbered("f.v1"), "f.v11");
+        let counted: Vec<Name> = (0..11).map(|_| names.numbered("f.v")).collect();
+        assert_eq!((&*counted[0], &*counted[10]), ("f.v1", "f.v12"));
+        assert_eq!(&*names.fresh("f.v11"), "f.v11.1");
+        assert_eq!(&*names.fresh("x.01"), "x.01", "x.01 is not x.1");
     }
 
     #[test]

@@ -19,16 +19,16 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::rewrite_functions_where;
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::loops::{ensure_preheaders, find_loops, Loop};
+use crate::bril::analysis::loops::{ensure_preheaders, find_loops, may_have_loops, Loop};
 use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
-/// `-licm`.
+/// `-licm`. A function with no loop is not even copied.
 pub fn licm(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    rewrite_functions_where(program, may_have_loops, |_, f| {
         licm_function(f);
         Ok(())
     })

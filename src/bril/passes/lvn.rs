@@ -15,6 +15,7 @@
 //! is (its read fails, see [`MaybeUndefinedReads`]); its result is a new value.
 
 use crate::bril::hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 use super::facts::global_constants;
 use super::fold::{cannot_fail, eval, Value};
@@ -44,18 +45,26 @@ fn number_function(f: &mut Function) -> Result<bool> {
     let globals = global_constants(f);
     let failing = MaybeUndefinedReads::of(f);
     let mut names: Option<FreshNames> = None;
+    // One table for every block, sized once: each block renames at most
+    // one variable per instruction.
+    let length: usize = f.blocks.iter().map(|b| b.instrs.len()).sum();
+    let mut table = Table::with_capacity(f.vars.len() + length);
     let mut changed = false;
     for b in 0..f.blocks.len() {
-        let before = std::mem::take(&mut f.blocks[b].instrs);
+        let mut instrs = std::mem::take(&mut f.blocks[b].instrs);
         let may_fail = |i: usize| failing.at(BlockId::new(b), i);
-        let after = number_block(f, &mut names, &before, &globals, may_fail)?;
-        changed |= after != before;
-        f.blocks[b].instrs = after;
+        let numbered = number_block(f, &mut table, &mut names, &mut instrs, &globals, may_fail);
+        f.blocks[b].instrs = instrs;
+        changed |= numbered?;
     }
     Ok(changed)
 }
 
-type Num = usize;
+/// A value number; numbers restart at 0 in each block.
+type Num = u32;
+
+/// No number, no holder, no write: the empty mark of the tables below.
+const NONE: u32 = u32::MAX;
 
 /// What identifies a value: a constant, or an operation on value numbers.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -64,66 +73,169 @@ enum Key {
     Op(Op, Type, List<Num>),
 }
 
-#[derive(Default)]
+/// What the block knows of one value number.
+#[derive(Clone, Copy)]
+struct Number {
+    /// The constant it stands for, if known.
+    constant: Option<Value>,
+    /// The first entry of its holders in [`Table::holders`] not known to be
+    /// overwritten, and the last one (where the next holder is linked).
+    first: u32,
+    last: u32,
+}
+
+/// One variable that took a number, with the write that gave it; a linked
+/// list per number in one arena, so holding a value allocates nothing.
+#[derive(Clone, Copy)]
+struct Holder {
+    var: VarId,
+    write: u32,
+    next: u32,
+}
+
+/// What the block knows of one variable. Entries are indexed by the
+/// variable's id and valid only when their `block` is the current one, so
+/// one table serves every block with no clearing and no hashing.
+#[derive(Clone, Copy)]
+struct VarState {
+    block: u32,
+    /// The number a read of this name gives at this point.
+    name_num: Num,
+    /// The number this actual variable holds, and the write that gave it.
+    held: Num,
+    held_write: u32,
+    /// The index of the block's last instruction writing this variable.
+    last_def: u32,
+}
+
+const UNSEEN: VarState = VarState { block: 0, name_num: NONE, held: NONE, held_write: NONE, last_def: NONE };
+
 struct Table {
     by_key: FxHashMap<Key, Num>,
-    /// The constant each number stands for, if known.
-    constant: Vec<Option<Value>>,
-    /// The variables that took each number, earliest first, with the write
-    /// that gave it; those since overwritten are skipped (and dropped from
-    /// the front) when asked, so an overwrite costs O(1).
-    holders: Vec<Vec<(VarId, u32)>>,
-    /// How many entries at the front of each `holders` list are stale.
-    stale: Vec<usize>,
-    /// The number a read of each variable name gives at this point.
-    name_num: FxHashMap<VarId, Num>,
-    /// The number each actual variable currently holds, and the write that gave it.
-    held: FxHashMap<VarId, (Num, u32)>,
+    numbers: Vec<Number>,
+    holders: Vec<Holder>,
+    vars: Vec<VarState>,
+    /// The current block's mark in `vars` (0 marks no block).
+    block: u32,
     writes: u32,
+    /// Scratch for one instruction's operand constants.
+    consts: Vec<Option<Value>>,
+    values: Vec<Value>,
 }
 
 impl Table {
+    fn with_capacity(vars: usize) -> Table {
+        Table {
+            by_key: FxHashMap::default(),
+            numbers: Vec::new(),
+            holders: Vec::new(),
+            vars: Vec::with_capacity(vars),
+            block: 0,
+            writes: 0,
+            consts: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Forgets the last block; `instrs` is the next one's code.
+    fn start_block(&mut self, instrs: &[Instr]) {
+        self.block += 1;
+        self.numbers.clear();
+        self.holders.clear();
+        let defs = instrs.iter().filter(|i| i.dest.is_some()).count();
+        // A fresh map per block, sized to it: clearing a map left large by
+        // an earlier block would cost its capacity in every small block.
+        self.by_key = FxHashMap::default();
+        self.by_key.reserve(defs);
+        for (i, instr) in instrs.iter().enumerate() {
+            if let Some(d) = instr.def() {
+                self.var(d).last_def = i as u32;
+            }
+        }
+    }
+
+    /// `v`'s entry for this block.
+    fn var(&mut self, v: VarId) -> &mut VarState {
+        let i = v.index();
+        if i >= self.vars.len() {
+            self.vars.resize(i + 1, UNSEEN);
+        }
+        let state = &mut self.vars[i];
+        if state.block != self.block {
+            *state = VarState { block: self.block, ..UNSEEN };
+        }
+        state
+    }
+
+    /// The number `v` holds in this block, if any, and the write that gave it.
+    fn held(&self, v: VarId) -> Option<(Num, u32)> {
+        self.vars
+            .get(v.index())
+            .filter(|s| s.block == self.block && s.held != NONE)
+            .map(|s| (s.held, s.held_write))
+    }
+
     fn fresh(&mut self, constant: Option<Value>) -> Num {
-        self.constant.push(constant);
-        self.holders.push(Vec::new());
-        self.stale.push(0);
-        self.constant.len() - 1
+        self.numbers.push(Number { constant, first: NONE, last: NONE });
+        (self.numbers.len() - 1) as Num
+    }
+
+    fn constant(&self, n: Num) -> Option<Value> {
+        self.numbers[n as usize].constant
     }
 
     /// Records that `var` now holds `n`.
     fn hold(&mut self, var: VarId, n: Num) {
         self.writes += 1;
-        self.held.insert(var, (n, self.writes));
-        self.holders[n].push((var, self.writes));
+        let write = self.writes;
+        let state = self.var(var);
+        state.held = n;
+        state.held_write = write;
+        let entry = self.holders.len() as u32;
+        self.holders.push(Holder { var, write, next: NONE });
+        let number = &mut self.numbers[n as usize];
+        if number.last != NONE {
+            self.holders[number.last as usize].next = entry;
+        }
+        if number.first == NONE {
+            number.first = entry;
+        }
+        number.last = entry;
     }
 
-    /// The earliest variable still holding `n`.
+    /// The earliest variable still holding `n`; holders since overwritten
+    /// are dropped from the front of its list, so an overwrite costs O(1).
     fn first_holder(&mut self, n: Num) -> Option<VarId> {
-        let list = &self.holders[n];
-        let mut k = self.stale[n];
-        while let Some(&(v, w)) = list.get(k) {
-            if self.held.get(&v) == Some(&(n, w)) {
-                self.stale[n] = k;
-                return Some(v);
+        let mut k = self.numbers[n as usize].first;
+        while k != NONE {
+            let h = self.holders[k as usize];
+            if self.held(h.var) == Some((n, h.write)) {
+                break;
             }
-            k += 1;
+            k = h.next;
         }
-        self.stale[n] = k;
-        None
+        self.numbers[n as usize].first = k;
+        (k != NONE).then(|| self.holders[k as usize].var)
     }
 
-    /// The number of `key`, made fresh when the key is new.
-    fn number(&mut self, key: Key) -> Num {
-        if let Some(&n) = self.by_key.get(&key) {
-            return n;
-        }
+    /// The number of `key`, made fresh when the key is new, and whether a
+    /// variable or constant already held that value.
+    fn number(&mut self, key: Key) -> (Num, bool) {
         let constant = match &key {
             Key::Const(v) => Some(*v),
             Key::Op(..) => None,
         };
-        let n = self.fresh(constant);
-        self.by_key.insert(key, n);
-        n
+        let next = self.numbers.len() as Num;
+        let n = match self.by_key.entry(key) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(next);
+                self.fresh(constant);
+                return (next, constant.is_some());
+            }
+        };
+        let known = self.first_holder(n).is_some();
+        (n, known || self.constant(n).is_some())
     }
 
     /// The number a read of `var` gives; a value from before the block gets
@@ -131,12 +243,13 @@ impl Table {
     /// holds everywhere, if any (used for folding only: the variable is
     /// never read in new places, where it might not be defined).
     fn read(&mut self, var: VarId, globals: &[Option<Value>]) -> Num {
-        if let Some(&n) = self.name_num.get(&var) {
+        let n = self.var(var).name_num;
+        if n != NONE {
             return n;
         }
         let n = self.fresh(globals.get(var.index()).copied().flatten());
         self.hold(var, n);
-        self.name_num.insert(var, n);
+        self.var(var).name_num = n;
         n
     }
 
@@ -144,7 +257,7 @@ impl Table {
     /// and that reads of `name` give `n`.
     fn write(&mut self, name: VarId, actual: VarId, n: Num) {
         self.hold(actual, n);
-        self.name_num.insert(name, n);
+        self.var(name).name_num = n;
     }
 
     fn holder(&mut self, n: Num) -> Result<VarId> {
@@ -153,58 +266,75 @@ impl Table {
     }
 }
 
+/// Numbers one block's code in place (a block's new code is never longer,
+/// so no second copy of it is made); true if it changed.
 fn number_block(
     f: &mut Function,
+    table: &mut Table,
     names: &mut Option<FreshNames>,
-    instrs: &[Instr],
+    instrs: &mut Vec<Instr>,
     globals: &[Option<Value>],
     may_fail: impl Fn(usize) -> bool,
-) -> Result<Vec<Instr>> {
-    let mut last_def: FxHashMap<VarId, usize> = FxHashMap::default();
-    for (i, instr) in instrs.iter().enumerate() {
-        if let Some(d) = instr.def() {
-            last_def.insert(d, i);
+) -> Result<bool> {
+    table.start_block(instrs);
+    let mut changed = false;
+    // Instructions kept so far, written over the front of `instrs`: the
+    // original at `i` is read before anything is written there.
+    let mut kept = 0;
+    for i in 0..instrs.len() {
+        match number_instr(f, table, names, &instrs[i], i, globals, may_fail(i))? {
+            Some(instr) => {
+                changed |= instr != instrs[i];
+                instrs[kept] = instr;
+                kept += 1;
+            }
+            None => changed = true,
         }
     }
-    let mut table = Table::default();
-    let mut out = Vec::with_capacity(instrs.len());
-    for (i, original) in instrs.iter().enumerate() {
-        let mut instr = original.clone();
-        let mut nums: List<Num> = List::new();
-        for u in instr.uses_mut() {
-            let n = table.read(*u, globals);
-            *u = table.holder(n)?;
-            nums.push(n);
-        }
-        let Some(dest) = instr.dest else {
-            out.push(instr);
-            continue;
-        };
-        if may_fail(i) {
-            // The instruction stays (a variable it reads may be undefined, and
-            // is only ever held by itself, so it keeps its name); its result
-            // is a value of its own.
-            let n = table.fresh(None);
-            let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
-            table.write(dest.var, actual, n);
-            out.push(instr);
-            continue;
-        }
-        let (n, known) = value_number(&mut table, &instr, &nums);
-        if let Some(new) = simplified(&mut table, &instr, n, known)? {
-            instr = new;
-        }
-        let is_self_copy = instr.op == Op::Id && instr.args.first() == Some(&dest.var);
-        if is_self_copy && table.held.get(&dest.var).map(|&(held, _)| held) == Some(n) {
-            // `x = id x` while x already holds the value: nothing to do.
-            table.name_num.insert(dest.var, n);
-            continue;
-        }
-        let actual = rename_unless_last(f, names, &last_def, &mut instr, i);
+    instrs.truncate(kept);
+    Ok(changed)
+}
+
+/// What instruction `i` of the block becomes, or `None` when it goes.
+fn number_instr(
+    f: &mut Function,
+    table: &mut Table,
+    names: &mut Option<FreshNames>,
+    original: &Instr,
+    i: usize,
+    globals: &[Option<Value>],
+    may_fail: bool,
+) -> Result<Option<Instr>> {
+    let mut instr = original.clone();
+    let mut nums: List<Num> = List::new();
+    for u in instr.uses_mut() {
+        let n = table.read(*u, globals);
+        *u = table.holder(n)?;
+        nums.push(n);
+    }
+    let Some(dest) = instr.dest else { return Ok(Some(instr)) };
+    if may_fail {
+        // The instruction stays (a variable it reads may be undefined, and
+        // is only ever held by itself, so it keeps its name); its result
+        // is a value of its own.
+        let n = table.fresh(None);
+        let actual = rename_unless_last(f, table, names, &mut instr, i);
         table.write(dest.var, actual, n);
-        out.push(instr);
+        return Ok(Some(instr));
     }
-    Ok(out)
+    let (n, known) = value_number(table, &instr, &nums);
+    if let Some(new) = simplified(table, &instr, n, known)? {
+        instr = new;
+    }
+    let is_self_copy = instr.op == Op::Id && instr.args.first() == Some(&dest.var);
+    if is_self_copy && table.held(dest.var).map(|(held, _)| held) == Some(n) {
+        // `x = id x` while x already holds the value: nothing to do.
+        table.var(dest.var).name_num = n;
+        return Ok(None);
+    }
+    let actual = rename_unless_last(f, table, names, &mut instr, i);
+    table.write(dest.var, actual, n);
+    Ok(Some(instr))
 }
 
 /// The variable instruction `i` really writes: its destination when that is
@@ -212,14 +342,14 @@ fn number_block(
 /// available after the overwrite), which `instr` is changed to write.
 fn rename_unless_last(
     f: &mut Function,
+    table: &mut Table,
     names: &mut Option<FreshNames>,
-    last_def: &FxHashMap<VarId, usize>,
     instr: &mut Instr,
     i: usize,
 ) -> VarId {
     let Some(dest) = instr.dest.as_mut() else { return VarId::default() };
-    if last_def.get(&dest.var) != Some(&i) {
-        let name = f.var_name(dest.var).to_string();
+    if table.var(dest.var).last_def != i as u32 {
+        let name = f.vars[dest.var.index()].clone();
         dest.var = names.get_or_insert_with(|| FreshNames::vars(f)).fresh_var(f, &name);
     }
     dest.var
@@ -229,35 +359,42 @@ fn rename_unless_last(
 /// known (available in a variable or constant) before this instruction.
 fn value_number(table: &mut Table, instr: &Instr, nums: &[Num]) -> (Num, bool) {
     let ty = instr.dest.map_or(Type::INT, |d| d.ty);
-    let consts: Vec<Option<Value>> = nums.iter().map(|&n| table.constant[n]).collect();
     let key = match instr.op {
         // (Verified programs give `id` one argument; an unverified one is not worth a panic.)
         Op::Id => return nums.first().map_or_else(|| (table.fresh(None), false), |&n| (n, true)),
-        Op::Const => match instr.value.and_then(|lit| Value::from_literal(lit, ty)) {
+        Op::Const => instr.value.and_then(|lit| Value::from_literal(lit, ty)).map(Key::Const),
+        op => operation_key(table, op, ty, nums),
+    };
+    match key {
+        Some(key) => table.number(key),
+        None => (table.fresh(None), false),
+    }
+}
+
+/// What identifies `op` on the values `nums`: the constant it folds to, else
+/// the operation itself (operands in order when it commutes); `None` when it
+/// may fail, so it is never merged with another.
+fn operation_key(table: &mut Table, op: Op, ty: Type, nums: &[Num]) -> Option<Key> {
+    let mut consts = std::mem::take(&mut table.consts);
+    consts.clear();
+    consts.extend(nums.iter().map(|&n| table.constant(n)));
+    let key = cannot_fail(op, &consts).then(|| {
+        table.values.clear();
+        table.values.extend(consts.iter().flatten());
+        let all_known = table.values.len() == consts.len();
+        match all_known.then(|| eval(op, &table.values)).flatten() {
             Some(v) => Key::Const(v),
-            None => return (table.fresh(None), false),
-        },
-        op if cannot_fail(op, &consts) => {
-            let folded = consts.iter().copied().collect::<Option<Vec<Value>>>().and_then(|c| eval(op, &c));
-            match folded {
-                Some(v) => Key::Const(v),
-                None => {
-                    let mut args = List::from(nums);
-                    if op.is_commutative() {
-                        args.sort_unstable();
-                    }
-                    Key::Op(op, ty, args)
+            None => {
+                let mut args = List::from(nums);
+                if op.is_commutative() {
+                    args.sort_unstable();
                 }
+                Key::Op(op, ty, args)
             }
         }
-        _ => return (table.fresh(None), false),
-    };
-    let known = match table.by_key.get(&key) {
-        Some(&n) => table.first_holder(n).is_some(),
-        None => false,
-    };
-    let n = table.number(key);
-    (n, known || table.constant[n].is_some())
+    });
+    table.consts = consts;
+    key
 }
 
 /// The cheaper instruction computing value `n`, if there is one: a `const`
@@ -267,7 +404,7 @@ fn simplified(table: &mut Table, instr: &Instr, n: Num, known: bool) -> Result<O
     if instr.op == Op::Const || !known {
         return Ok(None);
     }
-    if let Some((lit, ty)) = table.constant[n].and_then(Value::to_const) {
+    if let Some((lit, ty)) = table.constant(n).and_then(Value::to_const) {
         if ty == dest.ty {
             return Ok(Some(Instr::constant(dest.var, ty, lit).with_pos(instr.pos)));
         }

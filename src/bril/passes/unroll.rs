@@ -19,9 +19,9 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{const_bits, fold};
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{remove_unreachable, rewrite_functions};
+use crate::bril::analysis::edit::{remove_unreachable, rewrite_functions_where};
 use crate::bril::analysis::liveness::Liveness;
-use crate::bril::analysis::loops::{find_loops, Loop};
+use crate::bril::analysis::loops::{find_loops, may_have_loops, Loop};
 use crate::bril::analysis::reaching::{DefPoint, ReachingDefs};
 use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, VarId};
 use crate::bril::names::FreshNames;
@@ -36,17 +36,22 @@ const MAX_TRIPS: u64 = 32;
 /// finds the loops that enclosed them, now without inner cycles.
 const MAX_SWEEPS: usize = 16;
 
-/// `-loop-unroll`.
+/// `-loop-unroll`. A function of one block (no loop, nothing unreachable
+/// to drop) is not even copied.
 pub fn loop_unroll(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
-        for _ in 0..MAX_SWEEPS {
-            remove_unreachable(f)?;
-            if !unroll_sweep(f) {
-                break;
+    rewrite_functions_where(
+        program,
+        |f| f.blocks.len() > 1 || may_have_loops(f),
+        |_, f| {
+            for _ in 0..MAX_SWEEPS {
+                remove_unreachable(f)?;
+                if !unroll_sweep(f) {
+                    break;
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 /// What a qualifying loop does on every entry.
