@@ -1,7 +1,5 @@
 // tsc over tsconfig.json, reporting the errors of the files it includes and
-// of the package's hand-written declarations (src/js/npm/**/*.d.ts): a file
-// the tsconfig excludes is still read where an included one imports it, and
-// its own errors are left to the change that types it.
+// of the package's hand-written declarations (src/js/npm/**/*.d.ts).
 // Usage: node tests/js/typecheck.mjs   (after scripts/build.sh)
 import { join } from 'node:path';
 import ts from 'typescript';

@@ -48,6 +48,8 @@ export function readBudget(stepsText, secondsText, seedText) {
 
 export function mountAgents(app, $) {
   const { episode } = app;
+  /** @typedef {{ steps: number, bestCost: number, [key: string]: any }} Report */
+  /** @type {Report | null} */
   let best = null; // the last report, with the program it is for
   let oz = null;
   let agents = null;
@@ -66,7 +68,12 @@ export function mountAgents(app, $) {
       series: [
         { label: 'steps' },
         // The best so far holds until the next improvement: a step, not a slope.
-        { label: 'best found', stroke: '#1d4f91', width: 2, paths: uPlot.paths.stepped({ align: 1 }) },
+        {
+          label: 'best found',
+          stroke: '#1d4f91',
+          width: 2,
+          paths: /** @type {NonNullable<typeof uPlot.paths.stepped>} */ (uPlot.paths.stepped)({ align: 1 }),
+        },
         { label: '-Oz size', stroke: '#5c6670', dash: [6, 4], width: 1, points: { show: false } },
       ],
     },
@@ -153,6 +160,7 @@ export function mountAgents(app, $) {
     try {
       const { program } = episode;
       // An own program travels as its source, under the page's URI; the trained policy as its JSON.
+      /** @type {Record<string, any>} */
       const options = { ...budget, benchmark: program.uri, rewardSpace };
       if (program.source !== undefined) options.source = program.source;
       let name = running.agent;
@@ -170,9 +178,11 @@ export function mountAgents(app, $) {
       record(report);
       show(report, [...curve, [report.steps, report.bestCost]], result.status === 'cancelled' ? 'stopped' : 'done');
     } catch (error) {
-      if (stop?.signal.aborted && best) {
+      // Set by the progress reports, which the flow of this function does not see.
+      const last = /** @type {Report | null} */ (best);
+      if (stop?.signal.aborted && last) {
         // The worker was ended in a long step: the last report is the best so far.
-        show(best, [...curve, [best.steps, best.bestCost]], 'stopped');
+        show(last, [...curve, [last.steps, last.bestCost]], 'stopped');
       } else {
         $('agent-status').textContent = describe(error);
         $('agent-status').dataset.state = 'failed';

@@ -55,6 +55,8 @@ export class Episode extends EventTarget {
    * `deferred`: a RegExp of the reward names computed outside the
    * environments (see above), or null; `settler(node)`: settles or fails a
    * pending node whose reward is known without a new run (see above).
+   * @param {any} make
+   * @param {{ envId?: string, deferred?: RegExp | null, settler?: ((node: any) => void) | null }} [options]
    */
   constructor(make, { envId = 'bril-v0', deferred = null, settler = null } = {}) {
     super();

@@ -18,11 +18,21 @@ export function needsO2(name) {
  * The reward under `name` of a step from a program executing `before`
  * instructions to one executing `after`; `o0`: the count of the program as
  * loaded, `o2`: after -O2 (only for `DynamicInstructionCountO2`).
+ * @param {string} name
+ * @param {number} before
+ * @param {number} after
+ * @param {{ o0?: number, o2?: number }} [counts]
+ * @returns {number}
  */
 export function runtimeReward(name, before, after, { o0, o2 } = {}) {
   return (before - after) / scale(name, o0, o2);
 }
 
+/**
+ * @param {string} name
+ * @param {any} o0
+ * @param {any} o2
+ */
 function scale(name, o0, o2) {
   if (name === 'DynamicInstructionCountNorm') return o0 === 0 ? 1 : o0;
   if (needsO2(name)) return Math.max(o0 - o2, BASELINE_FLOOR * o0, 1);
