@@ -10,6 +10,7 @@ import uPlot from 'uplot';
 import { describe, count, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { AGENTS } from './search.js';
+import { RUNTIME_REWARDS } from './runtime-rewards.js';
 import { wasmModule } from './wasm.js';
 
 const WORKER_URL = new URL('agents-worker.js', document.baseURI);
@@ -135,7 +136,7 @@ export function mountAgents(app, $) {
     }
     // The agent lowers the cost of the episode's reward: size, or instructions executed.
     const rewardSpace = episode.rewardSpace;
-    const dynamic = /^DynamicInstructionCount/.test(rewardSpace);
+    const dynamic = RUNTIME_REWARDS.test(rewardSpace);
     running = {
       agent: $('agent-name').value,
       unit: dynamic ? 'instructions executed' : 'instructions',
