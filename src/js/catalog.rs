@@ -50,9 +50,6 @@ export interface CatalogEntry {
   description: string;
 }
 
-/** How a space kind's values batch across vector environments: stacked into one array, gathered scalars, part by part (Dict, Tuple), or a list. */
-export type Batching = "stack" | "gather" | "parts" | "list";
-
 /** What `catalog()` returns: every list the core keeps, each in its own order (passes in action order). */
 export interface Catalog {
   /** `description`: the technical line; `sentence`: plain words for a first meeting. */
