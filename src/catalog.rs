@@ -20,6 +20,7 @@ use serde_json::{json, Value as Json};
 /// of `{name, description, ...}` in their own order (passes in action
 /// order, Autophase's features in the vector's).
 /// Passes add `sentence` (plain words; `description` is the technical line),
+/// rewards `runsProgram` and `needsO2` (see [`envs::runtime_reward`]),
 /// agents `label` and `seedOnly`, space kinds `batching`.
 pub fn catalog() -> Json {
     let entry = |name: &str, description: &str| json!({ "name": name, "description": description });
@@ -33,7 +34,15 @@ pub fn catalog() -> Json {
             .map(|p| json!({ "name": p.flag, "description": p.description, "sentence": p.sentence }))
             .collect::<Vec<_>>(),
         "observations": observations.collect::<Vec<_>>(),
-        "rewards": envs::REWARDS.iter().map(|r| entry(r.name, r.description)).collect::<Vec<_>>(),
+        "rewards": envs::REWARDS
+            .iter()
+            .map(|r| json!({
+                "name": r.name,
+                "description": r.description,
+                "runsProgram": r.runs_program(),
+                "needsO2": r.needs_o2(),
+            }))
+            .collect::<Vec<_>>(),
         "agents": kinds::AGENTS
             .iter()
             .map(|a| json!({
@@ -96,6 +105,69 @@ mod tests {
         assert_eq!(names("passes"), actions.flags());
         let rewards: Vec<String> = env.reward_view().spaces().iter().map(|r| r.name().to_string()).collect();
         assert_eq!(names("rewards"), rewards);
+    }
+
+    /// The runtime rewards computed from counts are the environment's own,
+    /// step by step, for every reward that runs the program.
+    #[test]
+    fn runtime_rewards_from_counts_are_the_environments() {
+        use crate::env::compiler_env::ResetOptions;
+        use crate::value::Value;
+        let runtime: Vec<&str> = envs::REWARDS.iter().filter(|r| r.runs_program()).map(|r| r.name).collect();
+        assert_eq!(
+            runtime,
+            ["DynamicInstructionCount", "DynamicInstructionCountNorm", "DynamicInstructionCountO2"]
+        );
+        let o2: Vec<&str> = envs::REWARDS.iter().filter(|r| r.needs_o2()).map(|r| r.name).collect();
+        assert_eq!(o2, ["DynamicInstructionCountO2"]);
+        let count = |env: &crate::env::CompilerEnv, name: &str| match env.observation().get(name).unwrap() {
+            Value::Int(x) => x as f64,
+            other => panic!("{name}: {other:?}"),
+        };
+        for name in runtime {
+            let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+            env.set_reward_space(Some(name)).unwrap();
+            env.reset(ResetOptions {
+                benchmark: Some("benchmark://suite-v0/loop-invariant".into()),
+                ..Default::default()
+            })
+            .unwrap();
+            let (o0, o2) =
+                (count(&env, "DynamicInstructionCountO0"), count(&env, "DynamicInstructionCountO2"));
+            for flag in ["-licm", "-lvn", "-dce", "-peephole"] {
+                let before = count(&env, "DynamicInstructionCount");
+                let index = passes::registry().iter().position(|p| p.flag == flag).unwrap();
+                let step = env.step(Value::Int(index as i64)).unwrap();
+                let after = count(&env, "DynamicInstructionCount");
+                let own = *step.reward.one().unwrap();
+                let computed = envs::runtime_reward(name, before, after, Some(o0), Some(o2)).unwrap();
+                assert_eq!(computed.to_bits(), own.to_bits(), "{name} after {flag}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_runtime_reward_from_counts_refuses_what_it_cannot_compute() {
+        let kind = |r: crate::error::Result<f64>| r.unwrap_err().name().to_string();
+        assert_eq!(kind(envs::runtime_reward("Speed", 2.0, 1.0, Some(2.0), None)), "LookupError");
+        assert_eq!(kind(envs::runtime_reward("IrInstructionCount", 2.0, 1.0, Some(2.0), None)), "ValueError");
+        assert_eq!(
+            kind(envs::runtime_reward("DynamicInstructionCountO2", 2.0, 1.0, Some(2.0), None)),
+            "ValueError"
+        );
+        assert_eq!(
+            kind(envs::runtime_reward("DynamicInstructionCountNorm", 2.0, 1.0, None, None)),
+            "ValueError"
+        );
+        assert_eq!(
+            kind(envs::runtime_reward("DynamicInstructionCount", f64::NAN, 1.0, None, None)),
+            "ValueError"
+        );
+        // The delta needs no baseline; the floor holds where -O2 barely helps.
+        assert_eq!(envs::runtime_reward("DynamicInstructionCount", 9.0, 4.0, None, None).unwrap(), 5.0);
+        let floored =
+            envs::runtime_reward("DynamicInstructionCountO2", 1000.0, 990.0, Some(1000.0), Some(999.0));
+        assert_eq!(floored.unwrap(), 10.0 / (crate::rewards::cost::BASELINE_FLOOR * 1000.0));
     }
 
     #[test]

@@ -108,6 +108,26 @@ impl CostReward {
         &self.normalization
     }
 
+    /// The observation whose fall the reward pays for.
+    pub fn cost(&self) -> &str {
+        &self.cost
+    }
+
+    /// The reward of a step lowering the cost from `before` to `after`,
+    /// from costs measured elsewhere (the playground runs programs in a
+    /// worker): `initial` is the unoptimised cost, `baseline` the cost after
+    /// the baseline pipeline, each read only if the normalisation needs it.
+    /// The same divisor as a step of the environment.
+    pub fn reward_from_costs(
+        &self,
+        before: f64,
+        after: f64,
+        initial: impl FnOnce() -> Result<f64>,
+        baseline: impl FnOnce(&str) -> Result<f64>,
+    ) -> Result<f64> {
+        Ok((before - after) / self.normalization.divisor(initial, baseline)?)
+    }
+
     fn observe(&self, view: &ObservationView, id: &str) -> Result<f64> {
         observation_as_f64(&view.get(id)?, self.name(), id)
     }
@@ -117,17 +137,32 @@ impl CostReward {
     }
 
     fn compute_scale(&self, view: &ObservationView, initial: Option<f64>) -> Result<f64> {
-        let initial = || initial.map_or_else(|| self.initial_cost(view), Ok);
-        Ok(match &self.normalization {
+        self.normalization.divisor(
+            || initial.map_or_else(|| self.initial_cost(view), Ok),
+            |baseline| self.observe(view, baseline),
+        )
+    }
+}
+
+impl Normalization {
+    /// What a change in cost is divided by, given the initial cost and the
+    /// cost after the baseline pipeline (named by `Baseline`), each asked
+    /// for only if needed.
+    pub fn divisor(
+        &self,
+        initial: impl FnOnce() -> Result<f64>,
+        baseline: impl FnOnce(&str) -> Result<f64>,
+    ) -> Result<f64> {
+        Ok(match self {
             Normalization::None => 1.0,
             // A zero initial cost cannot scale anything: fall back to 1.
             Normalization::Initial => match initial()? {
                 0.0 => 1.0,
                 x => x,
             },
-            Normalization::Baseline(baseline) => {
+            Normalization::Baseline(name) => {
                 let initial = initial()?;
-                baseline_divisor(initial, self.observe(view, baseline)?)
+                baseline_divisor(initial, baseline(name)?)
             }
         })
     }
@@ -184,5 +219,9 @@ impl Reward for CostReward {
 
     fn box_clone(&self) -> Box<dyn Reward> {
         Box::new(self.clone())
+    }
+
+    fn as_cost(&self) -> Option<&CostReward> {
+        Some(self)
     }
 }

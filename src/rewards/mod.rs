@@ -49,6 +49,12 @@ pub trait Reward {
     /// A copy with the same state, for forks.
     fn box_clone(&self) -> Box<dyn Reward>;
 
+    /// The reward as a [`CostReward`], if it is one: its formula can then
+    /// be applied to costs measured outside an environment.
+    fn as_cost(&self) -> Option<&CostReward> {
+        None
+    }
+
     fn name(&self) -> &str {
         use crate::spaces::Kind;
         self.space().name()

@@ -261,8 +261,12 @@ pub enum Batching {
 }
 
 impl Batching {
+    /// Every batching, in declaration order.
+    pub const ALL: &'static [Batching] =
+        &[Batching::Stack, Batching::Gather, Batching::Parts, Batching::List];
+
     /// The name the registry gives it: `"stack"`, `"gather"`, `"parts"`, `"list"`.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Batching::Stack => "stack",
             Batching::Gather => "gather",

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { make, runBril } from '../../pkg/node.js';
 import { Episode } from '../../www/src/episode.js';
-import { RUNTIME_REWARDS, runtimeReward } from '../../www/src/runtime-rewards.js';
+import { RUNTIME_REWARDS, needsO2, runtimeReward } from '../../www/src/runtime-rewards.js';
+
+// The page's modules read the core (the runtime rewards' registry and formula) through the page's
+// copy of the package (www/pkg/), which the page initialises before any view runs; so do the tests.
+const web = await import('../../www/pkg/index.js');
+web.initSync({ module: readFileSync(new URL('../../www/pkg/compgym_bg.wasm', import.meta.url)) });
 
 const PASSES = ['-dce', '-licm', '-lvn', '-peephole', '-adce', '-simplify-cfg'];
 const DIVIDES_BY_ZERO = {
@@ -171,4 +176,24 @@ test('what the agent sees: the page names every Autophase feature the environmen
   for (let i = 1; i < changes.length; i++) assert.ok(Math.abs(changes[i - 1].delta) >= Math.abs(changes[i].delta), 'largest first');
   assert.deepEqual(featureChanges(after, after), []);
   episode.dispose();
+});
+
+test("the page's runtime rewards are the core's: which run the program, which need -O2, typed errors", () => {
+  const { rewards } = web.catalog();
+  for (const { name, runsProgram, needsO2: o2 } of rewards) {
+    assert.equal(RUNTIME_REWARDS.test(name), runsProgram, name);
+    assert.equal(needsO2(name), o2, name);
+  }
+  assert.deepEqual(
+    rewards.filter((r) => r.runsProgram).map((r) => r.name),
+    ['DynamicInstructionCount', 'DynamicInstructionCountNorm', 'DynamicInstructionCountO2'],
+  );
+  // The floor of a baseline-relative reward: -O2 saving 1 of 1000 counts as saving 5%.
+  assert.equal(runtimeReward('DynamicInstructionCountO2', 1000, 990, { o0: 1000, o2: 999 }), 10 / 50);
+  assert.equal(runtimeReward('DynamicInstructionCount', 9, 4), 5);
+  assert.throws(() => runtimeReward('Speed', 2, 1, { o0: 2 }), { name: 'LookupError' });
+  assert.throws(() => runtimeReward('IrInstructionCount', 2, 1, { o0: 2 }), { name: 'ValueError' });
+  assert.throws(() => runtimeReward('DynamicInstructionCountO2', 2, 1, { o0: 2 }), { name: 'ValueError' });
+  assert.throws(() => runtimeReward('DynamicInstructionCount', '2', 1), { name: 'TypeError' });
+  assert.throws(() => runtimeReward('DynamicInstructionCountNorm', 2, 1, { o0: 2, o1: 1 }), { name: 'TypeError' });
 });

@@ -10,6 +10,7 @@ import uPlot from 'uplot';
 import { describe, count, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { AGENTS } from './search.js';
+import { RUNTIME_REWARDS } from './runtime-rewards.js';
 import { wasmModule } from './wasm.js';
 
 const WORKER_URL = new URL('agents-worker.js', document.baseURI);
@@ -48,6 +49,8 @@ export function readBudget(stepsText, secondsText, seedText) {
 
 export function mountAgents(app, $) {
   const { episode } = app;
+  /** @typedef {{ steps: number, bestCost: number, [key: string]: any }} Report */
+  /** @type {Report | null} */
   let best = null; // the last report, with the program it is for
   let oz = null;
   let agents = null;
@@ -66,7 +69,12 @@ export function mountAgents(app, $) {
       series: [
         { label: 'steps' },
         // The best so far holds until the next improvement: a step, not a slope.
-        { label: 'best found', stroke: '#1d4f91', width: 2, paths: uPlot.paths.stepped({ align: 1 }) },
+        {
+          label: 'best found',
+          stroke: '#1d4f91',
+          width: 2,
+          paths: /** @type {NonNullable<typeof uPlot.paths.stepped>} */ (uPlot.paths.stepped)({ align: 1 }),
+        },
         { label: '-Oz size', stroke: '#5c6670', dash: [6, 4], width: 1, points: { show: false } },
       ],
     },
@@ -128,7 +136,7 @@ export function mountAgents(app, $) {
     }
     // The agent lowers the cost of the episode's reward: size, or instructions executed.
     const rewardSpace = episode.rewardSpace;
-    const dynamic = /^DynamicInstructionCount/.test(rewardSpace);
+    const dynamic = RUNTIME_REWARDS.test(rewardSpace);
     running = {
       agent: $('agent-name').value,
       unit: dynamic ? 'instructions executed' : 'instructions',
@@ -153,6 +161,7 @@ export function mountAgents(app, $) {
     try {
       const { program } = episode;
       // An own program travels as its source, under the page's URI; the trained policy as its JSON.
+      /** @type {Record<string, any>} */
       const options = { ...budget, benchmark: program.uri, rewardSpace };
       if (program.source !== undefined) options.source = program.source;
       let name = running.agent;
@@ -170,9 +179,11 @@ export function mountAgents(app, $) {
       record(report);
       show(report, [...curve, [report.steps, report.bestCost]], result.status === 'cancelled' ? 'stopped' : 'done');
     } catch (error) {
-      if (stop?.signal.aborted && best) {
+      // Set by the progress reports, which the flow of this function does not see.
+      const last = /** @type {Report | null} */ (best);
+      if (stop?.signal.aborted && last) {
         // The worker was ended in a long step: the last report is the best so far.
-        show(best, [...curve, [best.steps, best.bestCost]], 'stopped');
+        show(last, [...curve, [last.steps, last.bestCost]], 'stopped');
       } else {
         $('agent-status').textContent = describe(error);
         $('agent-status').dataset.state = 'failed';

@@ -52,9 +52,11 @@ function plain(error) {
 export class Episode extends EventTarget {
   /**
    * `make`: the package's `make`; `envId`: the environment to make;
-   * `deferred`: a RegExp of the reward names computed outside the
+   * `deferred`: a RegExp (or any `{test(name)}`) telling the reward names computed outside the
    * environments (see above), or null; `settler(node)`: settles or fails a
    * pending node whose reward is known without a new run (see above).
+   * @param {any} make
+   * @param {{ envId?: string, deferred?: { test(name: string): boolean } | null, settler?: ((node: any) => void) | null }} [options]
    */
   constructor(make, { envId = 'bril-v0', deferred = null, settler = null } = {}) {
     super();

@@ -11,7 +11,12 @@ import { mountProgram } from './program-panel.js';
 import { mountShare } from './share-panel.js';
 import { describe } from './format.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The page's element with id `id` (index.html has every one the page asks for).
+ * @param {string} id
+ * @returns {HTMLElement & Record<string, any>}
+ */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
 performance.mark('compgym:main');
 
 // The views' modules, loaded once a step is possible so that their parsing
@@ -61,7 +66,7 @@ async function start() {
   $('version').textContent = api.version();
   document.documentElement.dataset.ready = '';
   performance.mark('compgym:ready');
-  window.compgymPlayground = app;
+  /** @type {any} */ (window).compgymPlayground = app;
 
   for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
   await Promise.all([

@@ -37,7 +37,9 @@ export class Playground extends EventTarget {
     );
     this.program = null;
     /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */
+    /** @type {any} */
     this.info = null;
+    /** @type {any[]} */
     this.args = [];
     /** Dynamic instruction counts by program text (null: it does not run). */
     this.dynamic = new Map();
@@ -50,7 +52,7 @@ export class Playground extends EventTarget {
   }
 
   get rewardNames() {
-    return this.episode.root?.env.reward.spaces.map((s) => s.name) ?? [];
+    return this.episode.root?.env?.reward.spaces.map((s) => s.name) ?? [];
   }
 
   /** Whether `reward` can be used on the loaded program, or why not. */
@@ -71,6 +73,8 @@ export class Playground extends EventTarget {
    * has no @main or is empty is refused with a typed error and the current
    * episode stays. A runtime reward on a program that does not run falls
    * back to the default reward, with a note.
+   * @param {any} program
+   * @param {{ reward?: string, actions?: any[], args?: any[] | null }} [options]
    */
   async loadProgram(program, { reward = this.episode.rewardSpace ?? DEFAULT_REWARD, actions = [], args } = {}) {
     let benchmark = benchmarkOf(program);
@@ -148,7 +152,7 @@ export class Playground extends EventTarget {
   async runOnce(ir) {
     try {
       return await this.lanes.check.run('run', { source: ir, args: null }, { timeLimitMs: 5000 });
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       return { ok: false, error: { name: error.name, message: error.message } };
     }
   }
@@ -202,7 +206,7 @@ export class Playground extends EventTarget {
         let result;
         try {
           result = await this.lanes.measure.run('measure', { source: ir }, { timeLimitMs: forReward ? REWARD_RUN_LIMIT_MS : 5000 });
-        } catch (error) {
+        } catch (/** @type {any} */ error) {
           result = { error: { name: error.name, message: error.message } };
           // A run stopped by hand says nothing about the program: the steps waiting on it fail, nothing is remembered.
           if (error.name === 'CancelledError') {
@@ -243,7 +247,7 @@ export class Playground extends EventTarget {
     let o2 = null;
     try {
       ({ o2 } = await this.lanes.measure.run('runtimeBaseline', this.episode.program, { timeLimitMs: REWARD_RUN_LIMIT_MS }));
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       if (error.name === 'CancelledError') this.failPending(namedError('CancelledError', 'cancelled before its reward was computed'));
       if (this.info !== info) return;
       info.dynO2Error = { name: error.name, message: error.message };

@@ -1,30 +1,44 @@
-// The runtime rewards as the environment computes them (src/rewards/cost.rs),
-// from instruction counts measured in a worker: the page defers them so that
-// no step runs a program on the main thread (see episode.js). No DOM: the
-// Node tests check them against the environment's own.
+// The runtime rewards, settled from instruction counts measured in a worker:
+// the page defers them so that no step runs a program on the main thread
+// (see episode.js). Which rewards run the program, which need the count
+// after -O2, and the formula are the core's (`catalog()` and
+// `runtimeReward`), read once the wasm is initialised: the page initialises
+// it before any view runs. No DOM: the Node tests check them against the
+// environment's own.
+import { catalog } from '../pkg/index.js';
 
-/** Rewards that run the program at every step. */
-export const RUNTIME_REWARDS = /^DynamicInstructionCount/;
+/** @type {{ runs: Set<string>, o2: Set<string> } | null} */
+let kinds = null;
+/** The names of the runtime rewards and of those measured against -O2, from the core's registry. */
+function rewardKinds() {
+  if (!kinds) {
+    const { rewards } = catalog();
+    kinds = {
+      runs: new Set(rewards.filter((r) => r.runsProgram).map((r) => r.name)),
+      o2: new Set(rewards.filter((r) => r.needsO2).map((r) => r.name)),
+    };
+  }
+  return kinds;
+}
 
-/** The least share of the initial cost a baseline-relative reward divides by (the core's `BASELINE_FLOOR`). */
-const BASELINE_FLOOR = 0.05;
+/** Rewards that run the program at every step (`RUNTIME_REWARDS.test(name)`). */
+export const RUNTIME_REWARDS = {
+  /** @param {string} name */
+  test: (name) => rewardKinds().runs.has(name),
+};
 
-/** Whether reward `name` needs the program's count after -O2. */
+/**
+ * Whether reward `name` needs the program's count after -O2.
+ * @param {string} name
+ */
 export function needsO2(name) {
-  return name === 'DynamicInstructionCountO2';
+  return rewardKinds().o2.has(name);
 }
 
 /**
  * The reward under `name` of a step from a program executing `before`
- * instructions to one executing `after`; `o0`: the count of the program as
- * loaded, `o2`: after -O2 (only for `DynamicInstructionCountO2`).
+ * instructions to one executing `after`: `runtimeReward(name, before, after,
+ * {o0, o2})`, `o0` the count of the program as loaded, `o2` after -O2 (only
+ * for a reward that needs it). The core's own formula.
  */
-export function runtimeReward(name, before, after, { o0, o2 } = {}) {
-  return (before - after) / scale(name, o0, o2);
-}
-
-function scale(name, o0, o2) {
-  if (name === 'DynamicInstructionCountNorm') return o0 === 0 ? 1 : o0;
-  if (needsO2(name)) return Math.max(o0 - o2, BASELINE_FLOOR * o0, 1);
-  return 1;
-}
+export { runtimeReward } from '../pkg/index.js';

@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import { Space, catalog } from '../pkg/index.js';
 import { lookupError, valueError } from '../pkg/errors.js';
 import { describe, h, show, count } from './format.js';
+import { isTypedArray } from '../pkg/gym/arrays.js';
 import { fitTicks, lineChart } from './charts.js';
 import { OBSERVATIONS } from './glossary.js';
 
@@ -69,7 +70,7 @@ const EXAMPLES = [
 
 /** Plain JSON for a sampled value (typed arrays → arrays, BigInt → number). */
 export function toJson(value) {
-  if (ArrayBuffer.isView(value)) return Array.from(value, toJson);
+  if (isTypedArray(value)) return Array.from(/** @type {ArrayLike<unknown>} */ (value), toJson);
   if (Array.isArray(value)) return value.map(toJson);
   if (typeof value === 'bigint') return Number(value);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v)]));
@@ -120,7 +121,7 @@ export function spaceFromDescription(text) {
   let description;
   try {
     description = JSON.parse(text);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw valueError(`the description is not JSON: ${error.message}`);
   }
   const unknown = (d) => {
@@ -165,6 +166,12 @@ function histogram(values, bins = 30) {
   return [counts.map((_, i) => lo + (i + 0.5) * width), counts];
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {number[]} xs
+ * @param {number[]} ys
+ * @param {{ xLabel?: string, values?: (u: any, ticks: number[]) => any[], rotate?: number, integers?: boolean }} [options]
+ */
 function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers = false } = {}) {
   // Half a bar of room at each end, so the first and last bars show whole.
   const half = xs.length > 1 ? (xs[1] - xs[0]) / 2 : 0.5;
@@ -191,7 +198,7 @@ function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers
           stroke: '#1d4f91',
           fill: 'rgba(29,79,145,0.35)',
           width: 1,
-          paths: uPlot.paths.bars({ size: [0.9, 60] }),
+          paths: /** @type {NonNullable<typeof uPlot.paths.bars>} */ (uPlot.paths.bars)({ size: [0.9, 60] }),
           points: { show: false },
         },
       ],
@@ -215,8 +222,9 @@ function drawGraph(sample) {
     const [x1, y1] = at(Number(sample.edgeLinks[e]));
     const [x2, y2] = at(Number(sample.edgeLinks[e + 1]));
     const line = document.createElementNS(SVG, x1 === x2 && y1 === y2 ? 'circle' : 'line');
-    if (x1 === x2 && y1 === y2) Object.entries({ cx: x1 + 8, cy: y1, r: 8, class: 'edge' }).forEach(([k, v]) => line.setAttribute(k, v));
-    else Object.entries({ x1, y1, x2, y2, class: 'edge' }).forEach(([k, v]) => line.setAttribute(k, v));
+    if (x1 === x2 && y1 === y2)
+      Object.entries({ cx: x1 + 8, cy: y1, r: 8, class: 'edge' }).forEach(([k, v]) => line.setAttribute(k, String(v)));
+    else Object.entries({ x1, y1, x2, y2, class: 'edge' }).forEach(([k, v]) => line.setAttribute(k, String(v)));
     svg.append(line);
   }
   for (let i = 0; i < nodes; i++) {
@@ -224,7 +232,9 @@ function drawGraph(sample) {
     const circle = document.createElementNS(SVG, 'circle');
     // The node's first feature (in [0, 1]) shades it.
     const shade = Math.round(235 - 160 * sample.nodes[2 * i]);
-    Object.entries({ cx, cy, r: 9, class: 'node', fill: `rgb(${shade},${shade + 10},255)` }).forEach(([k, v]) => circle.setAttribute(k, v));
+    Object.entries({ cx, cy, r: 9, class: 'node', fill: `rgb(${shade},${shade + 10},255)` }).forEach(([k, v]) =>
+      circle.setAttribute(k, String(v)),
+    );
     svg.append(circle);
   }
   return svg;
@@ -408,7 +418,7 @@ export function mountSpaces(app, $) {
     let value;
     try {
       value = JSON.parse($('space-value').value);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       throw valueError(`the value is not JSON: ${error.message}`);
     }
     const inside = custom.contains(value);

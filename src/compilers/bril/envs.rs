@@ -7,7 +7,7 @@ use crate::bril::features::{autophase, inst_count};
 use crate::compilers::env_spec::EnvSpec;
 use crate::env::{CompilerEnv, DerivedSpace, EnvExtras, EnvOptions};
 use crate::error::{Error, Result};
-use crate::rewards::{CostReward, Reward};
+use crate::rewards::{CostReward, Normalization, Reward};
 use crate::spaces::{BoxSpace, DictSpace, RewardSpace, Scalar, Space};
 use crate::value::{Array, ArrayData, DType, Value};
 use crate::views::DerivedSpaceOptions;
@@ -30,6 +30,66 @@ impl RewardInfo {
         let space = if self.baseline { space.with_success_threshold(Some(1.0)) } else { space };
         Ok((self.make)(space))
     }
+
+    /// The reward's formula: every registered reward is over one cost.
+    fn cost_reward(&self) -> Result<CostReward> {
+        let reward = self.reward()?;
+        reward
+            .as_cost()
+            .cloned()
+            .ok_or_else(|| Error::value(format!("{} is not a reward over one cost", self.name)))
+    }
+
+    /// Whether a step's reward runs the program: its cost is an observation
+    /// that does (the dynamic instruction count).
+    pub fn runs_program(&self) -> bool {
+        self.cost_reward().is_ok_and(|r| Obs::ALL.iter().any(|o| o.name() == r.cost() && o.runs_program()))
+    }
+
+    /// Whether the reward is measured against the program's dynamic
+    /// instruction count after -O2.
+    pub fn needs_o2(&self) -> bool {
+        self.cost_reward().is_ok_and(|r| {
+            matches!(r.normalization(), Normalization::Baseline(b) if **b == *Obs::DynamicInstructionCountO2.name())
+        })
+    }
+}
+
+/// The reward `name` (one that runs the program) earns for a step from a
+/// program executing `before` instructions to one executing `after`, as the
+/// environment computes it: `o0` is the count of the program as loaded
+/// (needed by the rewards normalised by it or by a baseline), `o2` its count
+/// after -O2 (needed when [`RewardInfo::needs_o2`]). The playground settles
+/// its deferred runtime rewards with it from counts measured in a worker.
+pub fn runtime_reward(name: &str, before: f64, after: f64, o0: Option<f64>, o2: Option<f64>) -> Result<f64> {
+    let info = REWARDS.iter().find(|r| r.name == name).ok_or_else(|| {
+        let known: Vec<&str> = REWARDS.iter().map(|r| r.name).collect();
+        Error::lookup(format!("no reward {name:?} (known: {})", known.join(", ")))
+    })?;
+    if !info.runs_program() {
+        return Err(Error::value(format!(
+            "{name} does not run the program: the environment computes it at every step"
+        )));
+    }
+    let count = |value: Option<f64>, what: &str| match value {
+        Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Some(x) => Err(Error::value(format!("{what} must be a count (finite, not negative), got {x}"))),
+        None => Err(Error::value(format!("{name} needs {what}"))),
+    };
+    let before = count(Some(before), "before")?;
+    let after = count(Some(after), "after")?;
+    info.cost_reward()?.reward_from_costs(
+        before,
+        after,
+        || count(o0, "o0, the count of the program as loaded"),
+        |baseline| {
+            if baseline == Obs::DynamicInstructionCountO2.name() {
+                count(o2, "o2, the count of the program after -O2")
+            } else {
+                Err(Error::value(format!("{name} is measured against {baseline}, which is not o2")))
+            }
+        },
+    )
 }
 
 // The initial cost is read lazily from the O0 observation, so a reset

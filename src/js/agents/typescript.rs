@@ -5,9 +5,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_AGENTS: &'static str = r#"
-/** The agents by name: four searches, the search the policy guides, the learned policy's zero-shot rollout, and the fixed-sequence ablation. */
-export type AgentName = "random" | "greedy" | "beam" | "explore" | "guided" | "policy" | "fixed";
-
 /** What a policy lowers: code size (then `-Oz`) or runtime (then `-O2`). */
 export type PolicyTask = "size" | "runtime";
 

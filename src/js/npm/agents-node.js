@@ -6,7 +6,10 @@ import { RemoteAgents } from './agents.js';
 
 export { RemoteAgents };
 
-/** Starts a worker thread running `url` (a file: URL or a path, relative to the working directory). */
+/**
+ * Starts a worker thread running `url` (a file: URL or a path, relative to the working directory).
+ * @param {string | URL} url
+ */
 function startWorker(url) {
   // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));

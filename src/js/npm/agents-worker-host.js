@@ -101,6 +101,9 @@ function typed(error) {
  * messages, `post(message)` sends one back, and `load(message)` returns a
  * promise of the package's exports (it sees each message first: a browser
  * worker takes its compiled module from an `{init}` message).
+ * @param {(listener: (message: any) => void) => void} listen
+ * @param {(message: any) => void} post
+ * @param {(message?: unknown) => Promise<any>} load
  */
 export function serveAgents(listen, post, load) {
   const pending = new Set();

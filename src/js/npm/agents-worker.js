@@ -8,7 +8,7 @@ import init, * as compgym from './index.js';
 import { serveAgents } from './agents-worker-host.js';
 
 let loading = null;
-const load = (message) =>
+const load = (/** @type {unknown} */ message) =>
   (loading ??= init(message && typeof message === 'object' && 'init' in message ? { module_or_path: message.init } : undefined).then(
     () => compgym,
   ));

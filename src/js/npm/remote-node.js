@@ -6,7 +6,11 @@ import { RemoteService } from './remote.js';
 
 export { RemoteService };
 
-/** Starts a worker thread running `url` (a file: URL or a path, relative to the working directory). */
+/**
+ * Starts a worker thread running `url` (a file: URL or a path, relative to the working directory).
+ * @param {string | URL} url
+ * @param {string | undefined} compiler
+ */
 function startWorker(url, compiler) {
   // A worker inherits Node's flags; --input-type (of `node -e`) would refuse a file.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));

@@ -58,12 +58,16 @@ export class RemoteService {
     );
   }
 
-  /** Node's Worker holds the event loop while a call waits for its reply, never while idle (browsers have no ref). */
+  /**
+   * Node's Worker holds the event loop while a call waits for its reply, never while idle (browsers have no ref).
+   * @param {any} worker
+   */
   #holdOpen(worker) {
     const method = this.#pending.size > 0 ? 'ref' : 'unref';
     if (typeof worker?.[method] === 'function') worker[method]();
   }
 
+  /** @param {any} data a reply: `{id, reply}` or `{id, error: {name, message}}` */
   #onReply(data) {
     const call = this.#pending.get(data?.id);
     if (!call) return;
@@ -73,13 +77,21 @@ export class RemoteService {
     else call.resolve(data.reply);
   }
 
+  /**
+   * @param {string} name
+   * @param {string} message
+   */
   #fail(name, message) {
     this.#failure ??= { name, message };
     for (const call of this.#pending.values()) call.reject(namedError(name, message));
     this.#pending.clear();
   }
 
-  /** Answers the RPC `method` with `request` (a plain object); a Promise of the reply. */
+  /**
+   * Answers the RPC `method` with `request` (a plain object); a Promise of the reply.
+   * @param {WorkerRequest['method']} method
+   * @param {any} [request] the method's request (remote.d.ts types each)
+   */
   async call(method, request = {}) {
     const worker = await this.#worker;
     // No worker means a failure.
@@ -141,7 +153,11 @@ export class RemoteService {
   }
 }
 
-/** Starts a module Web Worker; the compiler travels in its name (see worker.js). */
+/**
+ * Starts a module Web Worker; the compiler travels in its name (see worker.js).
+ * @param {string | URL | undefined} url
+ * @param {string | undefined} compiler
+ */
 function startWorker(url, compiler) {
   if (typeof Worker !== 'function') {
     throw namedError('TypeError', 'this environment has no Web Worker; in Node, import compgym/remote.js by package name');

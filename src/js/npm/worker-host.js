@@ -43,7 +43,7 @@ export function replyInOrder(post) {
   };
 }
 
-const isEnvMethod = (method) => typeof method === 'string' && method.startsWith('Env.');
+const isEnvMethod = (/** @type {unknown} */ method) => typeof method === 'string' && method.startsWith('Env.');
 let envHandler = null;
 
 /**

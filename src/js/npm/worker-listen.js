@@ -11,12 +11,19 @@ import { typeError } from './errors.js';
  * @typedef {{ postMessage(message: unknown): void, terminate(): unknown, ref?(): void, unref?(): void }} AnyWorker
  */
 
-/** Whether `value` can be awaited (reading `then` may run a getter that throws). */
+/**
+ * Whether `value` can be awaited (reading `then` may run a getter that throws).
+ * @param {any} value
+ */
 function isThenable(value) {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
 }
 
-/** Why `value` is not a browser Worker or a Node Worker, or null if it is one. */
+/**
+ * Why `value` is not a browser Worker or a Node Worker, or null if it is one.
+ * @param {any} value
+ * @returns {string | null}
+ */
 export function notAWorker(value) {
   try {
     if ((typeof value !== 'object' && typeof value !== 'function') || value === null)
@@ -35,6 +42,8 @@ export function notAWorker(value) {
 /**
  * Throws a TypeError unless `worker` is a Worker or something to await (a
  * promise, checked when it settles); `what` names the constructor.
+ * @param {unknown} worker
+ * @param {string} what
  */
 export function requireWorker(worker, what) {
   let thenable;
@@ -48,11 +57,17 @@ export function requireWorker(worker, what) {
   if (problem) throw typeError(`${what}: worker must be a Worker or a promise of one: ${problem}`);
 }
 
-/** Listens to a browser Worker or a Node Worker; returns a function that stops listening. */
+/**
+ * Listens to a browser Worker or a Node Worker; returns a function that stops listening.
+ * @param {any} worker
+ * @param {(data: any) => void} onReply
+ * @param {(why: string) => void} onFailure
+ * @returns {() => void}
+ */
 export function listen(worker, onReply, onFailure) {
   if (typeof worker.addEventListener === 'function') {
-    const message = (event) => onReply(event.data);
-    const error = (event) => onFailure(event.message || 'the worker failed to load or crashed');
+    const message = (/** @type {MessageEvent} */ event) => onReply(event.data);
+    const error = (/** @type {ErrorEvent} */ event) => onFailure(event.message || 'the worker failed to load or crashed');
     const messageError = () => onFailure('a reply could not be deserialised');
     worker.addEventListener('message', message);
     worker.addEventListener('error', error);
@@ -63,8 +78,8 @@ export function listen(worker, onReply, onFailure) {
       worker.removeEventListener('messageerror', messageError);
     };
   }
-  const error = (e) => onFailure(e?.message ?? String(e));
-  const exit = (code) => onFailure(`the worker exited with code ${code}`);
+  const error = (/** @type {any} */ e) => onFailure(e?.message ?? String(e));
+  const exit = (/** @type {number} */ code) => onFailure(`the worker exited with code ${code}`);
   worker.on('message', onReply);
   worker.on('error', error);
   worker.on('exit', exit);

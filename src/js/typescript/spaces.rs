@@ -53,28 +53,6 @@ export interface SampleOptions {
 /** What a Sequence holds: text, bytes, or arrays of a dtype. */
 export type SequenceDType = "str" | "bytes" | DType;
 
-/** The kind of a space (`space.type`, a description's `type`). */
-export type SpaceType =
-  | "Box"
-  | "Discrete"
-  | "NamedDiscrete"
-  | "Commandline"
-  | "Scalar"
-  | "Sequence"
-  | "SpaceSequence"
-  | "Permutation"
-  | "Dict"
-  | "Tuple"
-  | "Union"
-  | "Reward"
-  | "MultiDiscrete"
-  | "MultiBinary"
-  | "Binary"
-  | "DynamicBox"
-  | "Graph"
-  | "Text"
-  | "Batched";
-
 // ---- the factories' options -------------------------------------------------
 
 /** Bounds or counts: one number for every element, or one per element (nested arrays give the shape). */

@@ -11,6 +11,8 @@ import { namedError, valueError, typeError, lookupError } from '../errors.js';
 
 export { namedError, valueError, typeError, lookupError };
 
+/** @typedef {import('./arrays.js').TypedArray} TypedArray */
+
 /** A module URL a worker can import: absolute, a relative one resolved against the page (or the working directory). */
 export function moduleUrl(module) {
   const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
@@ -24,7 +26,7 @@ export const notImplemented = (message) => namedError('TypeError', `NotImplement
 export function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}(${value.length})`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}(${/** @type {TypedArray} */ (value).length})`;
   if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   return `${typeof value} ${String(value)}`;
@@ -121,8 +123,10 @@ export function dataEqual(a, b) {
   if (typeof a === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
   if (a === null || b === null || typeof a !== 'object') return false;
   if (ArrayBuffer.isView(a)) {
-    if (!ArrayBuffer.isView(b) || a.constructor !== b.constructor || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!(a[i] === b[i] || (a[i] !== a[i] && b[i] !== b[i]))) return false;
+    if (!ArrayBuffer.isView(b) || a.constructor !== b.constructor) return false;
+    const [x, y] = /** @type {[TypedArray, TypedArray]} */ ([a, b]);
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!(x[i] === y[i] || (x[i] !== x[i] && y[i] !== y[i]))) return false;
     return true;
   }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => dataEqual(x, b[i]));

@@ -28,7 +28,11 @@ export class VectorEnv {
     this.closed = false;
   }
 
-  /** Seeds npRandom when `args.seed` is one seed; subclasses return [observations, infos]. */
+  /**
+   * Seeds npRandom when `args.seed` is one seed; subclasses return [observations, infos].
+   * @param {any} [args]
+   * @returns {any}
+   */
   reset(args) {
     const seed = args?.seed;
     if (seed !== undefined && seed !== null && !Array.isArray(seed)) {

@@ -22,14 +22,22 @@ import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 import { VectorEnv } from './vector-env.js';
 import { isTypedArray } from './arrays.js';
 
+/** @typedef {import('./arrays.js').TypedArray} TypedArray */
+
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
  * platform, set by the entry module (gym/index.js in browsers, gym/node.js
  * in Node), so this file names neither.
  */
+/**
+ * A worker's service as compgym/remote.js's `connectService` returns it.
+ * @typedef {{ call(method: string, body: object): Promise<any>, terminate(): Promise<unknown> }} Service
+ */
+/** @type {(workerUrl?: string | URL) => Service} */
 let connect = () => {
   throw new Error('compgym/gym: import it through its package entry (compgym/gym)');
 };
+/** @param {(workerUrl?: string | URL) => Service} connectService */
 export function useConnect(connectService) {
   connect = connectService;
 }
@@ -79,7 +87,7 @@ export function batcher(space, n) {
       item(batch, i) {
         return asTyped(batch, Ctor).subarray(i * size, (i + 1) * size);
       },
-      length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length / size : -1),
+      length: (batch) => (isTypedArray(batch) || Array.isArray(batch) ? batch.length / size : -1),
     };
   };
   const gathered = (dtype) => {
@@ -93,7 +101,7 @@ export function batcher(space, n) {
       space: Space.batched(space, [n]),
       concatenate: (items) => asTyped(items, Ctor),
       item: (batch, i) => read(batch[i]),
-      length: (batch) => (ArrayBuffer.isView(batch) || Array.isArray(batch) ? batch.length : -1),
+      length: (batch) => (isTypedArray(batch) || Array.isArray(batch) ? batch.length : -1),
     };
   };
   const parts = () => {
@@ -138,7 +146,7 @@ export function batcher(space, n) {
 
 /** A new per-environment array for info values like `value`: a typed array's rows end to end. */
 function infoArray(value, n) {
-  if (isTypedArray(value)) return new value.constructor(n * value.length);
+  if (isTypedArray(value)) return new /** @type {new (length: number) => TypedArray} */ (value.constructor)(n * value.length);
   if (typeof value === 'number') return new Float64Array(n);
   if (typeof value === 'boolean') return new Uint8Array(n);
   if (typeof value === 'bigint') return new BigInt64Array(n);
@@ -221,10 +229,10 @@ function readVectorReset(args, n) {
   const { resetMask, ...rest } = options ?? {};
   let mask = null;
   if (resetMask !== undefined) {
-    if (!(Array.isArray(resetMask) || ArrayBuffer.isView(resetMask)) || resetMask.length !== n) {
+    if (!(Array.isArray(resetMask) || isTypedArray(resetMask)) || resetMask.length !== n) {
       throw valueError(`reset: options.resetMask must be ${n} booleans, got ${describe(resetMask)}`);
     }
-    mask = Uint8Array.from(resetMask, (x) => (x ? 1 : 0));
+    mask = Uint8Array.from(/** @type {ArrayLike<unknown>} */ (resetMask), (x) => (x ? 1 : 0));
     if (!mask.some((x) => x)) throw valueError('reset: options.resetMask must select at least one environment');
   }
   return { seeds, options: options === null ? null : rest, mask };
@@ -252,8 +260,20 @@ function discreteBatch(single, n, dtype) {
   return Space.multiDiscrete(new Array(n).fill(size), { start: new Array(n).fill(start), dtype });
 }
 
+/**
+ * How values of one space are batched (see batcher).
+ * @typedef {{ space: Space, concatenate(items: any[]): any, item(batch: any, i: number): any, length(batch: any): number }} Batcher
+ */
+
 /** What both vector environments share. */
 class VectorEnvBase extends VectorEnv {
+  // Set by _setup (at once, or once an AsyncVectorEnv's workers answer).
+  /** @type {Batcher} */ _observations = /** @type {any} */ (undefined);
+  /** @type {Batcher} */ _actions = /** @type {any} */ (undefined);
+  /** @type {Float64ArrayConstructor | Float32ArrayConstructor} */ _Rewards = /** @type {any} */ (undefined);
+  /** @type {Uint8Array} */ _autoreset = /** @type {any} */ (undefined);
+  /** @type {any[]} */ _last = /** @type {any} */ (undefined);
+
   _setup(single, n, autoresetMode, dtypes = readDtypes()) {
     this.numEnvs = n;
     this.autoresetMode = readAutoresetMode(autoresetMode);
@@ -288,7 +308,7 @@ class VectorEnvBase extends VectorEnv {
       out.push(action);
     }
     if (this.autoresetMode === AutoresetMode.DISABLED) {
-      const ended = this._autoreset.findIndex((x) => x);
+      const ended = this._autoreset.findIndex((x) => x !== 0);
       if (ended >= 0) {
         throw valueError(
           `environment ${ended} ended its episode: reset it first (reset({options: {resetMask}})) when autoresetMode is Disabled`,
@@ -359,8 +379,7 @@ class VectorEnvBase extends VectorEnv {
       error?.name ?? 'Error',
       `environment ${failed}${also} failed in ${what}: ${error?.message ?? String(error)}; the others' results were taken in and ${next}`,
     );
-    wrapped.envIndex = failed;
-    throw wrapped;
+    throw Object.assign(wrapped, { envIndex: failed });
   }
 
   /** What each environment does this step: reset (next-step autoreset), step, or step and reset. */
@@ -546,6 +565,10 @@ function groups(n, w) {
  * are taken in (see VectorEnvBase._gather).
  */
 export class AsyncVectorEnv extends VectorEnvBase {
+  /**
+   * @param {any[]} envs
+   * @param {{ workers?: number, autoresetMode?: string, workerUrl?: string | URL, rewardDtype?: string, actionDtype?: string | null }} [options]
+   */
   constructor(envs, { workers, autoresetMode = AutoresetMode.NEXT_STEP, workerUrl, ...dtypes } = {}) {
     super();
     if (!Array.isArray(envs) || envs.length === 0)
@@ -561,7 +584,10 @@ export class AsyncVectorEnv extends VectorEnvBase {
     this._groups = groups(specs.length, w);
     this._services = this._groups.map(() => connect(workerUrl));
     this.closed = false;
+    /** @type {string | null} */
     this._pending = null;
+    /** @type {Promise<void> | null} The close under way, once close() is called. */
+    this._closing = null;
     this.ready = Promise.all(this._services.map((s, k) => s.call('Env.make', { envs: this._groups[k].map((i) => specs[i]) }))).then(
       (replies) => {
         const described = replies.flatMap((r) => r.envs);
@@ -723,6 +749,10 @@ export class AsyncVectorEnv extends VectorEnvBase {
  * `mlReady: true` makes each environment ML-ready (see make) and the
  * vector environment batch rewards as a Float32Array and sample actions as
  * an Int32Array (`rewardDtype: "float32"`, `actionDtype: "int32"`).
+ */
+/**
+ * @param {string} id
+ * @param {{ numEnvs?: number, vectorizationMode?: string, options?: Record<string, any>, vectorOptions?: Record<string, any>, mlReady?: boolean }} [config]
  */
 export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options = {}, vectorOptions = {}, mlReady = false } = {}) {
   if (!Number.isSafeInteger(numEnvs) || numEnvs < 1) throw valueError(`numEnvs must be a positive integer, got ${describe(numEnvs)}`);

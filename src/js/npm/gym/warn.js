@@ -4,7 +4,10 @@
 
 export const WARNING_TYPE = 'GymnasiumWarning';
 
-/** Emits `message` as a warning; never throws. */
+/**
+ * Emits `message` as a warning; never throws.
+ * @param {unknown} message
+ */
 export function warn(message) {
   const text = String(message);
   const emit = globalThis.process?.emitWarning;
