@@ -17,7 +17,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::MaybeUndefinedReads;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::rewrite_functions_where;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::{Marks, Set};
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
@@ -25,11 +25,19 @@ use crate::error::Result;
 
 /// `-copy-prop`.
 pub fn copy_prop(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
+    // Both steps work on `id` instructions only: a function without one is
+    // left alone, uncopied.
+    rewrite_functions_where(program, has_copies, |_, f| {
         propagate(f);
         remove_dead_copies(f);
         Ok(())
     })
+}
+
+/// Whether `f` has an `id` instruction, the only kind either step touches
+/// (`propagate` follows copies; `remove_dead_copies` deletes `id`s).
+pub(crate) fn has_copies(f: &Function) -> bool {
+    f.instrs().any(|i| i.op == Op::Id)
 }
 
 /// The copy `instr` is, as (destination, source).
@@ -241,7 +249,7 @@ fn remove_dead_copies(f: &mut Function) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bril::passes::testing::{check_corpus, Rerun};
+    use crate::bril::passes::testing::{check_corpus, check_skipped_functions_unchanged, Rerun};
     use crate::bril::{parse_text, to_text};
 
     #[test]
@@ -267,5 +275,14 @@ mod tests {
         // Deleting a dead copy can make available a copy it used to kill
         // (`v = id t; t = id v`), which a second run then follows.
         check_corpus(&|p| copy_prop(p), Rerun::MayChange);
+    }
+
+    #[test]
+    fn functions_without_copies_are_left_alone() {
+        check_skipped_functions_unchanged(&has_copies, &|f| {
+            propagate(f);
+            remove_dead_copies(f);
+            Ok(())
+        });
     }
 }

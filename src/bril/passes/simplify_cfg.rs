@@ -19,7 +19,7 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::edit::{
-    falls_through, is_jump_to_next, remove_blocks, remove_unreachable, rewrite_functions,
+    falls_through, is_jump_to_next, remove_blocks, remove_unreachable, rewrite_functions_where,
 };
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::Marks;
@@ -29,7 +29,14 @@ use crate::error::Result;
 
 /// `-simplify-cfg`.
 pub fn simplify_cfg(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| simplify_function(f))
+    rewrite_functions_where(program, has_edges, |_, f| simplify_function(f))
+}
+
+/// Whether `f`'s CFG has an edge: a second block, or a `jmp` or `br` (a
+/// one-block loop). Every rewrite here removes a block or an edge, or a
+/// jump; a function without an edge is left alone, uncopied.
+pub(crate) fn has_edges(f: &Function) -> bool {
+    f.blocks.len() > 1 || f.instrs().any(|i| matches!(i.op, Op::Jmp | Op::Br))
 }
 
 pub(crate) fn simplify_function(f: &mut Function) -> Result<()> {
@@ -378,8 +385,13 @@ fn drop_jumps_to_next(f: &mut Function) -> bool {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::testing::check_pass;
+    use crate::bril::passes::testing::{check_pass, check_skipped_functions_unchanged};
     use crate::bril::{parse_text, to_text};
+
+    #[test]
+    fn functions_without_edges_are_left_alone() {
+        check_skipped_functions_unchanged(&has_edges, &simplify_function);
+    }
 
     fn simplify(src: &str) -> String {
         let mut p = parse_text(src).unwrap();

@@ -24,7 +24,9 @@ use std::collections::HashMap;
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::{Definite, MaybeUndefinedReads};
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{insert_block, remove_unreachable_given, rewrite_functions};
+use crate::bril::analysis::edit::{
+    insert_block, remove_unreachable_given, rewrite_functions, rewrite_functions_where,
+};
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::{ListedSet, Marks};
 use crate::bril::ir::{Block, BlockId, Function, Instr, List, Op, Program, Type, VarId};
@@ -48,7 +50,9 @@ pub fn from_ssa(program: &mut Program) -> Result<bool> {
     if !program.functions.iter().any(has_shadows) {
         return Ok(false);
     }
-    rewrite_functions(program, |_, f| {
+    // Only the functions with shadows are copied: leaving SSA form changes
+    // nothing else (a dropped unused name does not print).
+    rewrite_functions_where(program, has_shadows, |_, f| {
         function_from_ssa(f)?;
         f.drop_unused_vars();
         Ok(())
@@ -636,8 +640,17 @@ impl Classes {
 mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
-    use crate::bril::passes::testing::{check_corpus, check_pass, Rerun};
+    use crate::bril::passes::testing::{check_corpus, check_pass, check_skipped_functions_unchanged, Rerun};
     use crate::bril::{parse_text, to_text, verify};
+
+    #[test]
+    fn functions_without_shadows_are_left_alone() {
+        check_skipped_functions_unchanged(&has_shadows, &|f| {
+            function_from_ssa(f)?;
+            f.drop_unused_vars();
+            Ok(())
+        });
+    }
 
     const LOOP: &str = "@main(n: int) {\n  i: int = const 0;\n  s: int = const 0;\n.loop:\n  c: bool = lt i n;\n  br c .body .done;\n.body:\n  s: int = add s i;\n  one: int = const 1;\n  i: int = add i one;\n  jmp .loop;\n.done:\n  print s;\n}";
 

@@ -224,6 +224,35 @@ pub(crate) fn check_corpus(pass: &dyn Fn(&mut Program) -> Result<bool>, rerun: R
     }
 }
 
+/// A pass's test that its function filter (for `rewrite_functions_where`)
+/// skips only functions the transform would leave printing the same: over
+/// the corpus, and the corpus in SSA form, every function `may_change`
+/// turns away is transformed on a copy and compared.
+pub(crate) fn check_skipped_functions_unchanged(
+    may_change: &dyn Fn(&crate::bril::ir::Function) -> bool,
+    transform: &dyn Fn(&mut crate::bril::ir::Function) -> Result<()>,
+) {
+    let mut skipped = 0;
+    for case in corpus(100) {
+        let mut in_ssa = case.program.clone();
+        crate::bril::passes::ssa::to_ssa(&mut in_ssa).unwrap();
+        for program in [&case.program, &in_ssa] {
+            for f in program.functions.iter().filter(|f| !may_change(f)) {
+                let mut copy = f.clone();
+                transform(&mut copy).unwrap();
+                assert!(
+                    crate::bril::print::function_prints_same(program, &copy, f),
+                    "{}: @{} was skipped but the transform changes it",
+                    case.name,
+                    f.name
+                );
+                skipped += 1;
+            }
+        }
+    }
+    assert!(skipped > 0, "the filter skipped no function of the corpus");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
