@@ -79,6 +79,10 @@ test('wrong argument types are TypeErrors naming the argument, whatever their va
   throwsNamed(() => new api.Rng(1).uniform(0n, 1), 'TypeError', /low must be a number/);
   throwsNamed(() => api.Space.discrete(3).sampleBatch(-1), 'ValueError', /n must be an integer/);
   throwsNamed(() => api.Space.box({ low: 0, high: 1, shape: [2] }).equals({}), 'TypeError', /Space/);
+  for (const name of [hostile, {}, 2147483647, Symbol('s'), undefined]) {
+    throwsNamed(() => api.splitOf(name), 'TypeError', /name must be a string/);
+  }
+  assert.equal(api.splitOf('suite-v0/fib-iter'), api.splitOf('benchmark://suite-v0/fib-iter'));
   stillWorks();
 });
 

@@ -13,6 +13,8 @@ pub mod search_agent;
 pub mod trainer;
 mod typescript;
 
+use super::error::to_js_error;
+use super::interop::args;
 use wasm_bindgen::prelude::*;
 
 /// The agents' names, in table order.
@@ -24,7 +26,9 @@ pub fn agent_names() -> Vec<String> {
 /// The side of the fixed train / held-out split the program named `name`
 /// (a URI or `dataset/path`) is on: `"train"` or `"held-out"` (the rule is
 /// `crate::agents::programs::Split::of`; the playground's Train view asks it).
+/// A name that is not a string is a TypeError.
 #[wasm_bindgen(js_name = splitOf, unchecked_return_type = "'train' | 'held-out'")]
-pub fn split_of(name: &str) -> String {
-    crate::agents::programs::Split::of(name).name().to_string()
+pub fn split_of(#[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Result<String, JsValue> {
+    let name = args::string(&name, "name").map_err(to_js_error)?;
+    Ok(crate::agents::programs::Split::of(&name).name().to_string())
 }
