@@ -2,7 +2,7 @@
 // cumulative regret drawn with axes, a legend and an optional log scale, and
 // how much LinUCB's regret grew over the first and the last tenth of the
 // steps (a learner's grows ever slower).
-import { describe } from './format.js';
+import { describe, wholeNumber } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 
 /** How much a cumulative curve grew over its first tenth and over its last tenth. */
@@ -16,20 +16,7 @@ export function mountBandit(app, $) {
   let chart = null;
   let data = null;
 
-  function read(id, what, low, high) {
-    const value = Number($(id).value);
-    if (!Number.isSafeInteger(value) || value < low || value > high) {
-      throw Object.assign(
-        new Error(
-          `${what} must be a whole number from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}, got ${$(id).value || 'nothing'}`,
-        ),
-        {
-          name: 'ValueError',
-        },
-      );
-    }
-    return value;
-  }
+  const read = (id, what, low, high) => wholeNumber($(id).value, what, low, high);
 
   function draw() {
     if (!data) return;

@@ -1,5 +1,23 @@
 // Display helpers shared by the panels.
 import { isTypedArray } from '../pkg/gym/arrays.js';
+import { valueError } from '../pkg/errors.js';
+
+/**
+ * The whole number typed into a field (its text), from `low` to `high`; a
+ * ValueError naming `what` for anything else, an empty field included.
+ * @param {string} text
+ * @param {string} what
+ * @param {number} low
+ * @param {number} high
+ */
+export function wholeNumber(text, what, low, high) {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < low || value > high) {
+    const range = `from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}`;
+    throw valueError(`${what} must be a whole number ${range}, got ${text || 'nothing'}`);
+  }
+  return value;
+}
 
 /** A thrown value the way users meet it: `name: message`. */
 export function describe(error) {

@@ -5,8 +5,7 @@
 // the held-out score (the geometric mean of -Oz / final over the held-out
 // programs not picked, each one greedy episode). "Use this policy" hands the
 // policy to the agents panel, which plays it on the current program.
-import { valueError } from '../pkg/errors.js';
-import { describe, signed } from './format.js';
+import { describe, signed, wholeNumber } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { trainablePrograms, trainingSplit } from './train-programs.js';
 
@@ -22,14 +21,6 @@ export const TRAINER = {
 const START_LIMIT_MS = 120_000;
 const UPDATE_LIMIT_MS = 60_000;
 const COLORS = { ret: '#1d4f91', score: '#0d6b58', oz: '#5c6670' };
-
-function wholeNumber(text, what, low, high) {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isSafeInteger(value) || value < low || value > high) {
-    throw valueError(`${what} must be a whole number from ${low} to ${high.toLocaleString('en-US')}, got ${text || 'nothing'}`);
-  }
-  return value;
-}
 
 export function mountTrain(app, $) {
   const lane = app.lanes.train;

@@ -54,9 +54,11 @@ macro_rules! ts_union {
             copy(&mut out, at, b";\n");
             out
         };
+        // Every piece is a `&str`, so the bytes are UTF-8; were they not, the
+        // section would be empty and the type tests would miss the union.
         match core::str::from_utf8(&BYTES) {
             Ok(text) => text,
-            Err(_) => panic!("the registry's names are UTF-8"),
+            Err(_) => "",
         }
     }};
 }
