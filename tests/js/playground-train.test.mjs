@@ -14,6 +14,10 @@ import { PolicyTrainer, make } from '../../pkg/node.js';
 let isHeldOut;
 let trainablePrograms;
 let trainingSplit;
+let encodePicks;
+let decodePicks;
+let decodeState;
+let encodeState;
 
 const shots = new URL('../../.tmp/screenshots/', import.meta.url).pathname;
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -27,7 +31,8 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   const pagePackage = await import('../../www/pkg/index.js');
   await pagePackage.default({ module_or_path: readFileSync(new URL('../../www/pkg/compgym_bg.wasm', import.meta.url)) });
-  ({ isHeldOut, trainablePrograms, trainingSplit } = await import('../../www/src/train-programs.js'));
+  ({ isHeldOut, trainablePrograms, trainingSplit, encodePicks, decodePicks } = await import('../../www/src/train-programs.js'));
+  ({ decodeState, encodeState } = await import('../../www/src/share.js'));
   env = await start();
   page = await open(env);
 });
@@ -75,6 +80,31 @@ test('the page splits the programs as the core does: the same held-out score wit
   assert.throws(() => trainingSplit(programs, held), { name: 'ValueError', message: /leave at least one held-out program/ });
 });
 
+test('a link holds the programs picked in a few characters, and its training run round-trips or is left out', () => {
+  const programs = trainablePrograms(make('bril-v0').datasets);
+  const trainSide = programs.filter((p) => !p.heldOut).map((p) => p.uri);
+  assert.equal(encodePicks(programs, trainSide), 'train');
+  assert.deepEqual(decodePicks(programs, 'train'), trainSide);
+  const some = [programs[0].uri, programs[5].uri, programs[61].uri];
+  const hex = encodePicks(programs, some);
+  assert.equal(hex.length, 16, '62 programs, four to a hex digit');
+  assert.deepEqual(decodePicks(programs, hex), some);
+  assert.deepEqual(decodePicks(programs, encodePicks(programs, [])), []);
+  assert.throws(() => decodePicks(programs, 'ffff'), { name: 'ValueError', message: /do not fit this page's 62 programs/ });
+  assert.throws(() => decodePicks(programs, 'g'.repeat(16)), { name: 'ValueError' });
+  const training = { seed: 7, every: 5, done: 12, total: 40, picks: hex };
+  const state = { program: { kind: 'suite', name: 'fib-iter' }, args: null, reward: 'IrInstructionCountOz', actions: ['-dce'], training };
+  assert.match(encodeState(state), /&t=7\.5\.12\.40\.[0-9a-f]{16}$/);
+  assert.deepEqual(decodeState(encodeState(state)).training, training);
+  // A damaged run is left out with the reason; the rest of the link still reads.
+  for (const bad of ['t=1.5', 't=1.0.3.20.train', 't=1.5.30.20.train', 't=1.5.-1.20.train', 't=1.5..20.train']) {
+    const back = decodeState(`p=suite/fib-iter&s=-dce&${bad}`);
+    assert.equal(back.training, undefined, bad);
+    assert.match(back.trainingProblem, /is not seed\.every\.done\.total\.picks/, bad);
+    assert.deepEqual(back.actions, ['-dce']);
+  }
+});
+
 test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score rise`, async (t) => {
   const defaults = await page.$$eval('#train-program-list input', (boxes) => boxes.map((b) => b.checked));
   assert.equal(defaults.filter(Boolean).length, 47, 'the train side is picked by default');
@@ -104,6 +134,33 @@ test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score
   assert.equal(await page.isDisabled('#train-use'), false);
   firstRun = run;
   await shot(page, 'train-1440x900.png');
+  // The URL holds the run: seed 1, scored every 5, 20 of 20 updates, the train side.
+  await page.waitForFunction(() => location.hash.includes('t=1.5.20.20.train'), null, { timeout: 10_000 });
+});
+
+test('opening a link with a training run retrains the same policy to where it was, paused there', async () => {
+  const linked = await open(env, { fragment: '#s=-dce&t=1.5.3.20.train' });
+  await waitForState(linked, ['paused', 'failed']);
+  const restored = await trainState(linked);
+  assert.equal(restored.state, 'paused', restored.text);
+  assert.equal(restored.update, '3');
+  assert.deepEqual(restored.returns, firstRun.returns.slice(0, 4), 'the same seed and programs: the same points');
+  assert.equal(restored.untrained, firstRun.untrained);
+  assert.equal(await linked.inputValue('#train-updates'), '20');
+  assert.match(linked.url(), /s=-dce&t=1\.5\.3\.20\.train$/);
+  // Going on from there continues the same run.
+  await linked.click('#train-step');
+  await linked.waitForFunction(() => document.querySelector('#train-status').dataset.update === '4' && document.querySelector('#train-status').dataset.state === 'paused', null, { timeout: 120_000 });
+  assert.equal((await trainState(linked)).returns[4], firstRun.returns[4]);
+  await linked.waitForFunction(() => location.hash.endsWith('t=1.5.4.20.train'), null, { timeout: 10_000 });
+  assert.deepEqual(linked.problems, []);
+  await linked.closeAll();
+  // A damaged run is left out and said; the episode is restored all the same.
+  const damaged = await open(env, { fragment: '#s=-dce&t=1.5.x' });
+  assert.match(await damaged.textContent('#status'), /Left out the training run: "1\.5\.x" is not seed\.every\.done\.total\.picks/);
+  assert.deepEqual(await damaged.evaluate(() => window.compgymPlayground.episode.actions()), ['-dce']);
+  assert.equal((await trainState(damaged)).state, 'idle');
+  await damaged.closeAll();
 });
 
 test('pause stops between updates and one update adds exactly one; the same seed gives the same points', async () => {

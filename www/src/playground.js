@@ -45,6 +45,10 @@ export class Playground extends EventTarget {
     this.dynamic = new Map();
     /** Why a program text does not run, by text: `{name, message}`. */
     this.runErrors = new Map();
+    /** The Train view's run as the URL holds it (`{seed, every, done, total, picks}`), or null. */
+    this.training = null;
+    /** The run a link asked for, which the Train view retrains when it mounts. */
+    this.linkTraining = null;
     this.episode.addEventListener('change', () => {
       this.writeUrl();
       this.measurePath();
@@ -342,11 +346,17 @@ export class Playground extends EventTarget {
   async restore(fragment) {
     const state = decodeState(fragment);
     const program = state.program ?? DEFAULT_PROGRAM;
-    return this.loadProgram(program, {
+    const note = await this.loadProgram(program, {
       reward: state.reward ?? DEFAULT_REWARD,
       actions: state.actions ?? [],
       args: state.args,
     });
+    // The Train view retrains the link's run when it mounts; until then the URL keeps it.
+    this.linkTraining = state.training ?? null;
+    this.training = this.linkTraining;
+    this.writeUrl();
+    const problem = state.trainingProblem && `Left out the training run: ${state.trainingProblem}.`;
+    return [note, problem].filter(Boolean).join(' ') || null;
   }
 
   /** The fragment that restores the current state. */
@@ -359,6 +369,7 @@ export class Playground extends EventTarget {
       args: argsDiffer ? this.args : null,
       reward: this.episode.rewardSpace,
       actions: this.episode.actions(),
+      training: this.training,
     });
   }
 

@@ -1,12 +1,14 @@
 // The page's state in its URL: the program (suite name, generator seed and
 // size, or the compressed text of one's own), the arguments, the reward and
-// the steps from the start. Opening such a link restores the same episode.
+// the steps from the start, and the Train view's run (its settings and how
+// far it went: training is deterministic, so the page retrains the same
+// policy). Opening such a link restores the same episode.
 import LZString from 'lz-string';
 import { valueError } from '../pkg/errors.js';
 import { checkGenerated } from './programs.js';
 
-/** `{program, args, reward, actions}` → the URL fragment (no `#`). */
-export function encodeState({ program, args, reward, actions }) {
+/** `{program, args, reward, actions, training}` → the URL fragment (no `#`). */
+export function encodeState({ program, args, reward, actions, training }) {
   const parts = [];
   if (program.kind === 'suite') parts.push(`p=suite/${encodeURIComponent(program.name)}`);
   else if (program.kind === 'generated') parts.push(`p=gen/${program.seed}/${program.size}`);
@@ -14,12 +16,17 @@ export function encodeState({ program, args, reward, actions }) {
   if (args) parts.push(`args=${args.map(encodeURIComponent).join(',')}`);
   if (reward) parts.push(`r=${encodeURIComponent(reward)}`);
   if (actions.length) parts.push(`s=${actions.map(encodeURIComponent).join(',')}`);
+  if (training) {
+    const { seed, every, done, total, picks } = training;
+    parts.push(`t=${[seed, every, done, total, picks].join('.')}`);
+  }
   return parts.join('&');
 }
 
 /**
  * The state a fragment holds; fields it does not set are undefined. A
- * fragment that cannot be read throws a ValueError saying which part.
+ * fragment that cannot be read throws a ValueError saying which part, except
+ * a damaged training run, which is left out and said in `trainingProblem`.
  */
 export function decodeState(fragment) {
   const text = fragment.replace(/^#/, '');
@@ -33,8 +40,33 @@ export function decodeState(fragment) {
     else if (key === 'args') state.args = value === '' ? [] : value.split(',').map(decodeURIComponent);
     else if (key === 'r') state.reward = decodeURIComponent(value);
     else if (key === 's') state.actions = value === '' ? [] : value.split(',').map(decodeURIComponent);
+    else if (key === 't') {
+      // A damaged run loses only itself: the episode is still restored.
+      try {
+        state.training = decodeTraining(value);
+      } catch (error) {
+        state.trainingProblem = /** @type {Error} */ (error).message;
+      }
+    }
   }
   return state;
+}
+
+/**
+ * The Train view's run in a link, `seed.every.done.total.picks`: the
+ * settings, the updates done and planned, and the programs picked (see
+ * `encodePicks`). Only the numbers are checked here; the picks need the
+ * page's program list.
+ */
+function decodeTraining(value) {
+  const fields = value.split('.');
+  const numbers = fields.slice(0, 4).map(Number);
+  const [seed, every, done, total] = numbers;
+  const whole = fields.length === 5 && numbers.every((n, i) => fields[i] !== '' && Number.isSafeInteger(n) && n >= 0);
+  if (!whole || every < 1 || total < 1 || done > total) {
+    throw valueError(`"${value.slice(0, 40)}" is not seed.every.done.total.picks`);
+  }
+  return { seed, every, done, total, picks: fields[4] };
 }
 
 function decodeProgram(value) {

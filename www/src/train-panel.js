@@ -4,10 +4,12 @@
 // update. The curve shows each update's mean return and, every few updates,
 // the held-out score (the geometric mean of -Oz / final over the held-out
 // programs not picked, each one greedy episode). "Use this policy" hands the
-// policy to the agents panel, which plays it on the current program.
+// policy to the agents panel, which plays it on the current program. The
+// run is kept in the URL (settings and updates done): training is
+// deterministic, so opening the link retrains the very same policy.
 import { describe, signed, wholeNumber } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
-import { trainablePrograms, trainingSplit } from './train-programs.js';
+import { decodePicks, encodePicks, trainablePrograms, trainingSplit } from './train-programs.js';
 
 /** The trainer's settings the view does not expose: small and quick, so learning shows within a few dozen updates. */
 export const TRAINER = {
@@ -31,6 +33,8 @@ export function mountTrain(app, $) {
   let busy = false;
   /** Counts start-overs: work begun before one is forgotten when it ends. */
   let generation = 0;
+  /** Whether a link's run is being retrained (the URL keeps the link's run meanwhile). */
+  let restoring = false;
 
   const chart = lineChart(
     $('train-chart'),
@@ -68,7 +72,7 @@ export function mountTrain(app, $) {
     const seed = wholeNumber($('train-seed').value, 'the seed', 0, 2 ** 31);
     const updates = wholeNumber($('train-updates').value, 'updates', 1, 5000);
     const every = wholeNumber($('train-every').value, 'the held-out score’s interval', 1, 1000);
-    return { seed, updates, every, ...trainingSplit(programs, picked()) };
+    return { seed, updates, every, picks: encodePicks(programs, picked()), ...trainingSplit(programs, picked()) };
   }
 
   function summarise() {
@@ -101,8 +105,9 @@ export function mountTrain(app, $) {
     const scores = [run?.untrained, ...points.map((p) => p.validation)].filter((v) => v !== null && v !== undefined);
     const score = scores.at(-1);
     const of = run ? ` of ${run.settings.updates}` : '';
-    const label = { playing: 'Training', paused: 'Paused', done: 'Done', idle: 'Ready' }[state];
+    const label = { playing: 'Training', restoring: 'Retraining the link’s run', paused: 'Paused', done: 'Done', idle: 'Ready' }[state];
     const parts = [`${label}: update ${last?.update ?? 0}${of}`];
+    if (state === 'restoring') parts.push('the same seed and programs train the same policy');
     if (last) parts.push(`mean return ${signed(last.meanReturn)} (ln of -Oz / final; 0 is -Oz's size)`);
     if (score !== undefined) parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${run.untrained.toFixed(3)}×)`);
     status(parts.join(' · '), state);
@@ -112,6 +117,15 @@ export function mountTrain(app, $) {
       untrained: run ? String(run.untrained) : '',
     });
     draw();
+    publish();
+  }
+
+  /** The run into the URL (see share.js), unless a link's run is still being retrained. */
+  function publish() {
+    if (restoring) return;
+    const { seed, every, updates, picks } = run?.settings ?? {};
+    app.training = run?.points.length ? { seed, every, done: run.points.length, total: updates, picks } : null;
+    app.writeUrl();
   }
 
   /** The trainer in the worker for the current settings (a new one after a start over). */
@@ -175,6 +189,7 @@ export function mountTrain(app, $) {
   function startOver() {
     generation++;
     playing = false;
+    restoring = false;
     if (busy) lane.cancel();
     run = null;
     busy = false;
@@ -208,6 +223,36 @@ export function mountTrain(app, $) {
     }
   }
 
+  /** Sets the view to a link's run (`{seed, every, done, total, picks}`) and retrains it to where it was, paused there. */
+  function restoreLink(link) {
+    try {
+      const chosen = new Set(decodePicks(programs, link.picks));
+      for (const box of $('train-program-list').querySelectorAll('input')) box.checked = chosen.has(box.value);
+    } catch (error) {
+      app.training = null;
+      app.writeUrl();
+      status(`The link’s training run was left out: ${describe(error)}`, 'failed');
+      return;
+    }
+    $('train-seed').value = String(link.seed);
+    $('train-every').value = String(link.every);
+    $('train-updates').value = String(link.total);
+    summarise();
+    if (!link.done) return report('idle');
+    restoring = true;
+    const mine = generation;
+    exclusive(async () => {
+      try {
+        while (mine === generation && (run?.points.length ?? 0) < link.done) {
+          await updateOnce();
+          if (mine === generation) report('restoring');
+        }
+      } finally {
+        if (mine === generation) restoring = false;
+      }
+    });
+  }
+
   $('train-play').addEventListener('click', play);
   $('train-step').addEventListener('click', step);
   $('train-restart').addEventListener('click', startOver);
@@ -220,5 +265,6 @@ export function mountTrain(app, $) {
     startOver();
   });
   summarise();
-  report('idle');
+  if (app.linkTraining) restoreLink(app.linkTraining);
+  else report('idle');
 }

@@ -40,3 +40,29 @@ export function trainingSplit(programs, picked) {
   if (!validation.length) throw valueError('leave at least one held-out program unpicked: the held-out score is measured on them.');
   return { train, validation };
 }
+
+/**
+ * The programs picked, short enough for a link: `train` when they are the
+ * train side (the default), else a bitmask over `programs` in hex, the
+ * first program in the lowest bit of the first digit.
+ */
+export function encodePicks(programs, picked) {
+  const chosen = new Set(picked);
+  if (programs.every((p) => chosen.has(p.uri) === !p.heldOut)) return 'train';
+  let hex = '';
+  for (let i = 0; i < programs.length; i += 4) {
+    let digit = 0;
+    for (let bit = 0; bit < 4 && i + bit < programs.length; bit++) if (chosen.has(programs[i + bit].uri)) digit |= 1 << bit;
+    hex += digit.toString(16);
+  }
+  return hex;
+}
+
+/** The URIs `encodePicks` wrote; a ValueError when the text does not fit `programs`. */
+export function decodePicks(programs, text) {
+  if (text === 'train') return programs.filter((p) => !p.heldOut).map((p) => p.uri);
+  if (!/^[0-9a-f]*$/.test(text) || text.length !== Math.ceil(programs.length / 4)) {
+    throw valueError(`the programs picked in the link ("${text.slice(0, 20)}") do not fit this page's ${programs.length} programs`);
+  }
+  return programs.filter((p, i) => (parseInt(text[i >> 2], 16) >> (i & 3)) & 1).map((p) => p.uri);
+}
