@@ -243,6 +243,27 @@ test('start over while playing forgets the run, and the next play trains a new o
   assert.deepEqual(run.updates, [0, 1, 2, 3, 4]);
 });
 
+test('use this policy while playing: the policy of the update under way goes over, and training goes on', async () => {
+  const playing = await open(env);
+  await playing.fill('#train-updates', '8');
+  await playing.click('#train-play');
+  await playing.waitForFunction(() => Number(document.querySelector('#train-status').dataset.update) >= 1, null, { timeout: 180_000 });
+  assert.equal(await playing.isDisabled('#train-use'), false, 'usable while playing');
+  await playing.click('#train-use');
+  await playing.waitForFunction(() => document.querySelector('#agent-name').value === 'trained', null, { timeout: 60_000 });
+  await waitForState(playing, ['done', 'failed']);
+  const run = await trainState(playing);
+  assert.equal(run.state, 'done', run.text);
+  assert.deepEqual(run.updates, [0, 1, 2, 3, 4, 5, 6, 7, 8], 'training went on to its end');
+  const handed = Number(/update (\d+)’s policy handed to the agents panel/.exec(run.text)?.[1]);
+  assert.ok(handed >= 1 && handed <= 8, run.text);
+  await playing.waitForFunction(() => ['done', 'failed'].includes(document.querySelector('#agent-status').dataset.state), null, { timeout: 60_000 });
+  assert.equal(await playing.$eval('#agent-status', (e) => e.dataset.state), 'done', await playing.textContent('#agent-status'));
+  assert.match(await playing.textContent('#agent-description'), /trained in the Train view/);
+  assert.deepEqual(playing.problems, []);
+  await playing.closeAll();
+});
+
 test('at 390 px the view trains, nothing in it is wider than the screen, and axe finds no violation in it', async () => {
   const narrow = await open(env, { width: 390, height: 844 });
   await narrow.fill('#train-updates', '3');

@@ -35,6 +35,10 @@ export function mountTrain(app, $) {
   let generation = 0;
   /** Whether a link's run is being retrained (the URL keeps the link's run meanwhile). */
   let restoring = false;
+  /** "Use this policy" pressed while playing: the policy goes over after the update under way. */
+  let handOver = false;
+  /** The update whose policy the agents panel has, or null. */
+  let handedAt = null;
 
   const chart = lineChart(
     $('train-chart'),
@@ -87,7 +91,7 @@ export function mountTrain(app, $) {
     $('train-play').textContent = playing ? 'Pause' : 'Play';
     $('train-play').setAttribute('aria-pressed', String(playing));
     $('train-step').disabled = playing || busy;
-    $('train-use').disabled = !run?.points.length || busy;
+    $('train-use').disabled = !run?.points.length || (busy && !playing) || handOver;
   }
 
   function draw() {
@@ -110,6 +114,7 @@ export function mountTrain(app, $) {
     if (state === 'restoring') parts.push('the same seed and programs train the same policy');
     if (last) parts.push(`mean return ${signed(last.meanReturn)} (ln of -Oz / final; 0 is -Oz's size)`);
     if (score !== undefined) parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${run.untrained.toFixed(3)}×)`);
+    if (handedAt !== null) parts.push(`update ${handedAt}’s policy handed to the agents panel, which plays it on the current program`);
     status(parts.join(' · '), state);
     Object.assign($('train-status').dataset, {
       update: String(last?.update ?? 0),
@@ -176,7 +181,11 @@ export function mountTrain(app, $) {
     playing = true;
     const mine = generation;
     exclusive(async () => {
-      while (playing && (await updateOnce()) && mine === generation) report('playing');
+      while (playing && (await updateOnce()) && mine === generation) {
+        report('playing');
+        if (handOver) await handOverPolicy();
+      }
+      if (handOver && mine === generation) await handOverPolicy();
       if (mine === generation) playing = false; // a start over may have begun a new run since
     });
   }
@@ -190,6 +199,8 @@ export function mountTrain(app, $) {
     generation++;
     playing = false;
     restoring = false;
+    handOver = false;
+    handedAt = null;
     if (busy) lane.cancel();
     run = null;
     busy = false;
@@ -207,20 +218,27 @@ export function mountTrain(app, $) {
     }
   }
 
-  async function use() {
-    if (!run?.points.length || busy) return;
-    busy = true;
-    try {
-      const policy = await lane.run('trainPolicy', null, { timeLimitMs: UPDATE_LIMIT_MS });
-      app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates: run.points.length } }));
-      busy = false;
-      report(run.points.length >= run.settings.updates ? 'done' : 'paused');
-      $('train-status').textContent += ` · handed to the agents panel, which plays it on the current program.`;
-      $('agents').scrollIntoView({ block: 'start' });
-    } catch (error) {
-      busy = false;
-      status(describe(error), 'failed');
+  /** The policy trained so far to the agents panel (the train lane must be free). */
+  async function handOverPolicy() {
+    handOver = false;
+    const policy = await lane.run('trainPolicy', null, { timeLimitMs: UPDATE_LIMIT_MS });
+    app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates: run.points.length } }));
+    handedAt = run.points.length;
+  }
+
+  /** "Use this policy": now when paused; while playing, after the update under way, and training goes on. */
+  function use() {
+    if (!run?.points.length) return;
+    if (playing) {
+      handOver = true;
+      status(`${$('train-status').textContent} · the policy goes to the agents panel after this update`, 'playing');
+      return;
     }
+    if (busy) return;
+    exclusive(async () => {
+      await handOverPolicy();
+      $('agents').scrollIntoView({ block: 'start' });
+    });
   }
 
   /** Sets the view to a link's run (`{seed, every, done, total, picks}`) and retrains it to where it was, paused there. */
