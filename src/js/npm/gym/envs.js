@@ -69,7 +69,7 @@ export class CompilerGymEnv extends Env {
     throw typeError('choose the observation with make(id, {observationSpace}), or change it with a wrapper (TransformObservation)');
   }
   get rewardRange() {
-    return Array.from(this._face.rewardRange);
+    return /** @type {[number, number]} */ (Array.from(this._face.rewardRange));
   }
   set rewardRange(_) {
     throw typeError("a compiler environment's reward range is its reward space's");
@@ -215,7 +215,8 @@ export class TimeStepEnv extends Env {
     this.actionSpace = specToSpace(timeStepEnv.actionSpec(), 'actionSpec');
     this.observationSpace = specToSpace(timeStepEnv.observationSpec(), 'observationSpec');
     const reward = typeof timeStepEnv.rewardSpec === 'function' ? timeStepEnv.rewardSpec() : null;
-    if (reward && 'minimum' in reward) this.rewardRange = [Number(reward.minimum), Number(reward.maximum)];
+    if (reward && 'minimum' in reward)
+      this.rewardRange = /** @type {[number, number]} */ ([Number(reward.minimum), Number(reward.maximum)]);
   }
 
   /** @returns {any} [observation, info] (Env.reset's own type is undefined until core.js is typed) */
