@@ -13,7 +13,10 @@ export { namedError, valueError, typeError, lookupError };
 
 /** @typedef {import('./arrays.js').TypedArray} TypedArray */
 /** @import { Info, Metadata, EnvSpec, ResetArgs, ResetResult, StepResult, RenderFrame } from './index.js' */
-/** @import { GymFaceSpec, SpaceValue } from '../compgym.js' */
+/** @import { GymFaceSpec } from '../compgym.js' */
+// `Space` and `Rng` here are the guarded classes (values); their objects' types:
+/** @typedef {import('../compgym.js').Space} SpaceObject */
+/** @typedef {import('../compgym.js').Rng} RngObject */
 /**
  * An environment as the wrappers and vector envs see it: an object with
  * reset and step (`requireEnv` checks no more); the rest of its members are
@@ -66,7 +69,7 @@ export function isEnv(value) {
 
 /**
  * @param {any} value
- * @returns {value is Space}
+ * @returns {value is SpaceObject}
  */
 export function isSpace(value) {
   return (
@@ -103,7 +106,7 @@ export function requireEnv(value, what) {
 /**
  * @param {unknown} value
  * @param {string} what
- * @returns {Space}
+ * @returns {SpaceObject}
  */
 export function requireSpace(value, what) {
   if (!isSpace(value)) throw typeError(`${what} must be a compgym Space, got ${describe(value)}`);
@@ -159,7 +162,7 @@ export function entropySeed() {
 
 /**
  * The seed an action space gets from a freshly seeded generator: its first draw, by the core's rule.
- * @param {Rng} rng
+ * @param {RngObject} rng
  */
 export function actionSeedFrom(rng) {
   return rng.drawSeed();
@@ -221,7 +224,7 @@ export function exactDescription(description) {
 
 /**
  * An independent copy of a space (with a fresh generator: reseed it to sample).
- * @param {Space} space
+ * @param {SpaceObject} space
  */
 export function copySpace(space) {
   return Space.fromJSON(exactDescription(space.toJSON()));
@@ -248,17 +251,18 @@ export function callOptional(env, name, args, who) {
  * seed fixes everything.
  */
 export class Env {
+  // Set by every environment (the declared face: a Space).
   get actionSpace() {
-    return this._actionSpace;
+    return /** @type {SpaceObject} */ (this._actionSpace);
   }
-  /** @param {Space} space */
+  /** @param {SpaceObject} space */
   set actionSpace(space) {
     this._actionSpace = space;
   }
   get observationSpace() {
-    return this._observationSpace;
+    return /** @type {SpaceObject} */ (this._observationSpace);
   }
-  /** @param {Space} space */
+  /** @param {SpaceObject} space */
   set observationSpace(space) {
     this._observationSpace = space;
   }
@@ -294,9 +298,9 @@ export class Env {
   /** The environment's generator, seeded by reset({seed}) (from entropy if never seeded). */
   get npRandom() {
     if (!this._npRandom) this._seed(entropySeed());
-    return this._npRandom;
+    return /** @type {RngObject} */ (this._npRandom); // set by _seed
   }
-  /** @param {Rng} rng */
+  /** @param {RngObject} rng */
   set npRandom(rng) {
     this._npRandom = rng;
     /** @type {number | bigint | undefined} */

@@ -175,6 +175,7 @@ export function specToSpace(spec, what = 'spec') {
   }
   if (Array.isArray(spec)) return Space.tuple(spec.map((s, i) => specToSpace(s, `${what}[${i}]`)));
   if (isPlainObject(spec)) {
+    /** @type {{ [key: string]: import('../compgym.js').Space }} */
     const spaces = {};
     for (const [key, child] of Object.entries(spec)) spaces[key] = specToSpace(child, `${what}.${key}`);
     return Space.dict(spaces, { sortKeys: false });

@@ -9,6 +9,8 @@ import { TimeLimit, TransformObservation } from './wrappers.js';
 import { batcher } from './vector.js';
 import { zeroValue } from './space-values.js';
 
+/** @import { BoxDescription, DictDescription } from '../compgym.js' */
+
 function readCount(n, what, min) {
   if (typeof n !== 'number' || !Number.isInteger(n)) throw typeError(`${what} must be an integer, got ${describe(n)}`);
   if (n < min) throw valueError(`${what} must be at least ${min}, got ${n}`);
@@ -92,6 +94,7 @@ export class TimeAwareObservation extends ObservationWrapper {
     this.maxTimesteps = stepLimit(this.env);
     this.timesteps = 0;
     // The time as a one-element Box (Gymnasium writes a shape-() Box but returns one element).
+    /** @type {BoxDescription} */
     const timeSpace = normalizeTime
       ? { type: 'Box', name: 'Box', dtype: 'float32', shape: [1], low: 0, high: 1 }
       : { type: 'Box', name: 'Box', dtype: 'int32', shape: [1], low: 0, high: this.maxTimesteps };
@@ -103,7 +106,7 @@ export class TimeAwareObservation extends ObservationWrapper {
         throw valueError(`TimeAwareObservation: the key ${JSON.stringify(dictTimeKey)} is already in the observation space`);
       joined = Space.dict(Object.fromEntries([[dictTimeKey, timeSpace], ...inner.spaces]));
       // Keys in the space's (sorted) order, as its samples have them.
-      const keys = joined.toJSON().spaces.map(([key]) => key);
+      const keys = /** @type {DictDescription} */ (joined.toJSON()).spaces.map(([key]) => key);
       this._join = (observation, time) => Object.fromEntries(keys.map((key) => [key, key === dictTimeKey ? time : observation[key]]));
     } else if (inner.type === 'Tuple') {
       joined = Space.tuple([...inner.spaces, timeSpace]);
@@ -201,7 +204,7 @@ export class FilterObservation extends TransformObservation {
     let keep;
     if (d.type === 'Dict') {
       space = Space.dict(Object.fromEntries(parts));
-      const keys = space.toJSON().spaces.map(([key]) => key);
+      const keys = /** @type {DictDescription} */ (space.toJSON()).spaces.map(([key]) => key);
       keep = (observation) => Object.fromEntries(keys.map((key) => [key, observation[key]]));
     } else {
       space = Space.tuple(parts.map(([, part]) => part));

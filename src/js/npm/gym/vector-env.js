@@ -37,7 +37,7 @@ export class VectorEnv {
     const seed = args?.seed;
     if (seed !== undefined && seed !== null && !Array.isArray(seed)) {
       const { seed: checked } = readResetArgs({ seed });
-      this._npRandom = new Rng(checked);
+      this._npRandom = new Rng(/** @type {number | bigint} */ (checked)); // not null: a seed was given
       this._npRandomSeed = checked;
     }
     return undefined;

@@ -262,7 +262,7 @@ function discreteBatch(single, n, dtype) {
 
 /**
  * How values of one space are batched (see batcher).
- * @typedef {{ space: Space, concatenate(items: any[]): any, item(batch: any, i: number): any, length(batch: any): number }} Batcher
+ * @typedef {{ space: import('../compgym.js').Space, concatenate(items: any[]): any, item(batch: any, i: number): any, length(batch: any): number }} Batcher
  */
 
 /** What both vector environments share. */
