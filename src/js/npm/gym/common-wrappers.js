@@ -8,6 +8,7 @@ import { warn } from './warn.js';
 
 /** @import { ResetArgs } from './index.js' */
 /** @import { AnyEnv } from './core.js' */
+/** @typedef {{ orderEnforce?: unknown, disableEnvChecker?: unknown, disableRenderOrderEnforcing?: unknown }} Flags make's, unchecked */
 
 /** Gymnasium's ResetNeeded: step or render before the first reset. */
 const resetNeeded = (/** @type {string} */ message) => namedError('ResetNeeded', message);
@@ -167,9 +168,9 @@ export class Autoreset extends Wrapper {
 
 /**
  * make's flag `name`: its option when given, else the spec's, else `fallback`.
- * @param {{ [option: string]: unknown }} options
- * @param {{ [flag: string]: unknown }} spec
- * @param {string} name
+ * @param {Flags} options
+ * @param {Flags} spec
+ * @param {keyof Flags} name
  * @param {boolean} fallback
  */
 function flagOf(options, spec, name, fallback) {
@@ -184,8 +185,8 @@ function flagOf(options, spec, name, fallback) {
  * flag is make's option (`options`), else the spec's. Returns the
  * environment and the flags applied, for the made spec.
  * @param {AnyEnv} env
- * @param {{ [flag: string]: unknown }} spec
- * @param {{ [option: string]: unknown }} options
+ * @param {Flags} spec
+ * @param {Flags} options
  */
 export function makeWrappers(env, spec, options) {
   const applied = {
