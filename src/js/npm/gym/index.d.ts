@@ -422,6 +422,7 @@ export type CheckName =
   | 'observation-space'
   | 'action-space-bounds'
   | 'observation-space-bounds'
+  | 'action-space-normalized'
   | 'reward-range'
   | 'metadata'
   | 'render-mode'
@@ -442,6 +443,7 @@ export type CheckName =
   | 'step-truncated'
   | 'step-info'
   | 'step-determinism'
+  | 'step-truncates'
   | 'render'
   | 'close';
 
