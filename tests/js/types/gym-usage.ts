@@ -76,7 +76,15 @@ const shifted = new TransformAction(env, (a: number) => a + 1);
 const problems: CheckProblem[] = checkEnv(scaled);
 const severity: 'error' | 'warning' = problems[0].severity;
 // Every check checkEnv reports has its name in CheckName (docs/gym.md lists them).
-const reported: CheckName[] = ['action-space-normalized', 'step-truncates', 'step-determinism'];
+const reported: CheckName[] = [
+  'action-space-normalized',
+  'reset-observation-type',
+  'step-observation-type',
+  'reset-data-reused',
+  'step-data-reused',
+  'step-truncates',
+  'step-determinism',
+];
 const episode = (info as { episode?: EpisodeStatistics }).episode?.r;
 
 const envs = new SyncVectorEnv([() => new Walk(), () => new Walk()]);
