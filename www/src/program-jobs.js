@@ -47,7 +47,7 @@ export function checkJob({ uri, source }) {
     env.reset({ benchmark: uri });
     const ir = env.observation.get('Ir');
     const functions = JSON.parse(String(env.observation.get('Cfg'))).functions.map((f) => f.name);
-    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir) };
+    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(/** @type {string} */ (ir)) }; // Ir is text
   } finally {
     env.free();
   }

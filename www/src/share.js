@@ -5,7 +5,13 @@ import LZString from 'lz-string';
 import { valueError } from '../pkg/errors.js';
 import { checkGenerated } from './programs.js';
 
-/** `{program, args, reward, actions}` → the URL fragment (no `#`). */
+/** @typedef {import('./programs.js').Program} Program */
+/** @typedef {{ program?: Program, args?: string[], reward?: string, actions?: string[] }} SharedState */
+
+/**
+ * `{program, args, reward, actions}` → the URL fragment (no `#`).
+ * @param {{ program: Program, args: string[] | null, reward: string | null, actions: string[] }} state `reward` null before a program is loaded
+ */
 export function encodeState({ program, args, reward, actions }) {
   const parts = [];
   if (program.kind === 'suite') parts.push(`p=suite/${encodeURIComponent(program.name)}`);
@@ -20,9 +26,12 @@ export function encodeState({ program, args, reward, actions }) {
 /**
  * The state a fragment holds; fields it does not set are undefined. A
  * fragment that cannot be read throws a ValueError saying which part.
+ * @param {string} fragment
+ * @returns {SharedState}
  */
 export function decodeState(fragment) {
   const text = fragment.replace(/^#/, '');
+  /** @type {SharedState} */
   const state = {};
   if (!text) return state;
   for (const part of text.split('&')) {
@@ -37,6 +46,10 @@ export function decodeState(fragment) {
   return state;
 }
 
+/**
+ * @param {string} value
+ * @returns {Program}
+ */
 function decodeProgram(value) {
   const [kind, ...rest] = value.split('/');
   if (kind === 'suite' && rest.length === 1 && rest[0]) return { kind: 'suite', name: decodeURIComponent(rest[0]) };
