@@ -175,7 +175,7 @@ export function mountCfg(app, $) {
     size = laid;
     if (key !== shownKey) fitWidth();
     shownKey = key;
-    const svg = stage.firstElementChild;
+    const svg = /** @type {Element} */ (stage.firstElementChild); // the svg just written
     for (let i = 0; i < fn.blocks.length;) {
       await nextTask();
       if (ticket !== renders) return;
