@@ -80,9 +80,9 @@ export function mountExplain(app, $) {
   const narrow = matchMedia('(max-width: 699.98px)');
   /** @type {Element | null} */
   let svg = null;
-  // Written once the diagram is built, into its labelled texts.
-  const text = (/** @type {string} */ id, /** @type {string} */ value) =>
-    /** @type {Element} */ ((/** @type {Element} */ (svg).querySelector(`#${id}`)).textContent = value);
+  // The diagram's text of that id, once the diagram is built.
+  const label = (/** @type {string} */ id) => /** @type {Element} */ (/** @type {Element} */ (svg).querySelector(`#${id}`));
+  const text = (/** @type {string} */ id, /** @type {string} */ value) => (label(id).textContent = value);
 
   function build() {
     svg = diagram(narrow.matches);
