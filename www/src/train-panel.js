@@ -22,10 +22,23 @@ const START_LIMIT_MS = 120_000;
 const UPDATE_LIMIT_MS = 60_000;
 const COLORS = { ret: '#1d4f91', score: '#0d6b58', oz: '#5c6670' };
 
+/**
+ * A run of the view: its settings, its curve so far and the untrained policy's held-out score.
+ * @typedef {{ settings: { seed: number, updates: number, every: number, train: string[], validation: string[] }, points: import('../pkg/compgym.js').CurvePoint[], untrained: number }} TrainRun
+ */
+
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountTrain(app, $) {
   const lane = app.lanes.train;
-  const programs = trainablePrograms(app.episode.root.env.datasets);
-  /** The run under way: `{settings, points: CurvePoint[], untrained}`, or null before the first update. */
+  const root = /** @type {import('./episode.js').EpisodeNode} */ (app.episode.root); // the view mounts once a program is loaded
+  const programs = trainablePrograms(/** @type {import('../pkg/compgym.js').CompilerEnv} */ (root.env).datasets);
+  /**
+   * The run under way: `{settings, points: CurvePoint[], untrained}`, or null before the first update.
+   * @type {TrainRun | null}
+   */
   let run = null;
   let playing = false;
   let busy = false;
@@ -53,6 +66,7 @@ export function mountTrain(app, $) {
   );
 
   // The programs, each a checkbox: the train side picked, the held-out side not.
+  /** @param {import('./train-programs.js').TrainableProgram} p */
   function programRow(p) {
     const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: p.uri, checked: !p.heldOut });
     const label = document.createElement('label');
@@ -62,7 +76,8 @@ export function mountTrain(app, $) {
     return label;
   }
   $('train-program-list').replaceChildren(...programs.map(programRow));
-  const picked = () => [...$('train-program-list').querySelectorAll('input:checked')].map((b) => b.value);
+  const picked = () =>
+    [.../** @type {NodeListOf<HTMLInputElement>} */ ($('train-program-list').querySelectorAll('input:checked'))].map((b) => b.value);
 
   function settings() {
     const seed = wholeNumber($('train-seed').value, 'the seed', 0, 2 ** 31);
@@ -77,6 +92,10 @@ export function mountTrain(app, $) {
     $('train-programs-summary').textContent = `Programs: training on ${chosen.size}, held-out score on ${held}`;
   }
 
+  /**
+   * @param {string} text
+   * @param {string} state
+   */
   function status(text, state) {
     $('train-status').textContent = text;
     $('train-status').dataset.state = state;
@@ -95,6 +114,7 @@ export function mountTrain(app, $) {
   }
 
   /** What the run has reached, in words and in data attributes (the tests read them). */
+  /** @param {'playing' | 'paused' | 'done' | 'idle'} state */
   function report(state) {
     const points = run?.points ?? [];
     const last = points.at(-1);
@@ -104,7 +124,8 @@ export function mountTrain(app, $) {
     const label = { playing: 'Training', paused: 'Paused', done: 'Done', idle: 'Ready' }[state];
     const parts = [`${label}: update ${last?.update ?? 0}${of}`];
     if (last) parts.push(`mean return ${signed(last.meanReturn)} (ln of -Oz / final; 0 is -Oz's size)`);
-    if (score !== undefined) parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${run.untrained.toFixed(3)}×)`);
+    if (score !== undefined)
+      parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${/** @type {TrainRun} */ (run).untrained.toFixed(3)}×)`); // scores come from a run
     status(parts.join(' · '), state);
     Object.assign($('train-status').dataset, {
       update: String(last?.update ?? 0),
@@ -127,12 +148,14 @@ export function mountTrain(app, $) {
   /** One update in the worker; false once the run's updates are done. */
   async function updateOnce() {
     await ensureStarted();
-    if (run.points.length >= run.settings.updates) return false;
-    run.points.push(await lane.run('trainUpdate', null, { timeLimitMs: UPDATE_LIMIT_MS }));
-    return run.points.length < run.settings.updates;
+    // A start over cancels the update in flight, so the run is the one just started.
+    if (/** @type {TrainRun} */ (run).points.length >= /** @type {TrainRun} */ (run).settings.updates) return false;
+    /** @type {TrainRun} */ (run).points.push(await lane.run('trainUpdate', null, { timeLimitMs: UPDATE_LIMIT_MS }));
+    return /** @type {TrainRun} */ (run).points.length < /** @type {TrainRun} */ (run).settings.updates;
   }
 
   /** Runs `work` alone, reporting a failure; the trainer is lost if the worker ended. */
+  /** @param {() => Promise<unknown>} work */
   async function exclusive(work) {
     if (busy) return;
     busy = true;
@@ -197,9 +220,9 @@ export function mountTrain(app, $) {
     busy = true;
     try {
       const policy = await lane.run('trainPolicy', null, { timeLimitMs: UPDATE_LIMIT_MS });
-      app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates: run.points.length } }));
+      app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates: /** @type {TrainRun} */ (run).points.length } }));
       busy = false;
-      report(run.points.length >= run.settings.updates ? 'done' : 'paused');
+      report(/** @type {TrainRun} */ (run).points.length >= /** @type {TrainRun} */ (run).settings.updates ? 'done' : 'paused');
       $('train-status').textContent += ` · handed to the agents panel, which plays it on the current program.`;
       $('agents').scrollIntoView({ block: 'start' });
     } catch (error) {

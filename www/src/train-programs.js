@@ -18,7 +18,7 @@ export const HAND_WRITTEN = ['benchmark://suite-v0', 'benchmark://large-v0'];
 /**
  * `[{uri, name, dataset, heldOut}]` for the hand-written programs of an
  * environment's `datasets` (each `{name, benchmarks}`), in dataset order.
- * @param {{ name: string, benchmarks: string[] }[]} datasets
+ * @param {{ name: string, benchmarks: string[] | null }[]} datasets an environment's (null: an unbounded dataset)
  * @returns {TrainableProgram[]}
  */
 export function trainablePrograms(datasets) {
