@@ -30,6 +30,9 @@ const TRAINED = {
  * The run's budget from the form: `{steps, seconds, seed}`, a blank budget
  * meaning no limit of that kind. Steps make a run the same on every machine;
  * seconds only stop it.
+ * @param {string} stepsText
+ * @param {string} secondsText
+ * @param {string} seedText
  */
 export function readBudget(stepsText, secondsText, seedText) {
   const steps = stepsText.trim() === '' ? null : Number(stepsText);
@@ -47,14 +50,25 @@ export function readBudget(stepsText, secondsText, seedText) {
   return { steps, seconds, seed };
 }
 
+/** @typedef {{ agent: string, unit: string, programUri: string, rootId: number }} Search what a run searched */
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountAgents(app, $) {
   const { episode } = app;
   /** @typedef {{ steps: number, bestCost: number, [key: string]: any }} Report */
   /** @type {Report | null} */
   let best = null; // the last report, with the program it is for
+  /** @type {number | null} */
   let oz = null;
+  /** @type {import('../pkg/agents.js').RemoteAgents | null} */
   let agents = null;
+  /** @type {AbortController | null} */
   let stop = null; // the AbortController of the run under way
+  /** @type {Search | null} */
   let running = null; // what the last run searched
 
   const chart = lineChart(
@@ -81,14 +95,20 @@ export function mountAgents(app, $) {
     [[0], [null], [null]],
   );
 
-  /** The JSON of the policy the Train view handed over, or null. */
+  /**
+   * The JSON of the policy the Train view handed over, or null.
+   * @type {unknown}
+   */
   let trained = null;
   const offered = () => (trained ? [...AGENTS, TRAINED] : AGENTS);
   $('agent-name').replaceChildren(...offered().map((a) => new Option(a.label, a.name)));
 
   /** Whether a search's result is for another program (or the same on other arguments) than the episode's. */
+  /** @param {Report} result a report, with the program it is for */
   function stale(result) {
-    return result.programUri !== episode.program.uri || result.rootId !== episode.root.id;
+    // The panel is mounted once a program is loaded.
+    const program = /** @type {import('./episode.js').Benchmark} */ (episode.program);
+    return result.programUri !== program.uri || result.rootId !== /** @type {EpisodeNode} */ (episode.root).id;
   }
 
   function describeAgent() {
@@ -101,20 +121,26 @@ export function mountAgents(app, $) {
   }
 
   /** Shows a report: `{elapsed, steps, bestCost, initialCost, bestActions, fraction}` and the curve so far. */
+  /**
+   * @param {Report} report
+   * @param {[number, number][]} curve
+   * @param {'running' | 'done' | 'stopped'} state
+   */
   function show(report, curve, state) {
-    best = { ...report, programUri: running.programUri, rootId: running.rootId };
+    const searched = /** @type {Search} */ (running); // a report is of the run under way, or the last
+    best = { ...report, programUri: searched.programUri, rootId: searched.rootId };
     const finished = state !== 'running';
     $('agent-progress').value = finished ? 1 : report.fraction;
     chart.setData([curve.map(([t]) => t), curve.map(([, size]) => size), curve.map(() => oz)]);
-    const passes = report.bestActions.map((a) => episode.flags[a]);
+    const passes = report.bestActions.map((/** @type {number} */ a) => episode.flags[a]);
     const label = { running: 'Searching', done: 'Done', stopped: 'Stopped. Best so far' }[state];
     // The policy plays one episode: its end is not a best, and can be worse than the start.
-    const found = running.agent === 'policy' || running.agent === TRAINED.name ? 'its episode ends at' : 'best';
+    const found = searched.agent === 'policy' || searched.agent === TRAINED.name ? 'its episode ends at' : 'best';
     const worse = report.bestCost > report.initialCost ? `, ${count(report.bestCost - report.initialCost)} more than at the start` : '';
-    const baseline = running.unit === 'instructions' ? `, -Oz ${count(oz)}` : '';
+    const baseline = searched.unit === 'instructions' ? `, -Oz ${count(oz)}` : '';
     $('agent-status').textContent =
       `${label}: ${count(report.steps)} steps in ${report.elapsed.toFixed(1)} s · ` +
-      `${found} ${count(report.bestCost)} ${running.unit} (start ${count(report.initialCost)}${baseline})${worse}` +
+      `${found} ${count(report.bestCost)} ${searched.unit} (start ${count(report.initialCost)}${baseline})${worse}` +
       (passes.length ? ` with ${passes.length} passes: ${passes.join(' ')}` : '');
     Object.assign($('agent-status').dataset, {
       best: String(report.bestCost),
@@ -135,13 +161,13 @@ export function mountAgents(app, $) {
       return;
     }
     // The agent lowers the cost of the episode's reward: size, or instructions executed.
-    const rewardSpace = episode.rewardSpace;
+    const rewardSpace = /** @type {string} */ (episode.rewardSpace); // loaded
     const dynamic = RUNTIME_REWARDS.test(rewardSpace);
     running = {
       agent: $('agent-name').value,
       unit: dynamic ? 'instructions executed' : 'instructions',
-      programUri: episode.program.uri,
-      rootId: episode.root.id,
+      programUri: /** @type {import('./episode.js').Benchmark} */ (episode.program).uri,
+      rootId: /** @type {EpisodeNode} */ (episode.root).id,
     };
     oz = dynamic ? null : (app.info?.oz ?? null);
     best = null;
@@ -154,23 +180,24 @@ export function mountAgents(app, $) {
     $('agent-status').textContent = 'Starting…';
     // Nothing of the last run's report stays: not its state, steps or sizes.
     Object.assign($('agent-status').dataset, { state: 'starting', steps: '0', best: '', start: '' });
+    /** @type {[number, number][]} */
     const curve = [];
-    const record = (report) => {
-      if (!curve.length || report.bestCost < curve.at(-1)[1]) curve.push([report.steps, report.bestCost]);
+    const record = (/** @type {Report} */ report) => {
+      if (!curve.length || report.bestCost < /** @type {[number, number]} */ (curve.at(-1))[1]) curve.push([report.steps, report.bestCost]);
     };
     try {
-      const { program } = episode;
+      const program = /** @type {import('./episode.js').Benchmark} */ (episode.program);
       // An own program travels as its source, under the page's URI; the trained policy as its JSON.
       /** @type {Record<string, any>} */
       const options = { ...budget, benchmark: program.uri, rewardSpace };
       if (program.source !== undefined) options.source = program.source;
-      let name = running.agent;
+      let name = /** @type {import('../pkg/compgym.js').AgentName} */ (running.agent);
       if (name === TRAINED.name) [name, options.policy] = ['policy', trained];
       const result = await (
         await connect()
       ).run(name, options, {
         signal: stop.signal,
-        onProgress: (report) => {
+        onProgress: (/** @type {any} */ report) => {
           record(report);
           show(report, [...curve, [report.steps, report.bestCost]], 'running');
         },
@@ -215,7 +242,7 @@ export function mountAgents(app, $) {
       return;
     }
     episode.replay(best.bestActions);
-    const { current } = episode;
+    const current = /** @type {EpisodeNode} */ (episode.current);
     $('agent-status').textContent =
       `Adopted: the episode is now the ${best.bestActions.length} passes found, ${count(episode.size(current))} instructions, episode reward ${signed(current.total)}.`;
   }
@@ -229,7 +256,9 @@ export function mountAgents(app, $) {
   }
 
   /** The Train view hands over a policy (its JSON): it joins the agents, chosen, and plays the current program. */
-  function useTrained({ detail }) {
+  /** @param {Event} event the Train view's CustomEvent: `detail.policy` */
+  function useTrained(event) {
+    const { detail } = /** @type {CustomEvent<{ policy: unknown }>} */ (event);
     trained = detail.policy;
     $('agent-name').replaceChildren(...offered().map((a) => new Option(a.label, a.name)));
     $('agent-name').value = TRAINED.name;

@@ -15,6 +15,7 @@ export const ARMS = 20;
 const GLOBAL_DIM = 4;
 const NOISE = 3;
 
+/** @param {number} seed */
 function makeEnv(seed) {
   return new StationaryStochasticPerArmEnvironment({
     globalContextSamplingFn: { kind: 'gaussian', dim: GLOBAL_DIM },
@@ -25,7 +26,13 @@ function makeEnv(seed) {
   });
 }
 
-/** Cumulative regret after each step for a policy `choose(env) → action`. */
+/**
+ * Cumulative regret after each step for a policy `choose(env) → action`.
+ * @param {number} steps
+ * @param {number} seed
+ * @param {(env: import('../pkg/compgym.js').StationaryStochasticPerArmEnvironment) => Int32Array} choose
+ * @param {(reward: any) => void} [learn] given each step's reward
+ */
 function regretCurve(steps, seed, choose, learn) {
   const env = makeEnv(seed);
   env.reset();
@@ -43,7 +50,10 @@ function regretCurve(steps, seed, choose, learn) {
   return curve;
 }
 
-/** `{linucb, random}`: cumulative regret curves over `steps` steps. */
+/**
+ * `{linucb, random}`: cumulative regret curves over `steps` steps.
+ * @param {{ steps: number, seed: number }} job
+ */
 export function banditJob({ steps, seed }) {
   const agent = new LinUcb(THETA.length);
   const linucb = regretCurve(

@@ -5,24 +5,35 @@
 import { describe, wholeNumber } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 
-/** How much a cumulative curve grew over its first tenth and over its last tenth. */
+/**
+ * How much a cumulative curve grew over its first tenth and over its last tenth.
+ * @param {ArrayLike<number>} curve
+ */
 export function tenths(curve) {
   const n = curve.length;
   const k = Math.max(1, Math.floor(n / 10));
   return { first: curve[k - 1], final: curve[n - 1] - curve[n - 1 - k] };
 }
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountBandit(app, $) {
+  /** @type {import('uplot') | null} */
   let chart = null;
+  /** @typedef {{ linucb: Float64Array, random: Float64Array }} Curves the bandit job's */
+  /** @type {Curves | null} */
   let data = null;
 
-  const read = (id, what, low, high) => wholeNumber($(id).value, what, low, high);
+  const read = (/** @type {string} */ id, /** @type {string} */ what, /** @type {number} */ low, /** @type {number} */ high) =>
+    wholeNumber($(id).value, what, low, high);
 
   function draw() {
     if (!data) return;
     const log = $('bandit-log').checked;
     chart?.destroy();
-    const positive = (curve) => Array.from(curve, (y) => (log && y <= 0 ? null : y));
+    const positive = (/** @type {Float64Array} */ curve) => Array.from(curve, (y) => (log && y <= 0 ? null : y));
     const xs = Array.from(data.linucb, (_, i) => i + 1);
     chart = lineChart(
       $('bandit-chart'),
@@ -47,8 +58,8 @@ export function mountBandit(app, $) {
       const seed = read('bandit-seed', 'the seed', 0, 2 ** 31);
       out.textContent = 'Running…';
       $('bandit-run').disabled = true;
-      data = await app.lanes.bandit.run('bandit', { steps, seed }, { timeLimitMs: 60_000 });
-      const last = (c) => c[c.length - 1].toFixed(1);
+      data = /** @type {Curves} */ (await app.lanes.bandit.run('bandit', { steps, seed }, { timeLimitMs: 60_000 }));
+      const last = (/** @type {Float64Array} */ c) => c[c.length - 1].toFixed(1);
       const { first, final } = tenths(data.linucb);
       out.textContent =
         `After ${steps.toLocaleString('en-US')} steps with seed ${seed}: LinUCB's regret ${last(data.linucb)}, random's ${last(data.random)}. ` +

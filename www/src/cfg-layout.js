@@ -9,16 +9,38 @@ export const LINE_H = 15;
 export const PAD = 8;
 export const MAX_LINES = 40;
 
+/**
+ * The `Cfg` observation's parts: a function's blocks, each with its label
+ * (null for an unlabeled entry), instructions as text and successors' indices.
+ * @typedef {{ label: string | null, instrs: string[], successors: number[] }} CfgBlock
+ * @typedef {{ name: string, blocks: CfgBlock[] }} CfgFunction
+ */
+/**
+ * A laid-out function: its boxes (centres) and its edges' routes.
+ * @typedef {{ x: number, y: number, width: number, height: number, lines: string[] }} LaidNode
+ * @typedef {{ width: number, height: number, nodes: LaidNode[], edges: { from: number, to: number, points: { x: number, y: number }[] }[] }} Layout
+ */
+
 /** A block's name: its label, or its position for the unlabeled entry. */
+/**
+ * @param {CfgBlock} block
+ * @param {number} index
+ */
 export function blockName(block, index) {
   return block.label === null ? (index === 0 ? 'entry' : `block ${index}`) : `.${block.label}`;
 }
 
 /** Indices of the blocks of `fn` that differ from `before` (the same function one step earlier). */
+/**
+ * @param {CfgFunction} fn
+ * @param {{ blocks: CfgBlock[] } | null | undefined} before
+ * @returns {Set<number>}
+ */
 export function changedBlocks(fn, before) {
   if (!before) return new Set();
-  const key = (b, i) => (b.label === null ? `#${i}` : b.label);
+  const key = (/** @type {CfgBlock} */ b, /** @type {number} */ i) => (b.label === null ? `#${i}` : b.label);
   const old = new Map(before.blocks.map((b, i) => [key(b, i), b]));
+  /** @type {Set<number>} */
   const changed = new Set();
   fn.blocks.forEach((b, i) => {
     const was = old.get(key(b, i));
@@ -33,6 +55,10 @@ export function changedBlocks(fn, before) {
 }
 
 /** `{width, height, nodes: [{x, y, width, height, lines}], edges: [{from, to, points}]}` for `fn`. */
+/**
+ * @param {CfgFunction} fn
+ * @returns {Layout}
+ */
 export function layout(fn) {
   const graph = new dagre.graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 34, marginx: 12, marginy: 12 });

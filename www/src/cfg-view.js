@@ -11,15 +11,27 @@ import { layout, blockName, changedBlocks, LINE_H, PAD } from './cfg-layout.js';
 const INLINE_BLOCKS = 60;
 const LEGIBLE = 0.75; // the smallest first scale: 12 px text shows at 9 px
 
-/** Text made safe for SVG markup. */
+/** @typedef {import('./cfg-layout.js').CfgFunction} CfgFunction */
+/** @typedef {import('./cfg-layout.js').Layout} Layout */
+
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/**
+ * Text made safe for SVG markup.
+ * @param {unknown} text
+ */
 function escape(text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  return String(text).replace(/[&<>"]/g, (c) => ENTITIES[c]);
 }
 
 /**
  * The SVG of a laid-out function, as markup, with its edges but not yet its
  * blocks (see `blockMarkup`): one string parsed once is many times faster
  * than thousands of createElementNS calls on a large function.
+ * @param {CfgFunction} fn
+ * @param {Layout} laid
+ * @param {Set<number>} changed
  */
 function svgMarkup(fn, laid, changed) {
   const out = [
@@ -36,7 +48,13 @@ function svgMarkup(fn, laid, changed) {
   return out.join('');
 }
 
-/** Block `i` as markup: its box, its text, its full text as a tooltip. */
+/**
+ * Block `i` as markup: its box, its text, its full text as a tooltip.
+ * @param {CfgFunction} fn
+ * @param {Layout} laid
+ * @param {Set<number>} changed
+ * @param {number} i
+ */
 function blockMarkup(fn, laid, changed, i) {
   const block = fn.blocks[i];
   const node = laid.nodes[i];
@@ -58,6 +76,10 @@ function blockMarkup(fn, laid, changed, i) {
 /** Lines of text put in the graph per task: the browser lays out each batch in a few milliseconds. */
 const TEXT_LINES_PER_TASK = 150;
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountCfg(app, $) {
   const { episode } = app;
   const host = $('cfg');
@@ -66,7 +88,7 @@ export function mountCfg(app, $) {
   const panzoom = Panzoom(stage, { origin: '0 0', minScale: 0.005, maxScale: 4, step: 0.25, canvas: true, touchAction: 'none' });
   host.addEventListener(
     'wheel',
-    (event) => {
+    (/** @type {WheelEvent} */ event) => {
       event.preventDefault();
       panzoom.zoomWithWheel(event);
     },
@@ -74,11 +96,14 @@ export function mountCfg(app, $) {
   );
   /** @type {{ width: number, height: number, nodes: { x: number, y: number }[] }} */
   let size = { width: 1, height: 1, nodes: [] };
+  /** @type {string | null} */
   let shownKey = null;
+  /** @type {number[]} */
   let changedList = [];
   let nextChanged = 0;
 
   /** Shows the graph at `scale` from the top, centred across, or on the entry block if it is wider. */
+  /** @param {number} scale */
   function place(scale) {
     panzoom.zoom(scale, { animate: false });
     const room = host.clientWidth / scale;
@@ -97,6 +122,7 @@ export function mountCfg(app, $) {
   }
 
   /** Centres block `i` at a scale where its text can be read. */
+  /** @param {number} i */
   function centre(i) {
     const node = size.nodes[i];
     if (!node) return;
@@ -114,6 +140,7 @@ export function mountCfg(app, $) {
   }
 
   /** The keys of a focused graph: arrows pan a fifth of the view, + and − zoom, 0 fits. */
+  /** @param {KeyboardEvent} event */
   function key(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const scale = panzoom.getScale();
@@ -141,14 +168,18 @@ export function mountCfg(app, $) {
     const cfg = JSON.parse(episode.observe(node, 'Cfg'));
     const select = $('cfg-function');
     const chosen = select.value;
-    select.replaceChildren(...cfg.functions.map((f) => new Option(`@${f.name} (${plural(f.blocks.length, 'block')})`, f.name)));
-    select.value = cfg.functions.some((f) => f.name === chosen) ? chosen : (cfg.functions[0]?.name ?? '');
-    const fn = cfg.functions.find((f) => f.name === select.value);
+    /** @type {CfgFunction[]} */
+    const functions = cfg.functions;
+    select.replaceChildren(...functions.map((f) => new Option(`@${f.name} (${plural(f.blocks.length, 'block')})`, f.name)));
+    select.value = functions.some((f) => f.name === chosen) ? chosen : (functions[0]?.name ?? '');
+    const fn = functions.find((f) => f.name === select.value);
     if (!fn) {
       stage.replaceChildren(h('p', { class: 'hint' }, 'This program has no functions.'));
       return;
     }
-    const before = node.parent ? JSON.parse(episode.observe(node.parent, 'Cfg')).functions.find((f) => f.name === fn.name) : null;
+    const before = node.parent
+      ? JSON.parse(episode.observe(node.parent, 'Cfg')).functions.find((/** @type {CfgFunction} */ f) => f.name === fn.name)
+      : null;
     const changed = node.parent ? changedBlocks(fn, before ?? { blocks: [] }) : new Set();
     changedList = [...changed].sort((a, b) => a - b);
     nextChanged = 0;
@@ -171,11 +202,11 @@ export function mountCfg(app, $) {
     // thousands of lines would hold the page for a second at once.
     host.dataset.state = 'drawing';
     stage.innerHTML = svgMarkup(fn, laid, changed);
-    const key = `${episode.root.id}/${fn.name}`;
+    const key = `${/** @type {import('./episode.js').EpisodeNode} */ (episode.root).id}/${fn.name}`; // loaded
     size = laid;
     if (key !== shownKey) fitWidth();
     shownKey = key;
-    const svg = stage.firstElementChild;
+    const svg = /** @type {Element} */ (stage.firstElementChild); // the svg just written
     for (let i = 0; i < fn.blocks.length;) {
       await nextTask();
       if (ticket !== renders) return;

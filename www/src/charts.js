@@ -4,14 +4,24 @@
 import uPlot from 'uplot';
 import { OBSERVATIONS } from './glossary.js';
 
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+
 const COLORS = { static: '#1d4f91', dynamic: '#b4451f', oz: '#5c6670', reward: '#0d6b58' };
 
-/** The width available in `host`, with a floor for hidden hosts. */
+/**
+ * The width available in `host`, with a floor for hidden hosts.
+ * @param {HTMLElement} host
+ */
 function widthOf(host) {
   return Math.max(240, Math.floor(host.clientWidth || host.parentElement?.clientWidth || 320));
 }
 
-/** A uPlot chart in `host` that follows the host's width. */
+/**
+ * A uPlot chart in `host` that follows the host's width.
+ * @param {HTMLElement & { uplot?: uPlot }} host
+ * @param {Omit<uPlot.Options, 'width' | 'height'> & { height?: number }} options
+ * @param {uPlot.AlignedData} data
+ */
 export function lineChart(host, options, data) {
   const chart = new uPlot({ width: widthOf(host), height: options.height ?? 160, legend: { live: false }, ...options }, data, host);
   host.uplot = chart; // for anyone inspecting the page (and its tests)
@@ -25,10 +35,12 @@ export function lineChart(host, options, data) {
 /**
  * An axis size that fits its longest tick label (uPlot's recipe): fixed
  * sizes clip "40,000" or let it run into the axis label. At least `min` px.
+ * @param {number} min
+ * @returns {uPlot.Axis.Size}
  */
 export function fitTicks(min) {
   return (u, values, axisIndex, cycle) => {
-    const axis = u.axes[axisIndex];
+    const axis = /** @type {uPlot.Axis & { _size: number, font: string[], ticks: { size: number }, gap: number }} */ (u.axes[axisIndex]); // as uPlot fills it in
     if (cycle > 1) return axis._size; // settle: no resizing back and forth
     const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
     if (!longest) return min;
@@ -38,6 +50,7 @@ export function fitTicks(min) {
   };
 }
 
+/** @type {uPlot.Axis} */
 const stepAxis = {
   label: 'step',
   labelSize: 16,
@@ -46,9 +59,15 @@ const stepAxis = {
   values: (u, ticks) => ticks.map(String),
 };
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountCharts(app, $) {
   const { episode } = app;
+  /** @type {EpisodeNode[]} */
   let path = [];
+  /** @type {uPlot.Range.Function} */
   const stepRange = () => [0, Math.max(1, path.length - 1)];
 
   const counts = lineChart(

@@ -6,10 +6,22 @@ import { diffLines } from 'diff';
 
 const CONTEXT = 3;
 
+/** @typedef {{ kind: 'same' | 'changed', left: string | null, right: string | null }} Row a row: null where a side has no line */
+/** @typedef {Row | { kind: 'fold', rows: Row[] }} Part a row, or a folded run of unchanged ones */
+/** @typedef {{ parts: Part[], removed: number, added: number, changedRows: number }} StepDiff */
+
 /** Rows `{kind: 'same' | 'changed', left, right}` (null: no line there) from two texts. */
+/**
+ * @param {string} before
+ * @param {string} after
+ * @returns {Row[]}
+ */
 export function sideBySide(before, after) {
+  /** @type {Row[]} */
   const rows = [];
+  /** @type {string[]} */
   let removed = [];
+  /** @type {string[]} */
   let added = [];
   const flush = () => {
     for (let i = 0; i < Math.max(removed.length, added.length); i++) {
@@ -33,11 +45,16 @@ export function sideBySide(before, after) {
 }
 
 /** Rows with runs of over four unchanged rows away from changes folded into `{kind: 'fold', rows}`. */
+/**
+ * @param {Row[]} rows
+ * @returns {Part[]}
+ */
 export function fold(rows) {
   const keep = rows.map((r) => r.kind !== 'same');
   rows.forEach((r, i) => {
     if (r.kind !== 'same') for (let d = -CONTEXT; d <= CONTEXT; d++) if (rows[i + d]) keep[i + d] = true;
   });
+  /** @type {Part[]} */
   const parts = [];
   for (let i = 0; i < rows.length;) {
     if (keep[i]) {
@@ -54,6 +71,11 @@ export function fold(rows) {
 }
 
 /** `{parts, removed, added, changedRows}` for a step from `before` to `after`. */
+/**
+ * @param {string} before
+ * @param {string} after
+ * @returns {StepDiff}
+ */
 export function stepDiff(before, after) {
   const rows = sideBySide(before, after);
   let removed = 0;

@@ -17,13 +17,25 @@ const PAGE_ROWS = 1500;
 /** Rows drawn per task: a screenful's worth of layout, so the page answers between batches. */
 const ROWS_PER_TASK = 150;
 
+/** @typedef {import('./diff-rows.js').Part} Part */
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+
+/**
+ * @param {string | null} text
+ * @param {string} kind
+ */
 function line(text, kind) {
   return h('div', { class: `line ${kind}` }, text ?? '');
 }
 
 /** A changed row whose two sides are both lines: each side with the words that differ marked. */
+/**
+ * @param {string} left
+ * @param {string} right
+ */
 function wordLines(left, right) {
   const changes = diffWords(left, right);
+  /** @type {(skip: 'added' | 'removed', mark: 'added' | 'removed') => (HTMLElement | string)[]} */
   const side = (skip, mark) =>
     changes.filter((c) => !c[skip]).map((c) => (c[mark] ? h('span', { class: `word ${mark}` }, c.value) : c.value));
   return [h('div', { class: 'line removed' }, ...side('added', 'removed')), h('div', { class: 'line added' }, ...side('removed', 'added'))];
@@ -32,6 +44,10 @@ function wordLines(left, right) {
 /**
  * Draws `parts` into the two panes, PAGE_ROWS at a time, ROWS_PER_TASK per
  * task; stops, returning false, once `stale()` says a later state is drawn.
+ * @param {HTMLElement} left
+ * @param {HTMLElement} right
+ * @param {Part[]} parts
+ * @returns {Promise<boolean>}
  */
 async function fill(left, right, parts, stale = () => false) {
   let drawn = 0;
@@ -77,10 +93,18 @@ async function fill(left, right, parts, stale = () => false) {
   return true;
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {HTMLElement} sentenceHost
+ * @param {EpisodeNode} node a step: it has a parent
+ * @param {import('./diff-rows.js').StepDiff} diff
+ * @param {boolean} whole
+ * @param {() => boolean} stale
+ */
 async function draw(host, sentenceHost, node, diff, whole, stale) {
   const left = h('div', { class: 'pane before' });
   const right = h('div', { class: 'pane after' });
-  const before = whole || !node.parent.parent ? 'before: as loaded' : `before: after step ${node.depth - 1}`;
+  const before = whole || !(/** @type {EpisodeNode} */ (node.parent).parent) ? 'before: as loaded' : `before: after step ${node.depth - 1}`;
   host.dataset.state = 'drawing';
   host.replaceChildren(
     h('div', { class: 'heads' }, h('span', {}, before), h('span', {}, `after step ${node.depth}: ${node.flag}`)),
@@ -90,7 +114,7 @@ async function draw(host, sentenceHost, node, diff, whole, stale) {
   // Show the first change, removed or added (the left pane comes first in
   // the document, but lines hoisted above may be added higher up), with a
   // few lines of context above it.
-  const firsts = [left.querySelector('.line.removed'), right.querySelector('.line.added')].filter(Boolean);
+  const firsts = /** @type {HTMLElement[]} */ ([left.querySelector('.line.removed'), right.querySelector('.line.added')].filter(Boolean));
   const top = Math.min(...firsts.map((l) => l.offsetTop));
   host.scrollTop = firsts.length ? Math.max(0, top - 4 * firsts[0].offsetHeight) : 0;
   host.dataset.changedRows = String(diff.changedRows);
@@ -99,11 +123,15 @@ async function draw(host, sentenceHost, node, diff, whole, stale) {
   sentenceHost.textContent = whole
     ? `Over the whole episode, ${plural(node.depth, 'step')}, the passes removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
     : node.changed
-      ? `${node.flag}: ${PASSES[node.flag] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
-      : `${node.flag} changed nothing here. ${PASSES[node.flag] ?? ''}`;
+      ? `${node.flag}: ${PASSES[/** @type {string} */ (node.flag)] ?? ''} Here it removed ${plural(diff.removed, 'line')} and added ${count(diff.added)}.`
+      : `${node.flag} changed nothing here. ${PASSES[/** @type {string} */ (node.flag)] ?? ''}`;
 }
 
-/** Keeps the diff view on the current state of `app`'s episode. */
+/**
+ * Keeps the diff view on the current state of `app`'s episode.
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountDiff(app, $) {
   const { episode } = app;
   const host = $('diff');
@@ -127,7 +155,7 @@ export function mountDiff(app, $) {
         !(await fill(
           pane,
           h('div'),
-          lines.map((l) => ({ kind: 'same', left: l, right: l })),
+          lines.map((/** @type {string} */ l) => ({ kind: /** @type {const} */ ('same'), left: l, right: l })),
           stale,
         ))
       )
@@ -138,7 +166,8 @@ export function mountDiff(app, $) {
       return;
     }
     const whole = $('diff-whole').checked;
-    const before = episode.observe(whole ? episode.root : node.parent, 'Ir');
+    const before = episode.observe(/** @type {EpisodeNode} */ (whole ? episode.root : node.parent), 'Ir'); // loaded, and a step
+    /** @type {import('./diff-rows.js').StepDiff} */
     let diff;
     if (before.length + after.length <= INLINE_CHARS) {
       diff = stepDiff(before, after);

@@ -23,9 +23,15 @@ const brilHighlight = HighlightStyle.define([
 
 const programmatic = Annotation.define();
 
-/** Mounts an editor in `host`; returns the small interface the program panel uses. */
+/**
+ * Mounts an editor in `host`; returns the small interface the program panel uses.
+ * @param {Element} host
+ * @param {{ label?: string }} [options]
+ */
 export function createEditor(host, { label = 'Bril program text' } = {}) {
+  /** @type {(() => void)[]} */
   const editListeners = [];
+  /** @type {(() => void)[]} */
   const submitListeners = [];
   const view = new EditorView({
     parent: host,
@@ -58,15 +64,20 @@ export function createEditor(host, { label = 'Bril program text' } = {}) {
   return {
     view,
     text: () => view.state.doc.toString(),
+    /** @param {string} text */
     setText(text) {
       if (text === view.state.doc.toString()) return;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: programmatic.of(true) });
       view.dispatch(setDiagnostics(view.state, []));
     },
-    onEdit: (f) => editListeners.push(f),
-    onSubmit: (f) => submitListeners.push(f),
+    onEdit: (/** @type {() => void} */ f) => editListeners.push(f),
+    onSubmit: (/** @type {() => void} */ f) => submitListeners.push(f),
     focus: () => view.focus(),
-    /** Marks `line` (1-based) with `message`; no line clears the marks. */
+    /**
+     * Marks `line` (1-based) with `message`; no line clears the marks.
+     * @param {number | null} line
+     * @param {string} message
+     */
     markError(line, message) {
       const doc = view.state.doc;
       if (!line || line > doc.lines) {

@@ -17,6 +17,8 @@
 // package's `make`.
 import { lookupError, namedError, valueError } from '../pkg/errors.js';
 
+/** @typedef {{ uri: string, source?: string }} Benchmark a program as the environment takes it (programs.js's benchmarkOf) */
+
 const MAX_NODES = 5000;
 
 /** The reward the environments compute while a deferred one is computed outside them. */
@@ -64,12 +66,15 @@ export class Episode extends EventTarget {
     this.envId = envId;
     this.deferred = deferred;
     this.settler = settler;
+    /** @type {Benchmark | null} */
     this.program = null;
+    /** @type {string | null} */
     this.rewardSpace = null;
     /** @type {EpisodeNode | null} */
     this.root = null;
     /** @type {EpisodeNode | null} */
     this.current = null;
+    /** @type {EpisodeNode | null} */
     this.failure = null;
     this.nodeCount = 0;
     this.ids = 0;
@@ -89,12 +94,16 @@ export class Episode extends EventTarget {
    * Starts a new episode on `program` (`{uri, source?}`: `source` is the text
    * of the user's own program) under `rewardSpace`. On failure the previous
    * episode stays as it was and the error is thrown.
+   * @param {Benchmark} program
+   * @param {string} rewardSpace
    */
   load(program, rewardSpace) {
     const env = this.freshEnv(program, rewardSpace);
     this.dispose();
     const space = env.actionSpace;
+    /** @type {string[] | undefined} */
     this.flagList = space.flags;
+    /** @type {string[] | undefined} */
     this.descriptionList = space.descriptions;
     space.free();
     this.program = program;
@@ -110,6 +119,11 @@ export class Episode extends EventTarget {
     return Boolean(name && this.deferred?.test(name));
   }
 
+  /**
+   * @param {Benchmark} program
+   * @param {string | null} rewardSpace
+   * @returns {import('../pkg/compgym.js').CompilerEnv}
+   */
   freshEnv(program, rewardSpace) {
     const env = this.make(this.envId, { rewardSpace: this.defers(rewardSpace) ? STAND_IN_REWARD : rewardSpace });
     try {
@@ -156,11 +170,15 @@ export class Episode extends EventTarget {
     return { root: this.root, current: this.current };
   }
 
-  /** An action index from a flag or an index. */
+  /**
+   * An action index from a flag or an index.
+   * @param {unknown} action
+   * @returns {number}
+   */
   actionIndex(action) {
     const flags = this.flags;
     const index = typeof action === 'string' ? flags.indexOf(action) : action;
-    if (!Number.isInteger(index) || index < 0 || index >= flags.length) {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= flags.length) {
       throw lookupError(`unknown pass ${JSON.stringify(action)}: the passes are ${flags.join(' ')}`);
     }
     return index;
@@ -171,6 +189,7 @@ export class Episode extends EventTarget {
    * action already led to is reused; otherwise a fork of the current state
    * takes the step. Returns the new current node, or the failed node (the
    * current state then stays where it was; `failure` holds the failed node).
+   * @param {string | number} action
    */
   step(action) {
     const from = this.loaded().current;
@@ -199,9 +218,13 @@ export class Episode extends EventTarget {
     return node;
   }
 
-  /** Forks `from` and steps it: `{node, failed}`. */
+  /**
+   * Forks `from` and steps it: `{node, failed}`.
+   * @param {EpisodeNode} from a node that did not fail (it has an environment)
+   * @param {number} action
+   */
   take(from, action) {
-    const env = from.env.fork();
+    const env = /** @type {import('../pkg/compgym.js').CompilerEnv} */ (from.env).fork();
     let result;
     try {
       result = env.step(action);
@@ -218,7 +241,10 @@ export class Episode extends EventTarget {
     return { node: this.node(from, action, env, { reward, changed: !result.info.actionHadNoEffect }), failed: false };
   }
 
-  /** Makes `node` (not a failed one) the current state. */
+  /**
+   * Makes `node` (not a failed one) the current state.
+   * @param {EpisodeNode} node
+   */
   goTo(node) {
     if (node.error || !node.env) return;
     this.current = node;
@@ -232,21 +258,31 @@ export class Episode extends EventTarget {
     if (parent) this.goTo(parent);
   }
 
-  /** Nodes from the root to `node`. */
+  /**
+   * Nodes from the root to `node`.
+   * @returns {EpisodeNode[]}
+   */
   path(node = this.current) {
+    /** @type {EpisodeNode[]} */
     const nodes = [];
     for (let n = node; n; n = n.parent) nodes.push(n);
     return nodes.reverse();
   }
 
-  /** Flags of the steps from the root to `node`. */
+  /**
+   * Flags of the steps from the root to `node`.
+   * @returns {string[]}
+   */
   actions(node = this.current) {
     return this.path(node)
       .slice(1)
-      .map((n) => n.flag);
+      .map((n) => /** @type {string} */ (n.flag)); // every node but the root was a step
   }
 
-  /** Steps through `actions` from the root; stops at the first failure. One change event at the end. */
+  /**
+   * Steps through `actions` from the root; stops at the first failure. One change event at the end.
+   * @param {Iterable<string | number>} actions
+   */
   replay(actions) {
     this.quietly('replay', () => {
       this.current = this.root;
@@ -258,9 +294,16 @@ export class Episode extends EventTarget {
     });
   }
 
-  /** Runs `fn` (steps and moves) with one change event, `why`, at the end; returns what `fn` does. */
+  /**
+   * Runs `fn` (steps and moves) with one change event, `why`, at the end; returns what `fn` does.
+   * @template T
+   * @param {string} why
+   * @param {() => T} fn
+   * @returns {T}
+   */
   quietly(why, fn) {
     const outer = this.quiet;
+    /** @type {boolean | undefined} whether change events wait for the end of a `quietly` run */
     this.quiet = true;
     try {
       return fn();
@@ -275,17 +318,22 @@ export class Episode extends EventTarget {
    * so each step's reward and the episode reward agree with the steps list.
    * A step that fails under the new reward becomes a failed node and loses
    * its subtree; one that failed before is tried again. On failure to start, nothing changes and the error is thrown.
+   * @param {string} name
    */
   setReward(name) {
     const { root } = this.loaded();
-    const rootEnv = this.freshEnv(this.program, name);
+    const rootEnv = this.freshEnv(/** @type {Benchmark} */ (this.program), name); // loaded
     const defers = this.defers(name);
+    /** @type {(import('../pkg/compgym.js').CompilerEnv | null)[]} */
     const old = [];
+    /** @param {EpisodeNode} parent a node with an environment */
     const replayChildren = (parent) => {
       for (const child of parent.children) {
         if (child.env) old.push(child.env);
-        const env = parent.env.fork();
-        let result = null;
+        const env = /** @type {import('../pkg/compgym.js').CompilerEnv} */ (parent.env).fork();
+        /** @type {any} */
+        let result = null; // a step's result: its info is the environment's
+        /** @type {{ name: string, message: string } | null} */
         let error = null;
         try {
           result = env.step(child.action);
@@ -325,6 +373,8 @@ export class Episode extends EventTarget {
   /**
    * Gives pending `node` its reward, computed outside the environments; the
    * totals below it follow. Does nothing to a node no longer pending.
+   * @param {EpisodeNode} node
+   * @param {number | null} reward
    */
   settle(node, reward) {
     if (!node.pending) return;
@@ -339,6 +389,8 @@ export class Episode extends EventTarget {
    * was stopped): it becomes a failed node and loses its subtree, as a step
    * that fails does; if the current state was at or below it, the episode
    * goes on from its parent.
+   * @param {EpisodeNode} node
+   * @param {unknown} error
    */
   fail(node, error) {
     if (!node.pending) return;
@@ -347,7 +399,9 @@ export class Episode extends EventTarget {
     const envs = [node.env];
     this.dropSubtree(node, envs);
     for (const env of envs) env?.free();
-    Object.assign(node, { env: null, error: plain(error), reward: null, total: node.parent.total, pending: false, changed: false });
+    // A pending node is never the root: it has a parent.
+    const parent = /** @type {EpisodeNode} */ (node.parent);
+    Object.assign(node, { env: null, error: plain(error), reward: null, total: parent.total, pending: false, changed: false });
     node.cache.clear();
     if (inside) {
       this.current = node.parent;
@@ -356,7 +410,10 @@ export class Episode extends EventTarget {
     this.changed('settle');
   }
 
-  /** Asks the settler, quietly, whether pending `node`'s reward is known already. */
+  /**
+   * Asks the settler, quietly, whether pending `node`'s reward is known already.
+   * @param {EpisodeNode} node
+   */
   settleKnown(node) {
     if (!node.pending || !this.settler) return;
     const outer = this.quiet;
@@ -368,7 +425,10 @@ export class Episode extends EventTarget {
     }
   }
 
-  /** The totals below `node`, from its own. */
+  /**
+   * The totals below `node`, from its own.
+   * @param {EpisodeNode} node
+   */
   retotal(node) {
     const before = node.parent ? node.parent.total : 0;
     if (node.error) node.total = before;
@@ -392,7 +452,11 @@ export class Episode extends EventTarget {
     return this.defers() ? { ...state, reward: node.total } : state;
   }
 
-  /** Frees the environments under `node` and forgets its children. */
+  /**
+   * Frees the environments under `node` and forgets its children.
+   * @param {EpisodeNode} node
+   * @param {(import('../pkg/compgym.js').CompilerEnv | null)[]} envs
+   */
   dropSubtree(node, envs) {
     for (const child of node.children) {
       if (child.env) envs.push(child.env);
@@ -403,25 +467,38 @@ export class Episode extends EventTarget {
     node.children = [];
   }
 
-  /** Observation `name` of `node`, computed once. */
+  /**
+   * Observation `name` of `node`, computed once.
+   * @param {EpisodeNode} node
+   * @param {string} name
+   * @returns {any} the observation (its kind is the name's)
+   */
   observe(node, name) {
     if (!node.env) return null;
     if (!node.cache.has(name)) node.cache.set(name, node.env.observation.get(name));
     return node.cache.get(name);
   }
 
-  /** The static instruction count of `node`. */
+  /**
+   * The static instruction count of `node`.
+   * @param {EpisodeNode} node
+   */
   size(node) {
     return node.env ? Number(this.observe(node, 'IrInstructionCount')) : null;
   }
 
-  /** Every node, depth first. */
+  /**
+   * Every node, depth first.
+   * @param {EpisodeNode | null} [node]
+   * @returns {Generator<EpisodeNode>}
+   */
   *nodes(node = this.root) {
     if (!node) return;
     yield node;
     for (const child of node.children) yield* this.nodes(child);
   }
 
+  /** @param {string} why */
   changed(why) {
     if (this.quiet) return;
     this.dispatchEvent(Object.assign(new Event('change'), { why }));
@@ -436,7 +513,11 @@ export class Episode extends EventTarget {
   }
 }
 
-/** `a + b`, unknown (null) if either is. */
+/**
+ * `a + b`, unknown (null) if either is.
+ * @param {number | null} a
+ * @param {number | null} b
+ */
 function sum(a, b) {
   return a === null || b === null ? null : a + b;
 }

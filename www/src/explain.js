@@ -7,13 +7,27 @@ import { TERMS, PASSES, REWARDS, OBSERVATIONS } from './glossary.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+
+/**
+ * @param {string} name
+ * @param {{ [attribute: string]: string | number }} [attributes] numbers are written as their text
+ * @param {string} [text]
+ */
 function el(name, attributes = {}, text) {
   const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, /** @type {string} */ (v));
   if (text !== undefined) node.textContent = text;
   return node;
 }
 
+/**
+ * @param {number} x
+ * @param {number} width
+ * @param {string} title
+ * @param {string} subtitle
+ * @param {string} id
+ */
 function box(x, width, title, subtitle, id) {
   const g = el('g', { class: 'box' });
   g.append(el('rect', { x, y: 18, width, height: 66, rx: 8 }));
@@ -26,6 +40,7 @@ function box(x, width, title, subtitle, id) {
  * The loop, drawn 1:1 or larger where it can: wide, the three labels ride
  * on the arrows between the boxes; narrow (one column), they go under the
  * boxes, so that the text is not shrunk with a 600-unit-wide drawing.
+ * @param {boolean} narrow
  */
 function diagram(narrow) {
   const width = narrow ? 360 : 600;
@@ -56,11 +71,18 @@ function diagram(narrow) {
   return svg;
 }
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountExplain(app, $) {
   const { episode } = app;
   const narrow = matchMedia('(max-width: 699.98px)');
+  /** @type {Element | null} */
   let svg = null;
-  const text = (id, value) => (svg.querySelector(`#${id}`).textContent = value);
+  // The diagram's text of that id, once the diagram is built.
+  const label = (/** @type {string} */ id) => /** @type {Element} */ (/** @type {Element} */ (svg).querySelector(`#${id}`));
+  const text = (/** @type {string} */ id, /** @type {string} */ value) => (label(id).textContent = value);
 
   function build() {
     svg = diagram(narrow.matches);
@@ -69,19 +91,21 @@ export function mountExplain(app, $) {
   }
 
   function render() {
-    const node = episode.current;
+    const node = /** @type {EpisodeNode} */ (episode.current); // loaded
     const failed = episode.failure;
     const size = episode.size(node);
     const env = `bril-v0 · ${app.label}`;
     const room = narrow.matches ? 20 : 26;
     text('loop-env', env.length > room ? `${env.slice(0, room - 1)}…` : env);
-    const digits = /Count$/.test(episode.rewardSpace) ? 0 : 3;
+    const rewardSpace = /** @type {string} */ (episode.rewardSpace);
+    const digits = /Count$/.test(rewardSpace) ? 0 : 3;
     if (failed) {
       text('loop-action', `action ${failed.action}: ${failed.flag}`);
       text('loop-observation', 'the step failed');
-      text('loop-reward', failed.error.name);
+      const error = /** @type {{ name: string }} */ (failed.error);
+      text('loop-reward', error.name);
       $('explain-sentence').textContent =
-        `The agent chose ${failed.flag}, and the environment could not complete the step (${failed.error.name}). ` +
+        `The agent chose ${failed.flag}, and the environment could not complete the step (${error.name}). ` +
         `The episode goes on from the last good state, ${count(size)} instructions.`;
     } else if (!node.parent) {
       text('loop-action', `action: one of ${episode.flags.length} passes`);
@@ -99,8 +123,8 @@ export function mountExplain(app, $) {
         node.pending ? 'reward: running the program…' : `reward: ${signed(node.reward, digits)} (total ${signed(node.total, digits)})`,
       );
       const reward = node.pending
-        ? `the reward comes once the program has run. ${episode.rewardSpace}: ${REWARDS[episode.rewardSpace] ?? ''}`
-        : `the reward is ${signed(node.reward, digits)}: under ${episode.rewardSpace}, ${lowerFirst(REWARDS[episode.rewardSpace] ?? '')} ` +
+        ? `the reward comes once the program has run. ${episode.rewardSpace}: ${REWARDS[rewardSpace] ?? ''}`
+        : `the reward is ${signed(node.reward, digits)}: under ${episode.rewardSpace}, ${lowerFirst(REWARDS[rewardSpace] ?? '')} ` +
           `The episode reward so far is ${signed(node.total, digits)}.`;
       $('explain-sentence').textContent =
         `The agent chose action ${node.action}, ${node.flag}. The environment ran the pass: the program went from ` +
@@ -115,8 +139,12 @@ export function mountExplain(app, $) {
   renderGlossary($('glossary'), episode);
 }
 
-const lowerFirst = (text) => text.replace(/^./, (c) => c.toLowerCase());
+const lowerFirst = (/** @type {string} */ text) => text.replace(/^./, (c) => c.toLowerCase());
 
+/**
+ * @param {string} title
+ * @param {[string, string][]} entries
+ */
 function list(title, entries) {
   return h(
     'details',
@@ -126,7 +154,12 @@ function list(title, entries) {
   );
 }
 
+/**
+ * @param {HTMLElement} host
+ * @param {import('./episode.js').Episode} episode
+ */
 function renderGlossary(host, episode) {
+  /** @type {[string, string][]} */
   const passes = episode.flags.map((flag, i) => [flag, `${PASSES[flag] ?? ''} (${episode.descriptions[i]})`]);
   const terms = list('Reinforcement learning', Object.entries(TERMS));
   terms.open = true;

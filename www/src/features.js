@@ -7,7 +7,9 @@ import { fromCatalog } from './glossary.js';
 export const AUTOPHASE = fromCatalog('autophase');
 
 /** The sentence of InstCount feature `name` ("AddCount": how many `add` instructions). */
+/** @param {string} name */
 export function instCountSentence(name) {
+  /** @type {Record<string, string>} */
   const totals = {
     TotalInstsCount: 'Instructions in the program.',
     TotalBlocksCount: 'Basic blocks in the program.',
@@ -18,7 +20,11 @@ export function instCountSentence(name) {
   return `How many \`${op}\` instructions the program has.`;
 }
 
-/** The sentence of feature `name` of observation `space` ('Autophase' or 'InstCount'). */
+/**
+ * The sentence of feature `name` of observation `space` ('Autophase' or 'InstCount').
+ * @param {string} space
+ * @param {string} name
+ */
 export function featureSentence(space, name) {
   return space === 'Autophase' ? (AUTOPHASE[name] ?? '') : instCountSentence(name);
 }

@@ -19,7 +19,10 @@ export function wholeNumber(text, what, low, high) {
   return value;
 }
 
-/** A thrown value the way users meet it: `name: message`. */
+/**
+ * A thrown value the way users meet it: `name: message`.
+ * @param {any} error what was thrown
+ */
 export function describe(error) {
   if (error instanceof Error || (error && typeof error === 'object' && 'message' in error)) {
     return `${error.name ?? 'Error'}: ${error.message}`;
@@ -27,7 +30,11 @@ export function describe(error) {
   return String(error);
 }
 
-/** A short, readable rendering of any value the package returns. */
+/**
+ * A short, readable rendering of any value the package returns.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function show(value, digits = 3) {
   if (isTypedArray(value)) {
     const items = Array.from(/** @type {ArrayLike<number | bigint>} */ (value), (x) => show(x, digits));
@@ -45,7 +52,10 @@ export function show(value, digits = 3) {
   return String(value);
 }
 
-/** A number with a sign and `digits` decimals (integers stay integers). */
+/**
+ * A number with a sign and `digits` decimals (integers stay integers).
+ * @param {number | null | undefined} x
+ */
 export function signed(x, digits = 3) {
   if (x === null || x === undefined || Number.isNaN(x)) return '–';
   const text = Number.isInteger(x)
@@ -54,27 +64,43 @@ export function signed(x, digits = 3) {
   return `${x > 0 ? '+' : x < 0 ? '−' : ''}${text}`;
 }
 
-/** `n` things: "1 block", "12,345 blocks". */
+/**
+ * `n` things: "1 block", "12,345 blocks".
+ * @param {number} n
+ * @param {string} word
+ */
 export function plural(n, word) {
   return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** 12345 → "12,345". */
+/**
+ * 12345 → "12,345".
+ * @param {number | bigint | null | undefined} n
+ */
 export function count(n) {
   return n === null || n === undefined ? '–' : Number(n).toLocaleString('en-US');
 }
 
-/** Creates an element: `h('button', {class: 'x', onclick}, 'text', child)`. */
+/** @typedef {Node | string | null | undefined | false} Child a child of h: falsy ones are left out */
+
+/**
+ * Creates an element: `h('button', {class: 'x', onclick}, 'text', child)`.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {{ [attribute: string]: any }} [attributes] listeners (`on...`), `dataset`, properties or attributes
+ * @param {(Child | Child[])[]} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
     else if (key === 'dataset') Object.assign(node.dataset, value);
-    else if (key in node && typeof value !== 'string') node[key] = value;
+    else if (key in node && typeof value !== 'string') /** @type {any} */ (node)[key] = value;
     else node.setAttribute(key, value === true ? '' : value);
   }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  node.append(.../** @type {(Node | string)[]} */ (children.flat().filter((c) => c !== null && c !== undefined && c !== false)));
   return node;
 }
 
@@ -82,6 +108,8 @@ export function h(tag, attributes = {}, ...children) {
  * Scrolls `container` (an element that scrolls) just enough to show
  * `element`, never the page: `scrollIntoView` would move every scrolling
  * ancestor, the window included.
+ * @param {Element} container
+ * @param {Element} element
  */
 export function scrollWithin(container, element) {
   const box = container.getBoundingClientRect();
@@ -91,6 +119,7 @@ export function scrollWithin(container, element) {
 }
 
 /** A task boundary: input and painting come before what follows. */
+/** @returns {Promise<void>} */
 export function nextTask() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }

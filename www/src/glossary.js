@@ -3,6 +3,7 @@
 // registry.
 import { catalog } from '../pkg/index.js';
 
+/** @type {Record<string, string>} */
 export const TERMS = {
   agent: 'Whoever chooses the actions: you, pressing passes, or a program such as the search agents below.',
   action: 'One choice the agent makes. Here an action is one optimisation pass, applied to the whole program.',
@@ -26,8 +27,10 @@ export const TERMS = {
  * @returns {Record<string, string>}
  */
 export function fromCatalog(list, field = 'description') {
+  /** @type {Record<string | symbol, string> | null} */
   let table = null;
-  const load = () => (table ??= Object.fromEntries(catalog()[list].map((entry) => [entry.name, entry[field]])));
+  // An entry's fields are read by name: `field` is one the list's entries have.
+  const load = () => (table ??= Object.fromEntries(catalog()[list].map((/** @type {any} */ entry) => [entry.name, entry[field]])));
   return new Proxy(
     {},
     {
@@ -48,7 +51,10 @@ export const REWARDS = fromCatalog('rewards');
 /** The observations the page shows. */
 export const OBSERVATIONS = fromCatalog('observations');
 
-/** A sentence for `name` from any of the tables, or null. */
+/**
+ * A sentence for `name` from any of the tables, or null.
+ * @param {string} name
+ */
 export function sentence(name) {
   return TERMS[name] ?? PASSES[name] ?? REWARDS[name] ?? OBSERVATIONS[name] ?? null;
 }

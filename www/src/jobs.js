@@ -9,11 +9,16 @@ import { namedError } from '../pkg/errors.js';
 const WORKER_URL = new URL('worker.js', document.baseURI);
 
 export class Lane {
-  /** `name` labels errors ("run", "validate", "agent"...). */
+  /**
+   * `name` labels errors ("run", "validate", "agent"...).
+   * @param {string} name
+   */
   constructor(name) {
     this.name = name;
+    /** @type {Worker | null} */
     this.worker = null;
     this.ids = 0;
+    /** @type {Map<number, { resolve(result: any): void, reject(error: Error): void, onProgress?: (report: any) => void, timer: ReturnType<typeof setTimeout> }>} */
     this.pending = new Map();
   }
 
@@ -61,6 +66,7 @@ export class Lane {
     return worker;
   }
 
+  /** @param {{ id: number, progress?: unknown, result?: unknown, error?: { name: string, message: string } }} reply the worker's (worker.js) */
   receive({ id, progress, result, error }) {
     const job = this.pending.get(id);
     if (!job) return;
@@ -74,7 +80,10 @@ export class Lane {
     else job.resolve(result);
   }
 
-  /** Terminates the worker and rejects every pending job with `error`. */
+  /**
+   * Terminates the worker and rejects every pending job with `error`.
+   * @param {Error} error
+   */
   stop(error) {
     this.worker?.terminate();
     this.worker = null;
@@ -86,6 +95,7 @@ export class Lane {
   }
 }
 
+/** @param {number} ms */
 function seconds(ms) {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

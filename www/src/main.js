@@ -33,14 +33,20 @@ const VIEWS = {
   spaces: () => import('./spaces-panel.js'),
   bandit: () => import('./bandit-panel.js'),
 };
+/** @type {{ [name: string]: Promise<any> }} each view's module, loading */
 const views = {};
 
+/** @param {string} text */
 function status(text, kind = '') {
   $('status').textContent = text;
   $('status').className = `status ${kind}`;
 }
 
-/** Mounts a view when its module arrives; a view that fails says so and the rest go on. */
+/**
+ * Mounts a view when its module arrives; a view that fails says so and the rest go on.
+ * @param {string} name
+ * @param {(module: any) => unknown} fn given the view's module (VIEWS says which)
+ */
 async function mount(name, fn) {
   try {
     await fn(await views[name]);

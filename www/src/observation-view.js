@@ -16,19 +16,32 @@ const DOWN = [180, 69, 31]; // a decrease, in their executed orange
 /**
  * The features that differ from `before` to `after` (objects of name →
  * number, in the vector's order), largest change first.
+ * @param {Record<string, number> | null | undefined} before
+ * @param {Record<string, number>} after
  */
 export function featureChanges(before, after) {
   return Object.keys(after)
     .filter((name) => before && before[name] !== after[name])
-    .map((name) => ({ name, before: before[name], after: after[name], delta: after[name] - before[name] }))
+    .map((name) => {
+      const was = /** @type {Record<string, number>} */ (before); // the filter kept names only where it is given
+      return { name, before: was[name], after: after[name], delta: after[name] - was[name] };
+    })
     .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta));
 }
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountObservations(app, $) {
   const { episode } = app;
   const canvas = $('obs-strip');
   const context = canvas.getContext('2d');
 
+  /**
+   * @param {import('./episode.js').EpisodeNode | null} node
+   * @returns {Record<string, number> | null}
+   */
   function vector(node) {
     return node?.env ? episode.observe(node, `${$('obs-space').value}Dict`) : null;
   }
@@ -56,11 +69,12 @@ export function mountObservations(app, $) {
     context.fillRect(0, 0, width, rows.length * ROW_H);
     rows.forEach(({ node, now, before }, r) => {
       if (!before) return;
+      const values = /** @type {Record<string, number>} */ (now); // every state of the path has an environment
       names.forEach((name, c) => {
-        const delta = now[name] - before[name];
+        const delta = values[name] - before[name];
         if (delta === 0) return;
         // Stronger for a larger change, relative to the feature's size.
-        const strength = Math.min(1, 0.35 + Math.abs(delta) / Math.max(1, Math.abs(before[name]), Math.abs(now[name])));
+        const strength = Math.min(1, 0.35 + Math.abs(delta) / Math.max(1, Math.abs(before[name]), Math.abs(values[name])));
         const [red, green, blue] = delta > 0 ? UP : DOWN;
         context.fillStyle = `rgba(${red}, ${green}, ${blue}, ${strength})`;
         context.fillRect(c * cell, r * ROW_H, Math.max(1, cell - 0.5), ROW_H - 1);

@@ -6,10 +6,24 @@ import { describe, h, signed, count, plural, scrollWithin } from './format.js';
 import { PASSES, REWARDS } from './glossary.js';
 import { applyPipeline } from './pipelines.js';
 
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+/** @typedef {{ groups: string[][], keepGroupIfNoLarger: boolean }} PipelinePlan */
+
+// The panel is mounted once a program is loaded: the episode's root, current
+// state, program and reward are set from then on.
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountPipeline(app, $) {
   const { episode } = app;
+  /** @type {{ nodeId: number, pending?: boolean, verdict?: string, lines?: string[] } | null} */
   let validation = null; // {nodeId, verdict, lines} or {nodeId, pending}
 
+  /**
+   * @param {(...args: any[]) => unknown} fn
+   * @returns {(...args: any[]) => Promise<void>}
+   */
   function guard(fn) {
     return async (...args) => {
       try {
@@ -23,7 +37,7 @@ export function mountPipeline(app, $) {
 
   function buildPasses() {
     $('passes').replaceChildren(
-      ...episode.flags.map((flag, i) =>
+      ...episode.flags.map((flag, /** @type {number} */ i) =>
         h(
           'button',
           {
@@ -62,6 +76,10 @@ export function mountPipeline(app, $) {
     );
   }
 
+  /**
+   * @param {string} name
+   * @param {PipelinePlan} plan
+   */
   function runPipeline(name, plan) {
     const { steps, dropped, failed } = applyPipeline(episode, plan);
     if (failed) {
@@ -85,24 +103,27 @@ export function mountPipeline(app, $) {
       }),
     );
     select.value = episode.rewardSpace;
-    $('reward-sentence').textContent = REWARDS[episode.rewardSpace] ?? '';
+    $('reward-sentence').textContent = REWARDS[/** @type {string} */ (episode.rewardSpace)] ?? '';
   }
 
+  /** @param {string | number} flag */
   function step(flag) {
     const node = episode.step(flag);
     if (node.error) showFailure(node);
   }
 
+  /** @param {EpisodeNode} node a failed step */
   function showFailure(node) {
-    const good = episode.current;
+    const good = /** @type {EpisodeNode} */ (episode.current);
     const where = good.parent ? `step ${good.depth} (${good.flag})` : 'the start';
+    const error = /** @type {{ name: string, message: string }} */ (node.error);
     $('step-error').textContent =
-      `${node.flag} failed: ${node.error.name}: ${node.error.message}. Nothing is lost: the episode goes on from ${where}.`;
+      `${node.flag} failed: ${error.name}: ${error.message}. Nothing is lost: the episode goes on from ${where}.`;
   }
 
   async function validate() {
-    const node = episode.current;
-    const root = episode.root;
+    const node = /** @type {EpisodeNode} */ (episode.current);
+    const root = /** @type {EpisodeNode} */ (episode.root);
     validation = { nodeId: node.id, pending: true };
     renderValidation();
     const limit = Number($('run-limit').value) * 2;
@@ -116,7 +137,7 @@ export function mountPipeline(app, $) {
           args: app.args,
           hasMain: app.info.hasMain,
           state: { benchmark: state.benchmark, commandline: state.commandline, reward: state.reward },
-          source: episode.program.source,
+          source: /** @type {import('./episode.js').Benchmark} */ (episode.program).source,
           rewardSpace: episode.rewardSpace,
         },
         { timeLimitMs: limit },
@@ -135,7 +156,7 @@ export function mountPipeline(app, $) {
   function renderValidation() {
     const out = $('validation');
     // A result belongs to the state it was computed for: a later step clears it.
-    if (!validation || validation.nodeId !== episode.current.id) {
+    if (!validation || validation.nodeId !== /** @type {EpisodeNode} */ (episode.current).id) {
       out.replaceChildren();
       delete out.dataset.verdict;
       return;
@@ -145,16 +166,16 @@ export function mountPipeline(app, $) {
       out.replaceChildren(h('p', {}, 'Validating: running the program before and after the passes…'));
       return;
     }
-    const title = { valid: 'Valid.', invalid: 'Not valid.', 'cannot-run': 'Cannot validate.', cancelled: 'Cancelled.' }[validation.verdict];
+    /** @type {Record<string, string>} */
+    const titles = { valid: 'Valid.', invalid: 'Not valid.', 'cannot-run': 'Cannot validate.', cancelled: 'Cancelled.' };
+    const title = titles[/** @type {string} */ (validation.verdict)];
+    const lines = /** @type {string[]} */ (validation.lines); // a result has both
     out.dataset.verdict = validation.verdict;
-    out.replaceChildren(
-      h('p', {}, h('strong', {}, title), ' ', validation.lines[0] ?? ''),
-      ...validation.lines.slice(1).map((l) => h('p', {}, l)),
-    );
+    out.replaceChildren(h('p', {}, h('strong', {}, title), ' ', lines[0] ?? ''), ...lines.slice(1).map((l) => h('p', {}, l)));
   }
 
   function renderButtons() {
-    const { current } = episode;
+    const current = /** @type {EpisodeNode} */ (episode.current);
     $('back').disabled = !current.parent;
     for (const button of $('passes').children) {
       const done = current.children.find((c) => c.flag === button.dataset.flag);
@@ -164,8 +185,10 @@ export function mountPipeline(app, $) {
   }
 
   function renderHistory() {
-    const { current, failure } = episode;
+    const current = /** @type {EpisodeNode} */ (episode.current);
+    const { failure } = episode;
     const rewardDigits = /Count$/.test(episode.rewardSpace ?? '') ? 0 : 3;
+    /** @type {(node: EpisodeNode) => { button: HTMLElement, nested: HTMLElement | null, next: EpisodeNode | undefined }} */
     const item = (node) => {
       const size = episode.size(node);
       const label = node.parent
@@ -193,7 +216,9 @@ export function mountPipeline(app, $) {
           class: classes.filter(Boolean).join(' '),
           dataset: { node: node.id, flag: node.flag ?? '' },
           'aria-current': node === current ? 'step' : null,
-          title: node.error ? `${node.error.name}: ${node.error.message}` : (PASSES[node.flag] ?? 'the program as loaded'),
+          title: node.error
+            ? `${node.error.name}: ${node.error.message}`
+            : (PASSES[/** @type {string} */ (node.flag)] ?? 'the program as loaded'),
           onclick: () => (node.error ? showFailure(node) : episode.goTo(node)),
         },
         ...label,
@@ -203,9 +228,11 @@ export function mountPipeline(app, $) {
       const nested = others.length ? h('ul', { class: 'branches' }, ...others.map((c) => h('li', {}, ...chain(c)))) : null;
       return { button, nested, next: first };
     };
+    /** @type {(start: EpisodeNode) => HTMLElement[]} */
     const chain = (start) => {
+      /** @type {HTMLElement[]} */
       const parts = [];
-      for (let node = start; node;) {
+      for (let /** @type {EpisodeNode | undefined} */ node = start; node;) {
         const { button, nested, next } = item(node);
         parts.push(button);
         if (nested) parts.push(nested);
@@ -213,7 +240,7 @@ export function mountPipeline(app, $) {
       }
       return parts;
     };
-    const list = h('div', { class: 'tree' }, ...chain(episode.root));
+    const list = h('div', { class: 'tree' }, ...chain(/** @type {EpisodeNode} */ (episode.root)));
     $('history').replaceChildren(list);
     const total = current.total;
     // Under a runtime reward the total is known once the runs behind it end.
@@ -239,6 +266,7 @@ export function mountPipeline(app, $) {
       : '';
   }
 
+  /** @param {string} why */
   function render(why) {
     if (why === 'load') buildPasses();
     if (why !== 'pipeline') $('pipeline-note').textContent = '';
@@ -268,12 +296,12 @@ export function mountPipeline(app, $) {
   );
   $('reset').addEventListener(
     'click',
-    guard(() => episode.goTo(episode.root)),
+    guard(() => episode.goTo(/** @type {EpisodeNode} */ (episode.root))),
   );
   $('validate').addEventListener('click', guard(validate));
   $('reward-cancel').addEventListener('click', () => app.cancelRewards());
   app.addEventListener('rewards', renderRewardStatus);
-  episode.addEventListener('change', (event) => render(event.why));
+  episode.addEventListener('change', (event) => render(/** @type {Event & { why: string }} */ (event).why));
   app.addEventListener('info', buildRewards);
   app.addEventListener('program', buildRewards);
   buildPipelines();
@@ -281,6 +309,10 @@ export function mountPipeline(app, $) {
   return { step };
 }
 
+/**
+ * @param {string} name
+ * @param {PipelinePlan} plan
+ */
 function pipelineTitle(name, plan) {
   const passes = plan.groups.flat();
   const rule = plan.keepGroupIfNoLarger

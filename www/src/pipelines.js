@@ -5,20 +5,25 @@
 // group began and the group stays in the history as a branch, exactly as
 // the pipeline itself drops it. No DOM: the Node tests drive it too.
 
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+
 /**
  * Runs pipeline `plan` (`{groups, keepGroupIfNoLarger}`) from the current
  * state of `episode`, as one change of the episode. Returns `{steps,
  * dropped, failed}`: the steps taken, the groups not kept, and the failed
  * node if a step failed (the pipeline stops there, the episode staying at
  * the last good state).
+ * @param {import('./episode.js').Episode} episode
+ * @param {{ groups: string[][], keepGroupIfNoLarger: boolean }} plan
  */
 export function applyPipeline(episode, plan) {
   let steps = 0;
   let dropped = 0;
+  /** @type {EpisodeNode | null} */
   let failed = null;
   episode.quietly('pipeline', () => {
     for (const group of plan.groups) {
-      const start = episode.current;
+      const start = /** @type {EpisodeNode} */ (episode.current); // loaded
       for (const flag of group) {
         const node = episode.step(flag);
         steps++;
@@ -27,7 +32,7 @@ export function applyPipeline(episode, plan) {
           return;
         }
       }
-      if (plan.keepGroupIfNoLarger && !kept(episode, start, episode.current)) {
+      if (plan.keepGroupIfNoLarger && !kept(episode, start, /** @type {EpisodeNode} */ (episode.current))) {
         episode.goTo(start);
         dropped++;
       }
@@ -36,8 +41,14 @@ export function applyPipeline(episode, plan) {
   return { steps, dropped, failed };
 }
 
-/** -Oz's rule: a group is kept if the program came out no larger, and changed. */
+/**
+ * -Oz's rule: a group is kept if the program came out no larger, and changed.
+ * @param {import('./episode.js').Episode} episode
+ * @param {EpisodeNode} start
+ * @param {EpisodeNode} end
+ */
 function kept(episode, start, end) {
-  if (episode.size(end) > episode.size(start)) return false;
+  // Both states were stepped to, so both have an environment and a size.
+  if (/** @type {number} */ (episode.size(end)) > /** @type {number} */ (episode.size(start))) return false;
   return episode.observe(end, 'Ir') !== episode.observe(start, 'Ir');
 }

@@ -15,17 +15,30 @@ export { RUNTIME_REWARDS };
 /** How long a run behind a step's reward may take before the step fails (it can be cancelled sooner). */
 const REWARD_RUN_LIMIT_MS = 120_000;
 
+/** @typedef {import('./episode.js').EpisodeNode} EpisodeNode */
+/** @typedef {import('./episode.js').Benchmark} Benchmark */
+/** @typedef {{ ok: boolean, dynInst?: number, error?: { name: string, message: string } }} Run a run of the program in a worker */
+
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ */
 function sameArgs(a, b) {
   return a.join(' ') === b.join(' ');
 }
 
-/** The benchmark of `text` run on `args`: its own program with that `# ARGS:` line. */
+/**
+ * The benchmark of `text` run on `args`: its own program with that `# ARGS:` line.
+ * @param {string} text
+ * @param {string[]} args
+ */
 function ownArgsBenchmark(text, args) {
   const source = withArgs(text, args);
   return { uri: USER + hashText(source), source };
 }
 
 export class Playground extends EventTarget {
+  /** @param {typeof import('../pkg/index.js')} api the package, initialised */
   constructor(api) {
     super();
     this.api = api;
@@ -35,19 +48,32 @@ export class Playground extends EventTarget {
     this.lanes = Object.fromEntries(
       ['run', 'check', 'measure', 'validate', 'bandit', 'train', 'layout', 'diff'].map((name) => [name, new Lane(name)]),
     );
+    /** @type {import('./programs.js').Program | null} */
     this.program = null;
     /** `{ir, functions, hasMain, args, run, oz}`; `run` and `oz` are null until measured in a worker. */
     /** @type {any} */
     this.info = null;
-    /** @type {any[]} */
+    /** @type {string[]} */
     this.args = [];
-    /** Dynamic instruction counts by program text (null: it does not run). */
+    /**
+     * Dynamic instruction counts by program text (null: it does not run).
+     * @type {Map<string, number | null>}
+     */
     this.dynamic = new Map();
-    /** Why a program text does not run, by text: `{name, message}`. */
+    /**
+     * Why a program text does not run, by text: `{name, message}`.
+     * @type {Map<string, { name: string, message: string }>}
+     */
     this.runErrors = new Map();
-    /** The Train view's run as the URL holds it (`{seed, every, done, total, picks}`), or null. */
+    /**
+     * The Train view's run as the URL holds it, or null.
+     * @type {import('./share.js').TrainingLink | null}
+     */
     this.training = null;
-    /** The run a link asked for, which the Train view retrains when it mounts. */
+    /**
+     * The run a link asked for, which the Train view retrains when it mounts.
+     * @type {import('./share.js').TrainingLink | null}
+     */
     this.linkTraining = null;
     this.episode.addEventListener('change', () => {
       this.writeUrl();
@@ -59,7 +85,10 @@ export class Playground extends EventTarget {
     return this.episode.root?.env?.reward.spaces.map((s) => s.name) ?? [];
   }
 
-  /** Whether `reward` can be used on the loaded program, or why not. */
+  /**
+   * Whether `reward` can be used on the loaded program, or why not.
+   * @param {string} reward
+   */
   rewardProblem(reward, info = this.info) {
     if (!RUNTIME_REWARDS.test(reward) || !info) return null;
     if (!info.hasMain) return 'the program has no @main, so it cannot run';
@@ -77,8 +106,8 @@ export class Playground extends EventTarget {
    * has no @main or is empty is refused with a typed error and the current
    * episode stays. A runtime reward on a program that does not run falls
    * back to the default reward, with a note.
-   * @param {any} program
-   * @param {{ reward?: string, actions?: any[], args?: any[] | null }} [options]
+   * @param {import('./programs.js').Program} program
+   * @param {{ reward?: string, actions?: string[], args?: string[] | null }} [options]
    */
   async loadProgram(program, { reward = this.episode.rewardSpace ?? DEFAULT_REWARD, actions = [], args } = {}) {
     let benchmark = benchmarkOf(program);
@@ -136,7 +165,10 @@ export class Playground extends EventTarget {
     return note;
   }
 
-  /** Reads a program in the check lane (see `checkJob`). */
+  /**
+   * Reads a program in the check lane (see `checkJob`).
+   * @param {Benchmark} benchmark
+   */
   check(benchmark) {
     return this.lanes.check.run('check', benchmark, { timeLimitMs: 20_000 });
   }
@@ -147,12 +179,17 @@ export class Playground extends EventTarget {
    */
   describeRoot() {
     const { episode } = this;
-    const ir = episode.observe(episode.root, 'Ir');
-    const functions = JSON.parse(episode.observe(episode.root, 'Cfg')).functions.map((f) => f.name);
+    const root = /** @type {EpisodeNode} */ (episode.root); // loaded
+    const ir = episode.observe(root, 'Ir');
+    const functions = JSON.parse(episode.observe(root, 'Cfg')).functions.map((/** @type {{ name: string }} */ f) => f.name);
     return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir), run: null };
   }
 
-  /** Runs the program once in the check lane: `{ok, dynInst | error}`. */
+  /**
+   * Runs the program once in the check lane: `{ok, dynInst | error}`.
+   * @param {string} ir
+   * @returns {Promise<Run>}
+   */
   async runOnce(ir) {
     try {
       return await this.lanes.check.run('run', { source: ir, args: null }, { timeLimitMs: 5000 });
@@ -161,7 +198,10 @@ export class Playground extends EventTarget {
     }
   }
 
-  /** The -Oz size for the charts and the agents, from a worker (on a large program -Oz takes a while). */
+  /**
+   * The -Oz size for the charts and the agents, from a worker (on a large program -Oz takes a while).
+   * @param {Benchmark | null} benchmark
+   */
   async measureBaselines(benchmark) {
     const info = this.info;
     try {
@@ -241,7 +281,7 @@ export class Playground extends EventTarget {
     const reach = this.info?.run?.ok ? path.length - 1 : last;
     const node = path.slice(0, reach + 1).find((n) => n.env && !this.dynamic.has(episode.observe(n, 'Ir')));
     if (node) return node;
-    if (pending.length && needsO2(episode.rewardSpace) && this.info && this.info.dynO2 === undefined) return 'o2';
+    if (pending.length && needsO2(/** @type {string} */ (episode.rewardSpace)) && this.info && this.info.dynO2 === undefined) return 'o2';
     return null;
   }
 
@@ -266,17 +306,20 @@ export class Playground extends EventTarget {
     }
   }
 
-  /** Settles or fails pending `node` if the counts it needs are known; returns whether it did. */
+  /**
+   * Settles or fails pending `node` if the counts it needs are known; returns whether it did.
+   * @param {EpisodeNode} node a pending node: never the root
+   */
   settle(node) {
     const { episode } = this;
-    const name = episode.rewardSpace;
+    const name = /** @type {string} */ (episode.rewardSpace); // loaded
     const own = this.measured(node);
-    const before = this.measured(node.parent);
+    const before = this.measured(/** @type {EpisodeNode} */ (node.parent));
     if (own.error || before.error) {
       episode.fail(node, own.error ?? before.error);
       return true;
     }
-    const o0 = this.measured(episode.root).count;
+    const o0 = this.measured(/** @type {EpisodeNode} */ (episode.root)).count;
     const o2 = this.info?.dynO2;
     if (own.count === undefined || before.count === undefined || o0 === undefined) return false;
     if (needsO2(name) && o2 === undefined) return false;
@@ -288,7 +331,11 @@ export class Playground extends EventTarget {
     return true;
   }
 
-  /** Remembers the run of program text `ir` (`{ok, dynInst | error}`); a run stopped by the time limit says nothing. */
+  /**
+   * Remembers the run of program text `ir` (`{ok, dynInst | error}`); a run stopped by the time limit says nothing.
+   * @param {string} ir
+   * @param {any} run a Run: `dynInst` when ok, `error` when not
+   */
   remember(ir, run) {
     if (run.ok) this.dynamic.set(ir, run.dynInst);
     else if (run.error.name !== 'TimeoutError' && run.error.name !== 'CancelledError') {
@@ -297,7 +344,11 @@ export class Playground extends EventTarget {
     }
   }
 
-  /** `node`'s executed count: `{count}` (undefined: not yet known) or `{error}`. */
+  /**
+   * `node`'s executed count: `{count}` (undefined: not yet known) or `{error}`.
+   * @param {EpisodeNode} node
+   * @returns {{ count?: number, error?: { name: string, message: string } }}
+   */
   measured(node) {
     const ir = this.episode.observe(node, 'Ir');
     if (!this.dynamic.has(ir)) return { count: undefined };
@@ -306,7 +357,10 @@ export class Playground extends EventTarget {
     return { count };
   }
 
-  /** Fails every pending step of the current path with `error`. */
+  /**
+   * Fails every pending step of the current path with `error`.
+   * @param {Error} error
+   */
   failPending(error) {
     const [first] = this.episode.pendingPath();
     if (first) this.episode.fail(first, error);
@@ -317,7 +371,10 @@ export class Playground extends EventTarget {
     if (this.episode.pendingPath().length) this.lanes.measure.cancel();
   }
 
-  /** The dynamic instruction count of `node`: a number, null (does not run) or undefined (not yet known). */
+  /**
+   * The dynamic instruction count of `node`: a number, null (does not run) or undefined (not yet known).
+   * @param {EpisodeNode} node
+   */
   dynamicCount(node) {
     if (!node.env) return null;
     return this.dynamic.get(this.episode.observe(node, 'Ir'));
@@ -328,13 +385,21 @@ export class Playground extends EventTarget {
    * them (the current path replayed, the reward kept if the program still
    * runs), so that every run, reward and verdict uses them. Returns the
    * load's note, if any.
+   * @param {string[]} args
    */
   async setArgs(args) {
     if (sameArgs(args, this.args)) return null;
-    return this.loadProgram(this.program, { reward: this.episode.rewardSpace, actions: this.episode.actions(), args });
+    return this.loadProgram(/** @type {import('./programs.js').Program} */ (this.program), {
+      reward: /** @type {string} */ (this.episode.rewardSpace), // loaded
+      actions: this.episode.actions(),
+      args,
+    });
   }
 
-  /** Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run. */
+  /**
+   * Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run.
+   * @param {string} name
+   */
   setReward(name) {
     const problem = this.rewardProblem(name);
     if (problem) throw namedError('ValueError', `${name} runs the program at every step, but ${problem}.`);
@@ -342,7 +407,10 @@ export class Playground extends EventTarget {
     this.emit('reward');
   }
 
-  /** Restores the state a URL fragment holds; an unreadable part throws and loads nothing. */
+  /**
+   * Restores the state a URL fragment holds; an unreadable part throws and loads nothing.
+   * @param {string} fragment
+   */
   async restore(fragment) {
     const state = decodeState(fragment);
     const program = state.program ?? DEFAULT_PROGRAM;
@@ -392,6 +460,7 @@ export class Playground extends EventTarget {
     return this.program ? programLabel(this.program) : '';
   }
 
+  /** @param {string} type */
   emit(type) {
     this.dispatchEvent(new Event(type));
   }

@@ -26,6 +26,7 @@ export function runJob({ source, args }) {
  * The dynamic instruction count of `source` on its own arguments: `{dynInst}`,
  * or `{error: {name, message}}` if it does not run to the end.
  */
+/** @param {{ source: string }} job */
 export function measureJob({ source }) {
   try {
     return { dynInst: runBril(source, null).dynInst };
@@ -40,20 +41,22 @@ export function measureJob({ source }) {
  * parse or verify is the environment's typed error. Nothing runs here: a run
  * is a job of its own, with its own time limit.
  */
+/** @param {import('./episode.js').Benchmark} benchmark */
 export function checkJob({ uri, source }) {
   const env = make('bril-v0');
   try {
     if (source !== undefined) env.addBenchmark(uri, source);
     env.reset({ benchmark: uri });
     const ir = env.observation.get('Ir');
-    const functions = JSON.parse(String(env.observation.get('Cfg'))).functions.map((f) => f.name);
-    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(ir) };
+    const functions = JSON.parse(String(env.observation.get('Cfg'))).functions.map((/** @type {{ name: string }} */ f) => f.name);
+    return { ir, functions, hasMain: functions.includes('main'), args: programArgs(/** @type {string} */ (ir)) }; // Ir is text
   } finally {
     env.free();
   }
 }
 
 /** The program's baselines: `{oz}`, the size -Oz reaches (a pipeline of passes: a worker's job on large programs). */
+/** @param {import('./episode.js').Benchmark} benchmark */
 export function baselinesJob({ uri, source }) {
   const env = make('bril-v0');
   try {
@@ -66,6 +69,7 @@ export function baselinesJob({ uri, source }) {
 }
 
 /** The instructions the program executes after -O2 (the baseline of `DynamicInstructionCountO2`): `{o2}`. */
+/** @param {import('./episode.js').Benchmark} benchmark */
 export function runtimeBaselineJob({ uri, source }) {
   const env = make('bril-v0');
   try {
@@ -80,6 +84,8 @@ export function runtimeBaselineJob({ uri, source }) {
 /**
  * Why a program could not produce an output to compare, in plain words, or
  * null if `error` is not about the program.
+ * @param {{ name: string, message: string }} error
+ * @param {string[]} args
  */
 export function explainRunError(error, args) {
   const arity = /expected (\d+); got (\d+)/.exec(error.message);
@@ -100,6 +106,7 @@ export function explainRunError(error, args) {
  * `args`: the arguments to run both on; `state`: `{benchmark, commandline,
  * reward}`; `source`: the text of the user's own program, if it is one.
  * Returns `{verdict: 'valid' | 'invalid' | 'cannot-run', lines}`.
+ * @param {{ before: string, after: string, args: string[], hasMain: boolean, state: import('../pkg/compgym.js').CompilerEnvState, source?: string, rewardSpace: string }} job
  */
 export function validateJob({ before, after, args, hasMain, state, source, rewardSpace }) {
   if (!hasMain) {
@@ -140,11 +147,16 @@ export function validateJob({ before, after, args, hasMain, state, source, rewar
   return { verdict: 'valid', lines };
 }
 
+/** @param {string} text */
 function lineCount(text) {
   const n = text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
   return `${n} line${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * @param {string} a
+ * @param {string} b
+ */
 function firstDifference(a, b) {
   const x = a.split('\n');
   const y = b.split('\n');

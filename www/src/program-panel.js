@@ -7,15 +7,27 @@ import { explainProgramError } from './bril-errors.js';
 
 const SHOWN_LINES = 200;
 
+/** @typedef {ReturnType<typeof import('./editor.js').createEditor>} Editor */
+
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountProgram(app, $) {
   const { episode } = app;
+  /** @type {Editor | null} */
   let editor = null; // set when the editor module has loaded
   let fullOutput = '';
 
   // The suite's programs, from the environment's datasets.
-  const suite = episode.root.env.datasets.find((d) => d.name === SUITE.slice(0, -1))?.benchmarks ?? [];
-  $('program-suite').replaceChildren(...suite.map((uri) => new Option(uri.slice(SUITE.length), uri.slice(SUITE.length))));
+  const root = /** @type {import('./episode.js').EpisodeNode} */ (episode.root); // the page mounts its panels once a program is loaded
+  const suite =
+    /** @type {import('../pkg/compgym.js').CompilerEnv} */ (root.env).datasets.find((d) => d.name === SUITE.slice(0, -1))?.benchmarks ?? [];
+  $('program-suite').replaceChildren(
+    ...suite.map((/** @type {string} */ uri) => new Option(uri.slice(SUITE.length), uri.slice(SUITE.length))),
+  );
 
+  /** @param {string} kind */
   function showKind(kind) {
     $('program-kind').value = kind;
     $('program-suite-field').hidden = kind !== 'suite';
@@ -31,6 +43,7 @@ export function mountProgram(app, $) {
     editor?.markError(line, message);
   }
 
+  /** @param {import('./programs.js').Program} program */
   async function load(program) {
     showError('');
     $('program-note').textContent = 'Loading…';
@@ -42,7 +55,7 @@ export function mountProgram(app, $) {
       const { line, message } = explainProgramError(error, source);
       showError(`Not loaded: ${message.replace(/[^.!?)]$/, '$&.')} The episode still shows ${app.label}.`, line);
       $('program-note').textContent = '';
-      showKind(app.program.kind);
+      showKind(/** @type {import('./programs.js').Program} */ (app.program).kind);
     }
   }
 
@@ -61,7 +74,8 @@ export function mountProgram(app, $) {
   }
 
   function syncControls() {
-    const { program, info } = app;
+    const program = /** @type {import('./programs.js').Program} */ (app.program); // loaded
+    const { info } = app;
     showKind(program.kind);
     if (program.kind === 'suite') $('program-suite').value = program.name;
     if (program.kind === 'generated') {
@@ -74,7 +88,7 @@ export function mountProgram(app, $) {
   }
 
   function renderRunTarget() {
-    const node = episode.current;
+    const node = /** @type {import('./episode.js').EpisodeNode} */ (episode.current); // loaded
     $('run-what').textContent = node.parent ? `runs the program after step ${node.depth} (${node.flag})` : 'runs the program as loaded';
   }
 
@@ -95,7 +109,7 @@ export function mountProgram(app, $) {
   });
 
   async function run() {
-    const node = episode.current;
+    const node = /** @type {import('./episode.js').EpisodeNode} */ (episode.current); // loaded
     const ir = episode.observe(node, 'Ir');
     const limit = Number($('run-limit').value);
     $('run').disabled = true;
@@ -118,6 +132,7 @@ export function mountProgram(app, $) {
         showOutput(result.stdout);
       }
     } catch (/** @type {any} */ error) {
+      /** @type {Record<string, string>} */
       const stopped = {
         TimeoutError: `Stopped: it did not finish within the time limit of ${limit / 1000} s.`,
         CancelledError: 'Cancelled.',
@@ -130,6 +145,7 @@ export function mountProgram(app, $) {
     }
   }
 
+  /** @param {string} text */
   function showOutput(text, all = false) {
     fullOutput = text;
     const lines = text.split('\n');
@@ -165,6 +181,7 @@ export function mountProgram(app, $) {
 
   return {
     /** Hands the panel the editor once its module has loaded. */
+    /** @param {Editor} instance */
     attachEditor(instance) {
       editor = instance;
       editor.onEdit(() => {

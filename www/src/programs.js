@@ -9,11 +9,20 @@ export const GENERATOR = 'generator://random-v0/';
 export const USER = 'benchmark://user-v0/';
 export const MAX_GENERATED_SIZE = 2000;
 
-/** The default program: the first pass in the list visibly shrinks it. */
+/**
+ * A program the page can open: a suite program, a generated one, or the user's own text.
+ * @typedef {{ kind: 'suite', name: string } | { kind: 'generated', seed: number, size: number } | { kind: 'own', source: string }} Program
+ */
+
+/**
+ * The default program: the first pass in the list visibly shrinks it.
+ * @type {Program}
+ */
 export const DEFAULT_PROGRAM = { kind: 'suite', name: 'dead-code' };
 export const DEFAULT_REWARD = 'IrInstructionCount';
 
 /** cyrb53: a fast 53-bit string hash, as 14 hex digits. */
+/** @param {string} text */
 export function hashText(text) {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -27,7 +36,11 @@ export function hashText(text) {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
-/** `{uri, source?}` for the episode, from a descriptor. */
+/**
+ * `{uri, source?}` for the episode, from a descriptor.
+ * @param {Program} program
+ * @returns {{ uri: string, source?: string }}
+ */
 export function benchmarkOf(program) {
   switch (program.kind) {
     case 'suite':
@@ -37,13 +50,16 @@ export function benchmarkOf(program) {
     case 'own':
       return { uri: USER + hashText(program.source), source: program.source };
     default:
-      throw valueError(`unknown kind of program ${JSON.stringify(program.kind)}`);
+      throw valueError(`unknown kind of program ${JSON.stringify(/** @type {{ kind: unknown }} */ (program).kind)}`);
   }
 }
 
 const ARGS_LINE = /^[ \t]*#[ \t]*ARGS:(.*)$/m;
 
-/** The arguments of a program's first `# ARGS:` line (none without one), as strings. */
+/**
+ * The arguments of a program's first `# ARGS:` line (none without one), as strings.
+ * @param {string} text
+ */
 export function programArgs(text) {
   return ARGS_LINE.exec(text)?.[1].trim().split(/\s+/).filter(Boolean) ?? [];
 }
@@ -52,13 +68,18 @@ export function programArgs(text) {
  * The program text with `args` as its `# ARGS:` line (replaced, or added on
  * top): in Bril the arguments belong to the program, so the environment's
  * runs, rewards and validation all use them.
+ * @param {string} text
+ * @param {string[]} args
  */
 export function withArgs(text, args) {
   const line = `# ARGS:${args.map((a) => ` ${a}`).join('')}`;
   return ARGS_LINE.test(text) ? text.replace(ARGS_LINE, line) : `${line}\n${text}`;
 }
 
-/** A short name for a descriptor. */
+/**
+ * A short name for a descriptor.
+ * @param {Program} program
+ */
 export function programLabel(program) {
   switch (program.kind) {
     case 'suite':
@@ -70,7 +91,12 @@ export function programLabel(program) {
   }
 }
 
-/** A descriptor from a benchmark URI (a CSV state names programs by URI). */
+/**
+ * A descriptor from a benchmark URI (a CSV state names programs by URI).
+ * @param {string} uri
+ * @param {string} [ownSource]
+ * @returns {Program}
+ */
 export function programFromUri(uri, ownSource) {
   if (uri.startsWith(SUITE)) return { kind: 'suite', name: uri.slice(SUITE.length) };
   const generated = new RegExp(`^${GENERATOR.replace(/[/.]/g, '\\$&')}(\\d+)(?:\\?size=(\\d+))?$`).exec(uri);
@@ -83,7 +109,10 @@ export function programFromUri(uri, ownSource) {
   });
 }
 
-/** Checks a generated program's seed and size, with a message saying the bounds. */
+/**
+ * Checks a generated program's seed and size, with a message saying the bounds.
+ * @param {{ kind: 'generated', seed: number, size: number }} program
+ */
 export function checkGenerated(program) {
   const { seed, size } = program;
   if (!Number.isSafeInteger(seed) || seed < 0) throw valueError(`the seed must be a whole number 0 or more, got ${seed}`);

@@ -5,6 +5,12 @@ import { lookupError, valueError } from '../pkg/errors.js';
 import { describe } from './format.js';
 import { programFromUri } from './programs.js';
 
+/** @typedef {import('./episode.js').Benchmark} Benchmark */
+
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountShare(app, $) {
   const { episode } = app;
   const panel = $('csv-panel');
@@ -41,6 +47,7 @@ export function mountShare(app, $) {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
+  /** @param {string} text */
   async function importText(text) {
     const status = $('csv-status');
     try {
@@ -49,7 +56,7 @@ export function mountShare(app, $) {
       const [state] = states;
       let program;
       try {
-        program = programFromUri(state.benchmark, episode.program.source);
+        program = programFromUri(state.benchmark, /** @type {Benchmark} */ (episode.program).source); // loaded
       } catch (/** @type {any} */ error) {
         if (error.name !== 'LookupError') throw error;
         throw lookupError(
@@ -57,7 +64,7 @@ export function mountShare(app, $) {
         );
       }
       const actions = state.commandline.split(/\s+/).filter(Boolean);
-      const same = state.benchmark === episode.program.uri;
+      const same = state.benchmark === /** @type {Benchmark} */ (episode.program).uri;
       if (same) episode.replay(actions);
       else await app.loadProgram(program, { actions });
       const replayed = episode.actions();
@@ -65,10 +72,11 @@ export function mountShare(app, $) {
         throw valueError(`only ${replayed.length} of the ${actions.length} passes replayed`);
       }
       const passes = `${actions.length} pass${actions.length === 1 ? '' : 'es'}`;
+      const current = /** @type {import('./episode.js').EpisodeNode} */ (episode.current); // loaded
       const check =
-        episode.current.total === null
+        current.total === null
           ? `; its reward under ${episode.rewardSpace} is being computed`
-          : rewardCheck(state.reward, episode.current.total, episode.rewardSpace);
+          : rewardCheck(state.reward, current.total, /** @type {string} */ (episode.rewardSpace));
       status.textContent = `Imported ${passes} on ${app.label}${check}.`;
       status.className = '';
     } catch (error) {
@@ -91,9 +99,14 @@ export function mountShare(app, $) {
 }
 
 /** What the CSV's reward says next to the replay's: whether they agree, in words. */
+/**
+ * @param {number | null | undefined} expected
+ * @param {number} actual
+ * @param {string} rewardSpace
+ */
 export function rewardCheck(expected, actual, rewardSpace) {
   if (expected === null || expected === undefined) return '';
-  const number = (x) => Number(x.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  const number = (/** @type {number} */ x) => Number(x.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 });
   // The tolerance of the environment's own reward validation.
   const close = Math.abs(expected - actual) <= Math.max(1e-5 * Math.max(Math.abs(expected), Math.abs(actual)), 1e-10);
   if (close) return `; the replay gives the CSV's reward, ${number(actual)}`;

@@ -7,7 +7,14 @@ import LZString from 'lz-string';
 import { valueError } from '../pkg/errors.js';
 import { checkGenerated } from './programs.js';
 
-/** `{program, args, reward, actions, training}` → the URL fragment (no `#`). */
+/** @typedef {import('./programs.js').Program} Program */
+/** @typedef {{ seed: number, every: number, done: number, total: number, picks: string }} TrainingLink */
+/** @typedef {{ program?: Program, args?: string[], reward?: string, actions?: string[], training?: TrainingLink, trainingProblem?: string }} SharedState */
+
+/**
+ * `{program, args, reward, actions, training}` → the URL fragment (no `#`).
+ * @param {{ program: Program, args: string[] | null, reward: string | null, actions: string[], training?: TrainingLink | null }} state `reward` null before a program is loaded
+ */
 export function encodeState({ program, args, reward, actions, training }) {
   const parts = [];
   if (program.kind === 'suite') parts.push(`p=suite/${encodeURIComponent(program.name)}`);
@@ -27,9 +34,12 @@ export function encodeState({ program, args, reward, actions, training }) {
  * The state a fragment holds; fields it does not set are undefined. A
  * fragment that cannot be read throws a ValueError saying which part, except
  * a damaged training run, which is left out and said in `trainingProblem`.
+ * @param {string} fragment
+ * @returns {SharedState}
  */
 export function decodeState(fragment) {
   const text = fragment.replace(/^#/, '');
+  /** @type {SharedState} */
   const state = {};
   if (!text) return state;
   for (const part of text.split('&')) {
@@ -53,10 +63,13 @@ export function decodeState(fragment) {
 }
 
 /**
+/**
  * The Train view's run in a link, `seed.every.done.total.picks`: the
  * settings, the updates done and planned, and the programs picked (see
  * `encodePicks`). Only the numbers are checked here; the picks need the
  * page's program list.
+ * @param {string} value
+ * @returns {TrainingLink}
  */
 function decodeTraining(value) {
   const fields = value.split('.');
@@ -69,6 +82,10 @@ function decodeTraining(value) {
   return { seed, every, done, total, picks: fields[4] };
 }
 
+/**
+ * @param {string} value
+ * @returns {Program}
+ */
 function decodeProgram(value) {
   const [kind, ...rest] = value.split('/');
   if (kind === 'suite' && rest.length === 1 && rest[0]) return { kind: 'suite', name: decodeURIComponent(rest[0]) };

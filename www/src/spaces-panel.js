@@ -15,6 +15,9 @@ import { OBSERVATIONS } from './glossary.js';
 export const MAX_VALUES = 1_000_000;
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** @typedef {import('../pkg/compgym.js').Space} SpaceObject */
+/** @typedef {'histogram' | 'bars' | 'graph' | 'text'} Drawing how a card draws its samples */
+
 const EXAMPLES = [
   {
     title: 'Box, bounded',
@@ -68,7 +71,11 @@ const EXAMPLES = [
   },
 ];
 
-/** Plain JSON for a sampled value (typed arrays → arrays, BigInt → number). */
+/**
+ * Plain JSON for a sampled value (typed arrays → arrays, BigInt → number).
+ * @param {unknown} value
+ * @returns {unknown}
+ */
 export function toJson(value) {
   if (isTypedArray(value)) return Array.from(/** @type {ArrayLike<unknown>} */ (value), toJson);
   if (Array.isArray(value)) return value.map(toJson);
@@ -82,6 +89,8 @@ export function toJson(value) {
  * than MAX_VALUES values (a Box of shape [50000000] exhausts the wasm
  * memory before the package can refuse it). Throws a ValueError naming the
  * field.
+ * @param {unknown} description
+ * @returns {void}
  */
 export function checkDescriptionSize(description, path = 'the space') {
   if (Array.isArray(description)) {
@@ -103,6 +112,10 @@ export function checkDescriptionSize(description, path = 'the space') {
   }
 }
 
+/**
+ * @param {string} what
+ * @param {number} size
+ */
 function tooBig(what, size) {
   return Object.assign(
     new Error(
@@ -113,10 +126,14 @@ function tooBig(what, size) {
 }
 
 /** Space kinds `Space.fromJSON` reads, by their `type` (the core's registry; read when first needed). */
+/** @type {string[] | null} */
 let kinds = null;
 const spaceKinds = () => (kinds ??= catalog().spaceKinds.map((kind) => kind.name));
 
-/** A space from a JSON description, refusing unknown kinds and oversized ones with typed errors. */
+/**
+ * A space from a JSON description, refusing unknown kinds and oversized ones with typed errors.
+ * @param {string} text
+ */
 export function spaceFromDescription(text) {
   let description;
   try {
@@ -124,6 +141,7 @@ export function spaceFromDescription(text) {
   } catch (/** @type {any} */ error) {
     throw valueError(`the description is not JSON: ${error.message}`);
   }
+  /** @param {any} d a part of the description, any JSON */
   const unknown = (d) => {
     if (!d || typeof d !== 'object') return;
     if (!Array.isArray(d) && 'type' in d && !spaceKinds().includes(d.type)) {
@@ -140,16 +158,24 @@ export function spaceFromDescription(text) {
  * The description with a `name` on every space that lacks one (compgym's
  * spaces are named, Gymnasium's are not: `{"type":"Discrete","n":5}` is a
  * whole description there). A nested space is named after its key.
+ * @param {any} description any JSON
+ * @param {string} name
+ * @returns {any} the same JSON, named
  */
 function named(description, name) {
   if (Array.isArray(description)) return description.map((d, i) => named(d, `${name}[${i}]`));
   if (!description || typeof description !== 'object') return description;
+  /** @type {{ [key: string]: unknown }} */
   const out = {};
   for (const [key, value] of Object.entries(description)) out[key] = named(value, key);
   if (spaceKinds().includes(description.type) && !('name' in description)) out.name = name;
   return out;
 }
 
+/**
+ * @param {ArrayLike<number>} values
+ * @returns {[number[], number[]]}
+ */
 function histogram(values, bins = 30) {
   const finite = Array.from(values)
     .filter(Number.isFinite)
@@ -158,6 +184,7 @@ function histogram(values, bins = 30) {
   const lo = finite[Math.floor(finite.length * 0.002)];
   const hi = finite[Math.ceil(finite.length * 0.998) - 1];
   const width = (hi - lo) / bins || 1;
+  /** @type {number[]} */
   const counts = new Array(bins).fill(0);
   for (const v of finite) {
     if (v < lo || v > hi) continue;
@@ -207,6 +234,7 @@ function barChart(host, xs, ys, { xLabel = 'value', values, rotate = 0, integers
   );
 }
 
+/** @param {{ nodes: ArrayLike<number>, edgeLinks: ArrayLike<number | bigint> }} sample a Graph space's */
 function drawGraph(sample) {
   const nodes = sample.nodes.length / 2;
   const size = 150;
@@ -217,7 +245,10 @@ function drawGraph(sample) {
   const title = document.createElementNS(SVG, 'title');
   title.textContent = `a sampled graph: ${nodes} nodes, ${sample.edgeLinks.length / 2} edges`;
   svg.append(title);
-  const at = (i) => [size / 2 + 55 * Math.cos((2 * Math.PI * i) / nodes), size / 2 + 55 * Math.sin((2 * Math.PI * i) / nodes)];
+  const at = (/** @type {number} */ i) => [
+    size / 2 + 55 * Math.cos((2 * Math.PI * i) / nodes),
+    size / 2 + 55 * Math.sin((2 * Math.PI * i) / nodes),
+  ];
   for (let e = 0; e < sample.edgeLinks.length; e += 2) {
     const [x1, y1] = at(Number(sample.edgeLinks[e]));
     const [x2, y2] = at(Number(sample.edgeLinks[e + 1]));
@@ -240,7 +271,10 @@ function drawGraph(sample) {
   return svg;
 }
 
-/** Draws `samples` draws of `space` into a new card. */
+/**
+ * Draws `samples` draws of `space` into a new card.
+ * @param {{ title: string, note: string, space: SpaceObject, draw: Drawing, samples: number, seed: number }} card
+ */
 function sampleCard({ title, note, space, draw, samples, seed }) {
   space.seed(seed);
   const chart = h('div', { class: 'chart small' });
@@ -253,12 +287,13 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
   );
   requestAnimationFrame(() => {
     if (draw === 'histogram') {
-      const [xs, ys] = histogram(space.sampleBatch(samples));
+      const [xs, ys] = histogram(/** @type {ArrayLike<number>} */ (space.sampleBatch(samples))); // a one-element Box's batch
       barChart(chart, xs, ys);
     } else if (draw === 'bars') {
-      const n = space.n;
+      const n = /** @type {number} */ (space.n); // a Discrete space's
+      /** @type {number[]} */
       const counts = new Array(n).fill(0);
-      for (const v of space.sampleBatch(samples)) counts[Number(v)]++;
+      for (const v of /** @type {Iterable<unknown>} */ (space.sampleBatch(samples))) counts[Number(v)]++;
       barChart(
         chart,
         counts.map((_, i) => i),
@@ -266,7 +301,8 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
         { xLabel: 'action', integers: true },
       );
     } else if (draw === 'graph') {
-      chart.replaceChildren(drawGraph(space.sample()), drawGraph(space.sample()));
+      const graph = () => /** @type {{ nodes: Float32Array, edgeLinks: Int32Array }} */ (space.sample()); // a Graph space's
+      chart.replaceChildren(drawGraph(graph()), drawGraph(graph()));
       chart.classList.add('graphs');
     } else {
       chart.replaceChildren(
@@ -278,9 +314,15 @@ function sampleCard({ title, note, space, draw, samples, seed }) {
   return card;
 }
 
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountSpaces(app, $) {
   const { episode } = app;
+  /** @type {SpaceObject | null} */
   let custom = null;
+  /** @type {string | null} */
   let customText = null; // the description `custom` was made from
 
   function settings() {
@@ -295,6 +337,7 @@ export function mountSpaces(app, $) {
     return { samples, seed };
   }
 
+  /** @param {() => void} fn */
   function guard(fn) {
     return () => {
       try {
@@ -308,11 +351,15 @@ export function mountSpaces(app, $) {
 
   function renderExamples() {
     const { samples, seed } = settings();
-    $('space-gallery').replaceChildren(...EXAMPLES.map((e) => sampleCard({ ...e, space: e.make(), samples, seed })));
+    $('space-gallery').replaceChildren(
+      ...EXAMPLES.map((e) => sampleCard({ ...e, draw: /** @type {Drawing} */ (e.draw), space: e.make(), samples, seed })),
+    );
   }
 
   function renderEnvironment() {
-    const env = episode.root.env;
+    const env = /** @type {import('../pkg/compgym.js').CompilerEnv} */ (
+      /** @type {import('./episode.js').EpisodeNode} */ (episode.root).env
+    ); // loaded
     const actions = env.actionSpace;
     const { samples, seed } = settings();
     actions.seed(seed);
@@ -333,7 +380,7 @@ export function mountSpaces(app, $) {
       h('code', { class: 'repr' }, actions.toString()),
       chart,
     );
-    const shorten = (text) => (text.length > 110 ? `${text.slice(0, 109)}…` : text);
+    const shorten = (/** @type {string} */ text) => (text.length > 110 ? `${text.slice(0, 109)}…` : text);
     const rows = env.observation.spaces.map((spec) =>
       h(
         'tr',
@@ -375,12 +422,14 @@ export function mountSpaces(app, $) {
     const { samples, seed } = settings();
     // A description that fails leaves no space behind to answer for it.
     custom = null;
-    customText = $('space-json').value;
-    custom = spaceFromDescription(customText);
+    /** @type {string} */
+    const text = $('space-json').value;
+    customText = text;
+    custom = spaceFromDescription(text);
     $('space-contains-result').textContent = '';
     const flat = (() => {
       try {
-        return custom.flatdim;
+        return /** @type {SpaceObject} */ (custom).flatdim;
       } catch {
         return null;
       }
@@ -390,7 +439,7 @@ export function mountSpaces(app, $) {
     const n = flat && flat * samples > MAX_VALUES ? Math.max(1, Math.floor(MAX_VALUES / flat)) : samples;
     if (draw === 'text') {
       custom.seed(seed);
-      const values = Array.from({ length: 5 }, () => custom.sample());
+      const values = Array.from({ length: 5 }, () => /** @type {SpaceObject} */ (custom).sample());
       $('space-custom').replaceChildren(
         h(
           'figure',
@@ -421,7 +470,7 @@ export function mountSpaces(app, $) {
     } catch (/** @type {any} */ error) {
       throw valueError(`the value is not JSON: ${error.message}`);
     }
-    const inside = custom.contains(value);
+    const inside = /** @type {SpaceObject} */ (custom).contains(value); // loadCustom made it, or threw
     $('space-contains-result').textContent = `contains → ${inside}`;
     $('space-contains-result').dataset.result = String(inside);
   }

@@ -7,9 +7,13 @@
 import { PolicyTrainer } from '../pkg/index.js';
 import { lookupError } from '../pkg/errors.js';
 
+/** @type {import('../pkg/compgym.js').PolicyTrainer | null} */
 let trainer = null;
 
-/** A new trainer from PolicyTrainer `options`; `{validation}`: the untrained policy's held-out score. */
+/**
+ * A new trainer from PolicyTrainer `options`; `{validation}`: the untrained policy's held-out score.
+ * @param {import('../pkg/compgym.js').PolicyTrainerOptions} options checked by the core
+ */
 export function trainStartJob(options) {
   trainer?.free();
   trainer = null;

@@ -24,10 +24,23 @@ const START_LIMIT_MS = 120_000;
 const UPDATE_LIMIT_MS = 60_000;
 const COLORS = { ret: '#1d4f91', score: '#0d6b58', oz: '#5c6670' };
 
+/**
+ * A run of the view: its settings, its curve so far and the untrained policy's held-out score.
+ * @typedef {{ settings: { seed: number, updates: number, every: number, picks: string, train: string[], validation: string[] }, points: import('../pkg/compgym.js').CurvePoint[], untrained: number }} TrainRun
+ */
+
+/**
+ * @param {import('./playground.js').Playground} app
+ * @param {(id: string) => any} $ the page's element of that id
+ */
 export function mountTrain(app, $) {
   const lane = app.lanes.train;
-  const programs = trainablePrograms(app.episode.root.env.datasets);
-  /** The run under way: `{settings, points: CurvePoint[], untrained}`, or null before the first update. */
+  const root = /** @type {import('./episode.js').EpisodeNode} */ (app.episode.root); // the view mounts once a program is loaded
+  const programs = trainablePrograms(/** @type {import('../pkg/compgym.js').CompilerEnv} */ (root.env).datasets);
+  /**
+   * The run under way: `{settings, points: CurvePoint[], untrained}`, or null before the first update.
+   * @type {TrainRun | null}
+   */
   let run = null;
   let playing = false;
   let busy = false;
@@ -37,7 +50,10 @@ export function mountTrain(app, $) {
   let restoring = false;
   /** "Use this policy" pressed while playing: the policy goes over after the update under way. */
   let handOver = false;
-  /** The update whose policy the agents panel has, or null. */
+  /**
+   * The update whose policy the agents panel has, or null.
+   * @type {number | null}
+   */
   let handedAt = null;
 
   const chart = lineChart(
@@ -61,6 +77,7 @@ export function mountTrain(app, $) {
   );
 
   // The programs, each a checkbox: the train side picked, the held-out side not.
+  /** @param {import('./train-programs.js').TrainableProgram} p */
   function programRow(p) {
     const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: p.uri, checked: !p.heldOut });
     const label = document.createElement('label');
@@ -70,7 +87,8 @@ export function mountTrain(app, $) {
     return label;
   }
   $('train-program-list').replaceChildren(...programs.map(programRow));
-  const picked = () => [...$('train-program-list').querySelectorAll('input:checked')].map((b) => b.value);
+  const picked = () =>
+    [.../** @type {NodeListOf<HTMLInputElement>} */ ($('train-program-list').querySelectorAll('input:checked'))].map((b) => b.value);
 
   function settings() {
     const seed = wholeNumber($('train-seed').value, 'the seed', 0, 2 ** 31);
@@ -85,6 +103,10 @@ export function mountTrain(app, $) {
     $('train-programs-summary').textContent = `Programs: training on ${chosen.size}, held-out score on ${held}`;
   }
 
+  /**
+   * @param {string} text
+   * @param {string} state
+   */
   function status(text, state) {
     $('train-status').textContent = text;
     $('train-status').dataset.state = state;
@@ -103,6 +125,7 @@ export function mountTrain(app, $) {
   }
 
   /** What the run has reached, in words and in data attributes (the tests read them). */
+  /** @param {'playing' | 'restoring' | 'paused' | 'done' | 'idle'} state */
   function report(state) {
     const points = run?.points ?? [];
     const last = points.at(-1);
@@ -113,7 +136,8 @@ export function mountTrain(app, $) {
     const parts = [`${label}: update ${last?.update ?? 0}${of}`];
     if (state === 'restoring') parts.push('the same seed and programs train the same policy');
     if (last) parts.push(`mean return ${signed(last.meanReturn)} (ln of -Oz / final; 0 is -Oz's size)`);
-    if (score !== undefined) parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${run.untrained.toFixed(3)}×)`);
+    if (score !== undefined)
+      parts.push(`held-out score ${score.toFixed(3)}× -Oz (untrained ${/** @type {TrainRun} */ (run).untrained.toFixed(3)}×)`); // scores come from a run
     if (handedAt !== null) parts.push(`update ${handedAt}’s policy handed to the agents panel, which plays it on the current program`);
     status(parts.join(' · '), state);
     Object.assign($('train-status').dataset, {
@@ -128,8 +152,12 @@ export function mountTrain(app, $) {
   /** The run into the URL (see share.js), unless a link's run is still being retrained. */
   function publish() {
     if (restoring) return;
-    const { seed, every, updates, picks } = run?.settings ?? {};
-    app.training = run?.points.length ? { seed, every, done: run.points.length, total: updates, picks } : null;
+    if (run?.points.length) {
+      const { seed, every, updates, picks } = run.settings;
+      app.training = { seed, every, done: run.points.length, total: updates, picks };
+    } else {
+      app.training = null;
+    }
     app.writeUrl();
   }
 
@@ -146,12 +174,14 @@ export function mountTrain(app, $) {
   /** One update in the worker; false once the run's updates are done. */
   async function updateOnce() {
     await ensureStarted();
-    if (run.points.length >= run.settings.updates) return false;
-    run.points.push(await lane.run('trainUpdate', null, { timeLimitMs: UPDATE_LIMIT_MS }));
-    return run.points.length < run.settings.updates;
+    // A start over cancels the update in flight, so the run is the one just started.
+    if (/** @type {TrainRun} */ (run).points.length >= /** @type {TrainRun} */ (run).settings.updates) return false;
+    /** @type {TrainRun} */ (run).points.push(await lane.run('trainUpdate', null, { timeLimitMs: UPDATE_LIMIT_MS }));
+    return /** @type {TrainRun} */ (run).points.length < /** @type {TrainRun} */ (run).settings.updates;
   }
 
   /** Runs `work` alone, reporting a failure; the trainer is lost if the worker ended. */
+  /** @param {() => Promise<unknown>} work */
   async function exclusive(work) {
     if (busy) return;
     busy = true;
@@ -221,9 +251,10 @@ export function mountTrain(app, $) {
   /** The policy trained so far to the agents panel (the train lane must be free). */
   async function handOverPolicy() {
     handOver = false;
+    const updates = /** @type {TrainRun} */ (run).points.length; // only a run with updates hands over
     const policy = await lane.run('trainPolicy', null, { timeLimitMs: UPDATE_LIMIT_MS });
-    app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates: run.points.length } }));
-    handedAt = run.points.length;
+    app.dispatchEvent(new CustomEvent('trained-policy', { detail: { policy, updates } }));
+    handedAt = updates;
   }
 
   /** "Use this policy": now when paused; while playing, after the update under way, and training goes on. */
@@ -241,7 +272,10 @@ export function mountTrain(app, $) {
     });
   }
 
-  /** Sets the view to a link's run (`{seed, every, done, total, picks}`) and retrains it to where it was, paused there. */
+  /**
+   * Sets the view to a link's run and retrains it to where it was, paused there.
+   * @param {import('./share.js').TrainingLink} link
+   */
   function restoreLink(link) {
     try {
       const chosen = new Set(decodePicks(programs, link.picks));

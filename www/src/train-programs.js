@@ -5,9 +5,12 @@ import { splitOf } from '../pkg/index.js';
 import { valueError } from '../pkg/errors.js';
 
 /** Whether the program named `uri` (a URI or `dataset/path`) is held out from training. */
+/** @param {string} uri */
 export function isHeldOut(uri) {
   return splitOf(uri) === 'held-out';
 }
+
+/** @typedef {{ uri: string, name: string, dataset: string, heldOut: boolean }} TrainableProgram */
 
 /** The datasets whose programs the view offers. */
 export const HAND_WRITTEN = ['benchmark://suite-v0', 'benchmark://large-v0'];
@@ -15,6 +18,8 @@ export const HAND_WRITTEN = ['benchmark://suite-v0', 'benchmark://large-v0'];
 /**
  * `[{uri, name, dataset, heldOut}]` for the hand-written programs of an
  * environment's `datasets` (each `{name, benchmarks}`), in dataset order.
+ * @param {{ name: string, benchmarks: string[] | null }[]} datasets an environment's (null: an unbounded dataset)
+ * @returns {TrainableProgram[]}
  */
 export function trainablePrograms(datasets) {
   return HAND_WRITTEN.flatMap((dataset) =>
@@ -31,6 +36,8 @@ export function trainablePrograms(datasets) {
  * What a training run uses from the programs picked (URIs): it trains on
  * those picked, and is scored on the held-out programs not picked. A
  * ValueError when either side is empty.
+ * @param {TrainableProgram[]} programs
+ * @param {Iterable<string>} picked
  */
 export function trainingSplit(programs, picked) {
   const chosen = new Set(picked);
@@ -45,6 +52,9 @@ export function trainingSplit(programs, picked) {
  * The programs picked, short enough for a link: `train` when they are the
  * train side (the default), else a bitmask over `programs` in hex, the
  * first program in the lowest bit of the first digit.
+ * @param {TrainableProgram[]} programs
+ * @param {Iterable<string>} picked URIs
+ * @returns {string}
  */
 export function encodePicks(programs, picked) {
   const chosen = new Set(picked);
@@ -58,7 +68,12 @@ export function encodePicks(programs, picked) {
   return hex;
 }
 
-/** The URIs `encodePicks` wrote; a ValueError when the text does not fit `programs`. */
+/**
+ * The URIs `encodePicks` wrote; a ValueError when the text does not fit `programs`.
+ * @param {TrainableProgram[]} programs
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function decodePicks(programs, text) {
   if (text === 'train') return programs.filter((p) => !p.heldOut).map((p) => p.uri);
   if (!/^[0-9a-f]*$/.test(text) || text.length !== Math.ceil(programs.length / 4)) {

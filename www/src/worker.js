@@ -9,6 +9,7 @@ import { trainStartJob, trainUpdateJob, trainPolicyJob } from './train-job.js';
 import { layout } from './cfg-layout.js';
 import { stepDiff } from './diff-rows.js';
 
+/** @type {Record<string, (payload: any, progress: (report: unknown) => void) => unknown>} payloads as the page sent them */
 const JOBS = {
   run: runJob,
   check: checkJob,
@@ -20,19 +21,23 @@ const JOBS = {
   trainStart: trainStartJob,
   trainUpdate: trainUpdateJob,
   trainPolicy: trainPolicyJob,
-  layout: ({ fn }) => layout(fn),
-  diff: ({ before, after }) => stepDiff(before, after),
+  layout: (/** @type {{ fn: import('./cfg-layout.js').CfgFunction }} */ { fn }) => layout(fn),
+  diff: (/** @type {{ before: string, after: string }} */ { before, after }) => stepDiff(before, after),
 };
 
+/** @type {(module: WebAssembly.Module) => void} */
 let resolveModule;
-const ready = new Promise((resolve) => (resolveModule = resolve)).then((module) => init({ module_or_path: module }));
+const ready = new Promise((/** @type {(module: WebAssembly.Module) => void} */ resolve) => (resolveModule = resolve)).then((module) =>
+  init({ module_or_path: module }),
+);
 
+/** @param {{ id: number, kind: string, payload: unknown }} request jobs.js's */
 async function answer({ id, kind, payload }) {
   try {
     await ready;
     const job = JOBS[kind];
     if (!job) throw lookupError(`no job named ${JSON.stringify(kind)}`);
-    const progress = (report) => postMessage({ id, progress: report });
+    const progress = (/** @type {unknown} */ report) => postMessage({ id, progress: report });
     const result = await job(payload, progress);
     postMessage({ id, result });
   } catch (/** @type {any} */ error) {

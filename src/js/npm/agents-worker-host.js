@@ -11,18 +11,30 @@
 import { typeError } from './errors.js';
 import { describe, replyInOrder } from './worker-host.js';
 
+/**
+ * A job: the package's exports, the job's options as they arrived, where
+ * its progress goes and whether it was cancelled; resolves with its result.
+ * @callback Job
+ * @param {typeof import('./compgym.js')} compgym
+ * @param {any} options unchecked: the core reads and checks them
+ * @param {(report: unknown) => void} progress
+ * @param {() => boolean} cancelled
+ * @returns {Promise<object>}
+ */
+
 /** Seconds of work between progress messages. */
 export const CHUNK_SECONDS = 0.1;
 
 /** Lets messages in (a cancel) between chunks. */
 const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** @type {{ run: Job, train: Job, leaderboard: Job }} */
 const JOBS = {
   /** `options`: `{agent, ...AgentOptions}` (a policy as its JSON). */
   async run(compgym, options, progress, cancelled) {
     const { agent: name, ...rest } = options ?? {};
     if (typeof name !== 'string') throw typeError(`options.agent must name the agent (${compgym.agentNames().join(', ')})`);
-    const agent = new compgym.SearchAgent(name, rest);
+    const agent = new compgym.SearchAgent(/** @type {import('./compgym.js').AgentName} */ (name), rest);
     try {
       progress(agent.progress);
       while (agent.status === 'running') {
@@ -90,7 +102,10 @@ const JOBS = {
   },
 };
 
-/** RangeErrors of the budget read as ValueErrors, as the core names them. */
+/**
+ * RangeErrors of the budget read as ValueErrors, as the core names them.
+ * @param {unknown} error
+ */
 function typed(error) {
   if (error instanceof RangeError) return { name: 'ValueError', message: error.message };
   return describe(error);
@@ -106,19 +121,24 @@ function typed(error) {
  * @param {(message?: unknown) => Promise<any>} load
  */
 export function serveAgents(listen, post, load) {
+  /** @type {Set<unknown>} */
   const pending = new Set();
+  /** @type {Set<unknown>} */
   const cancelled = new Set();
   const enqueue = replyInOrder(post);
+  /**
+   * @param {{ id: number | string, job: any, options?: unknown }} request unchecked: `job` may name no job
+   */
   const answer = async ({ id, job, options }) => {
     try {
       const compgym = await load();
-      const run = Object.hasOwn(JOBS, job) ? JOBS[job] : null;
+      const run = Object.hasOwn(JOBS, job) ? JOBS[/** @type {keyof typeof JOBS} */ (job)] : null;
       if (!run) {
         const error = new Error(`no job named ${JSON.stringify(job)}: the jobs are run, train and leaderboard`);
         error.name = 'LookupError';
         throw error;
       }
-      const progress = (report) => post({ id, progress: report });
+      const progress = (/** @type {unknown} */ report) => post({ id, progress: report });
       return { id, result: await run(compgym, options, progress, () => cancelled.has(id)) };
     } catch (error) {
       return { id, error: typed(error) };

@@ -9,9 +9,12 @@
 import { namedError } from './errors.js';
 import { listen, notAWorker, requireWorker } from './worker-listen.js';
 
-/** Options as the worker can receive them: a Policy object travels as its JSON. */
+/**
+ * Options as the worker can receive them: a Policy object travels as its JSON.
+ * @param {{ [option: string]: unknown }} options
+ */
 function sendable(options) {
-  const policy = options?.policy;
+  const policy = /** @type {{ toJson?: unknown } | null | undefined} */ (options?.policy);
   if (policy && typeof policy === 'object' && typeof policy.toJson === 'function') {
     return { ...options, policy: policy.toJson() };
   }
@@ -70,6 +73,7 @@ export class RemoteAgents {
     );
   }
 
+  /** @param {any} data a reply (`AgentsWorkerReply`), unchecked: the worker may run any script */
   #onMessage(data) {
     const job = this.#jobs.get(data?.id);
     if (!job) return;
@@ -86,12 +90,17 @@ export class RemoteAgents {
     else job.resolve(data.result);
   }
 
+  /** @param {number} id */
   #finish(id) {
     const job = this.#jobs.get(id);
     this.#jobs.delete(id);
     job?.signal?.removeEventListener('abort', job.abort);
   }
 
+  /**
+   * @param {string} name
+   * @param {string} message
+   */
   #fail(name, message) {
     this.#failure ??= { name, message };
     for (const id of [...this.#jobs.keys()]) {
@@ -103,8 +112,8 @@ export class RemoteAgents {
 
   /**
    * @param {'run' | 'train' | 'leaderboard'} job
-   * @param {object} options
-   * @param {import('./agents.js').JobCallbacks<unknown>} callbacks
+   * @param {{ [option: string]: unknown }} options
+   * @param {import('./agents.js').JobCallbacks<any>} callbacks the progress each job reports
    */
   async #start(job, options, { onProgress, signal } = {}) {
     if (onProgress !== undefined && typeof onProgress !== 'function') {
@@ -130,6 +139,7 @@ export class RemoteAgents {
     });
   }
 
+  /** @param {number} id */
   #cancel(id) {
     if (!this.#jobs.has(id)) return;
     this.#worker.then((w) => w?.postMessage(/** @satisfies {AgentsWorkerRequest} */ ({ id, cancel: true })));
@@ -140,6 +150,7 @@ export class RemoteAgents {
    * `options` (SearchAgent's: `benchmark` or `source`, `seed`, `steps`,
    * `seconds`, ...). `onProgress(progress)` about every 100 ms; resolves
    * with the result (status "cancelled" after a cancel).
+   * @type {Declared.RemoteAgents['run']}
    */
   run(agent, options = {}, callbacks = {}) {
     return this.#start('run', { ...options, agent }, callbacks);
@@ -177,7 +188,10 @@ export class RemoteAgents {
   }
 }
 
-/** Starts a module Web Worker running agents-worker.js. */
+/**
+ * Starts a module Web Worker running agents-worker.js.
+ * @param {string | URL | undefined} url
+ */
 function startWorker(url) {
   if (typeof Worker !== 'function') {
     throw namedError('TypeError', 'this environment has no Web Worker; in Node, import compgym/agents.js by package name');

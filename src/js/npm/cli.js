@@ -7,13 +7,22 @@ import { basename } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { runCli } from './node.js';
 
-/** An OS error in Node's words: `no such file or directory (ENOENT)`. */
+/**
+ * An OS error in Node's words: `no such file or directory (ENOENT)`.
+ * @param {any} error whatever a `node:fs` call threw
+ */
 function described(error) {
   const known = typeof error?.errno === 'number' ? getSystemErrorMap().get(error.errno) : undefined;
   return known ? `${known[1]} (${known[0]})` : String(error?.message ?? error);
 }
 
-/** Calls `f`; what it throws is rethrown as its description, for `runCli` to print. */
+/**
+ * Calls `f`; what it throws is rethrown as its description, for `runCli` to print.
+ * @template {unknown[]} A
+ * @template R
+ * @param {(...args: A) => R} f
+ * @returns {(...args: A) => R}
+ */
 function host(f) {
   return (...args) => {
     try {
@@ -25,9 +34,14 @@ function host(f) {
 }
 
 /** Descriptors whose reader has gone away (`compgym ... | head`): further output is dropped. */
+/** @type {Set<number>} */
 const closed = new Set();
 
-/** Writes all of `text` to descriptor `fd`, synchronously, so output and errors keep their order. */
+/**
+ * Writes all of `text` to descriptor `fd`, synchronously, so output and errors keep their order.
+ * @param {number} fd
+ * @param {string} text
+ */
 function write(fd, text) {
   if (closed.has(fd)) return;
   const bytes = Buffer.from(text, 'utf8');
@@ -47,10 +61,10 @@ const invokedAs = basename(process.argv[1] ?? '').replace(/\.js$/, '');
 const args = process.argv.slice(2);
 
 process.exitCode = runCli(invokedAs === 'brili' ? ['brili', ...args] : args, {
-  readFile: host((path) => readFileSync(path)),
+  readFile: host((/** @type {string} */ path) => readFileSync(path)),
   readStdin: host(() => readFileSync(0)),
-  writeFile: host((path, text) => writeFileSync(path, text)),
-  listFolder: host((path) => readdirSync(path)),
+  writeFile: host((/** @type {string} */ path, /** @type {string} */ text) => writeFileSync(path, text)),
+  listFolder: host((/** @type {string} */ path) => readdirSync(path)),
   isFolder: (path) => {
     try {
       return statSync(path).isDirectory();
@@ -58,7 +72,7 @@ process.exitCode = runCli(invokedAs === 'brili' ? ['brili', ...args] : args, {
       return false;
     }
   },
-  realPath: host((path) => realpathSync(path)),
+  realPath: host((/** @type {string} */ path) => realpathSync(path)),
   stdout: (text) => write(1, text),
   stderr: (text) => write(2, text),
 });

@@ -49,16 +49,29 @@
 // other re-entry. A wrapper costs a WeakMap look-up or two per call.
 import { namedError } from './errors.js';
 
-/** The bindings module, for its `errorNames()`. */
+/** @typedef {typeof import('./compgym.js')} Bindings */
+/**
+ * A class of the glue, read by reflection: its prototype's members are
+ * wrapped by name, whatever they are.
+ * @typedef {{ new (...args: any[]): object, readonly name: string, prototype: GluePrototype, __wrap?: (ptr: number) => object }} GlueClass
+ * @typedef {{ free(this: object): void, __destroy_into_raw(this: object): number, [member: string | symbol]: any }} GluePrototype
+ */
+/** @typedef {{ klass: GlueClass, ptr: number }} Brand */
+
+/**
+ * The bindings module, for its `errorNames()`.
+ * @type {Bindings | undefined}
+ */
 let bindings;
 
 /** The names compgym gives its errors: asked of the module on first need, since
  * in a browser it is guarded before `init()` has loaded the wasm. */
+/** @type {Set<string> | undefined} */
 let errorNames;
 function compgymNames() {
   if (!errorNames) {
     try {
-      errorNames = new Set(bindings.errorNames());
+      errorNames = new Set(/** @type {Bindings} */ (bindings).errorNames());
     } catch {
       return new Set(); // not initialised yet: no error of the package can have been thrown
     }
@@ -72,7 +85,11 @@ const BUSY = 'recursive use of an object detected';
 /** How the glue starts the message of a `free()` made while a call on the object runs. */
 const STILL_BORROWED = 'attempted to take ownership of Rust value while it was borrowed';
 
-/** `error`, thrown by member `what`, with a compgym name if the glue threw it. */
+/**
+ * `error`, thrown by member `what`, with a compgym name if the glue threw it.
+ * @param {unknown} error
+ * @param {string} what
+ */
 function retyped(error, what) {
   // compgym's own errors pass, and so does a trap of the wasm code (a crash stays visible).
   if (!(error instanceof Error) || error instanceof WebAssembly.RuntimeError || compgymNames().has(error.name)) {
@@ -87,15 +104,22 @@ function retyped(error, what) {
 // ---- brands ----
 
 /** Live objects the module made: object -> { klass (the glue's class), ptr }. */
+/** @type {WeakMap<object, Brand>} */
 const live = new WeakMap();
 /** Objects that were live and were freed (or given to a call that took them). */
+/** @type {WeakSet<object>} */
 const freed = new WeakSet();
 /** Pointers the glue assigned to objects not branded yet (see the prototype's setter). */
+/** @type {WeakMap<object, unknown>} */
 const pending = new WeakMap();
 /** The object whose `__destroy_into_raw` is running: its pointer may be set to 0. */
+/** @type {object | null} */
 let destroying = null;
 
-/** A short description of `value` for an error message; runs no user code. */
+/**
+ * A short description of `value` for an error message; runs no user code.
+ * @param {unknown} value
+ */
 function kindOf(value) {
   if (value === null) return 'null';
   if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
@@ -108,17 +132,24 @@ function kindOf(value) {
  * Whether `value` is a live object of the class named `className`, read from
  * its brand: runs no user code, so a Proxy (whose `instanceof` would run its
  * traps) is simply not one.
+ * @param {unknown} value
+ * @param {string} className
  */
 export function isLiveOf(value, className) {
   const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
   return brand !== undefined && brand.klass.name === className;
 }
 
-/** Throws unless `value` is a live object of `klass`; `what` names it ("Space.prototype.sample: this"). */
+/**
+ * Throws unless `value` is a live object of `klass`; `what` names it ("Space.prototype.sample: this").
+ * @param {unknown} value
+ * @param {GlueClass} klass
+ * @param {string} what
+ */
 function requireLive(value, klass, what) {
   const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
   if (brand !== undefined && brand.klass === klass) return;
-  if (brand === undefined && freed.has(value)) {
+  if (brand === undefined && freed.has(/** @type {object} */ (value))) {
     throw namedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
   }
   throw namedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
@@ -126,12 +157,17 @@ function requireLive(value, klass, what) {
 
 /** The own `__wbg_ptr` of a branded object: its pointer, read from the brand. */
 const ownPointer = {
+  /** @this {object} */
   get() {
     const brand = live.get(this);
     if (brand !== undefined) return brand.ptr;
     if (freed.has(this)) throw namedError('ValueError', 'this object was freed: free() was called on it');
     throw namedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
   },
+  /**
+   * @this {object}
+   * @param {unknown} ptr
+   */
   set(ptr) {
     // Only the glue's `__destroy_into_raw` writes it, with 0.
     if (destroying !== this || ptr !== 0) throw namedError('TypeError', '__wbg_ptr is read-only');
@@ -140,7 +176,12 @@ const ownPointer = {
   },
 };
 
-/** Brands `obj`, just made by the glue as a `klass`, with the pointer the glue assigned. */
+/**
+ * Brands `obj`, just made by the glue as a `klass`, with the pointer the glue assigned.
+ * @param {object} obj
+ * @param {GlueClass} klass
+ * @param {(this: object) => number} destroy
+ */
 function brand(obj, klass, destroy) {
   const ptr = pending.get(obj);
   pending.delete(obj);
@@ -155,7 +196,10 @@ function brand(obj, klass, destroy) {
 
 // ---- the glue's functions, checked ----
 
-/** The parameter names of a glue function, from its source. */
+/**
+ * The parameter names of a glue function, from its source.
+ * @param {string} source
+ */
 function parameterNames(source) {
   const open = source.indexOf('(');
   const close = source.indexOf(')', open);
@@ -169,23 +213,33 @@ function parameterNames(source) {
 /**
  * The class arguments of glue function `f`: `[index, class, optional]` for
  * each `_assertClass(param, Class)` in its source.
+ * @param {Function} f
+ * @param {Bindings} api
+ * @returns {[number, GlueClass, boolean, string][]}
  */
 function classArguments(f, api) {
   const source = Function.prototype.toString.call(f);
   const params = parameterNames(source);
+  /** @type {[number, GlueClass, boolean, string][]} */
   const found = [];
   for (const [, param, className] of source.matchAll(/_assertClass\((\w+), (\w+)\)/g)) {
     const index = params.indexOf(param);
-    const klass = api[className];
+    const klass = /** @type {{ [name: string]: unknown }} */ (api)[className];
     if (index < 0 || typeof klass !== 'function') {
       throw new Error(`guard.js: cannot read the class argument ${param} of ${f.name}`);
     }
-    found.push([index, klass, source.includes(`isLikeNone(${param})`), param]);
+    found.push([index, /** @type {GlueClass} */ (klass), source.includes(`isLikeNone(${param})`), param]);
   }
   return found;
 }
 
-/** `f` (a method, getter, setter or static method of the glue) with `this` and its class arguments checked. */
+/**
+ * `f` (a method, getter, setter or static method of the glue) with `this` and its class arguments checked.
+ * @param {Function} f
+ * @param {string} what
+ * @param {GlueClass | null} self the class of `this`; null for a static method
+ * @param {Bindings} api
+ */
 function checked(f, what, self, api) {
   const classArgs = classArguments(f, api);
   /** @this {unknown} @param {unknown[]} args */
@@ -207,7 +261,13 @@ function checked(f, what, self, api) {
   return wrapped;
 }
 
-/** Wraps the methods and accessors of `holder` (a class, or its prototype with `self` its class). */
+/**
+ * Wraps the methods and accessors of `holder` (a class, or its prototype with `self` its class).
+ * @param {object} holder
+ * @param {string} prefix
+ * @param {GlueClass | null} self
+ * @param {Bindings} api
+ */
 function checkMembers(holder, prefix, self, api) {
   for (const key of Object.getOwnPropertyNames(holder)) {
     // The glue's own helpers (`__wrap`, `__destroy_into_raw`) and `free` are guarded apart.
@@ -232,6 +292,8 @@ function checkMembers(holder, prefix, self, api) {
 /**
  * Guards the glue's class `klass` in place (its prototype and static
  * methods, `__wrap`, `free`) and returns the class to export in its place.
+ * @param {GlueClass} klass
+ * @param {Bindings} api
  */
 function guardClass(klass, api) {
   const name = klass.name;
@@ -243,11 +305,16 @@ function guardClass(klass, api) {
   // an object (noted, for `brand`), or anything else.
   Object.defineProperty(proto, '__wbg_ptr', {
     configurable: false,
+    /** @this {object} */
     get() {
       const ptr = pending.get(this);
       if (ptr !== undefined) return ptr;
       throw namedError('TypeError', `this is not a ${name} made by compgym`);
     },
+    /**
+     * @this {object}
+     * @param {unknown} ptr
+     */
     set(ptr) {
       pending.set(this, ptr);
     },
@@ -300,9 +367,13 @@ function guardClass(klass, api) {
  * The class users get for `klass`: the same prototype and static methods,
  * `new` brands what it makes, and `__wrap` (which would brand any number)
  * cannot be read, written or listed.
+ * @param {GlueClass} klass
+ * @param {(this: object) => number} guardedDestroy
+ * @returns {GlueClass}
  */
 function exportedClass(klass, guardedDestroy) {
-  const hidden = (key) => key === '__wrap';
+  const hidden = (/** @type {string | symbol} */ key) => key === '__wrap';
+  /** @type {GlueClass} */
   const exported = new Proxy(klass, {
     construct(target, args, newTarget) {
       // A subclass's prototype, read before anything is made.
@@ -329,7 +400,11 @@ function exportedClass(klass, guardedDestroy) {
   return exported;
 }
 
-/** Whether `value` is one of the glue's classes. */
+/**
+ * Whether `value` is one of the glue's classes.
+ * @param {any} value
+ * @returns {value is GlueClass}
+ */
 function isGlueClass(value) {
   return typeof value === 'function' && typeof value.prototype?.__destroy_into_raw === 'function';
 }
@@ -338,18 +413,23 @@ function isGlueClass(value) {
  * Guards every class of the bindings module `api` (once), and returns the
  * package's exports that differ from the module's: each class, and `init`
  * and `initSync` returning nothing.
+ * @param {Bindings} api
+ * @returns {Bindings} only its classes, `default` (init) and `initSync`, which the declarations type as they are here
  */
 export function guardBindings(api) {
   bindings = api;
+  /** @type {{ [name: string]: unknown }} */
   const exports = {};
   for (const [name, value] of Object.entries(api)) {
     if (isGlueClass(value)) exports[name] = guardClass(value, api);
   }
+  /** @param {Parameters<Bindings['initSync']>[0]} module */
   exports.initSync = function initSync(module) {
     api.initSync(module);
   };
+  /** @param {Parameters<Bindings['default']>[0]} moduleOrPath */
   exports.default = async function init(moduleOrPath) {
     await api.default(moduleOrPath);
   };
-  return exports;
+  return /** @type {Bindings} */ (/** @type {unknown} */ (exports));
 }

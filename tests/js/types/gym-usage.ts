@@ -23,6 +23,7 @@ import {
   make,
   makeVec,
   register,
+  type CheckName,
   type CheckProblem,
   type CompilerGymEnv,
   type EpisodeStatistics,
@@ -74,6 +75,16 @@ const logs = new TransformObservation(env, (x) => Float64Array.from(x as BigInt6
 const shifted = new TransformAction(env, (a: number) => a + 1);
 const problems: CheckProblem[] = checkEnv(scaled);
 const severity: 'error' | 'warning' = problems[0].severity;
+// Every check checkEnv reports has its name in CheckName (docs/gym.md lists them).
+const reported: CheckName[] = [
+  'action-space-normalized',
+  'reset-observation-type',
+  'step-observation-type',
+  'reset-data-reused',
+  'step-data-reused',
+  'step-truncates',
+  'step-determinism',
+];
 const episode = (info as { episode?: EpisodeStatistics }).episode?.r;
 
 const envs = new SyncVectorEnv([() => new Walk(), () => new Walk()]);
@@ -133,4 +144,4 @@ new AsyncVectorEnv([() => new Walk()]);
 // @ts-expect-error checkEnv reports severities, not booleans
 const flag: boolean = problems[0].severity;
 
-export { masked, weighted, perElement, normalized, logScaled, float32Rewards, int32Actions, total, done, forked, ir, view, before, logs, shifted, severity, episode, batch, sum, remoteIsAsync, remoteStep, notText, flag };
+export { masked, weighted, perElement, normalized, logScaled, float32Rewards, int32Actions, total, done, forked, ir, view, before, logs, shifted, severity, reported, episode, batch, sum, remoteIsAsync, remoteStep, notText, flag };

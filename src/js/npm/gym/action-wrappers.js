@@ -9,15 +9,23 @@ import { DTYPES } from './ml-wrappers.js';
 import { boxBounds } from './space-values.js';
 import { isTypedArray } from './arrays.js';
 
+/** @import { ResetArgs } from './index.js' */
+/** @import { DType } from '../compgym.js' */
+
 /** Rounds as the dtype stores a number: float32 through Math.fround, float64 as it is. */
-const rounding = (dtype) => (dtype === 'float32' ? Math.fround : (x) => x);
+const rounding = (/** @type {DType} */ dtype) => (dtype === 'float32' ? Math.fround : (/** @type {number} */ x) => x);
 
 /** Each element of `action` (a number, an array or a typed array) mapped by `f(x, i)`, as a typed array of `dtype`. */
+/**
+ * @param {unknown} action checked here
+ * @param {DType} dtype a float or integer dtype (a Box's that is not bool)
+ * @param {(x: number, i: number) => number} f
+ */
 function mapAction(action, dtype, f) {
   if (typeof action === 'number') return f(action, 0);
   if (!(isTypedArray(action) || Array.isArray(action)))
     throw typeError(`a Box action must be a number, an array or a typed array, got ${describe(action)}`);
-  const out = new DTYPES[dtype](action.length);
+  const out = new DTYPES[/** @type {keyof typeof DTYPES} */ (dtype)](action.length);
   for (let i = 0; i < action.length; i++) out[i] = f(Number(action[i]), i);
   return out;
 }
@@ -27,18 +35,25 @@ function mapAction(action, dtype, f) {
  * in a Box of the same shape and dtype with infinite bounds (Gymnasium 1.x).
  */
 export class ClipAction extends TransformAction {
+  /** @param {unknown} env */
   constructor(env) {
     const box = boxBounds(requireEnv(env, "ClipAction's environment").actionSpace, 'ClipAction');
-    const clip = (x, i) => Math.min(box.high[i], Math.max(box.low[i], x));
+    const clip = (/** @type {number} */ x, /** @type {number} */ i) => Math.min(box.high[i], Math.max(box.low[i], x));
     super(
       env,
-      (action) => mapAction(action, box.dtype, clip),
+      (/** @type {unknown} */ action) => mapAction(action, box.dtype, clip),
       Space.box({ low: -Infinity, high: Infinity, shape: box.shape, dtype: box.dtype }),
     );
   }
 }
 
-/** A bound given as a number or one number per element, as `size` numbers. */
+/**
+ * A bound given as a number or one number per element, as `size` numbers.
+ * @param {unknown} bound
+ * @param {number} size
+ * @param {string} what
+ * @returns {number[]}
+ */
 function readBound(bound, size, what) {
   if (typeof bound === 'number') return new Array(size).fill(bound);
   if (isTypedArray(bound) || Array.isArray(bound)) {
@@ -55,6 +70,11 @@ function readBound(bound, size, what) {
  * dtype). Infinite bounds stay where they are and must match.
  */
 export class RescaleAction extends TransformAction {
+  /**
+   * @param {unknown} env
+   * @param {unknown} minAction checked: a number or one per element
+   * @param {unknown} maxAction checked: a number or one per element
+   */
   constructor(env, minAction, maxAction) {
     const box = boxBounds(requireEnv(env, "RescaleAction's environment").actionSpace, 'RescaleAction');
     if (!box.dtype.startsWith('float')) throw typeError(`RescaleAction needs a float Box action space, got dtype ${box.dtype}`);
@@ -78,10 +98,10 @@ export class RescaleAction extends TransformAction {
       if (Number.isFinite(b)) intercept[i] = round(b - hi);
       if (Number.isFinite(a)) intercept[i] = round(round(gradient[i] * -lo) + a);
     }
-    const back = (x, i) => round(round(x - intercept[i]) / gradient[i]);
+    const back = (/** @type {number} */ x, /** @type {number} */ i) => round(round(x - intercept[i]) / gradient[i]);
     super(
       env,
-      (action) => mapAction(action, box.dtype, back),
+      (/** @type {unknown} */ action) => mapAction(action, box.dtype, back),
       Space.box({ low: newMin, high: newMax, shape: box.shape, dtype: box.dtype }),
     );
     this.minAction = newMin;
@@ -89,12 +109,17 @@ export class RescaleAction extends TransformAction {
   }
 }
 
+/** @param {unknown} p */
 function readProbability(p) {
   if (typeof p !== 'number') throw typeError(`StickyAction: repeatActionProbability must be a number, got ${describe(p)}`);
   if (!(p >= 0 && p < 1)) throw valueError(`StickyAction: repeatActionProbability must be in [0, 1), got ${p}`);
   return p;
 }
 
+/**
+ * @param {unknown} duration
+ * @returns {[number, number]}
+ */
 function readDuration(duration) {
   const range = typeof duration === 'number' ? [duration, duration] : duration;
   if (!Array.isArray(range) || range.length !== 2) {
@@ -114,6 +139,11 @@ function readDuration(duration) {
  * `reset({seed})` makes a run reproduce.
  */
 export class StickyAction extends ActionWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} repeatActionProbability checked: in [0, 1)
+   * @param {{ repeatActionDuration?: number | [number, number] }} [options] checked
+   */
   constructor(env, repeatActionProbability, { repeatActionDuration = 1 } = {}) {
     super(env);
     this.repeatActionProbability = readProbability(repeatActionProbability);
@@ -131,11 +161,15 @@ export class StickyAction extends ActionWrapper {
     this.numRepeats = 0;
     this.repeatsTaken = 0;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     this._clear();
     return this.env.reset(args);
   }
-  /** As ActionWrapper's, but a step that throws leaves the sticky state as it was (its draws are spent). */
+  /**
+   * As ActionWrapper's, but a step that throws leaves the sticky state as it was (its draws are spent).
+   * @param {any} action
+   */
   step(action) {
     /** @type {[unknown, boolean, number, number]} */
     const saved = [this.lastAction, this.isStickyActions, this.numRepeats, this.repeatsTaken];
@@ -146,6 +180,7 @@ export class StickyAction extends ActionWrapper {
       throw error;
     }
   }
+  /** @param {any} action */
   action(action) {
     let taken = action;
     if (this.isStickyActions || (this.lastAction !== null && this.npRandom.random() < this.repeatActionProbability)) {
@@ -173,6 +208,10 @@ export class StickyAction extends ActionWrapper {
  * observation and info and the sum of the rewards.
  */
 export class RepeatAction extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} numRepeats checked: a positive integer
+   */
   constructor(env, numRepeats) {
     super(env);
     if (typeof numRepeats !== 'number' || !Number.isInteger(numRepeats))
@@ -180,6 +219,7 @@ export class RepeatAction extends Wrapper {
     if (numRepeats < 1) throw valueError(`RepeatAction: numRepeats must be at least 1, got ${numRepeats}`);
     this.numRepeats = numRepeats;
   }
+  /** @param {any} action */
   step(action) {
     let total = 0;
     let result;

@@ -11,15 +11,25 @@
 import { dataEqual, describe, isPlainObject, isSpace, typeError } from './core.js';
 import { make } from './envs.js';
 
+/** @import { CheckName, CheckProblem } from './index.js' */
+/** @import { AnyEnv, SpaceObject } from './core.js' */
+/** @import { BoxDescription, SpaceDescription } from '../compgym.js' */
+
 const SEED = 123;
 
+/** @param {unknown} error */
 function errorText(error) {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** Why `value` is not in `space`, as advice. */
+/**
+ * Why `value` is not in `space`, as advice.
+ * @param {SpaceObject} space
+ * @param {unknown} value
+ */
 function outsideAdvice(space, value) {
-  const description = space.toJSON();
+  // The kinds with a dtype have it here or in their `space`.
+  const description = /** @type {{ dtype?: string, space?: { dtype?: string } }} */ (space.toJSON());
   const dtype = description.dtype ?? description.space?.dtype;
   const parts = [`${describe(value)} is not in ${space}`];
   if (dtype && ArrayBuffer.isView(value)) parts.push(`return a typed array of the space's dtype (${dtype}), of length ${space.flatdim}`);
@@ -28,6 +38,10 @@ function outsideAdvice(space, value) {
   return parts.join(': ');
 }
 
+/**
+ * @param {unknown} value
+ * @returns {boolean}
+ */
 function hasNonFinite(value) {
   if (typeof value === 'number') return !Number.isFinite(value);
   if (value instanceof Float32Array || value instanceof Float64Array) return value.some((x) => !Number.isFinite(x));
@@ -36,7 +50,12 @@ function hasNonFinite(value) {
   return false;
 }
 
-/** The Box descriptions inside a space description, with their paths. */
+/**
+ * The Box descriptions inside a space description, with their paths.
+ * @param {SpaceDescription} description
+ * @param {string} path
+ * @param {[string, BoxDescription][]} out
+ */
 function boxes(description, path, out) {
   if (description.type === 'Box') out.push([path, description]);
   if (description.type === 'Dict') for (const [k, d] of description.spaces) boxes(d, `${path}.${k}`, out);
@@ -44,18 +63,24 @@ function boxes(description, path, out) {
   return out;
 }
 
-const infinite = (bound) => (Array.isArray(bound) ? bound : [bound]).some((x) => x === null || !Number.isFinite(Number(x)));
+const infinite = (/** @type {unknown} */ bound) =>
+  (Array.isArray(bound) ? bound : [bound]).some((x) => x === null || !Number.isFinite(Number(x)));
 
-/** A Box's bounds, element by element (a shared bound repeated). */
+/**
+ * A Box's bounds, element by element (a shared bound repeated).
+ * @param {BoxDescription} box
+ * @returns {[number[], number[]]}
+ */
 function bounds(box) {
   const n = box.shape.reduce((a, b) => a * b, 1);
-  const each = (bound) => (Array.isArray(bound) ? bound.map(Number) : new Array(n).fill(Number(bound)));
+  const each = (/** @type {unknown} */ bound) => (Array.isArray(bound) ? bound.map(Number) : new Array(n).fill(Number(bound)));
   return [each(box.low), each(box.high)];
 }
 
 /**
  * Gymnasium's advice for Box action spaces of one dimension: a symmetric,
  * normalised range ([-1, 1] or [0, 1]) suits learning algorithms best.
+ * @param {BoxDescription} box
  */
 function normalised(box) {
   if (box.shape.length !== 1) return true;
@@ -63,7 +88,12 @@ function normalised(box) {
   return low.every((l, i) => (l === 0 || Math.abs(l) === Math.abs(high[i])) && l >= -1 && high[i] <= 1);
 }
 
-/** The empty Dicts and Tuples inside a space description, with their paths (Gymnasium refuses them). */
+/**
+ * The empty Dicts and Tuples inside a space description, with their paths (Gymnasium refuses them).
+ * @param {SpaceDescription} description
+ * @param {string} path
+ * @param {[string, string][]} out
+ */
 function empties(description, path, out) {
   if ((description.type === 'Dict' || description.type === 'Tuple') && description.spaces.length === 0) out.push([path, description.type]);
   if (description.type === 'Dict') for (const [k, d] of description.spaces) empties(d, `${path}.${k}`, out);
@@ -71,7 +101,10 @@ function empties(description, path, out) {
   return out;
 }
 
-/** The typed array a space's values are (Box, MultiDiscrete, MultiBinary), for advice on plain arrays. */
+/**
+ * The typed array a space's values are (Box, MultiDiscrete, MultiBinary), for advice on plain arrays.
+ * @param {SpaceObject} space
+ */
 function arrayKind(space) {
   const d = space.toJSON();
   if (d.type === 'Box') return `a ${d.dtype} typed array`;
@@ -80,18 +113,22 @@ function arrayKind(space) {
 }
 
 /** Whether two results share an object (an array, typed array or plain object), as a reused buffer would. */
-const sameObject = (a, b) => typeof a === 'object' && a !== null && a === b;
+const sameObject = (/** @type {unknown} */ a, /** @type {unknown} */ b) => typeof a === 'object' && a !== null && a === b;
 
 /**
  * Checks `env` against Gymnasium's API; returns every problem found (an
  * empty array when there is none). Options: `skipRenderCheck`,
  * `skipCloseCheck`.
+ * @param {any} env checked: what it has is what the checks report on
+ * @param {{ skipRenderCheck?: boolean, skipCloseCheck?: boolean }} [options]
+ * @returns {CheckProblem[]}
  */
 export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false } = {}) {
   if (env === null || typeof env !== 'object') throw typeError(`checkEnv checks an environment object, got ${describe(env)}`);
+  /** @type {CheckProblem[]} */
   const problems = [];
-  const error = (check, message) => problems.push({ check, severity: 'error', message });
-  const warning = (check, message) => problems.push({ check, severity: 'warning', message });
+  const error = (/** @type {CheckName} */ check, /** @type {string} */ message) => problems.push({ check, severity: 'error', message });
+  const warning = (/** @type {CheckName} */ check, /** @type {string} */ message) => problems.push({ check, severity: 'warning', message });
 
   if (typeof env.reset !== 'function' || typeof env.step !== 'function') {
     error(
@@ -105,11 +142,14 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   }
 
   // ---- spaces ----------------------------------------------------------------
+  /** @type {{ action?: SpaceObject, observation?: SpaceObject }} */
   const spaces = {};
-  for (const [name, kind] of [
+  /** @type {['actionSpace' | 'observationSpace', 'action' | 'observation'][]} */
+  const kinds = [
     ['actionSpace', 'action'],
     ['observationSpace', 'observation'],
-  ]) {
+  ];
+  for (const [name, kind] of kinds) {
     let space;
     try {
       space = env[name];
@@ -186,17 +226,23 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
       `env.renderMode is ${JSON.stringify(renderMode)}, not one of metadata.renderModes (${JSON.stringify(modes)}); add it there or use another`,
     );
   }
-  if (!spaces.observation) return problems; // nothing below can be judged without it
+  const observationSpace = spaces.observation;
+  if (!observationSpace) return problems; // nothing below can be judged without it
 
   // ---- reset -----------------------------------------------------------------
+  /**
+   * @param {'reset-observation' | 'step-observation'} check
+   * @param {string} what
+   * @param {unknown} observation
+   */
   const observe = (check, what, observation) => {
-    if (!spaces.observation.contains(observation)) {
-      error(check, `the observation of ${what}: ${outsideAdvice(spaces.observation, observation)}`);
+    if (!observationSpace.contains(/** @type {import('../compgym.js').SpaceValue} */ (observation))) {
+      error(check, `the observation of ${what}: ${outsideAdvice(observationSpace, observation)}`);
       return false;
     }
     if (hasNonFinite(observation))
       warning(`${check}-finite`, `the observation of ${what} holds NaN or infinity; agents rarely cope with them`);
-    const kind = arrayKind(spaces.observation);
+    const kind = arrayKind(observationSpace);
     if (kind && Array.isArray(observation)) {
       warning(
         `${check}-type`,
@@ -205,6 +251,11 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     }
     return true;
   };
+  /**
+   * @param {unknown} args
+   * @param {string} what
+   * @returns {unknown[] | null}
+   */
   const reset = (args, what) => {
     let result;
     try {
@@ -228,11 +279,19 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
 
   const seeded = reset({ seed: SEED }, `reset({seed: ${SEED}})`);
   // Gymnasium's check that returned data is not reused: an agent keeping a result must not see it change.
+  /**
+   * @param {'reset-data-reused' | 'step-data-reused'} check
+   * @param {unknown[]} a
+   * @param {unknown[]} b
+   * @param {string} what
+   */
   const reused = (check, a, b, what) => {
-    for (const [i, name] of [
+    /** @type {[number, string][]} */
+    const parts = [
       [0, 'observation'],
       [a.length - 1, 'info'],
-    ]) {
+    ];
+    for (const [i, name] of parts) {
       if (sameObject(a[i], b[i])) {
         error(
           check,
@@ -276,6 +335,11 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
   }
 
   // ---- step ------------------------------------------------------------------
+  /**
+   * @param {unknown} action
+   * @param {string} what
+   * @returns {unknown[] | null}
+   */
   const step = (action, what) => {
     let result;
     try {
@@ -330,7 +394,7 @@ export function checkEnv(env, { skipRenderCheck = false, skipCloseCheck = false 
     let frame;
     try {
       frame = env.render();
-      const expected = { ansi: 'string', human: 'undefined or null' }[renderMode];
+      const expected = /** @type {{ [mode: string]: string }} */ ({ ansi: 'string', human: 'undefined or null' })[renderMode];
       if (renderMode === 'ansi' && typeof frame !== 'string')
         error('render', `render() in mode "ansi" returned ${describe(frame)}; return the text`);
       if (renderMode === 'human' && frame !== undefined && frame !== null)

@@ -6,16 +6,28 @@ import { Wrapper, describe, namedError, typeError } from './core.js';
 import { checkRender, checkReset, checkSpace, checkStep } from './passive-checker.js';
 import { warn } from './warn.js';
 
-/** Gymnasium's ResetNeeded: step or render before the first reset. */
-const resetNeeded = (message) => namedError('ResetNeeded', message);
+/** @import { ResetArgs } from './index.js' */
+/** @import { AnyEnv } from './core.js' */
+/** @typedef {{ orderEnforce?: unknown, disableEnvChecker?: unknown, disableRenderOrderEnforcing?: unknown }} Flags make's, unchecked */
 
+/** Gymnasium's ResetNeeded: step or render before the first reset. */
+const resetNeeded = (/** @type {string} */ message) => namedError('ResetNeeded', message);
+
+/**
+ * @param {unknown} value
+ * @param {string} what
+ */
 function readFlag(value, what) {
   if (value === undefined || value === null) return false;
   if (typeof value !== 'boolean') throw typeError(`${what} must be a boolean, got ${describe(value)}`);
   return value;
 }
 
-/** A wrapper's spec: the one below with `changes` (null without one). */
+/**
+ * A wrapper's spec: the one below with `changes` (null without one).
+ * @param {import('./core.js').Env['spec']} spec
+ * @param {{ [flag: string]: boolean }} changes
+ */
 function specWith(spec, changes) {
   return spec ? Object.freeze({ ...spec, ...changes }) : spec;
 }
@@ -25,6 +37,10 @@ function specWith(spec, changes) {
  * `disableRenderOrderEnforcing`) before the first `reset`.
  */
 export class OrderEnforcing extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {{ disableRenderOrderEnforcing?: boolean }} [options] checked
+   */
   constructor(env, { disableRenderOrderEnforcing = false } = {}) {
     super(env);
     this.disableRenderOrderEnforcing = readFlag(disableRenderOrderEnforcing, 'OrderEnforcing: disableRenderOrderEnforcing');
@@ -34,10 +50,12 @@ export class OrderEnforcing extends Wrapper {
   get hasReset() {
     return this._hasReset;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     this._hasReset = true;
     return this.env.reset(args);
   }
+  /** @param {any} action */
   step(action) {
     if (!this._hasReset) throw resetNeeded('Cannot call env.step() before calling env.reset()');
     return this.env.step(action);
@@ -53,6 +71,7 @@ export class OrderEnforcing extends Wrapper {
   get spec() {
     return specWith(super.spec, { orderEnforce: true });
   }
+  /** @param {import('./core.js').Env['spec']} spec */
   set spec(spec) {
     super.spec = spec;
   }
@@ -66,6 +85,7 @@ export class OrderEnforcing extends Wrapper {
  * elsewhere); nothing returned is changed.
  */
 export class PassiveEnvChecker extends Wrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
     checkSpace(this.env.actionSpace, 'action');
@@ -75,11 +95,13 @@ export class PassiveEnvChecker extends Wrapper {
     this.checkedRender = false;
     this.closeCalled = false;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     if (this.checkedReset) return this.env.reset(args);
     this.checkedReset = true;
     return checkReset(this.env, args);
   }
+  /** @param {any} action */
   step(action) {
     if (this.checkedStep) return this.env.step(action);
     this.checkedStep = true;
@@ -106,6 +128,7 @@ export class PassiveEnvChecker extends Wrapper {
   get spec() {
     return specWith(super.spec, { disableEnvChecker: false });
   }
+  /** @param {import('./core.js').Env['spec']} spec */
   set spec(spec) {
     super.spec = spec;
   }
@@ -118,15 +141,18 @@ export class PassiveEnvChecker extends Wrapper {
  * autoreset, as the vector environments' default.
  */
 export class Autoreset extends Wrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
     this.autoreset = false;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const result = this.env.reset(args);
     this.autoreset = false;
     return result;
   }
+  /** @param {any} action */
   step(action) {
     let result;
     if (this.autoreset) {
@@ -140,7 +166,13 @@ export class Autoreset extends Wrapper {
   }
 }
 
-/** make's flag `name`: its option when given, else the spec's, else `fallback`. */
+/**
+ * make's flag `name`: its option when given, else the spec's, else `fallback`.
+ * @param {Flags} options
+ * @param {Flags} spec
+ * @param {keyof Flags} name
+ * @param {boolean} fallback
+ */
 function flagOf(options, spec, name, fallback) {
   if (options[name] !== undefined && options[name] !== null) return readFlag(options[name], `make: ${name}`);
   return spec[name] === undefined ? fallback : readFlag(spec[name], name);
@@ -152,6 +184,9 @@ function flagOf(options, spec, name, fallback) {
  * `orderEnforce` (the default), with `disableRenderOrderEnforcing`; each
  * flag is make's option (`options`), else the spec's. Returns the
  * environment and the flags applied, for the made spec.
+ * @param {AnyEnv} env
+ * @param {Flags} spec
+ * @param {Flags} options
  */
 export function makeWrappers(env, spec, options) {
   const applied = {

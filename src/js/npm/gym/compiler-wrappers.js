@@ -20,6 +20,13 @@ import {
   valueError,
 } from './core.js';
 
+/** @import { CommandlineFlag, ResetArgs } from './index.js' */
+/** @import { AnyEnv, SpaceObject } from './core.js' */
+
+/**
+ * @param {AnyEnv} env
+ * @param {string} who
+ */
 function commandlineSpaceOf(env, who) {
   const space = requireSpace(env.actionSpace, `${who}: the action space`);
   if (space.type !== 'Commandline') {
@@ -28,7 +35,11 @@ function commandlineSpaceOf(env, who) {
   return space;
 }
 
-/** The `{name, flag, description}` entries of a Commandline space. */
+/**
+ * The `{name, flag, description}` entries of a Commandline space.
+ * @param {SpaceObject} space
+ * @returns {CommandlineFlag[]}
+ */
 function commandlineEntries(space) {
   const names = space.names;
   const flags = space.flags;
@@ -40,6 +51,8 @@ function commandlineEntries(space) {
  * An info whose `actionMask` (over the wrapped action space) is replaced by
  * `remap(mask)` (over the wrapper's); as the core's, a mask never forbids
  * everything: all ones and `fixedPoint: true` instead.
+ * @param {any} info the wrapped environment's, unchecked
+ * @param {(mask: Uint8Array) => Uint8Array} remap
  */
 function remapMask(info, remap) {
   if (!(info?.actionMask instanceof Uint8Array)) return info;
@@ -58,6 +71,10 @@ function remapMask(info, remap) {
  * never masked in `info.actionMask`.
  */
 export class CommandlineWithTerminalAction extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {CommandlineFlag} [terminal] checked by the core
+   */
   constructor(env, terminal = { name: 'end-of-episode', flag: '-end-of-episode', description: 'End the episode' }) {
     super(env);
     const space = commandlineSpaceOf(this.env, 'CommandlineWithTerminalAction');
@@ -67,13 +84,16 @@ export class CommandlineWithTerminalAction extends Wrapper {
     });
     this.terminalAction = entries.length;
     this.terminalFlag = terminal.flag;
+    /** @type {unknown} */
     this._lastObservation = undefined;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const [observation, info] = this.env.reset(args);
     this._lastObservation = observation;
     return [observation, this._info(info)];
   }
+  /** @param {any} action */
   step(action) {
     if (action === this.terminalAction || action === this.terminalFlag) {
       if (this._lastObservation === undefined) throw namedError('SessionNotFound', 'step before reset: call reset() first');
@@ -83,6 +103,7 @@ export class CommandlineWithTerminalAction extends Wrapper {
     this._lastObservation = observation;
     return [observation, reward, terminated, truncated, this._info(info)];
   }
+  /** @param {unknown} info */
   _info(info) {
     return remapMask(info, (mask) => {
       const out = new Uint8Array(mask.length + 1);
@@ -101,8 +122,8 @@ export class CommandlineWithTerminalAction extends Wrapper {
  */
 export class ConstrainedCommandline extends ActionWrapper {
   /**
-   * @param {object} env
-   * @param {string[]} flags
+   * @param {unknown} env
+   * @param {string[]} flags checked
    * @param {{ name?: string }} [options]
    */
   constructor(env, flags, { name } = {}) {
@@ -126,8 +147,13 @@ export class ConstrainedCommandline extends ActionWrapper {
       { name: `ConstrainedCommandline<${name ?? space.name}, ${flags.length}>` },
     );
   }
+  /** @param {any} action */
+  /**
+   * @param {any} action checked: a flag, an index or an array of them
+   * @returns {number | number[]}
+   */
   action(action) {
-    if (Array.isArray(action)) return action.map((a) => this.action(a));
+    if (Array.isArray(action)) return action.map((a) => /** @type {number} */ (this.action(a)));
     if (typeof action === 'string') {
       const i = this.flags.indexOf(action);
       if (i < 0) throw lookupError(`ConstrainedCommandline: ${JSON.stringify(action)} is not one of ${this.flags.join(' ')}`);
@@ -138,19 +164,27 @@ export class ConstrainedCommandline extends ActionWrapper {
     }
     return this._forward[action];
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const [observation, info] = this.env.reset(args);
     return [observation, this._info(info)];
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(this.action(action));
     return [observation, reward, terminated, truncated, this._info(info)];
   }
+  /** @param {unknown} info */
   _info(info) {
     return remapMask(info, (mask) => Uint8Array.from(this._forward, (i) => mask[i]));
   }
+  /** @param {any} action */
+  /**
+   * @param {any} action an index of the wrapped space, or an array of them
+   * @returns {number | number[]}
+   */
   reverseAction(action) {
-    if (Array.isArray(action)) return action.map((a) => this.reverseAction(a));
+    if (Array.isArray(action)) return action.map((a) => /** @type {number} */ (this.reverseAction(a)));
     const inner = this._reverse.get(action);
     if (inner === undefined)
       throw valueError(`ConstrainedCommandline: action ${describe(action)} of the wrapped space is not one of the constrained flags`);
@@ -168,6 +202,7 @@ export class ConstrainedCommandline extends ActionWrapper {
  * wrapped environment, without a Counter around it.
  */
 export class Counter extends Wrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
     this.counters = { close: 0, reset: 0, step: 0, fork: 0 };
@@ -176,10 +211,12 @@ export class Counter extends Wrapper {
     this.counters.close += 1;
     return this.env.close();
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     this.counters.reset += 1;
     return this.env.reset(args);
   }
+  /** @param {any} action */
   step(action) {
     this.counters.step += 1;
     return this.env.step(action);
@@ -198,14 +235,16 @@ export class Counter extends Wrapper {
  * this wrapper), `fork()` forks the environment and every fork on the stack.
  */
 export class ForkOnStep extends Wrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
+    /** @type {AnyEnv[]} */
     this.stack = [];
   }
   undo() {
     if (this.stack.length === 0) return null;
     this.env.close();
-    this.env = this.stack.pop();
+    this.env = /** @type {AnyEnv} */ (this.stack.pop());
     return this.env;
   }
   _dropStack() {
@@ -216,11 +255,13 @@ export class ForkOnStep extends Wrapper {
     this._dropStack();
     return this.env.close();
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const result = this.env.reset(args);
     this._dropStack();
     return result;
   }
+  /** @param {any} action */
   step(action) {
     const before = callOptional(this.env, 'fork', [], String(this.env));
     let result;
@@ -235,22 +276,30 @@ export class ForkOnStep extends Wrapper {
   }
   fork() {
     const copy = super.fork();
-    copy.stack = this.stack.map((env) => env.fork());
+    copy.stack = this.stack.map((/** @type {AnyEnv} */ env) => env.fork());
     return copy;
   }
 }
 
-/** `options.benchmark` is the wrapper's to choose. */
+/**
+ * `options.benchmark` is the wrapper's to choose.
+ * @param {unknown} args
+ * @param {string} who
+ */
 function readBenchmarkFreeReset(args, who) {
   const { seed, options } = readResetArgs(args, `${who}.reset`);
   if (options?.benchmark !== undefined) throw typeError(`a benchmark was passed to ${who}.reset(): the wrapper chooses it`);
   return { seed, options };
 }
 
-/** Two iterators over what remains of `iterator`, each advancing on its own. */
+/**
+ * Two iterators over what remains of `iterator`, each advancing on its own.
+ * @param {Iterator<unknown>} iterator
+ */
 function tee(iterator) {
   /** @type {[unknown[], unknown[]]} */
   const buffers = [[], []];
+  /** @type {(mine: 0 | 1) => IterableIterator<unknown>} */
   const branch = (mine) => ({
     next() {
       if (buffers[mine].length) return { value: buffers[mine].shift(), done: false };
@@ -265,6 +314,11 @@ function tee(iterator) {
   return [branch(0), branch(1)];
 }
 
+/**
+ * @param {any} benchmarks checked: an iterable, not a string
+ * @param {string} who
+ * @returns {IterableIterator<unknown>} as the iterators of built-in iterables and generators are
+ */
 function iteratorOf(benchmarks, who) {
   if (benchmarks === null || typeof benchmarks?.[Symbol.iterator] !== 'function' || typeof benchmarks === 'string') {
     throw typeError(`${who}: benchmarks must be an iterable of benchmark URIs, got ${describe(benchmarks)}`);
@@ -278,11 +332,17 @@ function iteratorOf(benchmarks, who) {
  * copy of the iterator, or on the same one with `forkSharesIterator`.
  */
 export class IterateOverBenchmarks extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} benchmarks checked: an iterable of benchmark URIs
+   * @param {{ forkSharesIterator?: boolean }} [options]
+   */
   constructor(env, benchmarks, { forkSharesIterator = false } = {}) {
     super(env);
     this._benchmarks = iteratorOf(benchmarks, new.target.name);
     this.forkSharesIterator = Boolean(forkSharesIterator);
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const { seed, options } = readBenchmarkFreeReset(args, this.constructor.name);
     const next = this._benchmarks.next();
@@ -296,7 +356,9 @@ export class IterateOverBenchmarks extends Wrapper {
   }
 }
 
+/** @param {Iterator<unknown>} iterator */
 function* cycle(iterator) {
+  /** @type {unknown[]} */
   const seen = [];
   for (let item = iterator.next(); !item.done; item = iterator.next()) {
     seen.push(item.value);
@@ -308,6 +370,11 @@ function* cycle(iterator) {
 
 /** Cycles through the benchmarks, one per reset, forever. */
 export class CycleOverBenchmarks extends IterateOverBenchmarks {
+  /**
+   * @param {unknown} env
+   * @param {unknown} benchmarks checked: an iterable of benchmark URIs
+   * @param {{ forkSharesIterator?: boolean }} [options]
+   */
   constructor(env, benchmarks, options) {
     super(env, cycle(iteratorOf(benchmarks, 'CycleOverBenchmarks')), options);
   }
@@ -321,8 +388,8 @@ export class CycleOverBenchmarks extends IterateOverBenchmarks {
  */
 export class RandomOrderBenchmarks extends Wrapper {
   /**
-   * @param {object} env
-   * @param {Iterable<string>} benchmarks
+   * @param {unknown} env
+   * @param {Iterable<string>} benchmarks checked
    * @param {{ seed?: number | bigint }} [options]
    */
   constructor(env, benchmarks, { seed } = {}) {
@@ -331,6 +398,7 @@ export class RandomOrderBenchmarks extends Wrapper {
     if (this.benchmarks.length === 0) throw valueError('RandomOrderBenchmarks: benchmarks must not be empty');
     this.rng = new Rng(readSeed(seed, 'RandomOrderBenchmarks: seed') ?? entropySeed());
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const { seed, options } = readBenchmarkFreeReset(args, 'RandomOrderBenchmarks');
     const rng = seed === null ? this.rng.clone() : new Rng(seed);
@@ -353,6 +421,10 @@ export class RandomOrderBenchmarks extends Wrapper {
  * `info.errorDetails`.
  */
 export class ValidateBenchmarkAfterEveryStep extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {{ rewardPenalty?: number }} [options] checked
+   */
   constructor(env, { rewardPenalty = -1e3 } = {}) {
     super(env);
     if (typeof rewardPenalty !== 'number' || !Number.isFinite(rewardPenalty)) {
@@ -360,6 +432,7 @@ export class ValidateBenchmarkAfterEveryStep extends Wrapper {
     }
     this.rewardPenalty = rewardPenalty;
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     if (terminated || truncated) return [observation, reward, terminated, truncated, info];

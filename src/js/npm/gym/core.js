@@ -12,17 +12,34 @@ import { namedError, valueError, typeError, lookupError } from '../errors.js';
 export { namedError, valueError, typeError, lookupError };
 
 /** @typedef {import('./arrays.js').TypedArray} TypedArray */
+/** @import { Info, Metadata, EnvSpec, ResetArgs, ResetResult, StepResult, RenderFrame } from './index.js' */
+/** @import { GymFaceSpec } from '../compgym.js' */
+// `Space` and `Rng` here are the guarded classes (values); their objects' types:
+/** @typedef {import('../compgym.js').Space} SpaceObject */
+/** @typedef {import('../compgym.js').Rng} RngObject */
+/**
+ * An environment as the wrappers and vector envs see it: an object with
+ * reset and step (`requireEnv` checks no more); the rest of its members are
+ * whatever the environment made them, read where used.
+ * @typedef {{ reset(args?: unknown): any, step(action: any): any, [member: string]: any }} AnyEnv
+ */
 
-/** A module URL a worker can import: absolute, a relative one resolved against the page (or the working directory). */
+/**
+ * A module URL a worker can import: absolute, a relative one resolved against the page (or the working directory).
+ * @param {string | URL} module
+ */
 export function moduleUrl(module) {
   const base = globalThis.location?.href ?? `file://${globalThis.process?.cwd?.() ?? ''}/`;
   return new URL(module, base).href;
 }
 
 /** Optional behaviour an environment does not have, as the core says it. */
-export const notImplemented = (message) => namedError('TypeError', `NotImplemented: ${message}`);
+export const notImplemented = (/** @type {string} */ message) => namedError('TypeError', `NotImplemented: ${message}`);
 
-/** A short description of a value for error messages. */
+/**
+ * A short description of a value for error messages.
+ * @param {unknown} value
+ */
 export function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
@@ -32,16 +49,28 @@ export function describe(value) {
   return `${typeof value} ${String(value)}`;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is { [key: string]: any }}
+ */
 export function isPlainObject(value) {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * @param {any} value
+ * @returns {value is AnyEnv}
+ */
 export function isEnv(value) {
   return value !== null && typeof value === 'object' && typeof value.reset === 'function' && typeof value.step === 'function';
 }
 
+/**
+ * @param {any} value
+ * @returns {value is SpaceObject}
+ */
 export function isSpace(value) {
   return (
     value !== null &&
@@ -52,11 +81,21 @@ export function isSpace(value) {
   );
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {Function}
+ */
 export function requireFunction(value, what) {
   if (typeof value !== 'function') throw typeError(`${what} must be a function, got ${describe(value)}`);
   return value;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {AnyEnv}
+ */
 export function requireEnv(value, what) {
   if (!isEnv(value)) {
     throw typeError(`${what} must be an environment (an object with reset and step), got ${describe(value)}`);
@@ -64,6 +103,11 @@ export function requireEnv(value, what) {
   return value;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {SpaceObject}
+ */
 export function requireSpace(value, what) {
   if (!isSpace(value)) throw typeError(`${what} must be a compgym Space, got ${describe(value)}`);
   return value;
@@ -71,7 +115,11 @@ export function requireSpace(value, what) {
 
 const MAX_SEED = 2n ** 64n - 1n;
 
-/** A seed: null/undefined (none), a non-negative safe integer or a BigInt below 2^64. */
+/**
+ * A seed: null/undefined (none), a non-negative safe integer or a BigInt below 2^64.
+ * @param {unknown} seed
+ * @returns {number | bigint | null}
+ */
 export function readSeed(seed, what = 'seed') {
   if (seed === undefined || seed === null) return null;
   if (typeof seed === 'bigint') {
@@ -85,7 +133,11 @@ export function readSeed(seed, what = 'seed') {
   return seed;
 }
 
-/** reset's one argument: undefined or `{seed, options}`. */
+/**
+ * reset's one argument: undefined or `{seed, options}`.
+ * @param {unknown} args
+ * @returns {{ seed: number | bigint | null, options: { [key: string]: any } | null }}
+ */
 export function readResetArgs(args, what = 'reset') {
   if (args === undefined || args === null) return { seed: null, options: null };
   if (!isPlainObject(args)) {
@@ -108,7 +160,10 @@ export function entropySeed() {
   return Math.floor(Math.random() * 2 ** 53);
 }
 
-/** The seed an action space gets from a freshly seeded generator: its first draw, by the core's rule. */
+/**
+ * The seed an action space gets from a freshly seeded generator: its first draw, by the core's rule.
+ * @param {RngObject} rng
+ */
 export function actionSeedFrom(rng) {
   return rng.drawSeed();
 }
@@ -116,6 +171,9 @@ export function actionSeedFrom(rng) {
 /**
  * Deep equality of environment data: typed arrays by type and contents,
  * arrays, plain objects (same keys), numbers (NaN equals NaN), BigInts.
+ * @param {any} a
+ * @param {any} b
+ * @returns {boolean}
  */
 export function dataEqual(a, b) {
   if (Object.is(a, b)) return true;
@@ -138,21 +196,25 @@ export function dataEqual(a, b) {
   return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && dataEqual(a[k], b[k]));
 }
 
+/** @type {{ [dtype: string]: [bigint, bigint] }} */
 const INT64_LIMITS = { int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n] };
 
 /**
  * A space description made exact again: `toJSON()` gives 64-bit integer
  * bounds as (rounded) numbers, so bounds beyond 2^53 come back as BigInts,
  * clamped into the dtype.
+ * @param {any} description a space's `toJSON()`, or a part of one (plain JSON: any shape)
+ * @returns {any} the same description, its 64-bit bounds exact
  */
 export function exactDescription(description) {
   if (Array.isArray(description)) return description.map(exactDescription);
   if (!isPlainObject(description)) return description;
   const limits = INT64_LIMITS[description.dtype];
-  const exact = (x) => {
+  const exact = (/** @type {unknown} */ x) => {
     if (!limits || typeof x !== 'number' || Number.isSafeInteger(x)) return x;
     return x >= Number(limits[1]) ? limits[1] : x <= Number(limits[0]) ? limits[0] : BigInt(x);
   };
+  /** @type {{ [key: string]: unknown }} */
   const out = {};
   for (const [key, value] of Object.entries(description)) {
     out[key] = key === 'low' || key === 'high' ? (Array.isArray(value) ? value.map(exact) : exact(value)) : exactDescription(value);
@@ -160,12 +222,21 @@ export function exactDescription(description) {
   return out;
 }
 
-/** An independent copy of a space (with a fresh generator: reseed it to sample). */
+/**
+ * An independent copy of a space (with a fresh generator: reseed it to sample).
+ * @param {SpaceObject} space
+ */
 export function copySpace(space) {
   return Space.fromJSON(exactDescription(space.toJSON()));
 }
 
-/** Calls `env[name](...args)`, or says the environment does not have it. */
+/**
+ * Calls `env[name](...args)`, or says the environment does not have it.
+ * @param {AnyEnv} env
+ * @param {string} name
+ * @param {unknown[]} args
+ * @param {string} who
+ */
 export function callOptional(env, name, args, who) {
   const f = env?.[name];
   if (typeof f !== 'function') throw notImplemented(`${who} has no ${name}()`);
@@ -180,39 +251,46 @@ export function callOptional(env, name, args, who) {
  * seed fixes everything.
  */
 export class Env {
+  // Set by every environment (the declared face: a Space).
   get actionSpace() {
-    return this._actionSpace;
+    return /** @type {SpaceObject} */ (this._actionSpace);
   }
+  /** @param {SpaceObject} space */
   set actionSpace(space) {
     this._actionSpace = space;
   }
   get observationSpace() {
-    return this._observationSpace;
+    return /** @type {SpaceObject} */ (this._observationSpace);
   }
+  /** @param {SpaceObject} space */
   set observationSpace(space) {
     this._observationSpace = space;
   }
   get rewardRange() {
     return this._rewardRange ?? [-Infinity, Infinity];
   }
+  /** @param {[number, number]} range */
   set rewardRange(range) {
     this._rewardRange = range;
   }
   get metadata() {
     return this._metadata ?? { renderModes: [], renderFps: null };
   }
+  /** @param {Metadata} metadata */
   set metadata(metadata) {
     this._metadata = metadata;
   }
   get renderMode() {
     return this._renderMode ?? null;
   }
+  /** @param {string | null} mode */
   set renderMode(mode) {
     this._renderMode = mode;
   }
   get spec() {
     return this._spec ?? null;
   }
+  /** @param {EnvSpec | GymFaceSpec | null} spec */
   set spec(spec) {
     this._spec = spec;
   }
@@ -220,10 +298,12 @@ export class Env {
   /** The environment's generator, seeded by reset({seed}) (from entropy if never seeded). */
   get npRandom() {
     if (!this._npRandom) this._seed(entropySeed());
-    return this._npRandom;
+    return /** @type {RngObject} */ (this._npRandom); // set by _seed
   }
+  /** @param {RngObject} rng */
   set npRandom(rng) {
     this._npRandom = rng;
+    /** @type {number | bigint | undefined} */
     this._npRandomSeed = -1;
   }
   /** The seed of npRandom; -1 if it was set directly, null before it exists. */
@@ -231,24 +311,36 @@ export class Env {
     return this._npRandomSeed ?? null;
   }
 
+  /** @param {number | bigint} seed */
   _seed(seed) {
     this._npRandom = new Rng(seed);
     this._npRandomSeed = seed;
     if (isSpace(this.actionSpace)) this.actionSpace.seed(actionSeedFrom(this._npRandom));
   }
 
-  /** Seeds npRandom (and the action space) when given a seed; subclasses return [observation, info]. */
+  /**
+   * Seeds npRandom (and the action space) when given a seed; subclasses return [observation, info].
+   * @param {ResetArgs | undefined} [args] checked here
+   * @returns {any}
+   */
   reset(args) {
     const { seed } = readResetArgs(args);
     if (seed !== null) this._seed(seed);
     return undefined;
   }
 
+  /**
+   * @param {any} action
+   * @returns {any}
+   */
   step(action) {
     throw notImplemented(`${this.constructor.name} must define step(action)`);
   }
 
-  /** A frame in the render mode; null without one. */
+  /**
+   * A frame in the render mode; null without one.
+   * @returns {RenderFrame}
+   */
   render() {
     return null;
   }
@@ -259,18 +351,27 @@ export class Env {
     return this;
   }
 
-  /** The attribute `name` of this environment (wrappers look down their stack). */
+  /**
+   * The attribute `name` of this environment (wrappers look down their stack).
+   * @param {string} name
+   * @returns {unknown}
+   */
   getWrapperAttr(name) {
     if (!(name in this)) throw lookupError(`${this.constructor.name} has no attribute ${JSON.stringify(name)}`);
-    return this[name];
+    return /** @type {any} */ (this)[name];
   }
 
-  /** Sets `name` where it is found in the stack (here, for an unwrapped environment). */
+  /**
+   * Sets `name` where it is found in the stack (here, for an unwrapped environment).
+   * @param {string} name
+   * @param {unknown} value
+   */
   setWrapperAttr(name, value) {
-    this[name] = value;
+    /** @type {any} */ (this)[name] = value;
   }
 
   /** A copy in the same state. Environments that can copy themselves override it. */
+  /** @returns {Env} */
   fork() {
     throw notImplemented(`${this.constructor.name} cannot fork`);
   }
@@ -296,14 +397,17 @@ export class Env {
  * keep state in `#private` fields must override `fork()` entirely.
  */
 export class Wrapper extends Env {
+  /** @param {unknown} env checked: an object with reset and step */
   constructor(env) {
     super();
     this.env = requireEnv(env, `${new.target.name}'s environment`);
   }
 
+  /** @param {ResetArgs} [args] */
   reset(args) {
     return this.env.reset(args);
   }
+  /** @param {any} action */
   step(action) {
     return this.env.step(action);
   }
@@ -360,16 +464,21 @@ export class Wrapper extends Env {
     return this.env.unwrapped ?? this.env;
   }
 
+  /** @param {string} name */
   getWrapperAttr(name) {
-    if (name in this) return this[name];
+    if (name in this) return /** @type {any} */ (this)[name];
     if (typeof this.env.getWrapperAttr === 'function') return this.env.getWrapperAttr(name);
     if (name in this.env) return this.env[name];
     throw lookupError(`no environment in the stack of ${this} has an attribute ${JSON.stringify(name)}`);
   }
 
+  /**
+   * @param {string} name
+   * @param {unknown} value
+   */
   setWrapperAttr(name, value) {
     if (Object.prototype.hasOwnProperty.call(this, name)) {
-      this[name] = value;
+      /** @type {any} */ (this)[name] = value;
     } else if (typeof this.env.setWrapperAttr === 'function') {
       this.env.setWrapperAttr(name, value);
     } else {
@@ -418,14 +527,20 @@ export class Wrapper extends Env {
 
 /** A wrapper that changes observations: define `observation(observation)`. */
 export class ObservationWrapper extends Wrapper {
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const [observation, info] = this.env.reset(args);
     return [this.observation(observation), info];
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     return [this.observation(observation), reward, terminated, truncated, info];
   }
+  /**
+   * @param {any} observation
+   * @returns {any}
+   */
   observation(observation) {
     throw notImplemented(`${this.constructor.name} must define observation(observation)`);
   }
@@ -433,10 +548,15 @@ export class ObservationWrapper extends Wrapper {
 
 /** A wrapper that changes rewards: define `reward(reward)`. */
 export class RewardWrapper extends Wrapper {
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     return [observation, this.reward(reward), terminated, truncated, info];
   }
+  /**
+   * @param {number} reward
+   * @returns {number}
+   */
   reward(reward) {
     throw notImplemented(`${this.constructor.name} must define reward(reward)`);
   }
@@ -444,12 +564,21 @@ export class RewardWrapper extends Wrapper {
 
 /** A wrapper that changes actions: define `action(action)` (and `reverseAction` if it can). */
 export class ActionWrapper extends Wrapper {
+  /** @param {any} action */
   step(action) {
     return this.env.step(this.action(action));
   }
+  /**
+   * @param {any} action
+   * @returns {any}
+   */
   action(action) {
     throw notImplemented(`${this.constructor.name} must define action(action)`);
   }
+  /**
+   * @param {any} action
+   * @returns {any}
+   */
   reverseAction(action) {
     throw notImplemented(`${this.constructor.name} cannot reverse actions`);
   }

@@ -21,13 +21,25 @@ import { mlReady, readMlReady } from './ml-wrappers.js';
 import { makeWrappers } from './common-wrappers.js';
 import { isTypedArray } from './arrays.js';
 
+/** @import { EnvSpec, ResetArgs } from './index.js' */
+/** @import { AnyEnv } from './core.js' */
+/**
+ * A registration: Gymnasium's EnvSpec, make's flags, and for a `{module,
+ * export}` entry point the module it loads.
+ * @typedef {Omit<EnvSpec, 'entryPoint'> & { readonly entryPoint: (options: any) => AnyEnv, orderEnforce?: boolean, disableEnvChecker?: boolean, disableRenderOrderEnforcing?: boolean, source?: { module: string, export: string } | null }} Registration
+ */
+
 /**
  * A registered compiler environment with Gymnasium's API. Seeding, the
  * seeded action space and the benchmark draws happen in the core, so a
  * seed gives the same episode here, in a browser and natively.
  */
 export class CompilerGymEnv extends Env {
-  /** `id` as for compgym's `make`; options: make's, `dataset` and `renderMode`. */
+  /**
+   * `id` as for compgym's `make`; options: make's, `dataset` and `renderMode`.
+   * @param {unknown} id checked: a string, or a fork's GymFace
+   * @param {import('../compgym.js').GymFaceOptions | null} [options] checked by the core
+   */
   constructor(id, options) {
     super();
     if (id instanceof GymFace) {
@@ -40,10 +52,12 @@ export class CompilerGymEnv extends Env {
     this._compilerEnv = undefined;
   }
 
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const { seed, options } = readResetArgs(args);
     return this._face.reset(seed, options);
   }
+  /** @param {any} action */
   step(action) {
     return this._face.step(action);
   }
@@ -69,7 +83,7 @@ export class CompilerGymEnv extends Env {
     throw typeError('choose the observation with make(id, {observationSpace}), or change it with a wrapper (TransformObservation)');
   }
   get rewardRange() {
-    return Array.from(this._face.rewardRange);
+    return /** @type {[number, number]} */ (Array.from(this._face.rewardRange));
   }
   set rewardRange(_) {
     throw typeError("a compiler environment's reward range is its reward space's");
@@ -86,6 +100,7 @@ export class CompilerGymEnv extends Env {
   get spec() {
     return this._spec ?? this._face.spec;
   }
+  /** @param {import('./core.js').Env['spec']} spec */
   set spec(spec) {
     this._spec = spec;
   }
@@ -134,6 +149,7 @@ export class CompilerGymEnv extends Env {
 
 // ---- TimeStep environments ------------------------------------------------
 
+/** @type {{ [dtype: string]: [number, number] | [bigint, bigint] }} */
 const INT_LIMITS = {
   int8: [-128, 127],
   int16: [-32768, 32767],
@@ -145,11 +161,19 @@ const INT_LIMITS = {
   uint64: [0n, 2n ** 64n - 1n],
 };
 
+/**
+ * @param {unknown} spec
+ * @returns {spec is { shape: number[], dtype: import('../compgym.js').DTypeName, [field: string]: any }} the dtype unchecked: Space.box checks it
+ */
 function isLeafSpec(spec) {
   return isPlainObject(spec) && Array.isArray(spec.shape) && typeof spec.dtype === 'string';
 }
 
-/** A tf_agents-style spec (as TimeStep environments give them) as a compgym Space. */
+/**
+ * A tf_agents-style spec (as TimeStep environments give them) as a compgym Space.
+ * @param {unknown} spec
+ * @returns {import('../compgym.js').Space}
+ */
 export function specToSpace(spec, what = 'spec') {
   if (isLeafSpec(spec)) {
     const { shape, dtype } = spec;
@@ -163,8 +187,9 @@ export function specToSpace(spec, what = 'spec') {
     if (dtype === 'bool') return Space.binary(shape, { name: spec.name ?? undefined });
     const [lowest, highest] = integer ? INT_LIMITS[dtype] : [-Infinity, Infinity];
     // Specs carry 64-bit limits as rounded numbers: clamp integer bounds back into the dtype.
-    const clamp = (x) => (!integer || Number.isSafeInteger(x) || typeof x === 'bigint' ? x : x > 0 ? highest : lowest);
-    const bound = (b) => (Array.isArray(b) ? b.map(clamp) : clamp(b));
+    const clamp = (/** @type {number | bigint} */ x) =>
+      !integer || Number.isSafeInteger(x) || typeof x === 'bigint' ? x : x > 0 ? highest : lowest;
+    const bound = (/** @type {number | bigint | (number | bigint)[]} */ b) => (Array.isArray(b) ? b.map(clamp) : clamp(b));
     return Space.box({
       low: bounded ? bound(spec.minimum) : lowest,
       high: bounded ? bound(spec.maximum) : highest,
@@ -175,6 +200,7 @@ export function specToSpace(spec, what = 'spec') {
   }
   if (Array.isArray(spec)) return Space.tuple(spec.map((s, i) => specToSpace(s, `${what}[${i}]`)));
   if (isPlainObject(spec)) {
+    /** @type {{ [key: string]: import('../compgym.js').Space }} */
     const spaces = {};
     for (const [key, child] of Object.entries(spec)) spaces[key] = specToSpace(child, `${what}.${key}`);
     return Space.dict(spaces, { sortKeys: false });
@@ -182,7 +208,10 @@ export function specToSpace(spec, what = 'spec') {
   throw typeError(`${what} is not a spec: ${describe(spec)}`);
 }
 
-/** The single value of a one-element batch (or the value itself). */
+/**
+ * The single value of a one-element batch (or the value itself).
+ * @param {unknown} value
+ */
 function unbatch(value) {
   return isTypedArray(value) && value.length === 1 ? value[0] : value;
 }
@@ -197,6 +226,7 @@ function unbatch(value) {
  * of one (the batch dimension is hidden); for more, use a vector environment.
  */
 export class TimeStepEnv extends Env {
+  /** @param {any} timeStepEnv checked: an object with reset, step, actionSpec and observationSpec */
   constructor(timeStepEnv) {
     super();
     for (const method of ['reset', 'step', 'actionSpec', 'observationSpec']) {
@@ -215,10 +245,14 @@ export class TimeStepEnv extends Env {
     this.actionSpace = specToSpace(timeStepEnv.actionSpec(), 'actionSpec');
     this.observationSpace = specToSpace(timeStepEnv.observationSpec(), 'observationSpec');
     const reward = typeof timeStepEnv.rewardSpec === 'function' ? timeStepEnv.rewardSpec() : null;
-    if (reward && 'minimum' in reward) this.rewardRange = [Number(reward.minimum), Number(reward.maximum)];
+    if (reward && 'minimum' in reward)
+      this.rewardRange = /** @type {[number, number]} */ ([Number(reward.minimum), Number(reward.maximum)]);
   }
 
-  /** @returns {any} [observation, info] (Env.reset's own type is undefined until core.js is typed) */
+  /**
+   * @param {ResetArgs} [args]
+   * @returns {any} [observation, info]
+   */
   reset(args) {
     const { seed } = readResetArgs(args);
     super.reset({ seed });
@@ -227,6 +261,7 @@ export class TimeStepEnv extends Env {
     return [timeStep.observation, this._info()];
   }
 
+  /** @param {any} action */
   step(action) {
     const timeStep = this.timeStepEnv.step(this._batched ? [action] : action);
     const last = unbatch(timeStep.stepType) === StepType.LAST;
@@ -256,10 +291,19 @@ export class TimeStepEnv extends Env {
 
 // ---- the registry -----------------------------------------------------------
 
+/** @type {Map<string, Registration>} */
 const registry = new Map();
-/** The ids registered by this module (every worker has them too). */
+/**
+ * The ids registered by this module (every worker has them too).
+ * @type {Set<string>}
+ */
 const builtinIds = new Set();
 
+/**
+ * @param {string} id
+ * @param {unknown} options
+ * @returns {{ [option: string]: any }} the options, their values still to check
+ */
 function readSpecOptions(id, options) {
   if (options === undefined) return {};
   if (!isPlainObject(options))
@@ -280,9 +324,14 @@ function readSpecOptions(id, options) {
   return options;
 }
 
+/**
+ * @param {unknown} n
+ * @param {string} what
+ */
 function readStepLimit(n, what) {
   if (n === undefined || n === null) return null;
-  if (!Number.isSafeInteger(n) || n < 1) throw valueError(`${what} must be a positive integer, got ${describe(n)}`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1)
+    throw valueError(`${what} must be a positive integer, got ${describe(n)}`);
   return n;
 }
 
@@ -296,6 +345,9 @@ function readStepLimit(n, what) {
  * That form returns a promise that resolves once the module is loaded
  * (`make` works from then on), and AsyncVectorEnv's workers replay it, as
  * they cannot receive a function.
+ * @param {unknown} id
+ * @param {unknown} options
+ * @returns {Promise<void> | undefined}
  */
 export function register(id, options) {
   if (typeof id !== 'string' || id === '') throw typeError(`id must be a non-empty string, got ${describe(id)}`);
@@ -304,9 +356,10 @@ export function register(id, options) {
   if (!source) requireFunction(o.entryPoint, `register(${JSON.stringify(id)}): entryPoint`);
   if (registry.has(id) || compilerIds().includes(id)) throw valueError(`environment ${JSON.stringify(id)} is already registered`);
   if (o.kwargs !== undefined && !isPlainObject(o.kwargs)) throw typeError(`register: kwargs must be an object, got ${describe(o.kwargs)}`);
+  /** @type {Function | null} */
   let factory = null;
   const entryPoint = source
-    ? (kwargs) => {
+    ? (/** @type {{ [key: string]: unknown }} */ kwargs) => {
         if (!factory) throw valueError(`the module of ${JSON.stringify(id)} is still loading: await gym.register(...) before make`);
         return factory(kwargs);
       }
@@ -348,7 +401,11 @@ export function register(id, options) {
     });
 }
 
-/** `{module, export}` with the module made an absolute URL (a worker has no importer to resolve against). */
+/**
+ * `{module, export}` with the module made an absolute URL (a worker has no importer to resolve against).
+ * @param {string} id
+ * @param {{ [key: string]: unknown }} entry
+ */
 function readModuleEntry(id, entry) {
   const { module, export: name = 'default', ...unknown } = entry;
   const extra = Object.keys(unknown);
@@ -366,6 +423,7 @@ function readModuleEntry(id, entry) {
  * unknown one, which the worker reports); the registration as plain data
  * for one registered here with a `{module, export}` entry point; a
  * LookupError for one registered with a function, which cannot travel.
+ * @param {string} id
  */
 export function workerRegistration(id) {
   const registered = registry.get(id);
@@ -379,16 +437,21 @@ export function workerRegistration(id) {
   return { ...rest, kwargs: { ...rest.kwargs }, entryPoint: { ...source } };
 }
 
+/** @type {string[] | null} */
 let compilerIdList = null;
 function compilerIds() {
   compilerIdList ??= registeredEnvs();
   return compilerIdList;
 }
 
+/**
+ * @param {string} id
+ * @returns {Registration}
+ */
 function compilerSpec(id) {
   return Object.freeze({
     id,
-    entryPoint: (options) => new CompilerGymEnv(id, options),
+    entryPoint: (/** @type {import('../compgym.js').GymFaceOptions} */ options) => new CompilerGymEnv(id, options),
     maxEpisodeSteps: null,
     rewardThreshold: null,
     nondeterministic: false,
@@ -404,10 +467,15 @@ export function registeredIds() {
   return [...new Set([...compilerIds(), ...registry.keys()])].sort();
 }
 
-/** The spec of `id`; a LookupError naming the known ids if there is none. */
+/**
+ * The spec of `id`; a LookupError naming the known ids if there is none.
+ * @param {unknown} id
+ * @returns {Registration}
+ */
 export function spec(id) {
   if (typeof id !== 'string') throw typeError(`id must be a string, got ${describe(id)}`);
-  if (registry.has(id)) return registry.get(id);
+  const registered = registry.get(id);
+  if (registered) return registered;
   if (compilerIds().includes(id)) return compilerSpec(id);
   throw lookupError(`unknown environment ${JSON.stringify(id)} (known: ${registeredIds().join(', ')})`);
 }
@@ -422,15 +490,27 @@ export function spec(id) {
  * a TimeLimit when `maxEpisodeSteps` (here or in the spec) is set, and with
  * `mlReady: true` in what `mlReady(env)` applies (Float32Array
  * observations, log-scaled counts).
+ * @param {unknown} id an id or a spec
+ * @param {unknown} [options] checked: an object
+ * @returns {AnyEnv}
  */
 export function make(id, options) {
-  const s = typeof id === 'object' && id !== null && typeof id.entryPoint === 'function' ? id : spec(id);
+  const s = /** @type {Registration} */ (
+    typeof id === 'object' && id !== null && typeof (/** @type {{ entryPoint?: unknown }} */ (id).entryPoint) === 'function' ? id : spec(id)
+  );
   if (options !== undefined && !isPlainObject(options))
     throw typeError(`make(${JSON.stringify(s.id)}, options): options must be an object, got ${describe(options)}`);
-  const { maxEpisodeSteps, mlReady: ml, disableEnvChecker, disableRenderOrderEnforcing, ...rest } = options ?? {};
+  const {
+    maxEpisodeSteps,
+    mlReady: ml,
+    disableEnvChecker,
+    disableRenderOrderEnforcing,
+    ...rest
+  } = /** @type {{ [option: string]: unknown }} */ (options ?? {});
   const limit = readStepLimit(maxEpisodeSteps, 'maxEpisodeSteps') ?? s.maxEpisodeSteps;
   const ready = readMlReady(ml, `make(${JSON.stringify(s.id)})`);
   const kwargs = { ...s.kwargs, ...rest };
+  /** @type {AnyEnv} */
   let env = s.entryPoint(kwargs);
   if (!env || typeof env.reset !== 'function' || typeof env.step !== 'function') {
     throw typeError(`the entry point of ${JSON.stringify(s.id)} returned ${describe(env)}, not an environment`);
@@ -446,7 +526,8 @@ export function make(id, options) {
 
 // The bandits, through TimeStepEnv (registered without touching the wasm
 // module, which a browser may not have loaded yet).
-for (const [id, entryPoint] of [
+/** @type {[string, (options: any) => TimeStepEnv][]} options: the bandit's, checked by the core */
+const bandits = [
   ['compgym/CompilerBandit-v0', (options) => new TimeStepEnv(new CompilerBandit(options))],
   [
     'compgym/StationaryBandit-v0',
@@ -461,7 +542,8 @@ for (const [id, entryPoint] of [
         }),
       ),
   ],
-]) {
+];
+for (const [id, entryPoint] of bandits) {
   registry.set(
     id,
     Object.freeze({ id, entryPoint, maxEpisodeSteps: null, rewardThreshold: null, nondeterministic: false, kwargs: Object.freeze({}) }),

@@ -10,6 +10,9 @@ import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typ
 import { isTypedArray } from './arrays.js';
 /** @import { TypedArray } from './arrays.js' */
 /** @import * as Declared from './index.js' */
+/** @import { ResetArgs } from './index.js' */
+/** @import { DescriptionBounds, DescriptionNumber } from '../compgym.js' */
+/** @typedef {number | number[]} Bounds one number for every element, or one per element */
 
 /** The dtypes a wrapper can convert observations to, with their typed arrays. */
 export const DTYPES = Object.freeze({
@@ -51,14 +54,20 @@ function intRange(dtype) {
   return dtype.startsWith('u') ? [0, 2 ** bits - 1] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
 }
 
-/** `x` truncated and saturated into `range` (numbers, or BigInts for a 64-bit range); infinities stay. */
+/**
+ * `x` truncated and saturated into `range` (numbers, or BigInts for a 64-bit range); infinities stay.
+ * @param {any} x a number, or a BigInt for a 64-bit range
+ * @param {[number, number] | [bigint, bigint]} range
+ * @returns {number | bigint}
+ */
 function saturate(x, range) {
   if (typeof range[0] === 'bigint') {
     if (!Number.isFinite(x)) return x;
     const b = typeof x === 'bigint' ? x : BigInt(Math.trunc(x));
     return b < range[0] ? range[0] : b > range[1] ? range[1] : b;
   }
-  return Math.min(range[1], Math.max(range[0], Math.trunc(Number(x))));
+  const [low, high] = /** @type {[number, number]} */ (range);
+  return Math.min(high, Math.max(low, Math.trunc(Number(x))));
 }
 
 /**
@@ -80,7 +89,13 @@ function convert(values, Ctor, f = null, range = null) {
   return out;
 }
 
-/** An options object with only `known` keys (TypeError otherwise). */
+/**
+ * An options object with only `known` keys (TypeError otherwise).
+ * @param {unknown} options
+ * @param {string[]} known
+ * @param {string} who
+ * @returns {{ [option: string]: any }} the options, their values still to check
+ */
 function readOptions(options, known, who) {
   if (options === undefined || options === null) return {};
   if (!isPlainObject(options)) throw typeError(`${who}: options must be an object, got ${describe(options)}`);
@@ -90,19 +105,29 @@ function readOptions(options, known, who) {
   return options;
 }
 
+/**
+ * @param {unknown} x
+ * @param {string} what
+ */
 function readPositive(x, what) {
   if (typeof x !== 'number' || !(x > 0) || !Number.isFinite(x)) throw valueError(`${what} must be a positive number, got ${describe(x)}`);
   return x;
 }
 
 /** A bound of a description as a number (`"inf"`/`"-inf"` as infinities). */
-const boundNumber = (x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : Number(x));
-const bounds = (b) => (Array.isArray(b) ? b.map(boundNumber) : boundNumber(b));
+const boundNumber = (/** @type {DescriptionNumber} */ x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : Number(x));
+// toJSON writes a Box's bounds flat, one number per element (or one for all).
+const bounds = (/** @type {DescriptionBounds} */ b) =>
+  Array.isArray(b) ? /** @type {DescriptionNumber[]} */ (b).map(boundNumber) : boundNumber(b);
 
-/** The shape and element bounds of an array-valued space, or a TypeError naming `who`. */
+/**
+ * The shape and element bounds of an array-valued space, or a TypeError naming `who`.
+ * @param {unknown} space
+ * @param {string} who
+ * @returns {{ shape: number[], low: Bounds, high: Bounds, integer: boolean }}
+ */
 function arraySpace(space, who) {
-  requireSpace(space, `${who}: the observation space`);
-  const d = space.toJSON();
+  const d = requireSpace(space, `${who}: the observation space`).toJSON();
   switch (d.type) {
     case 'Box':
       return { shape: d.shape, low: bounds(d.low), high: bounds(d.high), integer: !String(d.dtype).startsWith('float') };
@@ -119,6 +144,7 @@ function arraySpace(space, who) {
   }
 }
 
+/** @type {(b: Bounds, f: (x: number) => number | bigint) => number | bigint | (number | bigint)[]} */
 const mapBound = (b, f) => (Array.isArray(b) ? b.map(f) : f(b));
 
 /**
@@ -128,6 +154,10 @@ const mapBound = (b, f) => (Array.isArray(b) ? b.map(f) : f(b));
  * an integer dtype values truncate and saturate at its range (bounds too).
  */
 export class DtypeObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} dtype checked: one of DTYPES
+   */
   constructor(env, dtype) {
     super(env);
     this.dtype = readDtype(dtype, 'DtypeObservation: dtype');
@@ -135,16 +165,17 @@ export class DtypeObservation extends ObservationWrapper {
     this._Ctor = DTYPES[this.dtype];
     this._range = intRange(this.dtype);
     // Bounds beyond an integer dtype's range saturate at it, as the values do.
-    const bound = (x) => (this._range && Number.isFinite(x) ? saturate(x, this._range) : x);
+    const bound = (/** @type {number} */ x) => (this._range && Number.isFinite(x) ? saturate(x, this._range) : x);
     this.observationSpace = Space.box({ low: mapBound(low, bound), high: mapBound(high, bound), shape, dtype: this.dtype });
   }
+  /** @param {any} observation */
   observation(observation) {
     return convert(observation, this._Ctor, null, this._range);
   }
 }
 
 /** compgym's log-scaling: `sign(x) ln(1 + |x|)`, which is `ln(1 + x)` on counts. */
-export const log1p = (x) => Math.sign(x) * Math.log1p(Math.abs(x));
+export const log1p = (/** @type {number} */ x) => Math.sign(x) * Math.log1p(Math.abs(x));
 
 /**
  * Log-scales observations as compgym's policy reads features: each element
@@ -153,6 +184,10 @@ export const log1p = (x) => Math.sign(x) * Math.log1p(Math.abs(x));
  * "float64"). The observation space is a Box with the bounds scaled alike.
  */
 export class Log1pObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} [options] checked: `{dtype}`
+   */
   constructor(env, options) {
     super(env);
     const { dtype = 'float32' } = readOptions(options, ['dtype'], 'Log1pObservation');
@@ -161,6 +196,7 @@ export class Log1pObservation extends ObservationWrapper {
     this._Ctor = DTYPES[this.dtype];
     this.observationSpace = Space.box({ low: mapBound(low, log1p), high: mapBound(high, log1p), shape, dtype: this.dtype });
   }
+  /** @param {any} observation */
   observation(observation) {
     return convert(observation, this._Ctor, log1p);
   }
@@ -211,15 +247,20 @@ export class RunningMeanStd {
  * Options: `epsilon` (1e-8).
  */
 export class NormalizeObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} [options] checked: `{epsilon}`
+   */
   constructor(env, options) {
     super(env);
     const { epsilon = 1e-8 } = readOptions(options, ['epsilon'], 'NormalizeObservation');
     this.epsilon = readPositive(epsilon, 'NormalizeObservation: epsilon');
     const { shape } = arraySpace(this.env.observationSpace, 'NormalizeObservation');
     this.observationSpace = Space.box({ low: -Infinity, high: Infinity, shape, dtype: 'float32' });
-    this.obsRms = new RunningMeanStd(shape.reduce((a, b) => a * b, 1));
+    this.obsRms = new RunningMeanStd(shape.reduce((/** @type {number} */ a, /** @type {number} */ b) => a * b, 1));
     this.updateRunningMean = true;
   }
+  /** @param {any} observation */
   observation(observation) {
     const x = isTypedArray(observation) || Array.isArray(observation) ? observation : [observation];
     if (this.updateRunningMean) this.obsRms.update(x);
@@ -243,6 +284,10 @@ export class NormalizeObservation extends ObservationWrapper {
  * Options: `gamma` (0.99, in [0, 1]) and `epsilon` (1e-8).
  */
 export class NormalizeReward extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} [options] checked: `{gamma, epsilon}`
+   */
   constructor(env, options) {
     super(env);
     const { gamma = 0.99, epsilon = 1e-8 } = readOptions(options, ['gamma', 'epsilon'], 'NormalizeReward');
@@ -254,6 +299,7 @@ export class NormalizeReward extends Wrapper {
     this.discountedReward = 0;
     this.updateRunningMean = true;
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     this.discountedReward = this.discountedReward * this.gamma * (terminated ? 0 : 1) + Number(reward);
@@ -267,7 +313,10 @@ export class NormalizeReward extends Wrapper {
   }
 }
 
-/** Reads make's `mlReady` option: a boolean (TypeError otherwise). */
+/**
+ * Reads make's `mlReady` option: a boolean (TypeError otherwise).
+ * @param {unknown} value
+ */
 export function readMlReady(value, who = 'make') {
   if (value === undefined || value === null) return false;
   if (typeof value !== 'boolean') throw typeError(`${who}: mlReady must be a boolean, got ${describe(value)}`);
@@ -279,6 +328,7 @@ export function readMlReady(value, who = 'make') {
  * log-scaled (Log1pObservation) when the observation space holds integers
  * (counts: Autophase, InstCount), cast (DtypeObservation) when it holds
  * floats. Rewards stay plain numbers; a discrete action is a number.
+ * @param {import('./core.js').AnyEnv} env
  */
 export function mlReady(env) {
   const { integer } = arraySpace(env.observationSpace, 'mlReady');

@@ -9,6 +9,15 @@ import { TimeLimit, TransformObservation } from './wrappers.js';
 import { batcher } from './vector.js';
 import { zeroValue } from './space-values.js';
 
+/** @import { BoxDescription, DictDescription, SpaceDescription, SpaceValue } from '../compgym.js' */
+/** @import { ResetArgs } from './index.js' */
+/** @import { AnyEnv } from './core.js' */
+
+/**
+ * @param {unknown} n
+ * @param {string} what
+ * @param {number} min
+ */
 function readCount(n, what, min) {
   if (typeof n !== 'number' || !Number.isInteger(n)) throw typeError(`${what} must be an integer, got ${describe(n)}`);
   if (n < min) throw valueError(`${what} must be at least ${min}, got ${n}`);
@@ -23,6 +32,11 @@ function readCount(n, what, min) {
  * (the space's value nearest zero) or a custom element of the space.
  */
 export class FrameStackObservation extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} stackSize checked: an integer of at least 1
+   * @param {{ paddingType?: unknown }} [options] checked: "reset", "zero" or an element of the space
+   */
   constructor(env, stackSize, { paddingType = 'reset' } = {}) {
     super(env);
     this.stackSize = readCount(stackSize, 'FrameStackObservation: stackSize', 1);
@@ -40,14 +54,17 @@ export class FrameStackObservation extends Wrapper {
     }
     this._batch = batcher(inner, this.stackSize);
     this.observationSpace = this._batch.space;
+    /** @type {unknown[]} */
     this._queue = new Array(this.stackSize).fill(this.paddingValue);
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const [observation, info] = this.env.reset(args);
     if (this.paddingType === 'reset') this.paddingValue = observation;
     this._queue = [...new Array(this.stackSize - 1).fill(this.paddingValue), observation];
     return [this._batch.concatenate(this._queue), info];
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     this._queue = [...this._queue.slice(1), observation];
@@ -60,7 +77,11 @@ export class FrameStackObservation extends Wrapper {
   }
 }
 
-/** The episode step limit of `env`: its spec's maxEpisodeSteps, or a TimeLimit in its stack. */
+/**
+ * The episode step limit of `env`: its spec's maxEpisodeSteps, or a TimeLimit in its stack.
+ * @param {AnyEnv} env
+ * @returns {number}
+ */
 function stepLimit(env) {
   const limit = env.spec?.maxEpisodeSteps;
   if (Number.isSafeInteger(limit)) return limit;
@@ -77,6 +98,10 @@ function stepLimit(env) {
  * limit (which the environment needs: a TimeLimit or spec.maxEpisodeSteps).
  */
 export class TimeAwareObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {{ flatten?: boolean, normalizeTime?: boolean, dictTimeKey?: string }} [options] checked
+   */
   constructor(env, { flatten = true, normalizeTime = false, dictTimeKey = 'time' } = {}) {
     super(env);
     for (const [name, value] of [
@@ -92,18 +117,23 @@ export class TimeAwareObservation extends ObservationWrapper {
     this.maxTimesteps = stepLimit(this.env);
     this.timesteps = 0;
     // The time as a one-element Box (Gymnasium writes a shape-() Box but returns one element).
+    /** @type {BoxDescription} */
     const timeSpace = normalizeTime
       ? { type: 'Box', name: 'Box', dtype: 'float32', shape: [1], low: 0, high: 1 }
       : { type: 'Box', name: 'Box', dtype: 'int32', shape: [1], low: 0, high: this.maxTimesteps };
-    this._time = normalizeTime ? (t) => Float32Array.of(t / this.maxTimesteps) : (t) => Int32Array.of(t);
+    this._time = normalizeTime
+      ? (/** @type {number} */ t) => Float32Array.of(t / this.maxTimesteps)
+      : (/** @type {number} */ t) => Int32Array.of(t);
     const inner = exactDescription(requireSpace(this.env.observationSpace, 'TimeAwareObservation: the observation space').toJSON());
     let joined;
+    /** @type {(observation: any, time: Int32Array | Float32Array) => SpaceValue} the observation is the environment's, unchecked */
+    this._join;
     if (inner.type === 'Dict') {
-      if (inner.spaces.some(([key]) => key === dictTimeKey))
+      if (inner.spaces.some((/** @type {[string, SpaceDescription]} */ [key]) => key === dictTimeKey))
         throw valueError(`TimeAwareObservation: the key ${JSON.stringify(dictTimeKey)} is already in the observation space`);
       joined = Space.dict(Object.fromEntries([[dictTimeKey, timeSpace], ...inner.spaces]));
       // Keys in the space's (sorted) order, as its samples have them.
-      const keys = joined.toJSON().spaces.map(([key]) => key);
+      const keys = /** @type {DictDescription} */ (joined.toJSON()).spaces.map(([key]) => key);
       this._join = (observation, time) => Object.fromEntries(keys.map((key) => [key, key === dictTimeKey ? time : observation[key]]));
     } else if (inner.type === 'Tuple') {
       joined = Space.tuple([...inner.spaces, timeSpace]);
@@ -115,14 +145,17 @@ export class TimeAwareObservation extends ObservationWrapper {
     this._joined = joined;
     this.observationSpace = flatten ? joined.flattenSpace() : joined;
   }
+  /** @param {any} observation */
   observation(observation) {
     const joined = this._join(observation, this._time(this.timesteps));
     return this.flatten ? this._joined.flatten(joined) : joined;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     this.timesteps = 0;
     return super.reset(args);
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     this.timesteps += 1; // after the step: a step that throws does not count
@@ -135,17 +168,24 @@ export class TimeAwareObservation extends ObservationWrapper {
  * observation space nearest zero. The queue empties on reset.
  */
 export class DelayObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} delay checked: an integer of at least 0
+   */
   constructor(env, delay) {
     super(env);
     this.delay = readCount(delay, 'DelayObservation: delay', 0);
     // Checked now, so a space without a zero value fails here rather than at the first reset.
     if (this.delay > 0) zeroValue(requireSpace(this.env.observationSpace, 'DelayObservation: the observation space'));
+    /** @type {unknown[]} */
     this._queue = [];
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     this._queue = [];
     return super.reset(args);
   }
+  /** @param {any} observation */
   observation(observation) {
     this._queue.push(observation);
     return this._queue.length > this.delay ? this._queue.shift() : zeroValue(this.env.observationSpace);
@@ -157,7 +197,12 @@ export class DelayObservation extends ObservationWrapper {
   }
 }
 
-/** The parts of a Dict (keys) or Tuple (indices) description that `filterKeys` keeps, checked as Gymnasium checks them. */
+/**
+ * The parts of a Dict (keys) or Tuple (indices) description that `filterKeys` keeps, checked as Gymnasium checks them.
+ * @param {SpaceDescription} d
+ * @param {any} filterKeys checked here: strings or indices
+ * @returns {[string | number, SpaceDescription][]}
+ */
 function filteredParts(d, filterKeys) {
   if (!Array.isArray(filterKeys)) throw typeError(`FilterObservation: filterKeys must be an array, got ${describe(filterKeys)}`);
   if (new Set(filterKeys).size !== filterKeys.length)
@@ -171,7 +216,7 @@ function filteredParts(d, filterKeys) {
       throw valueError(
         `FilterObservation: ${JSON.stringify(missing)} not in the observation space (keys: ${[...parts.keys()].join(', ')})`,
       );
-    return filterKeys.map((k) => [k, parts.get(k)]);
+    return filterKeys.map((/** @type {string} */ k) => [k, /** @type {SpaceDescription} */ (parts.get(k))]); // none missing
   }
   if (d.type === 'Tuple') {
     if (!filterKeys.every((k) => Number.isSafeInteger(k)))
@@ -189,6 +234,10 @@ function filteredParts(d, filterKeys) {
  * order given).
  */
 export class FilterObservation extends TransformObservation {
+  /**
+   * @param {unknown} env
+   * @param {any} filterKeys checked: the keys of a Dict or the indices of a Tuple
+   */
   constructor(env, filterKeys) {
     const inner = requireSpace(
       requireEnv(env, "FilterObservation's environment").observationSpace,
@@ -201,11 +250,11 @@ export class FilterObservation extends TransformObservation {
     let keep;
     if (d.type === 'Dict') {
       space = Space.dict(Object.fromEntries(parts));
-      const keys = space.toJSON().spaces.map(([key]) => key);
-      keep = (observation) => Object.fromEntries(keys.map((key) => [key, observation[key]]));
+      const keys = /** @type {DictDescription} */ (space.toJSON()).spaces.map(([key]) => key);
+      keep = (/** @type {any} */ observation) => Object.fromEntries(keys.map((key) => [key, observation[key]]));
     } else {
       space = Space.tuple(parts.map(([, part]) => part));
-      keep = (observation) => filterKeys.map((i) => observation[i]);
+      keep = (/** @type {any} */ observation) => filterKeys.map((/** @type {number} */ i) => observation[i]);
     }
     super(env, keep, space);
     this.filterKeys = [...filterKeys];

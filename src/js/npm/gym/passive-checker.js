@@ -7,23 +7,29 @@ import { describe, isPlainObject, isSpace, typeError } from './core.js';
 import { typedArrayOf } from './space-values.js';
 import { warn } from './warn.js';
 
-const asList = (bound) => (Array.isArray(bound) ? bound.flat(Infinity) : [bound]);
-const boundNumber = (x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : Number(x));
+/** @import { AnyEnv } from './core.js' */
+/** @import { DescriptionBounds, DescriptionNumber, Space, SpaceDescription } from '../compgym.js' */
+
+const asList = (/** @type {DescriptionBounds} */ bound) =>
+  /** @type {DescriptionNumber[]} */ (Array.isArray(bound) ? /** @type {unknown[]} */ (bound).flat(Infinity) : [bound]);
+const boundNumber = (/** @type {DescriptionNumber} */ x) => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : Number(x));
 
 /**
  * Checks that `space` is a compgym Space (a TypeError otherwise) and warns
  * where a Box has equal bounds (`kind`: "action" or "observation").
+ * @param {unknown} space
+ * @param {'action' | 'observation'} kind
  */
 export function checkSpace(space, kind) {
   if (!isSpace(space)) {
     throw typeError(`the ${kind} space must be a compgym Space (Space.discrete(n), Space.box({...}), ...), got ${describe(space)}`);
   }
-  const visit = (d) => {
+  const visit = (/** @type {SpaceDescription} */ d) => {
     if (d.type === 'Box') {
       const low = asList(d.low).map(boundNumber);
       const high = asList(d.high).map(boundNumber);
       const n = Math.max(low.length, high.length);
-      const at = (list, i) => list[list.length === 1 ? 0 : i];
+      const at = (/** @type {number[]} */ list, /** @type {number} */ i) => list[list.length === 1 ? 0 : i];
       if (Array.from({ length: n }, (_, i) => at(low, i) === at(high, i)).some(Boolean)) {
         warn(`A Box ${kind} space maximum and minimum values are equal.`);
       }
@@ -36,10 +42,19 @@ export function checkSpace(space, kind) {
   visit(space.toJSON());
 }
 
-/** Warns where `observation` is not what `space` holds (Gymnasium's check_obs). */
+/**
+ * Warns where `observation` is not what `space` holds (Gymnasium's check_obs).
+ * @param {unknown} observation
+ * @param {Space} space
+ * @param {'reset' | 'step'} method
+ */
 export function checkObservation(observation, space, method) {
   const pre = `The obs returned by the \`${method}()\` method`;
   // Kinds are read from the space's description, children included.
+  /**
+   * @param {any} value unchecked: what the environment returned
+   * @param {SpaceDescription} d
+   */
   const walk = (value, d) => {
     switch (d.type) {
       case 'Discrete':
@@ -89,7 +104,11 @@ export function checkObservation(observation, space, method) {
   }
 }
 
-/** reset through the checks: its result, unchanged. */
+/**
+ * reset through the checks: its result, unchanged.
+ * @param {AnyEnv} env
+ * @param {unknown} args
+ */
 export function checkReset(env, args) {
   const result = env.reset(args);
   if (!Array.isArray(result)) {
@@ -107,6 +126,10 @@ export function checkReset(env, args) {
 }
 
 /** step through the checks (the action is not checked: some environments take any): its result, unchanged. */
+/**
+ * @param {AnyEnv} env
+ * @param {unknown} action
+ */
 export function checkStep(env, action) {
   const result = env.step(action);
   if (!Array.isArray(result) || result.length !== 5) {
@@ -129,6 +152,7 @@ export function checkStep(env, action) {
 }
 
 /** What each render mode returns, as a test of the frame. */
+/** @type {{ [mode: string]: [(frame: unknown) => boolean, string] }} */
 const FRAME_CHECKS = {
   human: [(frame) => frame === null || frame === undefined, 'Human rendering should return null'],
   rgb_array: [
@@ -139,6 +163,10 @@ const FRAME_CHECKS = {
   ascii: [(frame) => typeof frame === 'string', 'ANSI/ASCII rendering should produce a string'],
 };
 
+/**
+ * @param {string} mode
+ * @param {unknown} frame
+ */
 function checkFrame(mode, frame) {
   if (mode.endsWith('_list')) {
     if (!Array.isArray(frame)) warn(`Render mode \`${mode}\` should produce an array, got ${describe(frame)}`);
@@ -153,6 +181,7 @@ function checkFrame(mode, frame) {
  * render through the checks: the render modes and frame rate the metadata
  * declares, and the frame of the render mode. `renderFps: null` declares
  * no frame rate (a text render has none), so only a missing one warns.
+ * @param {AnyEnv} env
  */
 export function checkRender(env) {
   const metadata = env.metadata;

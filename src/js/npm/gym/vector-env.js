@@ -8,9 +8,24 @@ import { Rng } from '../api.js';
 import { describe, entropySeed, notImplemented, readResetArgs, typeError, valueError } from './core.js';
 import { warn } from './warn.js';
 
+/** @import { Metadata, RewardArray, VectorResetArgs } from './index.js' */
+/** @import { SpaceObject, RngObject } from './core.js' */
+/**
+ * A vector environment as the wrappers see it: reset, step and numEnvs
+ * (`isVectorEnv` checks no more); the rest of its members are read where used.
+ * @typedef {{ reset(args?: unknown): any, step(actions: any): any, numEnvs: number, [member: string]: any }} AnyVectorEnv
+ */
+
 /** `f(result)`, or a promise of it when `result` is a promise. */
+/**
+ * @template T, U
+ * @param {T | PromiseLike<T>} result
+ * @param {(value: T) => U} f
+ * @returns {U | Promise<U>}
+ */
 export function andThen(result, f) {
-  return result !== null && typeof result?.then === 'function' ? result.then(f) : f(result);
+  const thenable = /** @type {any} */ (result); // a promise, or any value with a then method
+  return result !== null && typeof thenable?.then === 'function' ? thenable.then(f) : f(/** @type {T} */ (result));
 }
 
 /**
@@ -22,8 +37,11 @@ export function andThen(result, f) {
  */
 export class VectorEnv {
   constructor() {
+    /** @type {{ autoresetMode?: string, [key: string]: unknown }} */
     this.metadata = {};
+    /** @type {import('./index.js').EnvSpec | import('../compgym.js').GymFaceSpec | null} */
     this.spec = null;
+    /** @type {string | null} */
     this.renderMode = null;
     this.closed = false;
   }
@@ -37,11 +55,18 @@ export class VectorEnv {
     const seed = args?.seed;
     if (seed !== undefined && seed !== null && !Array.isArray(seed)) {
       const { seed: checked } = readResetArgs({ seed });
-      this._npRandom = new Rng(checked);
+      /** @type {RngObject | undefined} */
+      this._npRandom = new Rng(/** @type {number | bigint} */ (checked)); // not null: a seed was given
+      /** @type {number | bigint | null | undefined} */
       this._npRandomSeed = checked;
     }
     return undefined;
   }
+  /** @param {any} actions */
+  /**
+   * @param {any} actions
+   * @returns {any}
+   */
   step(actions) {
     throw notImplemented(`${this.constructor.name} must define step(actions)`);
   }
@@ -65,6 +90,7 @@ export class VectorEnv {
     }
     return this._npRandom;
   }
+  /** @param {RngObject} rng */
   set npRandom(rng) {
     this._npRandom = rng;
     this._npRandomSeed = -1;
@@ -81,6 +107,10 @@ export class VectorEnv {
 }
 
 /** True for a vector environment: reset, step and a positive numEnvs (known at once or once `ready`). */
+/**
+ * @param {any} env
+ * @returns {env is AnyVectorEnv}
+ */
 function isVectorEnv(env) {
   return env !== null && typeof env === 'object' && typeof env.reset === 'function' && typeof env.step === 'function' && 'numEnvs' in env;
 }
@@ -91,6 +121,7 @@ function isVectorEnv(env) {
  * call, getAttr, setAttr); set a space to change it.
  */
 export class VectorWrapper {
+  /** @param {unknown} env */
   constructor(env) {
     if (!isVectorEnv(env))
       throw typeError(`${new.target.name} wraps a vector environment (with reset, step and numEnvs), got ${describe(env)}`);
@@ -99,11 +130,14 @@ export class VectorWrapper {
         `${new.target.name}: the vector environment does not know its spaces yet: wrap an AsyncVectorEnv after \`await envs.ready\``,
       );
     }
+    /** @type {AnyVectorEnv} */
     this.env = env;
   }
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     return this.env.reset(args);
   }
+  /** @param {any} actions */
   step(actions) {
     return this.env.step(actions);
   }
@@ -116,12 +150,21 @@ export class VectorWrapper {
   closeExtras() {
     return this.env.closeExtras?.();
   }
+  /**
+   * @param {string} name
+   * @param {unknown[]} args
+   */
   call(name, ...args) {
     return this.env.call(name, ...args);
   }
+  /** @param {string} name */
   getAttr(name) {
     return this.env.getAttr(name);
   }
+  /**
+   * @param {string} name
+   * @param {unknown} values
+   */
   setAttr(name, values) {
     return this.env.setAttr(name, values);
   }
@@ -132,33 +175,43 @@ export class VectorWrapper {
   get numEnvs() {
     return this.env.numEnvs;
   }
+  /** @returns {SpaceObject} */
   get observationSpace() {
     return this._observationSpace ?? this.env.observationSpace;
   }
+  /** @param {SpaceObject} space */
   set observationSpace(space) {
     this._observationSpace = space;
   }
+  /** @returns {SpaceObject} */
   get actionSpace() {
     return this._actionSpace ?? this.env.actionSpace;
   }
+  /** @param {SpaceObject} space */
   set actionSpace(space) {
     this._actionSpace = space;
   }
+  /** @returns {SpaceObject} */
   get singleObservationSpace() {
     return this._singleObservationSpace ?? this.env.singleObservationSpace;
   }
+  /** @param {SpaceObject} space */
   set singleObservationSpace(space) {
     this._singleObservationSpace = space;
   }
+  /** @returns {SpaceObject} */
   get singleActionSpace() {
     return this._singleActionSpace ?? this.env.singleActionSpace;
   }
+  /** @param {SpaceObject} space */
   set singleActionSpace(space) {
     this._singleActionSpace = space;
   }
+  /** @returns {{ autoresetMode?: string, [key: string]: unknown }} */
   get metadata() {
     return this._metadata ?? this.env.metadata;
   }
+  /** @param {{ autoresetMode?: string, [key: string]: unknown }} metadata */
   set metadata(metadata) {
     this._metadata = metadata;
   }
@@ -171,9 +224,11 @@ export class VectorWrapper {
   get closed() {
     return this.env.closed;
   }
+  /** @returns {RngObject} */
   get npRandom() {
     return this.env.npRandom;
   }
+  /** @param {RngObject} rng */
   set npRandom(rng) {
     this.env.npRandom = rng;
   }
@@ -190,6 +245,11 @@ export class VectorWrapper {
 }
 
 /** The autoreset mode a vector wrapper sees: metadata's, or NextStep (with a warning) when missing. */
+/**
+ * @param {AnyVectorEnv} env
+ * @param {string} who
+ * @returns {string}
+ */
 export function autoresetModeOf(env, who) {
   const mode = env.metadata?.autoresetMode;
   if (mode === undefined) {
@@ -204,6 +264,7 @@ export function autoresetModeOf(env, who) {
  * Not over SameStep autoreset, whose final observations it would miss.
  */
 export class VectorObservationWrapper extends VectorWrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
     this._checkAutoreset();
@@ -214,9 +275,11 @@ export class VectorObservationWrapper extends VectorWrapper {
       throw valueError(`${this.constructor.name} needs autoresetMode NextStep or Disabled, got ${mode}`);
     }
   }
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     return andThen(this.env.reset(args), ([observations, infos]) => [this.observations(observations), infos]);
   }
+  /** @param {any} actions */
   step(actions) {
     return andThen(this.env.step(actions), ([observations, rewards, terminations, truncations, infos]) => [
       this.observations(observations),
@@ -226,6 +289,11 @@ export class VectorObservationWrapper extends VectorWrapper {
       infos,
     ]);
   }
+  /** @param {any} observations */
+  /**
+   * @param {any} observations
+   * @returns {any}
+   */
   observations(observations) {
     throw notImplemented(`${this.constructor.name} must define observations(observations)`);
   }
@@ -233,6 +301,7 @@ export class VectorObservationWrapper extends VectorWrapper {
 
 /** Changes batched rewards: define `rewards(rewards)`. */
 export class VectorRewardWrapper extends VectorWrapper {
+  /** @param {any} actions */
   step(actions) {
     return andThen(this.env.step(actions), ([observations, rewards, terminations, truncations, infos]) => [
       observations,
@@ -242,6 +311,11 @@ export class VectorRewardWrapper extends VectorWrapper {
       infos,
     ]);
   }
+  /** @param {RewardArray} rewards */
+  /**
+   * @param {RewardArray} rewards
+   * @returns {RewardArray}
+   */
   rewards(rewards) {
     throw notImplemented(`${this.constructor.name} must define rewards(rewards)`);
   }
@@ -249,9 +323,15 @@ export class VectorRewardWrapper extends VectorWrapper {
 
 /** Changes batched actions before the environments see them: define `actions(actions)`. */
 export class VectorActionWrapper extends VectorWrapper {
+  /** @param {any} actions */
   step(actions) {
     return this.env.step(this.actions(actions));
   }
+  /** @param {any} actions */
+  /**
+   * @param {any} actions
+   * @returns {any}
+   */
   actions(actions) {
     throw notImplemented(`${this.constructor.name} must define actions(actions)`);
   }

@@ -8,9 +8,15 @@ import { RunningMeanStd } from './ml-wrappers.js';
 import { VectorObservationWrapper, VectorWrapper, andThen, autoresetModeOf } from './vector-env.js';
 import { isTypedArray } from './arrays.js';
 
+/** @import { RewardArray, VectorResetArgs } from './index.js' */
+
 const now = () => (globalThis.performance?.now() ?? Date.now()) / 1000;
 
-/** The environments a reset selects: all, or those of `options.resetMask`. */
+/**
+ * The environments a reset selects: all, or those of `options.resetMask`.
+ * @param {VectorResetArgs | undefined} args
+ * @param {number} n
+ */
 function selected(args, n) {
   const mask = args?.options?.resetMask;
   return mask === undefined || mask === null ? new Uint8Array(n).fill(1) : Uint8Array.from(mask, (x) => (x ? 1 : 0));
@@ -24,6 +30,10 @@ function selected(args, n) {
  * `timeQueue`. Under NextStep autoreset the reset step is no episode's.
  */
 export class RecordEpisodeStatistics extends VectorWrapper {
+  /**
+   * @param {unknown} env
+   * @param {{ bufferLength?: number, statsKey?: string }} [options] checked
+   */
   constructor(env, { bufferLength = 100, statsKey = 'episode' } = {}) {
     super(env);
     if (!Number.isSafeInteger(bufferLength) || bufferLength < 1)
@@ -38,10 +48,14 @@ export class RecordEpisodeStatistics extends VectorWrapper {
     this.episodeReturns = new Float64Array(n);
     this.episodeLengths = new Int32Array(n);
     this.prevDones = new Uint8Array(n);
+    /** @type {number[]} */
     this.returnQueue = [];
+    /** @type {number[]} */
     this.lengthQueue = [];
+    /** @type {number[]} */
     this.timeQueue = [];
   }
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     return andThen(this.env.reset(args), (result) => {
       const mask = selected(args, this.numEnvs);
@@ -56,9 +70,11 @@ export class RecordEpisodeStatistics extends VectorWrapper {
       return result;
     });
   }
+  /** @param {any} actions */
   step(actions) {
     return andThen(this.env.step(actions), (result) => this._record(result));
   }
+  /** @param {[unknown, RewardArray, Uint8Array, Uint8Array, { [key: string]: unknown }]} result the wrapped step's */
   _record([observations, rewards, terminations, truncations, infos]) {
     const n = this.numEnvs;
     const sameStep = this.autoresetMode === 'SameStep';
@@ -105,12 +121,19 @@ export class RecordEpisodeStatistics extends VectorWrapper {
       { ...infos, [this.statsKey]: { r, l, t: times }, [`_${this.statsKey}`]: dones },
     ];
   }
+  /**
+   * @param {number} r
+   * @param {number} l
+   * @param {number} t
+   */
   _keep(r, l, t) {
-    for (const [queue, value] of [
+    /** @type {[number[], number][]} */
+    const kept = [
       [this.returnQueue, r],
       [this.lengthQueue, l],
       [this.timeQueue, t],
-    ]) {
+    ];
+    for (const [queue, value] of kept) {
       queue.push(value);
       if (queue.length > this.bufferLength) queue.shift();
     }
@@ -120,6 +143,10 @@ export class RecordEpisodeStatistics extends VectorWrapper {
 /**
  * Gymnasium's RunningMeanStd.update with a batch: `rows` values of `size`
  * elements end to end, merged by their mean and (population) variance.
+ * @param {RunningMeanStd} rms
+ * @param {ArrayLike<number | bigint>} batch
+ * @param {number} rows
+ * @param {number} size
  */
 function updateFromBatch(rms, batch, rows, size) {
   const total = rms.count + rows;
@@ -138,6 +165,12 @@ function updateFromBatch(rms, batch, rows, size) {
   rms.count = total;
 }
 
+/**
+ * @param {unknown} options
+ * @param {string[]} known
+ * @param {string} who
+ * @returns {{ [option: string]: any }} the options, their values still to check
+ */
 function readOptions(options, known, who) {
   const o = options ?? {};
   if (typeof o !== 'object' || Array.isArray(o)) throw typeError(`${who}: options must be an object, got ${describe(options)}`);
@@ -146,6 +179,10 @@ function readOptions(options, known, who) {
   return o;
 }
 
+/**
+ * @param {unknown} epsilon
+ * @param {string} who
+ */
 function readEpsilon(epsilon, who) {
   if (typeof epsilon !== 'number' || !(epsilon > 0) || !Number.isFinite(epsilon))
     throw valueError(`${who}: epsilon must be a positive number, got ${describe(epsilon)}`);
@@ -160,6 +197,10 @@ function readEpsilon(epsilon, who) {
  * autoreset only; a partial reset is a ValueError.
  */
 export class NormalizeObservation extends VectorObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} [options] checked: `{epsilon}`
+   */
   constructor(env, options) {
     super(env);
     const { epsilon = 1e-8 } = readOptions(options, ['epsilon'], 'NormalizeObservation');
@@ -169,12 +210,18 @@ export class NormalizeObservation extends VectorObservationWrapper {
     const shape = this.env.singleObservationSpace.shape;
     if (!Array.isArray(shape) && !isTypedArray(shape))
       throw typeError(`NormalizeObservation needs an observation space with a shape, got ${this.env.singleObservationSpace}`);
-    this._size = Array.from(shape).reduce((a, b) => a * b, 1);
-    this.singleObservationSpace = Space.box({ low: -Infinity, high: Infinity, shape: Array.from(shape), dtype: 'float32' });
+    this._size = Array.from(/** @type {ArrayLike<number>} */ (shape)).reduce((a, b) => a * b, 1);
+    this.singleObservationSpace = Space.box({
+      low: -Infinity,
+      high: Infinity,
+      shape: Array.from(/** @type {ArrayLike<number>} */ (shape)),
+      dtype: 'float32',
+    });
     this.observationSpace = Space.batched(this.singleObservationSpace, [this.numEnvs]);
     this.obsRms = new RunningMeanStd(this._size);
     this.updateRunningMean = true;
   }
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     const mask = args?.options?.resetMask;
     if (mask !== undefined && mask !== null && !Array.from(mask).every(Boolean)) {
@@ -182,6 +229,7 @@ export class NormalizeObservation extends VectorObservationWrapper {
     }
     return super.reset(args);
   }
+  /** @param {any} observations */
   observations(observations) {
     const n = this.numEnvs;
     const size = this._size;
@@ -202,6 +250,10 @@ export class NormalizeObservation extends VectorObservationWrapper {
  * reward` on every step that is an episode's, while `updateRunningMean`).
  */
 export class NormalizeReward extends VectorWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} [options] checked: `{gamma, epsilon}`
+   */
   constructor(env, options) {
     super(env);
     const { gamma = 0.99, epsilon = 1e-8 } = readOptions(options, ['gamma', 'epsilon'], 'NormalizeReward');
@@ -215,15 +267,18 @@ export class NormalizeReward extends VectorWrapper {
     this._prevDones = new Uint8Array(this.numEnvs);
     this._autoresetMode = this.env.metadata?.autoresetMode ?? 'NextStep';
   }
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     this.accumulatedReward.fill(0);
     this._prevDones.fill(0);
     return this.env.reset(args);
   }
+  /** @param {any} actions */
   step(actions) {
     return andThen(this.env.step(actions), ([observations, rewards, terminations, truncations, infos]) => {
       const n = this.numEnvs;
       const sameStep = this._autoresetMode === 'SameStep';
+      /** @type {number[]} */
       const active = [];
       for (let i = 0; i < n; i++) {
         if (!sameStep && this._prevDones[i]) continue;
@@ -236,7 +291,7 @@ export class NormalizeReward extends VectorWrapper {
         if (sameStep && this._prevDones[i]) this.accumulatedReward[i] = 0;
       }
       const scale = Math.sqrt(this.returnRms.var[0] + this.epsilon);
-      return [observations, rewards.map((r) => Number(r) / scale), terminations, truncations, infos];
+      return [observations, rewards.map((/** @type {number} */ r) => Number(r) / scale), terminations, truncations, infos];
     });
   }
 }

@@ -23,6 +23,15 @@ import { VectorEnv } from './vector-env.js';
 import { isTypedArray } from './arrays.js';
 
 /** @typedef {import('./arrays.js').TypedArray} TypedArray */
+/** @import { VectorResetArgs } from './index.js' */
+/** @import { AnyEnv, SpaceObject } from './core.js' */
+/** @import { DType, SpaceDescription } from '../compgym.js' */
+/**
+ * A typed array class a batch may hold.
+ * @typedef {{ new (length: number): TypedArray, from(values: Iterable<unknown> | ArrayLike<unknown>, map: (x: any) => unknown): TypedArray }} TypedArrayClass
+ */
+/** @typedef {{ [key: string]: any }} Infos batched infos as they are built */
+/** @typedef {{ result: any, error?: undefined } | { error: any, result?: undefined }} Outcome an operation's result or what it threw */
 
 /**
  * How workers are started: compgym/remote.js's `connectService` for the
@@ -46,22 +55,29 @@ export function useConnect(connectService) {
 export const AutoresetMode = Object.freeze({ NEXT_STEP: 'NextStep', SAME_STEP: 'SameStep', DISABLED: 'Disabled' });
 
 // The typed array of each dtype a batch may hold: the wrappers' dtypes, and bool as bytes.
+/** @type {{ [dtype: string]: TypedArrayClass }} */
 const TYPED = { ...DTYPES, bool: Uint8Array };
 
-const isBig = (Ctor) => Ctor === BigInt64Array || Ctor === BigUint64Array;
+const isBig = (/** @type {TypedArrayClass} */ Ctor) => Ctor === BigInt64Array || Ctor === BigUint64Array;
 
-/** `value` (a typed array or an array of numbers) as a `Ctor`, copying only when it must. */
+/**
+ * `value` (a typed array or an array of numbers) as a `Ctor`, copying only when it must.
+ * @param {any} value
+ * @param {TypedArrayClass} Ctor
+ * @returns {TypedArray}
+ */
 function asTyped(value, Ctor) {
   if (value instanceof Ctor) return value;
   if (isBig(Ctor)) return Ctor.from(value, (x) => BigInt(x));
   return Ctor.from(value, (x) => Number(x));
 }
 
-const product = (shape) => shape.reduce((a, b) => a * b, 1);
+const product = (/** @type {number[]} */ shape) => shape.reduce((a, b) => a * b, 1);
 
 /** Each space kind's batching, from the core's registry (read once the module is initialised). */
+/** @type {Map<string, string> | null} */
 let batchings = null;
-const batchingOf = (type) => (batchings ??= new Map(catalog().spaceKinds.map((k) => [k.name, k.batching]))).get(type);
+const batchingOf = (/** @type {string} */ type) => (batchings ??= new Map(catalog().spaceKinds.map((k) => [k.name, k.batching]))).get(type);
 
 /**
  * How values of `space` are batched for `n` environments: the batched
@@ -71,16 +87,20 @@ const batchingOf = (type) => (batchings ??= new Map(catalog().spaceKinds.map((k)
  * a BigInt64Array (Gymnasium's int64), float ones into a Float64Array, bools
  * into a Uint8Array; dicts and tuples batch each part; anything else is an
  * array of the n values.
+ * @param {SpaceObject} space
+ * @param {number} n
+ * @returns {Batcher}
  */
 export function batcher(space, n) {
   const description = space.toJSON();
+  /** @type {(dtype: string) => Batcher} */
   const stacked = (dtype) => {
     const Ctor = TYPED[dtype];
-    const size = product(space.shape);
+    const size = product(Array.from(/** @type {ArrayLike<number>} */ (space.shape)));
     return {
       space: Space.batched(space, [n]),
       concatenate(items) {
-        const out = new Ctor(n * size);
+        const out = /** @type {any} */ (new Ctor(n * size)); // its set takes Ctor's elements, which asTyped gives
         items.forEach((x, i) => out.set(asTyped(x, Ctor), i * size));
         return out;
       },
@@ -90,7 +110,9 @@ export function batcher(space, n) {
       length: (batch) => (isTypedArray(batch) || Array.isArray(batch) ? batch.length / size : -1),
     };
   };
+  /** @type {(dtype: string) => Batcher} */
   const gathered = (dtype) => {
+    /** @type {[TypedArrayClass, (x: any) => unknown]} */
     const [Ctor, read] =
       dtype === 'bool'
         ? [Uint8Array, Boolean]
@@ -104,8 +126,10 @@ export function batcher(space, n) {
       length: (batch) => (isTypedArray(batch) || Array.isArray(batch) ? batch.length : -1),
     };
   };
+  /** @type {() => Batcher} */
   const parts = () => {
     if (description.type === 'Dict') {
+      /** @type {[string, Batcher][]} */
       const children = description.spaces.map(([key, d]) => [key, batcher(Space.fromJSON(exactDescription(d)), n)]);
       const spaces = Object.fromEntries(children.map(([key, b]) => [key, b.space]));
       return {
@@ -115,7 +139,9 @@ export function batcher(space, n) {
         length: (batch) => (isPlainObject(batch) && children.every(([key, b]) => b.length(batch[key]) === n) ? n : -1),
       };
     }
-    const children = description.spaces.map((d) => batcher(Space.fromJSON(exactDescription(d)), n));
+    const children = /** @type {{ spaces: SpaceDescription[] }} */ (description).spaces.map((d) =>
+      batcher(Space.fromJSON(exactDescription(d)), n),
+    );
     return {
       space: Space.tuple(children.map((b) => b.space)),
       concatenate: (items) => children.map((b, k) => b.concatenate(items.map((x) => x[k]))),
@@ -123,6 +149,7 @@ export function batcher(space, n) {
       length: (batch) => (Array.isArray(batch) && children.every((b, k) => b.length(batch[k]) === n) ? n : -1),
     };
   };
+  /** @type {() => Batcher} */
   const listed = () => ({
     space: Space.batched(space, [n]),
     concatenate: (items) => [...items],
@@ -132,9 +159,9 @@ export function batcher(space, n) {
   const batching = batchingOf(description.type);
   switch (batching) {
     case 'stack':
-      return stacked(space.batchDtype);
+      return stacked(/** @type {string} */ (space.batchDtype)); // the kinds that stack or gather have one
     case 'gather':
-      return gathered(space.batchDtype);
+      return gathered(/** @type {string} */ (space.batchDtype));
     case 'parts':
       return parts();
     case 'list':
@@ -144,7 +171,12 @@ export function batcher(space, n) {
   }
 }
 
-/** A new per-environment array for info values like `value`: a typed array's rows end to end. */
+/**
+ * A new per-environment array for info values like `value`: a typed array's rows end to end.
+ * @param {unknown} value
+ * @param {number} n
+ * @returns {TypedArray | unknown[]}
+ */
 function infoArray(value, n) {
   if (isTypedArray(value)) return new /** @type {new (length: number) => TypedArray} */ (value.constructor)(n * value.length);
   if (typeof value === 'number') return new Float64Array(n);
@@ -153,6 +185,11 @@ function infoArray(value, n) {
   return new Array(n).fill(null);
 }
 
+/**
+ * @param {TypedArray | unknown[]} array
+ * @param {unknown} value
+ * @param {number} n
+ */
 function fits(array, value, n) {
   if (Array.isArray(array)) return true;
   if (isTypedArray(value)) return array.constructor === value.constructor && array.length === n * value.length;
@@ -163,7 +200,12 @@ function fits(array, value, n) {
   return false;
 }
 
-/** The per-environment entries of a batched info array (rows of a typed array's batch). */
+/**
+ * The per-environment entries of a batched info array (rows of a typed array's batch).
+ * @param {any} array a typed array or an array
+ * @param {Uint8Array | undefined} set
+ * @param {number} n
+ */
 function entriesOf(array, set, n) {
   const width = isTypedArray(array) ? array.length / n : 0;
   return Array.from({ length: n }, (_, j) =>
@@ -180,6 +222,11 @@ function entriesOf(array, set, n) {
  * into arrays (null where unset; also where rows differ in kind or
  * length), and `finalObs` stays an array of the observations;
  * `_key` is a Uint8Array mask of the environments that set `key`.
+ * @param {Infos} infos
+ * @param {{ [key: string]: unknown }} info
+ * @param {number} i
+ * @param {number} n
+ * @returns {Infos}
  */
 export function addInfo(infos, info, i, n) {
   for (const [key, value] of Object.entries(info)) {
@@ -204,17 +251,26 @@ export function addInfo(infos, info, i, n) {
   return infos;
 }
 
+/**
+ * @param {unknown} mode
+ * @returns {string}
+ */
 function readAutoresetMode(mode) {
   const modes = Object.values(AutoresetMode);
-  if (!modes.includes(mode)) throw valueError(`autoresetMode must be one of ${modes.join(', ')}, got ${describe(mode)}`);
-  return mode;
+  if (!modes.includes(/** @type {any} */ (mode)))
+    throw valueError(`autoresetMode must be one of ${modes.join(', ')}, got ${describe(mode)}`);
+  return /** @type {string} */ (mode);
 }
 
-/** The vector reset's `{seed, options}`: a seed per environment and the reset mask. */
+/**
+ * The vector reset's `{seed, options}`: a seed per environment and the reset mask.
+ * @param {unknown} args
+ * @param {number} n
+ */
 function readVectorReset(args, n) {
   if (args !== undefined && args !== null && !isPlainObject(args))
     throw typeError(`reset takes one object {seed, options}, got ${describe(args)}`);
-  const { seed = null, options = null, ...unknown } = args ?? {};
+  const { seed = null, options = null, ...unknown } = /** @type {{ [key: string]: unknown }} */ (args ?? {});
   const extra = Object.keys(unknown);
   if (extra.length) throw typeError(`reset: unknown argument ${JSON.stringify(extra[0])} (known: seed, options)`);
   let seeds;
@@ -226,7 +282,7 @@ function readVectorReset(args, n) {
     seeds = Array.from({ length: n }, (_, i) => (s === null ? null : typeof s === 'bigint' ? s + BigInt(i) : s + i));
   }
   if (options !== null && !isPlainObject(options)) throw typeError(`reset: options must be an object, got ${describe(options)}`);
-  const { resetMask, ...rest } = options ?? {};
+  const { resetMask, ...rest } = /** @type {{ [key: string]: unknown }} */ (options ?? {});
   let mask = null;
   if (resetMask !== undefined) {
     if (!(Array.isArray(resetMask) || isTypedArray(resetMask)) || resetMask.length !== n) {
@@ -238,7 +294,10 @@ function readVectorReset(args, n) {
   return { seeds, options: options === null ? null : rest, mask };
 }
 
-/** The vector options both vector environments read besides their own. */
+/**
+ * The vector options both vector environments read besides their own.
+ * @param {{ rewardDtype?: unknown, actionDtype?: unknown }} [options] checked
+ */
 function readDtypes({ rewardDtype = 'float64', actionDtype = null } = {}) {
   return {
     rewardDtype: readDtype(rewardDtype, 'rewardDtype', ['float64', 'float32']),
@@ -249,6 +308,9 @@ function readDtypes({ rewardDtype = 'float64', actionDtype = null } = {}) {
 /**
  * The batched action space with samples of `dtype` (int32 or int64) for a
  * discrete single space: Gymnasium's batch of Discrete, a MultiDiscrete.
+ * @param {SpaceObject} single
+ * @param {number} n
+ * @param {DType} dtype
  */
 function discreteBatch(single, n, dtype) {
   const d = single.toJSON();
@@ -262,7 +324,7 @@ function discreteBatch(single, n, dtype) {
 
 /**
  * How values of one space are batched (see batcher).
- * @typedef {{ space: Space, concatenate(items: any[]): any, item(batch: any, i: number): any, length(batch: any): number }} Batcher
+ * @typedef {{ space: import('../compgym.js').Space, concatenate(items: any[]): any, item(batch: any, i: number): any, length(batch: any): number }} Batcher
  */
 
 /** What both vector environments share. */
@@ -274,7 +336,14 @@ class VectorEnvBase extends VectorEnv {
   /** @type {Uint8Array} */ _autoreset = /** @type {any} */ (undefined);
   /** @type {any[]} */ _last = /** @type {any} */ (undefined);
 
+  /**
+   * @param {{ observationSpace: SpaceObject, actionSpace: SpaceObject, metadata?: object, renderMode?: string | null, spec?: any }} single
+   *   the first environment, or what the workers said of theirs
+   * @param {number} n
+   * @param {unknown} autoresetMode
+   */
   _setup(single, n, autoresetMode, dtypes = readDtypes()) {
+    /** @type {number} */
     this.numEnvs = n;
     this.autoresetMode = readAutoresetMode(autoresetMode);
     this.singleObservationSpace = single.observationSpace;
@@ -292,17 +361,21 @@ class VectorEnvBase extends VectorEnv {
     this._last = new Array(n).fill(null);
   }
 
-  /** One action per environment from a batch, each checked before any environment steps. */
+  /**
+   * One action per environment from a batch, each checked before any environment steps.
+   * @param {unknown} actions
+   */
   _splitActions(actions) {
     if (this.closed) throw valueError(`${this.constructor.name} is closed`);
-    const n = this.numEnvs;
+    const n = /** @type {number} */ (this.numEnvs); // set by _setup
     if (this._actions.length(actions) !== n) {
       throw valueError(`step takes a batch of ${n} actions (shaped like actionSpace.sample()), got ${describe(actions)}`);
     }
+    /** @type {unknown[]} */
     const out = [];
     for (let i = 0; i < n; i++) {
       const action = this._actions.item(actions, i);
-      if (!this.singleActionSpace.contains(action)) {
+      if (!(/** @type {SpaceObject} */ (this.singleActionSpace).contains(action))) {
         throw valueError(`action ${i}, ${describe(action)}, is not in the action space ${this.singleActionSpace}`);
       }
       out.push(action);
@@ -324,13 +397,15 @@ class VectorEnvBase extends VectorEnv {
    * stays consistent; an environment that threw keeps its last observation
    * and is reset by the next step (as after an episode end). Then the first
    * error is thrown, as Gymnasium raises after all workers answered.
+   * @param {Outcome[]} outcomes
    */
   _gather(outcomes) {
-    const n = this.numEnvs;
+    const n = /** @type {number} */ (this.numEnvs); // set by _setup
     const observations = new Array(n);
     const rewards = new this._Rewards(n);
     const terminations = new Uint8Array(n);
     const truncations = new Uint8Array(n);
+    /** @type {Infos} */
     const infos = {};
     outcomes.forEach(({ result, error }, i) => {
       if (error) {
@@ -351,8 +426,12 @@ class VectorEnvBase extends VectorEnv {
     return [this._observations.concatenate(observations), rewards, terminations, truncations, infos];
   }
 
-  /** Takes in the resets that succeeded (environment i's info in `infos`); throws the first error after. */
+  /**
+   * Takes in the resets that succeeded (environment i's info in `infos`); throws the first error after.
+   * @param {(Outcome | null)[]} outcomes null for an environment not reset
+   */
   _gatherResets(outcomes) {
+    /** @type {Infos} */
     const infos = {};
     outcomes.forEach((outcome, i) => {
       if (!outcome) return;
@@ -362,16 +441,20 @@ class VectorEnvBase extends VectorEnv {
       }
       this._last[i] = outcome.result[0];
       this._autoreset[i] = 0;
-      addInfo(infos, outcome.result[1], i, this.numEnvs);
+      addInfo(infos, outcome.result[1], i, /** @type {number} */ (this.numEnvs));
     });
     this._throwFirstError(outcomes, 'reset');
     return [this._observations.concatenate(this._last), infos];
   }
 
+  /**
+   * @param {(Outcome | null)[]} outcomes
+   * @param {string} what
+   */
   _throwFirstError(outcomes, what) {
     const failed = outcomes.findIndex((o) => o?.error);
     if (failed < 0) return;
-    const { error } = outcomes[failed];
+    const { error } = /** @type {Outcome} */ (outcomes[failed]);
     const others = outcomes.filter((o) => o?.error).length - 1;
     const also = others ? ` (and ${others} other environment${others > 1 ? 's' : ''})` : '';
     const next = this.autoresetMode === AutoresetMode.DISABLED ? 'reset({options: {resetMask}}) resets it' : 'the next step resets it';
@@ -382,7 +465,11 @@ class VectorEnvBase extends VectorEnv {
     throw Object.assign(wrapped, { envIndex: failed });
   }
 
-  /** What each environment does this step: reset (next-step autoreset), step, or step and reset. */
+  /**
+   * What each environment does this step: reset (next-step autoreset), step, or step and reset.
+   * @param {number} i
+   * @returns {'reset' | 'step' | 'stepReset'}
+   */
   _operation(i) {
     // Set after an episode end (next-step mode) or a failed operation (any mode but Disabled, which stops in _splitActions).
     if (this._autoreset[i]) return 'reset';
@@ -394,7 +481,11 @@ class VectorEnvBase extends VectorEnv {
   }
 }
 
-/** One environment's operation, as both vector environments run it. */
+/**
+ * One environment's operation, as both vector environments run it.
+ * @param {AnyEnv} env
+ * @param {{ op: unknown, seed?: unknown, options?: unknown, action?: unknown }} op
+ */
 export function runOperation(env, op) {
   switch (op.op) {
     case 'reset':
@@ -412,7 +503,11 @@ export function runOperation(env, op) {
   }
 }
 
-/** `{result}` of `run()`, or `{error}` if it throws. */
+/**
+ * `{result}` of `run()`, or `{error}` if it throws.
+ * @param {() => unknown} run
+ * @returns {Outcome}
+ */
 function outcomeOf(run) {
   try {
     return { result: run() };
@@ -422,15 +517,24 @@ function outcomeOf(run) {
 }
 
 /** A next-step autoreset: the observation of a reset, reward 0, not done. */
-const autoresetResult = ([observation, info]) => [observation, 0, false, false, info];
+const autoresetResult = (/** @type {[unknown, unknown]} */ [observation, info]) => [observation, 0, false, false, info];
 
-/** The dtype options (`rewardDtype`, `actionDtype`); another key is a TypeError. */
+/**
+ * The dtype options (`rewardDtype`, `actionDtype`); another key is a TypeError.
+ * @param {{ [option: string]: unknown }} options
+ * @param {string} who
+ */
 function readVectorOptions(options, who) {
   const unknown = Object.keys(options).filter((k) => k !== 'rewardDtype' && k !== 'actionDtype');
   if (unknown.length) throw typeError(`${who}: unknown option ${JSON.stringify(unknown[0])}`);
   return readDtypes(options);
 }
 
+/**
+ * @param {unknown} entry checked: a function, an environment, an id or {id, options}
+ * @param {number} i
+ * @returns {AnyEnv}
+ */
 function environmentOf(entry, i) {
   if (typeof entry === 'function') return requireEnv(entry(), `envFns[${i}]()`);
   if (isEnv(entry)) return entry;
@@ -441,6 +545,10 @@ function environmentOf(entry, i) {
   );
 }
 
+/**
+ * @param {SpaceObject[]} spaces
+ * @param {string} what
+ */
 function checkSameSpaces(spaces, what) {
   const first = spaces[0];
   spaces.forEach((s, i) => {
@@ -455,6 +563,10 @@ function checkSameSpaces(spaces, what) {
  * Options: `autoresetMode` (AutoresetMode.NEXT_STEP by default).
  */
 export class SyncVectorEnv extends VectorEnvBase {
+  /**
+   * @param {unknown} envFns checked: a non-empty array
+   * @param {{ autoresetMode?: unknown, [option: string]: unknown }} [options]
+   */
   constructor(envFns, { autoresetMode = AutoresetMode.NEXT_STEP, ...dtypes } = {}) {
     super();
     if (!Array.isArray(envFns) || envFns.length === 0)
@@ -470,19 +582,29 @@ export class SyncVectorEnv extends VectorEnvBase {
       this.envs.map((e) => e.actionSpace),
       'action',
     );
-    this._setup(this.envs[0], this.envs.length, autoresetMode, checked);
+    // checkSameSpaces found both spaces on every environment.
+    this._setup(
+      /** @type {AnyEnv & { observationSpace: SpaceObject, actionSpace: SpaceObject }} */ (this.envs[0]),
+      this.envs.length,
+      autoresetMode,
+      checked,
+    );
   }
 
-  /** seed: one for all (environment i gets seed + i), one per environment, or none. */
+  /**
+   * seed: one for all (environment i gets seed + i), one per environment, or none.
+   * @param {VectorResetArgs} [args]
+   */
   reset(args) {
     if (this.closed) throw valueError('SyncVectorEnv is closed');
-    const { seeds, options, mask } = readVectorReset(args, this.numEnvs);
+    const { seeds, options, mask } = readVectorReset(args, /** @type {number} */ (this.numEnvs));
     if (mask && this._last.some((x, i) => x === null && !mask[i]))
       throw valueError('reset: a partial reset before every environment was reset once');
     const outcomes = this.envs.map((env, i) => (mask && !mask[i] ? null : outcomeOf(() => env.reset({ seed: seeds[i], options }))));
     return this._gatherResets(outcomes);
   }
 
+  /** @param {any} actions */
   step(actions) {
     const split = this._splitActions(actions);
     const outcomes = this.envs.map((env, i) => {
@@ -493,17 +615,26 @@ export class SyncVectorEnv extends VectorEnvBase {
     return this._gather(outcomes);
   }
 
-  /** `env[name](...args)` (or the value of `env[name]`) for every environment, via getWrapperAttr. */
+  /**
+   * `env[name](...args)` (or the value of `env[name]`) for every environment, via getWrapperAttr.
+   * @param {string} name
+   * @param {unknown[]} args
+   */
   call(name, ...args) {
     return this.envs.map((env) => {
       const value = typeof env.getWrapperAttr === 'function' ? env.getWrapperAttr(name) : env[name];
       return typeof value === 'function' ? value.apply(env, args) : value;
     });
   }
+  /** @param {string} name */
   getAttr(name) {
     return this.call(name);
   }
-  /** Sets `name` on every environment: one value for all, or an array of one per environment. */
+  /**
+   * Sets `name` on every environment: one value for all, or an array of one per environment.
+   * @param {string} name
+   * @param {unknown} values
+   */
   setAttr(name, values) {
     const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);
     if (list.length !== this.numEnvs) throw valueError(`setAttr: ${list.length} values for ${this.numEnvs} environments`);
@@ -523,12 +654,18 @@ export class SyncVectorEnv extends VectorEnvBase {
  * An id for a worker: built-in ids go as they are; an id registered here
  * with a `{module, export}` entry point carries its registration, which the
  * worker replays; one registered with a function cannot reach a worker.
+ * @param {string} id
+ * @param {unknown} [options]
  */
 function idSpec(id, options) {
   const registration = workerRegistration(id);
   return registration ? { id, options, registration } : { id, options };
 }
 
+/**
+ * @param {unknown} entry checked: an id, {id, options} or {module, export, args}
+ * @param {number} i
+ */
 function readSpec(entry, i) {
   if (typeof entry === 'string') return idSpec(entry);
   if (isPlainObject(entry) && typeof entry.id === 'string') return idSpec(entry.id, entry.options);
@@ -539,8 +676,13 @@ function readSpec(entry, i) {
   throw typeError(`envs[${i}] must be an id, {id, options} or {module, export, args}, got ${describe(entry)}${hint}`);
 }
 
-/** Splits `n` environments into `w` contiguous groups of near-equal size. */
+/**
+ * Splits `n` environments into `w` contiguous groups of near-equal size.
+ * @param {number} n
+ * @param {number} w
+ */
 function groups(n, w) {
+  /** @type {number[][]} */
   const out = [];
   for (let k = 0, start = 0; k < w; k++) {
     const size = Math.floor(n / w) + (k < n % w ? 1 : 0);
@@ -624,6 +766,10 @@ export class AsyncVectorEnv extends VectorEnvBase {
    * Runs `body` as the one pending call: another reset, step, call or
    * setAttr before it settles is Gymnasium's AlreadyPendingCallError (it
    * would interleave with this one's autoreset bookkeeping).
+   * @template T
+   * @param {string} what
+   * @param {() => Promise<T>} body
+   * @returns {Promise<T>}
    */
   _exclusive(what, body) {
     if (this._pending) {
@@ -651,17 +797,21 @@ export class AsyncVectorEnv extends VectorEnvBase {
    * Runs one operation per listed environment, each worker its share at
    * once; outcomes ({result} or {error}) in environment order, once every
    * worker has answered.
+   * @param {({ op: string, [field: string]: unknown } | null)[]} operations one per environment; null for none
+   * @returns {Promise<(Outcome | null)[]>}
    */
   async _run(operations) {
+    /** @type {(Outcome | null)[]} */
     const outcomes = new Array(this.numEnvs).fill(null);
     await Promise.all(
       this._groups.map(async (members, k) => {
+        /** @type {{ env: number, index: number, [field: string]: unknown }[]} */
         const ops = [];
         for (const [local, i] of members.entries()) if (operations[i]) ops.push({ ...operations[i], env: local, index: i });
         if (!ops.length) return;
         try {
           const reply = await this._services[k].call('Env.run', { ops: ops.map(({ index, ...op }) => op) });
-          reply.results.forEach((r, j) => {
+          reply.results.forEach((/** @type {any} */ r, /** @type {number} */ j) => {
             outcomes[ops[j].index] = r.error ? { error: namedError(r.error.name, r.error.message) } : { result: r.result };
           });
         } catch (error) {
@@ -673,6 +823,7 @@ export class AsyncVectorEnv extends VectorEnvBase {
     return outcomes;
   }
 
+  /** @param {VectorResetArgs} [args] */
   reset(args) {
     return this._exclusive('reset', async () => {
       if (this.closed) throw valueError('AsyncVectorEnv is closed');
@@ -683,6 +834,7 @@ export class AsyncVectorEnv extends VectorEnvBase {
     });
   }
 
+  /** @param {any} actions */
   step(actions) {
     return this._exclusive('step', async () => {
       const split = this._splitActions(actions);
@@ -690,21 +842,30 @@ export class AsyncVectorEnv extends VectorEnvBase {
         const op = this._operation(i);
         return op === 'reset' ? { op } : { op, action };
       });
-      const outcomes = await this._run(ops);
+      const outcomes = /** @type {Outcome[]} */ (await this._run(ops)); // every environment had an operation
       return this._gather(outcomes.map((o, i) => (ops[i].op === 'reset' && o.result ? { result: autoresetResult(o.result) } : o)));
     });
   }
 
-  /** `env[name](...args)` (or the value of `env[name]`) for every environment; arguments must be cloneable. */
+  /**
+   * `env[name](...args)` (or the value of `env[name]`) for every environment; arguments must be cloneable.
+   * @param {string} name
+   * @param {unknown[]} args
+   */
   call(name, ...args) {
     return this._exclusive('call', async () => {
       const replies = await Promise.all(this._services.map((s) => s.call('Env.call', { name, args })));
       return replies.flatMap((r) => r.values);
     });
   }
+  /** @param {string} name */
   getAttr(name) {
     return this.call(name);
   }
+  /**
+   * @param {string} name
+   * @param {unknown} values
+   */
   setAttr(name, values) {
     return this._exclusive('setAttr', async () => {
       const list = Array.isArray(values) ? values : new Array(this.numEnvs).fill(values);

@@ -17,10 +17,17 @@ import { make, register, registeredIds } from './envs.js';
 import { runOperation } from './vector.js';
 import { describe, isPlainObject, lookupError, requireEnv, typeError, valueError } from './core.js';
 
+/** @import { AnyEnv } from './core.js' */
+
+/** @type {AnyEnv[]} */
 let envs = [];
-/** Registrations replayed here, by id: each once, however many environments use it. */
+/**
+ * Registrations replayed here, by id: each once, however many environments use it.
+ * @type {Map<string, Promise<void> | void>}
+ */
 const replayed = new Map();
 
+/** @param {{ id: string, [option: string]: any }} registration a registration as it travelled: checked by register */
 function replay(registration) {
   if (!replayed.has(registration.id)) {
     const { id, ...options } = registration;
@@ -29,6 +36,11 @@ function replay(registration) {
   return replayed.get(registration.id);
 }
 
+/**
+ * @param {any} spec an entry of `envs` as it travelled: checked here
+ * @param {number} i
+ * @returns {Promise<AnyEnv>}
+ */
 async function build(spec, i) {
   if (typeof spec?.id === 'string') {
     if (isPlainObject(spec.registration)) await replay({ ...spec.registration, id: spec.id });
@@ -53,25 +65,37 @@ async function build(spec, i) {
   throw typeError(`envs[${i}] must be {id, options} or {module, export, args}, got ${describe(spec)}`);
 }
 
-/** A spec made plain (no functions) to travel back. */
+/**
+ * A spec made plain (no functions) to travel back.
+ * @param {{ [field: string]: unknown } | null | undefined} spec
+ */
 function plainSpec(spec) {
   if (!spec) return null;
   const { entryPoint, ...rest } = spec;
   return JSON.parse(JSON.stringify(rest));
 }
 
+/** @param {number} index */
 function environment(index) {
   const env = envs[index];
   if (!env) throw valueError(`no environment ${index} in this worker (it holds ${envs.length}; call Env.make first)`);
   return env;
 }
 
+/**
+ * @param {AnyEnv} env
+ * @param {string} name
+ * @param {unknown[]} args
+ */
 function valueOf(env, name, args) {
   const value = typeof env.getWrapperAttr === 'function' ? env.getWrapperAttr(name) : env[name];
   return typeof value === 'function' ? value.apply(env, args) : value;
 }
 
-/** One operation's result, or its error as plain data (so the other operations' results still travel). */
+/**
+ * One operation's result, or its error as plain data (so the other operations' results still travel).
+ * @param {any} op an operation as it travelled: checked by runOperation
+ */
 function outcome(op) {
   try {
     return { result: runOperation(environment(op.env), op) };
@@ -80,7 +104,11 @@ function outcome(op) {
   }
 }
 
-/** Answers one `Env.*` method; throws typed errors. */
+/**
+ * Answers one `Env.*` method; throws typed errors.
+ * @param {string} method
+ * @param {unknown} request checked here
+ */
 export async function answer(method, request) {
   if (!isPlainObject(request)) throw typeError(`${method} takes an object request, got ${describe(request)}`);
   switch (method) {

@@ -14,25 +14,34 @@ import {
   valueError,
 } from './core.js';
 
+/** @import { ResetArgs } from './index.js' */
+
 /**
  * Truncates episodes after `maxEpisodeSteps` steps: the step that reaches
  * the limit returns `truncated = true` (whatever `terminated` says).
  * A step before the first reset is passed on, and counts from zero.
  */
 export class TimeLimit extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {number} maxEpisodeSteps checked: a positive safe integer
+   */
   constructor(env, maxEpisodeSteps) {
     super(env);
     if (!Number.isSafeInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) {
       throw valueError(`TimeLimit: maxEpisodeSteps must be a positive integer, got ${describe(maxEpisodeSteps)}`);
     }
     this.maxEpisodeSteps = maxEpisodeSteps;
+    /** @type {number | null} */
     this.elapsedSteps = null;
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const result = this.env.reset(args);
     this.elapsedSteps = 0;
     return result;
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     this.elapsedSteps = (this.elapsedSteps ?? 0) + 1;
@@ -53,6 +62,10 @@ const now = () => (globalThis.performance?.now() ?? Date.now()) / 1000;
  * `returnQueue`, `lengthQueue` and `timeQueue`.
  */
 export class RecordEpisodeStatistics extends Wrapper {
+  /**
+   * @param {unknown} env
+   * @param {{ bufferLength?: number, statsKey?: string }} [options] checked
+   */
   constructor(env, { bufferLength = 100, statsKey = 'episode' } = {}) {
     super(env);
     if (!Number.isSafeInteger(bufferLength) || bufferLength < 1) {
@@ -72,6 +85,7 @@ export class RecordEpisodeStatistics extends Wrapper {
     /** @type {number[]} */
     this.timeQueue = [];
   }
+  /** @param {ResetArgs} [args] */
   reset(args) {
     const result = this.env.reset(args);
     this.episodeStartTime = now();
@@ -79,6 +93,7 @@ export class RecordEpisodeStatistics extends Wrapper {
     this.episodeLengths = 0;
     return result;
   }
+  /** @param {any} action */
   step(action) {
     const [observation, reward, terminated, truncated, info] = this.env.step(action);
     this.episodeReturns += reward;
@@ -115,11 +130,13 @@ export class RecordEpisodeStatistics extends Wrapper {
 
 /** Flattens observations into one typed array: the space's `flattenSpace()`, values its `flatten(x)`. */
 export class FlattenObservation extends ObservationWrapper {
+  /** @param {unknown} env */
   constructor(env) {
     super(env);
     this._inner = requireSpace(this.env.observationSpace, 'FlattenObservation: the observation space');
     this.observationSpace = this._inner.flattenSpace();
   }
+  /** @param {any} observation */
   observation(observation) {
     return this._inner.flatten(observation);
   }
@@ -127,11 +144,17 @@ export class FlattenObservation extends ObservationWrapper {
 
 /** Applies `f` to every observation; `observationSpace` is the new space (default: unchanged). */
 export class TransformObservation extends ObservationWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} f checked: a function of an observation
+   * @param {unknown} [observationSpace] checked: a Space, or null
+   */
   constructor(env, f, observationSpace = null) {
     super(env);
     this.f = requireFunction(f, 'TransformObservation: f');
     if (observationSpace !== null) this.observationSpace = requireSpace(observationSpace, 'TransformObservation: observationSpace');
   }
+  /** @param {any} observation */
   observation(observation) {
     return this.f(observation);
   }
@@ -139,10 +162,15 @@ export class TransformObservation extends ObservationWrapper {
 
 /** Applies `f` to every reward. */
 export class TransformReward extends RewardWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} f checked: a function of a reward
+   */
   constructor(env, f) {
     super(env);
     this.f = requireFunction(f, 'TransformReward: f');
   }
+  /** @param {number} reward */
   reward(reward) {
     return this.f(reward);
   }
@@ -150,11 +178,17 @@ export class TransformReward extends RewardWrapper {
 
 /** Applies `f` to every action before the environment sees it; `actionSpace` is the space agents act in (default: unchanged). */
 export class TransformAction extends ActionWrapper {
+  /**
+   * @param {unknown} env
+   * @param {unknown} f checked: a function of an action
+   * @param {unknown} [actionSpace] checked: a Space, or null
+   */
   constructor(env, f, actionSpace = null) {
     super(env);
     this.f = requireFunction(f, 'TransformAction: f');
     if (actionSpace !== null) this.actionSpace = requireSpace(actionSpace, 'TransformAction: actionSpace');
   }
+  /** @param {any} action */
   action(action) {
     return this.f(action);
   }
