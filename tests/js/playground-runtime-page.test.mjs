@@ -141,3 +141,30 @@ test('nothing long on the main thread: long tasks counted over a scripted sessio
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('a lane refuses a job its worker does not have, even one named like an object property, and goes on working', async () => {
+  const page = await open(env);
+  const answers = await page.evaluate(async () => {
+    const lane = window.compgymPlayground.lanes.run;
+    const out = [];
+    for (const kind of ['constructor', 'toString', 'nope']) {
+      try {
+        await lane.run(kind, null, { timeLimitMs: 60_000 });
+        out.push(`${kind}: answered`);
+      } catch (error) {
+        out.push(`${error.name}: ${error.message}`);
+      }
+    }
+    const run = await lane.run('run', { source: '@main { x: int = const 7; print x; }', args: [] }, { timeLimitMs: 60_000 });
+    out.push(run.stdout);
+    return out;
+  });
+  assert.deepEqual(answers, [
+    'LookupError: no job named "constructor"',
+    'LookupError: no job named "toString"',
+    'LookupError: no job named "nope"',
+    '7\n',
+  ]);
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

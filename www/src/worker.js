@@ -35,7 +35,8 @@ const ready = new Promise((/** @type {(module: WebAssembly.Module) => void} */ r
 async function answer({ id, kind, payload }) {
   try {
     await ready;
-    const job = JOBS[kind];
+    // Own jobs only: `constructor` or `toString` must not find Object's.
+    const job = Object.hasOwn(JOBS, kind) ? JOBS[kind] : undefined;
     if (!job) throw lookupError(`no job named ${JSON.stringify(kind)}`);
     const progress = (/** @type {unknown} */ report) => postMessage({ id, progress: report });
     const result = await job(payload, progress);
