@@ -1,0 +1,145 @@
+//! The compiling tier against the interpreter, under wasm in Node and in
+//! Chromium: every community program and hundreds of generated ones give the
+//! same output, count and error kind; errors and uncovered programs fall
+//! back to the interpreter; fuel stops a program that never ends.
+#![cfg(target_arch = "wasm32")]
+
+use compgym::bril::compile::{Ran, Tier, Tiered};
+use compgym::bril::interp::{Limits, Outcome};
+use compgym::bril::{self, parse_text, Program};
+use compgym::js::tier::HostEngine;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+include!(concat!(env!("OUT_DIR"), "/bril_bench.rs"));
+
+fn count(prof: &str) -> u64 {
+    prof.trim().strip_prefix("total_dyn_inst:").and_then(|n| n.trim().parse().ok()).unwrap_or(u64::MAX)
+}
+
+fn compiled(program: &Program, args: &[String], limits: &Limits) -> (Outcome, Ran) {
+    let run = Tiered::new(program).unwrap().run(args, limits, Tier::Compiled, &mut HostEngine);
+    (run.outcome, run.ran)
+}
+
+fn kind(outcome: &Outcome) -> Option<compgym::ErrorKind> {
+    outcome.result.as_ref().err().map(|e| e.kind())
+}
+
+#[wasm_bindgen_test]
+fn every_community_program_runs_compiled_as_brili_runs_it() {
+    let mut ran_compiled = 0;
+    for &(name, text, out, prof) in BRIL_BENCH {
+        let program = parse_text(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let covered = Tiered::new(&program).unwrap().module().is_ok();
+        let (outcome, ran) = compiled(&program, &program.main_args(), &Limits::default());
+        assert!(outcome.result.is_ok(), "{name}: {:?}", outcome.result);
+        assert_eq!(outcome.stdout, out, "{name}");
+        assert_eq!(outcome.dyn_inst, count(prof), "{name}");
+        assert_eq!(ran == Ran::Compiled, covered, "{name}: {ran:?}");
+        ran_compiled += usize::from(covered);
+    }
+    assert!(BRIL_BENCH.is_empty() || ran_compiled > 60, "only {ran_compiled} compiled");
+}
+
+/// Both tiers on `program`: identical output, count and error kind; a run
+/// the interpreter finishes is the compiled tier's when it covers the program.
+fn agree(what: &str, program: &Program, args: &[String], limits: &Limits) -> Ran {
+    let tiered = Tiered::new(program).unwrap();
+    let reference = tiered.executable().run(args, limits);
+    let (outcome, ran) = compiled(program, args, limits);
+    assert_eq!(outcome.stdout, reference.stdout, "{what}");
+    assert_eq!(outcome.dyn_inst, reference.dyn_inst, "{what}");
+    assert_eq!(kind(&outcome), kind(&reference), "{what}: {:?}", outcome.result);
+    // Past the fuel at the end the interpreter decides (it checks fuel at
+    // jumps only, so it may finish).
+    if reference.result.is_ok() && tiered.module().is_ok() && reference.dyn_inst <= limits.fuel {
+        assert_eq!(ran, Ran::Compiled, "{what}");
+    }
+    ran
+}
+
+#[wasm_bindgen_test]
+fn generated_programs_agree_under_both_tiers() {
+    let mut ran_compiled = 0;
+    for seed in 0..200 {
+        let p = bril::generator::v1::generate(seed, 60).unwrap();
+        let ran = agree(&format!("random-v1 {seed}"), &p, &p.main_args(), &Limits::default());
+        ran_compiled += usize::from(ran == Ran::Compiled);
+    }
+    for seed in 0..200 {
+        let p = bril::generator::generate(seed, 30).unwrap();
+        let ran = agree(&format!("random-v0 {seed}"), &p, &p.main_args(), &Limits::default());
+        ran_compiled += usize::from(ran == Ran::Compiled);
+    }
+    assert!(ran_compiled > 0, "none of 400 compiled");
+}
+
+#[wasm_bindgen_test]
+fn errors_are_the_interpreters() {
+    let programs = [
+        // Division by zero after some output.
+        ("@main { a: int = const 7; print a; z: int = const 0; q: int = div a z; print q; }", vec![]),
+        // The one quotient that overflows wraps in the interpreter; wasm traps.
+        (
+            "@main { m: int = const -9223372036854775808; n: int = const -1; q: int = div m n; print q; }",
+            vec![],
+        ),
+        ("@main(x: int) { c: char = int2char x; print c; }", vec!["55296".to_string()]),
+        ("@main(x: int) { c: char = int2char x; print c; }", vec!["-1".to_string()]),
+        ("@main(x: int) { c: char = int2char x; print c; }", vec!["1114111".to_string()]),
+        // Read before assignment on one path.
+        ("@main(b: bool) { br b .a .b;\n.a: x: int = const 1;\n.b: print x; }", vec!["false".to_string()]),
+        ("@main(b: bool) { br b .a .b;\n.a: x: int = const 1;\n.b: print x; }", vec!["true".to_string()]),
+        // Bad arguments.
+        ("@main(x: int) { print x; }", vec!["nope".to_string()]),
+        ("@main(x: int) { print x; }", vec![]),
+        ("@main(x: float, c: char, b: bool) { print x c b; }", vec!["-0".into(), "λ".into(), "true".into()]),
+    ];
+    for (text, args) in programs {
+        let p = parse_text(text).unwrap();
+        agree(text, &p, &args, &Limits::default());
+    }
+}
+
+#[wasm_bindgen_test]
+fn limits_stop_compiled_runs_and_the_interpreter_reports() {
+    let forever =
+        parse_text("@main { one: int = const 1; x: int = const 0;\n.top: x: int = add x one; jmp .top; }")
+            .unwrap();
+    let limits = Limits { fuel: 100_000, ..Limits::default() };
+    let (outcome, ran) = compiled(&forever, &[], &limits);
+    assert_eq!((ran, kind(&outcome)), (Ran::Interpreter, Some(compgym::ErrorKind::Limit)));
+    assert!(outcome.dyn_inst > limits.fuel);
+
+    let deep = parse_text("@f(n: int) { one: int = const 1; m: int = add n one; call @f m; }\n@main { z: int = const 0; call @f z; }").unwrap();
+    let limits = Limits { max_call_depth: 500, ..Limits::default() };
+    agree("deep", &deep, &[], &limits);
+    // Straight-line code past the fuel: the interpreter checks at jumps only.
+    let straight = parse_text("@main { a: int = const 1; b: int = add a a; print b; }").unwrap();
+    for fuel in 0..5 {
+        agree("straight", &straight, &[], &Limits { fuel, ..Limits::default() });
+    }
+    let chatty = parse_text("@main { a: int = const 12345; print a a; print a; }").unwrap();
+    for max_output_bytes in [0, 5, 12, 17, 18, 100] {
+        agree("chatty", &chatty, &[], &Limits { max_output_bytes, ..Limits::default() });
+    }
+}
+
+#[wasm_bindgen_test]
+fn uncovered_programs_fall_back_to_the_interpreter() {
+    let memory = parse_text(
+        "@main { n: int = const 2; p: ptr<int> = alloc n; store p n; x: int = load p; free p; print x; }",
+    )
+    .unwrap();
+    let (outcome, ran) = compiled(&memory, &[], &Limits::default());
+    assert_eq!((ran, outcome.stdout.as_str(), outcome.dyn_inst), (Ran::Interpreter, "2\n", 6));
+}
+
+#[wasm_bindgen_test]
+fn a_kept_instance_runs_again_from_a_clean_state() {
+    let p = parse_text("@main(n: int) { one: int = const 1; i: int = const 0;\n.l: i: int = add i one; print i; b: bool = lt i n; br b .l .e;\n.e: }").unwrap();
+    for n in [3, 1, 5, 2] {
+        let args = [n.to_string()];
+        agree("again", &p, &args, &Limits::default());
+    }
+}
