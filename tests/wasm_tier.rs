@@ -71,7 +71,7 @@ fn generated_programs_agree_under_both_tiers() {
         let ran = agree(&format!("random-v0 {seed}"), &p, &p.main_args(), &Limits::default());
         ran_compiled += usize::from(ran == Ran::Compiled);
     }
-    assert!(ran_compiled > 0, "none of 400 compiled");
+    assert!(ran_compiled > 300, "only {ran_compiled} of 400 compiled");
 }
 
 #[wasm_bindgen_test]
@@ -127,12 +127,55 @@ fn limits_stop_compiled_runs_and_the_interpreter_reports() {
 
 #[wasm_bindgen_test]
 fn uncovered_programs_fall_back_to_the_interpreter() {
-    let memory = parse_text(
-        "@main { n: int = const 2; p: ptr<int> = alloc n; store p n; x: int = load p; free p; print x; }",
+    let undef = parse_text("@main { x: int = undef; y: int = id x; print; }").unwrap();
+    assert!(Tiered::new(&undef).unwrap().module().is_err());
+    let (outcome, ran) = compiled(&undef, &[], &Limits::default());
+    assert_eq!((ran, outcome.stdout.as_str(), outcome.dyn_inst), (Ran::Interpreter, "\n", 3));
+}
+
+#[wasm_bindgen_test]
+fn memory_runs_compiled_and_its_errors_are_the_interpreters() {
+    let fine = parse_text(
+        "@main { n: int = const 3; p: ptr<int> = alloc n; one: int = const 1; q: ptr<int> = ptradd p one; store q n; x: int = load q; \
+         f: ptr<float> = alloc one; y: float = const 2.5; store f y; z: float = load f; print x z p q f; free p; free f; }",
     )
     .unwrap();
-    let (outcome, ran) = compiled(&memory, &[], &Limits::default());
-    assert_eq!((ran, outcome.stdout.as_str(), outcome.dyn_inst), (Ran::Interpreter, "2\n", 6));
+    assert_eq!(agree("fine", &fine, &[], &Limits::default()), Ran::Compiled);
+    let failing = [
+        // Read before any write, out of bounds either side, after free.
+        "@main { n: int = const 2; p: ptr<int> = alloc n; x: int = load p; free p; }",
+        "@main { n: int = const 2; p: ptr<int> = alloc n; q: ptr<int> = ptradd p n; store q n; free p; }",
+        "@main { n: int = const 2; m: int = const -1; p: ptr<int> = alloc n; q: ptr<int> = ptradd p m; store q n; free p; }",
+        "@main { n: int = const 2; p: ptr<int> = alloc n; store p n; free p; x: int = load p; print x; }",
+        // Free off the base, twice; a leak; nothing or too much allocated.
+        "@main { n: int = const 2; one: int = const 1; p: ptr<int> = alloc n; q: ptr<int> = ptradd p one; free q; }",
+        "@main { n: int = const 2; p: ptr<int> = alloc n; free p; free p; }",
+        "@main { n: int = const 2; p: ptr<int> = alloc n; print n; }",
+        "@main { n: int = const 0; p: ptr<int> = alloc n; free p; }",
+        "@main { n: int = const 99999999999; p: ptr<int> = alloc n; free p; }",
+        // An offset past 32 bits comes back in range in 64 but not in the interpreter.
+        "@main { n: int = const 2; big: int = const 4294967296; back: int = const -4294967296; p: ptr<int> = alloc n; \
+         q: ptr<int> = ptradd p big; r: ptr<int> = ptradd q back; store r n; free p; }",
+    ];
+    for text in failing {
+        let p = parse_text(text).unwrap();
+        agree(text, &p, &[], &Limits::default());
+    }
+    // The heap's cell limit, and memory reused by a kept instance from a clean state.
+    let loop_alloc = parse_text(
+        "@main(k: int) { one: int = const 1; i: int = const 0; n: int = const 100;\n.l: p: ptr<int> = alloc n; store p i; x: int = load p; free p; \
+         i: int = add i one; b: bool = lt i k; br b .l .e;\n.e: print x; }",
+    )
+    .unwrap();
+    for k in ["1", "50", "3"] {
+        agree("loop", &loop_alloc, &[k.to_string()], &Limits::default());
+        agree(
+            "small heap",
+            &loop_alloc,
+            &[k.to_string()],
+            &Limits { max_memory_cells: 250, ..Limits::default() },
+        );
+    }
 }
 
 #[wasm_bindgen_test]

@@ -8,8 +8,11 @@
 //! saved to the global around calls) grows by the block's instructions, and
 //! passing the fuel traps. Every check the interpreter makes becomes a trap
 //! here (division by zero, a bad char, a variable read before assignment, a
-//! non-void function ending without `ret`, the depth and stack limits); the
-//! tier then runs the interpreter instead, so a trap needs no message.
+//! non-void function ending without `ret`, the depth and stack limits, the
+//! heap's checks); the tier then runs the interpreter instead, so a trap
+//! needs no message. Pointers are `header address << 32 | offset`; an
+//! allocation's header holds its length, the interpreter's id (what a
+//! printed pointer shows) and whether it is live.
 
 use super::layout::{self, EMPTY_LINE, END_OF_LINE};
 use crate::bril::analysis::definite::unassigned_reads;
@@ -32,21 +35,103 @@ const MAX_DEPTH: u32 = 3;
 const CELLS: u32 = 4;
 const MAX_CELLS: u32 = 5;
 const CURSOR: u32 = 6;
-const RECORD_LIMIT: u32 = 7;
+const CHUNK_END: u32 = 7;
+const RECORDS: u32 = 8;
+const MAX_RECORDS: u32 = 9;
+const TOP: u32 = 10;
+const NEXT_ID: u32 = 11;
+const LIVE: u32 = 12;
+const CHARGED: u32 = 13;
+const GLOBALS: [ValType; 14] = [
+    ValType::I64, // COUNT
+    ValType::I64, // FUEL
+    ValType::I32, // DEPTH
+    ValType::I32, // MAX_DEPTH
+    ValType::I64, // CELLS
+    ValType::I64, // MAX_CELLS
+    ValType::I32, // CURSOR
+    ValType::I32, // CHUNK_END
+    ValType::I64, // RECORDS
+    ValType::I64, // MAX_RECORDS
+    ValType::I32, // TOP
+    ValType::I32, // NEXT_ID
+    ValType::I64, // LIVE
+    ValType::I64, // CHARGED
+];
 
-fn val_type(ty: Type) -> Result<ValType, Unsupported> {
-    if ty.is_ptr() {
-        return Err("pointers".into());
+/// The helper functions after the Bril ones, by offset from their count.
+#[derive(Clone, Copy)]
+enum Helper {
+    /// `emit(kind: i32, bits: i64)`: appends a record.
+    Emit,
+    /// `run() -> i32`: the entry; returns the end of used memory.
+    Run,
+    /// `bump(bytes: i64) -> i32`: fresh memory, growing it as needed.
+    Bump,
+    /// `alloc(count: i64) -> ptr`.
+    Alloc,
+    /// `free(p: ptr)`.
+    Free,
+    /// `cell(p: ptr, write: i32) -> i32`: the address of `p`'s cell, checked.
+    Cell,
+    /// `ptradd(p: ptr, delta: i64) -> ptr`.
+    PtrAdd,
+}
+
+impl Helper {
+    const ALL: [Helper; 7] =
+        [Helper::Emit, Helper::Run, Helper::Bump, Helper::Alloc, Helper::Free, Helper::Cell, Helper::PtrAdd];
+
+    fn signature(self) -> (&'static [ValType], &'static [ValType]) {
+        use ValType::{I32, I64};
+        match self {
+            Helper::Emit => (&[I32, I64], &[]),
+            Helper::Run => (&[], &[I32]),
+            Helper::Bump => (&[I64], &[I32]),
+            Helper::Alloc => (&[I64], &[I64]),
+            Helper::Free => (&[I64], &[]),
+            Helper::Cell => (&[I64, I32], &[I32]),
+            Helper::PtrAdd => (&[I64, I64], &[I64]),
+        }
     }
-    Ok(match ty.base {
+}
+
+/// Function indices: the Bril functions', then the helpers'.
+#[derive(Clone, Copy)]
+struct Index {
+    bril: u32,
+}
+
+impl Index {
+    fn of(self, helper: Helper) -> u32 {
+        self.bril + helper as u32
+    }
+}
+
+/// A heap allocation's header, before its cells (8 bytes each) and their
+/// written flags (a byte each); a pointer is `header << 32 | offset`.
+const HEADER_LEN: u64 = 0; // i64: cells
+const HEADER_ID: u64 = 8; // i32: the interpreter's allocation id
+const HEADER_LIVE: u64 = 12; // i32: 1 until freed
+const HEADER_BYTES: i64 = 16;
+
+fn val_type(ty: Type) -> ValType {
+    if ty.is_ptr() {
+        return ValType::I64;
+    }
+    match ty.base {
         BaseType::Int => ValType::I64,
         BaseType::Bool | BaseType::Char => ValType::I32,
         BaseType::Float => ValType::F64,
-    })
+    }
 }
 
 fn mem(offset: u64, align: u32) -> MemArg {
     MemArg { offset, align, memory_index: 0 }
+}
+
+fn trap_if(s: &mut InstructionSink<'_>) {
+    s.if_(BlockType::Empty).unreachable().end();
 }
 
 /// The module for `program`, whose functions' frames take `frame_cells`
@@ -55,26 +140,24 @@ pub(crate) fn module(program: &Program, frame_cells: &[u64]) -> Result<Vec<u8>, 
     let main = program.main().ok_or("no @main")?;
     let main_fn = program.function(main);
     let n = u32::try_from(program.functions.len()).map_err(|_| "too many functions")?;
-    // Functions: the Bril ones by index, then `emit` (a printed value) and `run`.
-    let emit_index = n;
-    let run_index = n + 1;
+    let index = Index { bril: n };
 
     let mut types = TypeSection::new();
     let mut functions = FunctionSection::new();
     for (i, f) in program.functions.iter().enumerate() {
-        let params = f.params.iter().map(|p| val_type(p.ty)).collect::<Result<Vec<_>, _>>()?;
-        let results = f.ret.map(val_type).transpose()?;
-        types.ty().function(params, results);
+        let params: Vec<ValType> = f.params.iter().map(|p| val_type(p.ty)).collect();
+        types.ty().function(params, f.ret.map(val_type));
         functions.function(i as u32);
     }
-    types.ty().function([ValType::I32, ValType::I64], []);
-    functions.function(emit_index);
-    types.ty().function([], [ValType::I32]);
-    functions.function(run_index);
+    for helper in Helper::ALL {
+        let (params, results) = helper.signature();
+        types.ty().function(params.iter().copied(), results.iter().copied());
+        functions.function(index.of(helper));
+    }
 
     let mut memories = MemorySection::new();
     let records = layout::records_at(main_fn.params.len());
-    let pages = records.div_ceil(1 << 16).max(1);
+    let pages = (records + layout::CHUNK_BYTES).div_ceil(1 << 16);
     memories.memory(MemoryType {
         minimum: pages,
         maximum: None,
@@ -84,34 +167,31 @@ pub(crate) fn module(program: &Program, frame_cells: &[u64]) -> Result<Vec<u8>, 
     });
 
     let mut globals = GlobalSection::new();
-    let global = |globals: &mut GlobalSection, ty: ValType| {
+    for ty in GLOBALS {
         let init = if ty == ValType::I64 { ConstExpr::i64_const(0) } else { ConstExpr::i32_const(0) };
         globals.global(GlobalType { val_type: ty, mutable: true, shared: false }, &init);
-    };
-    for ty in [
-        ValType::I64, // COUNT
-        ValType::I64, // FUEL
-        ValType::I32, // DEPTH
-        ValType::I32, // MAX_DEPTH
-        ValType::I64, // CELLS
-        ValType::I64, // MAX_CELLS
-        ValType::I32, // CURSOR
-        ValType::I32, // RECORD_LIMIT
-    ] {
-        global(&mut globals, ty);
     }
 
     let mut exports = ExportSection::new();
     exports.export("memory", ExportKind::Memory, 0);
-    exports.export("run", ExportKind::Func, run_index);
+    exports.export("run", ExportKind::Func, index.of(Helper::Run));
 
     let mut code = CodeSection::new();
     for (i, f) in program.functions.iter().enumerate() {
         let cells = frame_cells.get(i).copied().ok_or("no frame size")?;
-        code.function(&FunctionEmitter::new(program, f, cells, emit_index)?.finish()?);
+        code.function(&FunctionEmitter::new(program, f, cells, index)?.finish()?);
     }
-    code.function(&emit_function());
-    code.function(&run_function(program, main.0, records)?);
+    for helper in Helper::ALL {
+        code.function(&match helper {
+            Helper::Emit => emit_function(index),
+            Helper::Run => run_function(program, main.0, records),
+            Helper::Bump => bump_function(),
+            Helper::Alloc => alloc_function(index),
+            Helper::Free => free_function(),
+            Helper::Cell => cell_function(),
+            Helper::PtrAdd => ptradd_function(),
+        });
+    }
 
     let mut module = wasm_encoder::Module::new();
     module
@@ -124,17 +204,24 @@ pub(crate) fn module(program: &Program, frame_cells: &[u64]) -> Result<Vec<u8>, 
     Ok(module.finish())
 }
 
-/// `emit(kind, bits)`: appends a record, growing the memory as needed; past
-/// the record limit it traps (the output is then too long anyway).
-fn emit_function() -> wasm_encoder::Function {
-    let mut f = wasm_encoder::Function::new([]);
+/// `emit(kind, bits)`: appends a record, chaining a new chunk when the
+/// current one is full; past the most records it traps (the output is then
+/// too long anyway).
+fn emit_function(index: Index) -> wasm_encoder::Function {
+    let mut f = wasm_encoder::Function::new([(1, ValType::I32)]);
     let mut s = f.instructions();
-    // No record may start at or past the limit.
-    s.global_get(CURSOR).global_get(RECORD_LIMIT).i32_ge_u().if_(BlockType::Empty).unreachable().end();
-    // Records never straddle pages (both are 16-byte aligned): grow when the
-    // cursor's page is not there yet.
-    s.global_get(CURSOR).i32_const(16).i32_shr_u().memory_size(0).i32_ge_u().if_(BlockType::Empty);
-    s.i32_const(16).memory_grow(0).i32_const(-1).i32_eq().if_(BlockType::Empty).unreachable().end();
+    let chunk = layout::CHUNK_BYTES as i32;
+    s.global_get(RECORDS).global_get(MAX_RECORDS).i64_ge_u();
+    trap_if(&mut s);
+    s.global_get(RECORDS).i64_const(1).i64_add().global_set(RECORDS);
+    s.global_get(CURSOR).global_get(CHUNK_END).i32_eq().if_(BlockType::Empty);
+    {
+        s.i64_const(i64::from(chunk)).call(index.of(Helper::Bump)).local_set(2);
+        // The full chunk links to the new one.
+        s.global_get(CHUNK_END).i32_const(chunk).i32_sub().local_get(2).i32_store(mem(0, 2));
+        s.local_get(2).i32_const(layout::RECORD_BYTES as i32).i32_add().global_set(CURSOR);
+        s.local_get(2).i32_const(chunk).i32_add().global_set(CHUNK_END);
+    }
     s.end();
     s.global_get(CURSOR).local_get(0).i64_extend_i32_u().i64_store(mem(0, 3));
     s.global_get(CURSOR).local_get(1).i64_store(mem(8, 3));
@@ -143,14 +230,154 @@ fn emit_function() -> wasm_encoder::Function {
     f
 }
 
-/// `run()`: reads the header, calls `@main`, stores the count and returns
-/// where the records end.
-fn run_function(program: &Program, main: u32, records: u64) -> Result<wasm_encoder::Function, Unsupported> {
+/// `bump(bytes)`: the next `bytes` of memory (a multiple of 16), growing
+/// the memory; traps past 4 GiB less a page.
+fn bump_function() -> wasm_encoder::Function {
+    let mut f = wasm_encoder::Function::new([(1, ValType::I64), (1, ValType::I32)]);
+    let mut s = f.instructions();
+    s.global_get(TOP).i64_extend_i32_u().local_get(0).i64_add().local_tee(1);
+    s.i64_const(0xFFFF_0000).i64_gt_u();
+    trap_if(&mut s);
+    // Pages needed beyond those there.
+    s.local_get(1).i64_const(0xFFFF).i64_add().i64_const(16).i64_shr_u().i32_wrap_i64();
+    s.memory_size(0).i32_sub().local_tee(2).i32_const(0).i32_gt_s().if_(BlockType::Empty);
+    s.local_get(2).memory_grow(0).i32_const(-1).i32_eq();
+    trap_if(&mut s);
+    s.end();
+    s.global_get(TOP);
+    s.local_get(1).i32_wrap_i64().global_set(TOP);
+    s.end();
+    f
+}
+
+/// `alloc(count)`: the interpreter's checks and charges, a fresh id, cells
+/// whose written flags are cleared (memory is reused from run to run).
+fn alloc_function(index: Index) -> wasm_encoder::Function {
+    let mut f = wasm_encoder::Function::new([(1, ValType::I32)]);
+    let mut s = f.instructions();
+    s.local_get(0).i64_const(0).i64_le_s();
+    trap_if(&mut s);
+    // count + 1 cells charged, within the limit.
+    s.local_get(0).global_get(MAX_CELLS).i64_ge_u();
+    trap_if(&mut s);
+    s.global_get(CHARGED).local_get(0).i64_const(1).i64_add().i64_add().global_get(MAX_CELLS).i64_gt_u();
+    trap_if(&mut s);
+    s.global_get(NEXT_ID).i32_const(-1).i32_eq();
+    trap_if(&mut s);
+    // Header, 8 bytes of cell and one of flag per cell, to 16 bytes.
+    s.local_get(0).i64_const(9).i64_mul().i64_const(HEADER_BYTES + 15).i64_add().i64_const(-16).i64_and();
+    s.call(index.of(Helper::Bump)).local_set(1);
+    s.local_get(1).local_get(0).i64_store(mem(HEADER_LEN, 3));
+    s.local_get(1).global_get(NEXT_ID).i32_store(mem(HEADER_ID, 2));
+    s.local_get(1).i32_const(1).i32_store(mem(HEADER_LIVE, 2));
+    s.local_get(1)
+        .i32_const(HEADER_BYTES as i32)
+        .i32_add()
+        .local_get(0)
+        .i32_wrap_i64()
+        .i32_const(8)
+        .i32_mul()
+        .i32_add();
+    s.i32_const(0).local_get(0).i32_wrap_i64().memory_fill(0);
+    s.global_get(NEXT_ID).i32_const(1).i32_add().global_set(NEXT_ID);
+    s.global_get(LIVE).i64_const(1).i64_add().global_set(LIVE);
+    s.global_get(CHARGED).local_get(0).i64_const(1).i64_add().i64_add().global_set(CHARGED);
+    s.local_get(1).i64_extend_i32_u().i64_const(32).i64_shl();
+    s.end();
+    f
+}
+
+/// Pushes the header address of pointer `local`.
+fn header_of(s: &mut InstructionSink<'_>, local: u32) {
+    s.local_get(local).i64_const(32).i64_shr_u().i32_wrap_i64();
+}
+
+/// `free(p)`: only a live allocation's base; its cells uncharged.
+fn free_function() -> wasm_encoder::Function {
     let mut f = wasm_encoder::Function::new([]);
     let mut s = f.instructions();
-    s.i64_const(0).global_set(COUNT);
-    s.i32_const(0).global_set(DEPTH);
-    s.i64_const(0).global_set(CELLS);
+    s.local_get(0).i32_wrap_i64();
+    header_of(&mut s, 0);
+    s.i32_load(mem(HEADER_LIVE, 2)).i32_eqz().i32_or();
+    trap_if(&mut s);
+    header_of(&mut s, 0);
+    s.i32_const(0).i32_store(mem(HEADER_LIVE, 2));
+    s.global_get(LIVE).i64_const(1).i64_sub().global_set(LIVE);
+    s.global_get(CHARGED);
+    header_of(&mut s, 0);
+    s.i64_load(mem(HEADER_LEN, 3)).i64_sub().global_set(CHARGED);
+    s.end();
+    f
+}
+
+/// `cell(p, write)`: the address of the cell `p` points to, in a live
+/// allocation and in bounds; a write marks it written, a read needs it so.
+fn cell_function() -> wasm_encoder::Function {
+    // Locals: 2 header, 3 offset (i64), 4 the written flag's address.
+    let mut f = wasm_encoder::Function::new([(1, ValType::I32), (1, ValType::I64), (1, ValType::I32)]);
+    let mut s = f.instructions();
+    header_of(&mut s, 0);
+    s.local_set(2);
+    s.local_get(0).i32_wrap_i64().i64_extend_i32_s().local_set(3);
+    s.local_get(2).i32_load(mem(HEADER_LIVE, 2)).i32_eqz();
+    // A negative offset is a huge unsigned one.
+    s.local_get(3).local_get(2).i64_load(mem(HEADER_LEN, 3)).i64_ge_u().i32_or();
+    trap_if(&mut s);
+    s.local_get(2).i32_const(HEADER_BYTES as i32).i32_add();
+    s.local_get(2).i64_load(mem(HEADER_LEN, 3)).i32_wrap_i64().i32_const(8).i32_mul().i32_add();
+    s.local_get(3).i32_wrap_i64().i32_add().local_set(4);
+    s.local_get(1).if_(BlockType::Empty);
+    s.local_get(4).i32_const(1).i32_store8(mem(0, 0));
+    s.else_();
+    s.local_get(4).i32_load8_u(mem(0, 0)).i32_eqz();
+    trap_if(&mut s);
+    s.end();
+    s.local_get(2)
+        .i32_const(HEADER_BYTES as i32)
+        .i32_add()
+        .local_get(3)
+        .i32_wrap_i64()
+        .i32_const(8)
+        .i32_mul()
+        .i32_add();
+    s.end();
+    f
+}
+
+/// `ptradd(p, delta)`: the interpreter's 32-bit offsets, one leaving that
+/// range pinned to `i32::MIN` (which every access rejects).
+fn ptradd_function() -> wasm_encoder::Function {
+    let mut f = wasm_encoder::Function::new([(1, ValType::I64)]);
+    let mut s = f.instructions();
+    s.local_get(0).i32_wrap_i64().i64_extend_i32_s().local_get(1).i64_add().local_tee(2);
+    // In i32 range exactly when sum + 2^31 < 2^32 unsigned; a sum that
+    // wrapped i64 is far outside it.
+    s.i64_const(1 << 31).i64_add().i64_const(1 << 32).i64_ge_u().if_(BlockType::Empty);
+    s.i64_const(i64::from(i32::MIN)).local_set(2);
+    s.end();
+    s.local_get(0).i64_const(-1 << 32).i64_and();
+    s.local_get(2).i64_const(0xFFFF_FFFF).i64_and().i64_or();
+    s.end();
+    f
+}
+
+/// `run()`: reads the header, calls `@main`, checks for leaks, stores the
+/// count and the records' end, and returns the end of used memory.
+fn run_function(program: &Program, main: u32, records: u64) -> wasm_encoder::Function {
+    let mut f = wasm_encoder::Function::new([]);
+    let mut s = f.instructions();
+    let records = records as i32;
+    let chunk = layout::CHUNK_BYTES as i32;
+    for (global, zero) in
+        [(COUNT, true), (CELLS, true), (RECORDS, true), (LIVE, true), (CHARGED, true), (DEPTH, false)]
+    {
+        if zero {
+            s.i64_const(0).global_set(global);
+        } else {
+            s.i32_const(0).global_set(global);
+        }
+    }
+    s.i32_const(1).global_set(NEXT_ID);
     s.i32_const(0).i64_load(mem(layout::FUEL, 3)).global_set(FUEL);
     // Depths past i32 are as good as unlimited.
     s.i32_const(0).i64_load(mem(layout::MAX_DEPTH, 3)).i64_const(i64::from(i32::MAX)).i64_lt_u();
@@ -158,13 +385,15 @@ fn run_function(program: &Program, main: u32, records: u64) -> Result<wasm_encod
     s.i32_const(0).i64_load(mem(layout::MAX_DEPTH, 3)).i32_wrap_i64();
     s.else_().i32_const(i32::MAX).end().global_set(MAX_DEPTH);
     s.i32_const(0).i64_load(mem(layout::MAX_CELLS, 3)).global_set(MAX_CELLS);
-    s.i32_const(0).i64_load(mem(layout::RECORD_LIMIT, 3)).i32_wrap_i64().global_set(RECORD_LIMIT);
-    s.i32_const(records as i32).global_set(CURSOR);
+    s.i32_const(0).i64_load(mem(layout::MAX_RECORDS, 3)).global_set(MAX_RECORDS);
+    s.i32_const(records + layout::RECORD_BYTES as i32).global_set(CURSOR);
+    s.i32_const(records + chunk).global_set(CHUNK_END);
+    s.i32_const(records + chunk).global_set(TOP);
     let main_fn = &program.functions[main as usize];
     for (i, p) in main_fn.params.iter().enumerate() {
         s.i32_const(0);
         let at = layout::ARGS + 8 * i as u64;
-        match val_type(p.ty)? {
+        match val_type(p.ty) {
             ValType::I64 => s.i64_load(mem(at, 3)),
             ValType::F64 => s.f64_load(mem(at, 3)),
             _ => s.i32_load(mem(at, 2)),
@@ -174,10 +403,14 @@ fn run_function(program: &Program, main: u32, records: u64) -> Result<wasm_encod
     if main_fn.ret.is_some() {
         s.drop();
     }
+    // Memory still allocated at the end is an error.
+    s.global_get(LIVE).i64_const(0).i64_ne();
+    trap_if(&mut s);
     s.i32_const(0).global_get(COUNT).i64_store(mem(layout::COUNT, 3));
-    s.global_get(CURSOR);
+    s.i32_const(0).global_get(CURSOR).i64_extend_i32_u().i64_store(mem(layout::CURSOR, 3));
+    s.global_get(TOP);
     s.end();
-    Ok(f)
+    f
 }
 
 /// One Bril function's body under construction.
@@ -185,7 +418,7 @@ struct FunctionEmitter<'p> {
     program: &'p Program,
     f: &'p Function,
     cells: u64,
-    emit_index: u32,
+    index: Index,
     /// Each variable's Bril type.
     types: Vec<Option<Type>>,
     /// Each variable's local and wasm type (a variable never given a type
@@ -213,7 +446,6 @@ fn variable_types(f: &Function) -> Result<Vec<Option<Type>>, Unsupported> {
         .map(|p| (p.var, p.ty))
         .chain(f.instrs().filter_map(|i| i.dest.map(|d| (d.var, d.ty))));
     for (v, ty) in typed {
-        val_type(ty)?;
         match types.get_mut(v.index()) {
             Some(slot @ None) => *slot = Some(ty),
             Some(Some(old)) if *old == ty => {}
@@ -228,11 +460,10 @@ impl<'p> FunctionEmitter<'p> {
         program: &'p Program,
         f: &'p Function,
         cells: u64,
-        emit_index: u32,
+        index: Index,
     ) -> Result<FunctionEmitter<'p>, Unsupported> {
         for i in f.instrs() {
-            if matches!(i.op, Op::Alloc | Op::Free | Op::Store | Op::Load | Op::PtrAdd | Op::Undef | Op::Phi)
-            {
+            if matches!(i.op, Op::Undef | Op::Phi) {
                 return Err(format!("instruction {}", i.op));
             }
         }
@@ -247,12 +478,12 @@ impl<'p> FunctionEmitter<'p> {
         // A parameter's variable is its wasm parameter; the others get locals.
         let mut var: Vec<Option<(u32, ValType)>> = vec![None; nvars];
         for (k, p) in f.params.iter().enumerate() {
-            var[p.var.index()] = Some((k as u32, val_type(p.ty)?));
+            var[p.var.index()] = Some((k as u32, val_type(p.ty)));
         }
         let var: Vec<(u32, ValType)> = (0..nvars)
             .map(|v| {
                 var[v].unwrap_or_else(|| {
-                    let t = types[v].and_then(|ty| val_type(ty).ok()).unwrap_or(ValType::I64);
+                    let t = types[v].map_or(ValType::I64, val_type);
                     (next(t), t)
                 })
             })
@@ -282,7 +513,7 @@ impl<'p> FunctionEmitter<'p> {
             program,
             f,
             cells,
-            emit_index,
+            index,
             types,
             var,
             shadow,
@@ -405,7 +636,7 @@ impl<'p> FunctionEmitter<'p> {
             Op::Const => {
                 let d = i.dest.ok_or("a missing destination")?;
                 let bits = i.value.ok_or("a missing value")?.bits(d.ty);
-                match val_type(d.ty)? {
+                match val_type(d.ty) {
                     ValType::I64 => s.i64_const(bits as i64),
                     ValType::F64 => s.f64_const(Ieee64::new(bits)),
                     _ => s.i32_const(bits as i32),
@@ -576,34 +807,88 @@ impl<'p> FunctionEmitter<'p> {
                 self.goto(s, b, otherwise, 1);
                 s.end();
             }
-            Op::Alloc | Op::Free | Op::Store | Op::Load | Op::PtrAdd | Op::Undef | Op::Phi => {
-                return Err(format!("instruction {}", i.op))
+            Op::Alloc => {
+                self.get(s, i, 0)?;
+                s.call(self.index.of(Helper::Alloc));
+                self.set(s, i)?;
             }
+            Op::Free => {
+                self.get(s, i, 0)?;
+                s.call(self.index.of(Helper::Free));
+            }
+            Op::Store => {
+                self.get(s, i, 0)?;
+                s.i32_const(1).call(self.index.of(Helper::Cell));
+                let ty = self.get(s, i, 1)?;
+                to_word(s, ty);
+                s.i64_store(mem(0, 3));
+            }
+            Op::Load => {
+                self.get(s, i, 0)?;
+                s.i32_const(0).call(self.index.of(Helper::Cell)).i64_load(mem(0, 3));
+                let d = i.def().ok_or("a missing destination")?;
+                from_word(s, self.local(d)?.1);
+                self.set(s, i)?;
+            }
+            Op::PtrAdd => {
+                self.get(s, i, 0)?;
+                self.get(s, i, 1)?;
+                s.call(self.index.of(Helper::PtrAdd));
+                self.set(s, i)?;
+            }
+            Op::Undef | Op::Phi => return Err(format!("instruction {}", i.op)),
         }
         Ok(())
     }
 
     fn print(&self, s: &mut InstructionSink<'_>, i: &Instr) -> Result<(), Unsupported> {
+        let emit = self.index.of(Helper::Emit);
         if i.args.is_empty() {
-            s.i32_const(EMPTY_LINE as i32).i64_const(0).call(self.emit_index);
+            s.i32_const(EMPTY_LINE as i32).i64_const(0).call(emit);
             return Ok(());
         }
         for (k, &v) in i.args.iter().enumerate() {
             let ty = self.types.get(v.index()).copied().flatten().ok_or("a value of no type printed")?;
-            let kind = layout::kind_of(ty).ok_or("a pointer printed")?;
             let last = if k + 1 == i.args.len() { END_OF_LINE } else { 0 };
-            s.i32_const((kind | last) as i32);
-            match self.get(s, i, k)? {
-                ValType::I64 => {}
-                ValType::F64 => {
-                    s.i64_reinterpret_f64();
-                }
-                _ => {
-                    s.i64_extend_i32_u();
-                }
+            s.i32_const((layout::kind_of(ty) | last) as i32);
+            if ty.is_ptr() {
+                // The interpreter's pointer: allocation id and offset.
+                let (local, _) = self.local(v)?;
+                s.local_get(local).i64_const(32).i64_shr_u().i32_wrap_i64();
+                s.i64_load32_u(mem(HEADER_ID, 2)).i64_const(32).i64_shl();
+                s.local_get(local).i64_const(0xFFFF_FFFF).i64_and().i64_or();
+            } else {
+                let ty = self.get(s, i, k)?;
+                to_word(s, ty);
             }
-            s.call(self.emit_index);
+            s.call(emit);
         }
         Ok(())
+    }
+}
+
+/// Turns the value on the stack into the interpreter's 64-bit word.
+fn to_word(s: &mut InstructionSink<'_>, ty: ValType) {
+    match ty {
+        ValType::F64 => {
+            s.i64_reinterpret_f64();
+        }
+        ValType::I32 => {
+            s.i64_extend_i32_u();
+        }
+        _ => {}
+    }
+}
+
+/// Turns the word on the stack into a value of type `ty`.
+fn from_word(s: &mut InstructionSink<'_>, ty: ValType) {
+    match ty {
+        ValType::F64 => {
+            s.f64_reinterpret_i64();
+        }
+        ValType::I32 => {
+            s.i32_wrap_i64();
+        }
+        _ => {}
     }
 }

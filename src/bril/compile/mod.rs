@@ -13,17 +13,23 @@
 //! assert_eq!((run.outcome.stdout.as_str(), run.outcome.dyn_inst), ("42\n", 3));
 //! ```
 //!
-//! **What the tier covers**: verified programs of ints, bools, floats and
-//! chars: arithmetic, comparisons, logic, `id`, `const`, `nop`, `jmp`, `br`,
-//! calls (recursion included), `ret`, `print`, and `set`/`get`. Programs
-//! with memory instructions, pointers or `undef` stay with the interpreter
-//! ([`Tiered::module`] says why).
+//! **What the tier covers**: every verified program without `undef`: ints,
+//! bools, floats, chars and pointers; arithmetic, comparisons, logic, `id`,
+//! `const`, `nop`, `jmp`, `br`, calls (recursion included), `ret`, `print`,
+//! `set`/`get`, and memory (`alloc`, `load`, `store`, `ptradd`, `free`) with
+//! the interpreter's checks: bounds, reads of cells never written, frees off
+//! the base or twice, leaks at the end, the cell limit. Allocations are
+//! bumped in the module's memory and never reused within a run, so a program
+//! that allocates and frees far more than it holds at once may run out of
+//! memory and fall back. Programs with `undef` (and no `@main`) stay with the
+//! interpreter ([`Tiered::module`] says why).
 //!
 //! **The fallback rule**: the compiled run is used only when it ends
 //! normally within the limits; anything else (an instruction not covered, a
 //! trap of any kind: division by zero, a bad char, a variable read unassigned,
-//! fuel, call depth or stack cells exhausted, the host's own stack, an
-//! output past its limit, the host unable to compile) reruns the
+//! a memory error, fuel, call depth, stack or heap cells exhausted, the
+//! host's own stack or memory, an output past its limit, the host unable to
+//! compile) reruns the
 //! interpreter from scratch, so errors, partial output and counts on error
 //! are always the interpreter's. The compiled checks are never looser than
 //! the interpreter's (a run the interpreter fails traps), so a compiled run
