@@ -50,4 +50,4 @@ const ratio = compiledMean / geo(logs.interpOfCompiled);
 console.log(
   `| geometric mean | ${fmt(g1)} | ${fmt(g2)} | ${(g2 / g1).toFixed(2)} | ${fmt(compiledMean)} (${logs.compiled.length} programs) | ${ratio.toFixed(1)} | |`,
 );
-console.log('\n"—": the compiling tier leaves the program to the interpreter (memory instructions).');
+console.log('\n"—": the compiling tier leaves the program to the interpreter.');
