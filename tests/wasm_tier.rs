@@ -1,13 +1,16 @@
 //! The compiling tier against the interpreter, under wasm in Node and in
 //! Chromium: every community program and hundreds of generated ones give the
 //! same output, count and error kind; errors and uncovered programs fall
-//! back to the interpreter; fuel stops a program that never ends.
+//! back to the interpreter; fuel stops a program that never ends; the
+//! environments' long runs go through the injected engine.
 #![cfg(target_arch = "wasm32")]
 
-use compgym::bril::compile::{Ran, Tier, Tiered};
-use compgym::bril::interp::{Limits, Outcome};
+use compgym::bril::compile::{run_program, set_host_engine, Engine, Module, Ran, Tier, Tiered};
+use compgym::bril::interp::{self, Limits, Outcome};
 use compgym::bril::{self, parse_text, Program};
+use compgym::js::env::compiler_env::make;
 use compgym::js::tier::HostEngine;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 include!(concat!(env!("OUT_DIR"), "/bril_bench.rs"));
@@ -185,4 +188,44 @@ fn a_kept_instance_runs_again_from_a_clean_state() {
         let args = [n.to_string()];
         agree("again", &p, &args, &Limits::default());
     }
+}
+
+/// The host's engine, counting the modules it runs.
+struct Counting(std::rc::Rc<std::cell::Cell<u32>>);
+
+impl Engine for Counting {
+    fn run(&mut self, module: &Module, input: &[u8]) -> Option<Vec<u8>> {
+        self.0.set(self.0.get() + 1);
+        HostEngine.run(module, input)
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_environments_long_runs_go_compiled_on_the_injected_engine() {
+    let used = std::rc::Rc::new(std::cell::Cell::new(0));
+    let before = set_host_engine(Some(Box::new(Counting(used.clone()))));
+    let text = "@main(n: int) { one: int = const 1; i: int = const 0;\n.l: i: int = add i one; b: bool = lt i n; br b .l .e;\n.e: print i; }";
+    let p = parse_text(text).unwrap();
+    for (n, runs) in [("10", 0), ("2000000", 1)] {
+        let args = [n.to_string()];
+        assert_eq!(
+            run_program(&p, &args, &Limits::default()),
+            interp::run(&p, &args, &Limits::default()),
+            "{n}"
+        );
+        assert_eq!(used.get(), runs, "{n}");
+    }
+    // An environment's runtime observation of a long program.
+    let long = format!("# ARGS: 3000000\n{text}");
+    let env = make(JsValue::from("bril-v0"), None).unwrap();
+    env.add_benchmark(JsValue::from("benchmark://user-v0/long"), long.clone().into()).unwrap();
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"benchmark".into(), &"benchmark://user-v0/long".into()).unwrap();
+    env.reset(Some(options.into())).unwrap();
+    let count = env.observation().get(JsValue::from("DynamicInstructionCount")).unwrap();
+    let p = parse_text(&long).unwrap();
+    let want = interp::run(&p, &p.main_args(), &Limits::default()).dyn_inst;
+    assert_eq!(count.as_f64().or_else(|| count.as_string().and_then(|s| s.parse().ok())), Some(want as f64));
+    assert_eq!(used.get(), 2);
+    set_host_engine(before);
 }

@@ -46,6 +46,7 @@ mod layout;
 use crate::bril::interp::{parse_arg, Executable, Limits, Outcome};
 use crate::bril::Program;
 use crate::error::{Error, ErrorKind, Result};
+use std::cell::RefCell;
 
 /// A program compiled to a WebAssembly module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,13 +180,9 @@ impl Tiered {
         match tier {
             Tier::Interpreter => return interpreted(self.exe.run(args, limits)),
             _ if !engine.available() => return interpreted(self.exe.run(args, limits)),
-            Tier::Auto if limits.fuel <= TRIAL_FUEL => return interpreted(self.exe.run(args, limits)),
             Tier::Auto => {
-                let trial = self.exe.run(args, &Limits { fuel: TRIAL_FUEL, ..*limits });
-                // Fuel only matters once the count passes it: a trial that
-                // never did is the full run.
-                if trial.dyn_inst <= TRIAL_FUEL || trial.result.is_ok() {
-                    return interpreted(trial);
+                if let Some(outcome) = short_run(&self.exe, args, limits) {
+                    return interpreted(outcome);
                 }
             }
             Tier::Compiled => {}
@@ -195,6 +192,52 @@ impl Tiered {
             None => interpreted(self.exe.run(args, limits)),
         }
     }
+}
+
+/// The interpreter's run when it ends within [`TRIAL_FUEL`] instructions
+/// (or the limits give no more); `None` for a long run.
+fn short_run(exe: &Executable, args: &[String], limits: &Limits) -> Option<Outcome> {
+    if limits.fuel <= TRIAL_FUEL {
+        return Some(exe.run(args, limits));
+    }
+    let trial = exe.run(args, &Limits { fuel: TRIAL_FUEL, ..*limits });
+    // Fuel only matters once the count passes it: a trial that never did is
+    // the full run.
+    (trial.dyn_inst <= TRIAL_FUEL || trial.result.is_ok()).then_some(trial)
+}
+
+thread_local! {
+    /// The engine [`run_program`] compiles long runs on: none until the host
+    /// injects one (the JS face does when its module starts).
+    static HOST_ENGINE: RefCell<Option<Box<dyn Engine>>> = const { RefCell::new(None) };
+}
+
+/// Sets the engine [`run_program`] uses; returns the one it replaces.
+pub fn set_host_engine(engine: Option<Box<dyn Engine>>) -> Option<Box<dyn Engine>> {
+    HOST_ENGINE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => std::mem::replace(&mut *slot, engine),
+        Err(_) => engine,
+    })
+}
+
+/// Verifies and runs `program` as [`crate::bril::interp::run`] does, with
+/// the same outcome; a long run is compiled on the injected engine, if any
+/// ([`Tier::Auto`]). What the environments' runtime observations use.
+pub fn run_program(program: &Program, args: &[String], limits: &Limits) -> Outcome {
+    let exe = match Executable::new(program) {
+        Ok(exe) => exe,
+        Err(e) => return Outcome { stdout: String::new(), dyn_inst: 0, result: Err(e) },
+    };
+    if let Some(outcome) = short_run(&exe, args, limits) {
+        return outcome;
+    }
+    let from_engine = HOST_ENGINE.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        let engine = slot.as_mut()?;
+        let module = Module::new(program, &exe).ok()?;
+        compiled(&module, args, limits, engine.as_mut())
+    });
+    from_engine.unwrap_or_else(|| exe.run(args, limits))
 }
 
 /// The compiled run's outcome, or `None` when the interpreter must decide.
