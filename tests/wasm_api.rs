@@ -39,7 +39,7 @@ fn bril_programs_run_and_fail_with_typed_errors() {
     let program =
         "# ARGS: 20\n@main(n: int) {\n  two: int = const 2;\n  m: int = mul n two;\n  print m;\n}\n";
     let run = |source: &str, args: JsValue, passes: JsValue| {
-        compgym::js::bril::run_bril(JsValue::from(source), args, passes)
+        compgym::js::bril::run_bril(JsValue::from(source), args, passes, JsValue::UNDEFINED)
     };
     let none = || JsValue::UNDEFINED;
     let out = run(program, none(), none()).unwrap();
@@ -73,7 +73,8 @@ fn passes_on_a_program_that_is_not_well_formed_are_a_verify_error() {
         for flag in ["-lvn", "-peephole", "-O1", "-O2", "-Oz"] {
             let e = js::bril::optimize_bril(source.into(), flags(flag), JsValue::FALSE).unwrap_err();
             assert_eq!(error_name(&e), "VerifyError", "optimizeBril {flag}");
-            let e = js::bril::run_bril(source.into(), JsValue::UNDEFINED, flags(flag)).unwrap_err();
+            let e = js::bril::run_bril(source.into(), JsValue::UNDEFINED, flags(flag), JsValue::UNDEFINED)
+                .unwrap_err();
             assert_eq!(error_name(&e), "VerifyError", "runBril {flag}");
         }
     }

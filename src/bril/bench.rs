@@ -3,9 +3,10 @@
 //! The clock is the caller's (`std::time::Instant` natively, `performance.now()`
 //! in a browser), so the same measurement runs on both.
 
+use super::compile::{Engine, Ran, Tier, Tiered};
 use super::interp::{Executable, Limits};
 use super::ir::Program;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
 /// One throughput measurement.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +51,45 @@ pub fn measure(
         let elapsed = now() - start;
         if elapsed >= min_seconds || runs == u32::MAX {
             return Ok(Throughput { dyn_inst: warm.dyn_inst, runs, seconds: elapsed });
+        }
+    }
+}
+
+/// The compiling tier's throughput on `engine`, measured as [`measure`]
+/// measures the interpreter's, and the seconds of the first run (compiling
+/// and instantiating included). A program the tier leaves to the
+/// interpreter, or a run that falls back, is an error saying so.
+pub fn measure_compiled(
+    program: &Program,
+    args: &[String],
+    min_seconds: f64,
+    now: &mut dyn FnMut() -> f64,
+    engine: &mut dyn Engine,
+) -> Result<(Throughput, f64)> {
+    let tiered = Tiered::new(program)?;
+    if let Err(why) = tiered.module() {
+        return Err(Error::new(ErrorKind::Value, format!("not compiled: {why}")));
+    }
+    let limits = Limits::default();
+    let mut once = || -> Result<u64> {
+        let run = tiered.run(args, &limits, Tier::Compiled, engine);
+        run.outcome.result?;
+        if run.ran != Ran::Compiled {
+            return Err(Error::new(ErrorKind::Value, "the compiled run fell back to the interpreter"));
+        }
+        Ok(run.outcome.dyn_inst)
+    };
+    let start = now();
+    let dyn_inst = once()?;
+    let first = now() - start;
+    let start = now();
+    let mut runs = 0u32;
+    loop {
+        once()?;
+        runs += 1;
+        let elapsed = now() - start;
+        if elapsed >= min_seconds || runs == u32::MAX {
+            return Ok((Throughput { dyn_inst, runs, seconds: elapsed }, first));
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod analysis;
 mod assemble;
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod compile;
 pub mod features;
 pub mod generator;
 mod hash;

@@ -7,6 +7,7 @@ use crate::bril::{bench, parse_any};
 use crate::compilers::bench::{run, EnvBenchConfig};
 use crate::js::interop::json::json_to_js;
 use crate::js::interop::object::set;
+use crate::js::tier::HostEngine;
 use crate::js::to_js_error;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
@@ -23,6 +24,14 @@ export interface EnvBenchResult {
   forkUs: number;
   autophaseUs: number;
   irUs: number;
+}
+/** `benchCompiled`'s measures: `benchInterpreter`'s for the compiling tier, and the first run's seconds (compiling included). */
+export interface CompiledBenchResult {
+  dynInst: number;
+  runs: number;
+  seconds: number;
+  perSecond: number;
+  firstRunSeconds: number;
 }
 /** `benchInterpreter`'s measures: one run's instructions, the runs made, their seconds, instructions per second. */
 export interface InterpreterBenchResult {
@@ -59,5 +68,24 @@ pub fn bench_interpreter(source: &str, seconds: f64) -> Result<JsValue, JsValue>
     set(&object, "runs", &JsValue::from_f64(f64::from(t.runs)));
     set(&object, "seconds", &JsValue::from_f64(t.seconds));
     set(&object, "perSecond", &JsValue::from_f64(t.per_second()));
+    Ok(object.into())
+}
+
+/// Runs a program compiled to WebAssembly repeatedly for at least `seconds`
+/// and returns `{dynInst, runs, seconds, perSecond, firstRunSeconds}`; a
+/// program the compiling tier leaves to the interpreter is a ValueError.
+#[wasm_bindgen(js_name = benchCompiled, unchecked_return_type = "CompiledBenchResult")]
+pub fn bench_compiled(source: &str, seconds: f64) -> Result<JsValue, JsValue> {
+    let program = parse_any(source).map_err(to_js_error)?;
+    let mut clock = || js_sys::Date::now() / 1000.0;
+    let (t, first) =
+        bench::measure_compiled(&program, &program.main_args(), seconds, &mut clock, &mut HostEngine)
+            .map_err(to_js_error)?;
+    let object = Object::new();
+    set(&object, "dynInst", &JsValue::from_f64(t.dyn_inst as f64));
+    set(&object, "runs", &JsValue::from_f64(f64::from(t.runs)));
+    set(&object, "seconds", &JsValue::from_f64(t.seconds));
+    set(&object, "perSecond", &JsValue::from_f64(t.per_second()));
+    set(&object, "firstRunSeconds", &JsValue::from_f64(first));
     Ok(object.into())
 }

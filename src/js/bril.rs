@@ -3,7 +3,9 @@
 //! package's `compgym` command does).
 
 use super::error::to_js_error;
-use crate::bril::interp::{Executable, Limits};
+use super::tier::HostEngine;
+use crate::bril::compile::{Ran, Tier, Tiered};
+use crate::bril::interp::Limits;
 use crate::bril::{features, parse_any, passes, Program};
 use crate::js::interop::{self, object::set};
 use crate::Error;
@@ -30,28 +32,50 @@ fn apply_passes(program: &mut Program, flags: &[String]) -> Result<(), JsValue> 
     passes::run_command_line(program, flags).map(drop).map_err(to_js_error)
 }
 
+/// The `tier` of `runBril`'s options (default `auto`).
+fn run_options(options: &JsValue) -> Result<Tier, JsValue> {
+    if !interop::options::check_keys(options, &["tier"], "options").map_err(to_js_error)? {
+        return Ok(Tier::Auto);
+    }
+    match interop::options::string(options, "tier", "options").map_err(to_js_error)? {
+        None => Ok(Tier::Auto),
+        Some(name) => Tier::parse(&name).map_err(to_js_error),
+    }
+}
+
 /// Runs a Bril program (text or JSON) on `args` (default: its `# ARGS:` line),
-/// after the pass flags and pipelines in `passes` if any: `{stdout, dynInst}`.
-/// Parse and verify errors are `ParseError`/`VerifyError`; a failing program
-/// is a `RuntimeError`, `LimitError` or `ValueError` (bad arguments) that also
-/// carries the `stdout` printed and the `dynInst` executed before it failed
-/// (a `BrilRunError`).
+/// after the pass flags and pipelines in `passes` if any: `{stdout, dynInst,
+/// tier}`. `options.tier` picks who runs it: `'auto'` (the interpreter, then
+/// the program compiled to WebAssembly once a run is long), `'compiled'` or
+/// `'interpreter'`; the result's `tier` says which did. Both give the same
+/// output and count. Parse and verify errors are `ParseError`/`VerifyError`;
+/// a failing program is a `RuntimeError`, `LimitError` or `ValueError` (bad
+/// arguments) that also carries the `stdout` printed and the `dynInst`
+/// executed before it failed (a `BrilRunError`).
 #[wasm_bindgen(js_name = runBril, unchecked_return_type = "BrilRun")]
 pub fn run_bril(
     #[wasm_bindgen(unchecked_param_type = "string")] source: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] args: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] passes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "BrilRunOptions | null")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let args = optional_strings(&args, "args")?;
     let passes = optional_strings(&passes, "passes")?;
+    let tier = run_options(&options)?;
     let mut program = parse(&source)?;
     apply_passes(&mut program, passes.as_deref().unwrap_or_default())?;
     let args = args.unwrap_or_else(|| program.main_args());
-    let executable = Executable::new(&program).map_err(to_js_error)?;
-    let outcome = executable.run(&args, &Limits::default());
+    let tiered = Tiered::new(&program).map_err(to_js_error)?;
+    let run = tiered.run(&args, &Limits::default(), tier, &mut HostEngine);
+    let outcome = run.outcome;
+    let ran = match run.ran {
+        Ran::Compiled => "compiled",
+        Ran::Interpreter => "interpreter",
+    };
     let report = |object: &Object| {
         set(object, "stdout", &JsValue::from_str(&outcome.stdout));
         set(object, "dynInst", &JsValue::from_f64(outcome.dyn_inst as f64));
+        set(object, "tier", &JsValue::from_str(ran));
     };
     if let Err(error) = &outcome.result {
         let error = to_js_error(error.clone());

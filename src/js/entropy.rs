@@ -23,10 +23,12 @@ pub fn host_entropy() -> u64 {
     (half() << 32) | half()
 }
 
-/// Runs once, when the module is instantiated.
+/// Runs once, when the module is instantiated: the host's randomness for
+/// unseeded spaces, and its WebAssembly for the environments' long runs.
 #[wasm_bindgen(start)]
 fn start() {
     seeding::add_entropy(host_entropy());
+    crate::bril::compile::set_host_engine(Some(Box::new(super::tier::HostEngine)));
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub mod rng;
 pub mod service;
 pub mod spaces;
 pub mod specs;
+pub mod tier;
 pub mod timestep;
 mod typescript;
 pub mod validate;

@@ -119,6 +119,12 @@ impl Executable {
         }
     }
 
+    /// Register cells each function's frame takes (its slots), which the
+    /// stack limit of [`Limits::max_memory_cells`] counts.
+    pub(crate) fn frame_cells(&self) -> Vec<u64> {
+        self.lowered.functions.iter().map(|f| u64::from(f.slots)).collect()
+    }
+
     fn lowered(program: &Program, typing: Typing) -> Result<Executable> {
         Ok(Executable { lowered: lower::lower(program, typing)?, main: program.main().map(|f| f.0) })
     }
@@ -170,6 +176,11 @@ impl Executable {
         }
         Ok(())
     }
+}
+
+/// Writes a value of type `ty` held in the word `bits` as `print` does.
+pub(crate) fn write_value(text: &mut String, bits: u64, ty: crate::bril::Type) {
+    machine::write_value(text, bits, code::Kind::of(ty));
 }
 
 /// Verifies, lowers and runs `program` once.

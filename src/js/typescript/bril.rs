@@ -56,15 +56,23 @@ export interface BrilProgram {
   functions: BrilFunction[];
 }
 
-/** `runBril`'s result: what the program printed and the instructions it executed (`brili -p`'s `total_dyn_inst`). */
+/** Who runs a program: `'auto'` (the interpreter, then the program compiled to WebAssembly once a run is long), the compiled tier whenever it covers the program, or the interpreter. */
+export type BrilTier = 'auto' | 'compiled' | 'interpreter';
+/** `runBril`'s options. */
+export interface BrilRunOptions {
+  tier?: BrilTier;
+}
+/** `runBril`'s result: what the program printed and the instructions it executed (`brili -p`'s `total_dyn_inst`), and which tier ran it. */
 export interface BrilRun {
   stdout: string;
   dynInst: number;
+  tier: 'compiled' | 'interpreter';
 }
-/** What `runBril` throws for a program that fails while running: the error, with what it printed and executed until then. */
+/** What `runBril` throws for a program that fails while running: the error, with what it printed and executed until then (always the interpreter's). */
 export interface BrilRunError extends CompgymError {
   stdout: string;
   dynInst: number;
+  tier: 'compiled' | 'interpreter';
 }
 
 export interface BrilPass {

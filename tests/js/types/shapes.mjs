@@ -46,7 +46,9 @@ export function literal(value, classes) {
   if (Array.isArray(value)) return `[${value.map((x) => literal(x, classes)).join(', ')}]`;
   if (value instanceof Error) {
     const fields = Object.entries(value).filter(([k]) => k !== 'name' && k !== 'message');
-    const rest = fields.map(([k, v]) => `, ${JSON.stringify(k)}: ${literal(v, classes)}`).join('');
+    // Object.assign widens string literals: keep them, as a literal union type needs.
+    const field = (v) => (typeof v === 'string' ? `${literal(v, classes)} as const` : literal(v, classes));
+    const rest = fields.map(([k, v]) => `, ${JSON.stringify(k)}: ${field(v)}`).join('');
     return `Object.assign(new Error(${JSON.stringify(value.message)}), { name: ${JSON.stringify(value.name)} as const${rest} })`;
   }
   const own = Object.entries(classes).find(([, C]) => value instanceof C);
