@@ -203,6 +203,50 @@ impl<'a> Draft<'a> {
         self.copy
     }
 
+    /// The function with only the instructions `keep` marks (one flag per
+    /// instruction, by block), to write to further. Unwritten, only the
+    /// kept instructions are copied; written, the others are removed in place.
+    pub fn write_kept(&mut self, keep: &[Vec<bool>]) -> &mut Function {
+        if self.copy.is_none() {
+            let f = self.original;
+            let blocks = f
+                .blocks
+                .iter()
+                .zip(keep)
+                .map(|(block, keep)| Block {
+                    label: block.label.clone(),
+                    label_pos: block.label_pos,
+                    instrs: block
+                        .instrs
+                        .iter()
+                        .zip(keep)
+                        .filter(|(_, &k)| k)
+                        .map(|(i, _)| i.clone())
+                        .collect(),
+                })
+                .collect();
+            #[cfg(test)]
+            COPIED.with(|c| c.set(c.get() + 1));
+            self.copy = Some(Function {
+                name: f.name.clone(),
+                params: f.params.clone(),
+                ret: f.ret,
+                blocks,
+                vars: f.vars.clone(),
+                pos: f.pos,
+            });
+        } else {
+            for (block, keep) in self.make_mut().blocks.iter_mut().zip(keep) {
+                let mut i = 0;
+                block.instrs.retain(|_| {
+                    i += 1;
+                    keep[i - 1]
+                });
+            }
+        }
+        self.make_mut()
+    }
+
     /// The function to write to, copied from the original on the first call.
     pub fn make_mut(&mut self) -> &mut Function {
         let original = self.original;
