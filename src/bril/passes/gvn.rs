@@ -21,14 +21,14 @@ use crate::bril::hash::FxHashMap;
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{rewrite_drafts, Draft};
+use crate::bril::analysis::edit::rewrite_functions;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::Result;
 
 /// `-gvn`.
 pub fn gvn(program: &mut Program) -> Result<bool> {
-    rewrite_drafts(program, |_, draft| {
-        gvn_function(draft);
+    rewrite_functions(program, |_, f| {
+        gvn_function(f);
         Ok(())
     })
 }
@@ -113,9 +113,7 @@ fn key(instr: &Instr, leader: &[VarId]) -> Option<Key> {
     Some(Key::Op(op, ty, args))
 }
 
-/// Numbers the draft's values; copies it only if some value is found twice.
-fn gvn_function(draft: &mut Draft<'_>) {
-    let f = draft.get();
+fn gvn_function(f: &mut Function) {
     if f.blocks.is_empty() {
         return;
     }
@@ -177,12 +175,12 @@ fn gvn_function(draft: &mut Draft<'_>) {
             steps.push(Step::Enter(c));
         }
     }
-    let renamed = leader.iter().enumerate().any(|(v, l)| l.index() != v);
-    if !renamed && delete.iter().all(|d| !d.contains(&true)) {
-        return;
-    }
-    let keep: Vec<Vec<bool>> = delete.iter().map(|d| d.iter().map(|&gone| !gone).collect()).collect();
-    for block in &mut draft.write_kept(&keep).blocks {
+    for (b, block) in f.blocks.iter_mut().enumerate() {
+        let mut i = 0;
+        block.instrs.retain(|_| {
+            i += 1;
+            !delete[b][i - 1]
+        });
         for instr in &mut block.instrs {
             for u in instr.uses_mut() {
                 *u = leader[u.index()];

@@ -17,7 +17,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{bits_literal, const_bits, fold};
-use crate::bril::analysis::edit::{remove_blocks, rewrite_drafts, Draft};
+use crate::bril::analysis::edit::{remove_blocks, rewrite_functions};
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::Set;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
@@ -25,7 +25,7 @@ use crate::error::Result;
 
 /// `-sccp`.
 pub fn sccp(program: &mut Program) -> Result<bool> {
-    rewrite_drafts(program, |_, draft| sccp_function(draft))
+    rewrite_functions(program, |_, f| sccp_function(f))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -189,65 +189,41 @@ fn solve(f: &Function) -> Solution {
     Solution { live, entry }
 }
 
-/// Folds the draft's constants and decided branches and removes the blocks
-/// never reached; copies it only if there is something to do.
-fn sccp_function(draft: &mut Draft<'_>) -> Result<()> {
-    let f = draft.get();
+fn sccp_function(f: &mut Function) -> Result<()> {
     if f.blocks.is_empty() {
         return Ok(());
     }
     let solution = solve(f);
     let n = f.vars.len();
     let mut state = vec![Lat::Bottom; 2 * n];
-    // Instructions to replace, found on the function as it is: each
-    // replacement then steps the state as it would in the rewritten code.
-    let mut edits: Vec<(BlockId, usize, Instr)> = Vec::new();
     for b in f.block_ids() {
         let Some(entry) = &solution.entry[b.index()] else { continue };
         load(&mut state, solution.live.live_in.get(b.index()), entry);
-        for (i, instr) in f.block(b).instrs.iter().enumerate() {
-            let new = replacement(instr, &state);
-            step(new.as_ref().unwrap_or(instr), &mut state, n);
-            if let Some(new) = new {
-                edits.push((b, i, new));
+        for instr in &mut f.block_mut(b).instrs {
+            let value = instr.def().map(|_| evaluate(instr, &state));
+            if let (Some(Lat::Const(bits)), Some(d)) = (value, instr.dest) {
+                if instr.op != Op::Const {
+                    if let Some(lit) = bits_literal(bits, d.ty) {
+                        *instr = Instr::constant(d.var, d.ty, lit).with_pos(instr.pos);
+                    }
+                }
             }
+            if instr.op == Op::Br {
+                let cond = instr.args.first().and_then(|c| state.get(c.index())).copied();
+                if let (Some(Lat::Const(c)), Some(&then), Some(&otherwise)) =
+                    (cond, instr.labels.first(), instr.labels.get(1))
+                {
+                    *instr = Instr::jmp(if c != 0 { then } else { otherwise }).with_pos(instr.pos);
+                }
+            }
+            step(instr, &mut state, n);
         }
     }
     let keep: Vec<bool> = solution.entry.iter().map(Option::is_some).collect();
-    let unreachable = keep.iter().any(|&k| !k);
-    if edits.is_empty() && !unreachable {
-        return Ok(());
-    }
-    let f = draft.make_mut();
-    for (b, i, new) in edits {
-        f.block_mut(b).instrs[i] = new;
-    }
-    if unreachable {
+    if keep.iter().any(|&k| !k) {
         remove_blocks(f, &keep)?;
     }
     Ok(())
-}
-
-/// What `instr` becomes in `state`: a `const` for a value known constant,
-/// a `jmp` for a branch on a known condition; `None` if it stays.
-fn replacement(instr: &Instr, state: &[Lat]) -> Option<Instr> {
-    let value = instr.def().map(|_| evaluate(instr, state));
-    if let (Some(Lat::Const(bits)), Some(d)) = (value, instr.dest) {
-        if instr.op != Op::Const {
-            if let Some(lit) = bits_literal(bits, d.ty) {
-                return Some(Instr::constant(d.var, d.ty, lit).with_pos(instr.pos));
-            }
-        }
-    }
-    if instr.op == Op::Br {
-        let cond = instr.args.first().and_then(|c| state.get(c.index())).copied();
-        if let (Some(Lat::Const(c)), Some(&then), Some(&otherwise)) =
-            (cond, instr.labels.first(), instr.labels.get(1))
-        {
-            return Some(Instr::jmp(if c != 0 { then } else { otherwise }).with_pos(instr.pos));
-        }
-    }
-    None
 }
 
 #[cfg(test)]
