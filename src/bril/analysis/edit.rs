@@ -128,13 +128,34 @@ pub fn rewrite_functions_where(
     may_change: impl Fn(&Function) -> bool,
     mut transform: impl FnMut(&Program, &mut Function) -> Result<()>,
 ) -> Result<bool> {
+    rewrite_drafts_where(program, may_change, |program, draft| transform(program, draft.make_mut()))
+}
+
+/// [`rewrite_functions`] for a transformation that looks before it writes:
+/// it gets each function as a [`Draft`], copied only when it first asks to
+/// write, so a function it leaves alone is neither copied, compared nor
+/// verified. A written copy goes through the same checks as ever.
+pub fn rewrite_drafts(
+    program: &mut Program,
+    transform: impl FnMut(&Program, &mut Draft<'_>) -> Result<()>,
+) -> Result<bool> {
+    rewrite_drafts_where(program, |_| true, transform)
+}
+
+/// [`rewrite_drafts`] on the functions `may_change` picks.
+pub fn rewrite_drafts_where(
+    program: &mut Program,
+    may_change: impl Fn(&Function) -> bool,
+    mut transform: impl FnMut(&Program, &mut Draft<'_>) -> Result<()>,
+) -> Result<bool> {
     let mut changed = false;
     for i in 0..program.functions.len() {
         if !may_change(&program.functions[i]) {
             continue;
         }
-        let mut f = program.functions[i].clone();
-        transform(program, &mut f)?;
+        let mut draft = Draft::new(&program.functions[i]);
+        transform(program, &mut draft)?;
+        let Some(f) = draft.into_copy() else { continue };
         if function_prints_same(program, &f, &program.functions[i]) {
             continue;
         }
@@ -149,11 +170,102 @@ pub fn rewrite_functions_where(
     Ok(changed)
 }
 
+/// A function a pass may rewrite, copied on the pass's first write: until
+/// then it is the original, read in place.
+pub struct Draft<'a> {
+    original: &'a Function,
+    copy: Option<Function>,
+}
+
+impl<'a> Draft<'a> {
+    pub fn new(original: &'a Function) -> Draft<'a> {
+        Draft { original, copy: None }
+    }
+
+    /// The function as it stands: the copy once written, else the original.
+    pub fn get(&self) -> &Function {
+        self.copy.as_ref().unwrap_or(self.original)
+    }
+
+    /// The function as it was given, whatever has been written since (its
+    /// borrow does not hold the draft, so a pass can read it and then write).
+    pub fn original(&self) -> &'a Function {
+        self.original
+    }
+
+    /// Whether the pass has asked to write (and so holds a copy).
+    pub fn is_written(&self) -> bool {
+        self.copy.is_some()
+    }
+
+    /// The written copy, if the pass wrote.
+    pub fn into_copy(self) -> Option<Function> {
+        self.copy
+    }
+
+    /// The function with only the instructions `keep` marks (one flag per
+    /// instruction, by block), to write to further. Unwritten, only the
+    /// kept instructions are copied; written, the others are removed in place.
+    pub fn write_kept(&mut self, keep: &[Vec<bool>]) -> &mut Function {
+        if self.copy.is_none() {
+            let f = self.original;
+            let blocks = f
+                .blocks
+                .iter()
+                .zip(keep)
+                .map(|(block, keep)| Block {
+                    label: block.label.clone(),
+                    label_pos: block.label_pos,
+                    instrs: block
+                        .instrs
+                        .iter()
+                        .zip(keep)
+                        .filter(|(_, &k)| k)
+                        .map(|(i, _)| i.clone())
+                        .collect(),
+                })
+                .collect();
+            #[cfg(test)]
+            COPIED.with(|c| c.set(c.get() + 1));
+            self.copy = Some(Function {
+                name: f.name.clone(),
+                params: f.params.clone(),
+                ret: f.ret,
+                blocks,
+                vars: f.vars.clone(),
+                pos: f.pos,
+            });
+        } else {
+            for (block, keep) in self.make_mut().blocks.iter_mut().zip(keep) {
+                let mut i = 0;
+                block.instrs.retain(|_| {
+                    i += 1;
+                    keep[i - 1]
+                });
+            }
+        }
+        self.make_mut()
+    }
+
+    /// The function to write to, copied from the original on the first call.
+    pub fn make_mut(&mut self) -> &mut Function {
+        let original = self.original;
+        self.copy.get_or_insert_with(|| {
+            #[cfg(test)]
+            COPIED.with(|c| c.set(c.get() + 1));
+            original.clone()
+        })
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// Rewrites [`rewrite_functions`] dropped because they failed verification
     /// (tests check this stays zero where it should).
     pub(crate) static DROPPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Functions [`Draft::make_mut`] copied (tests check a pass with nothing
+    /// to do copies none).
+    pub(crate) static COPIED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Removes every block that cannot be reached from the entry. Always safe:
@@ -192,6 +304,34 @@ mod tests {
         assert_eq!(to_text(&p), "@main {\n  jmp .b;\n.n:\n  jmp .b;\n.b:\n  ret;\n}\n");
         let f = &mut p.functions[0];
         assert!(remove_blocks(f, &[true, true, false]).is_err(), "b is still a target");
+    }
+
+    #[test]
+    fn a_draft_is_copied_on_its_first_write_only() {
+        let mut p =
+            parse_text("@f {\n  x: int = const 1;\n}\n@main {\n  y: int = const 2;\n  print y;\n}").unwrap();
+        let copies = || COPIED.with(|c| c.get());
+        let before = copies();
+        let changed = rewrite_drafts(&mut p, |_, draft| {
+            if draft.get().name.as_ref() == "f" {
+                draft.make_mut().blocks[0].instrs.clear();
+                assert_eq!(draft.original().instrs().count(), 1, "the original stays as it was");
+                draft.make_mut().blocks[0].instrs.push(Instr::new(Op::Nop));
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert!(changed);
+        assert_eq!(copies() - before, 1, "one function written, once copied");
+        assert_eq!(to_text(&p), "@f {\n  nop;\n}\n@main {\n  y: int = const 2;\n  print y;\n}\n");
+        let before = copies();
+        let changed = rewrite_drafts(&mut p, |_, draft| {
+            let _ = draft.get().instrs().count();
+            Ok(())
+        })
+        .unwrap();
+        assert!(!changed);
+        assert_eq!(copies(), before, "only read: nothing copied");
     }
 
     #[test]

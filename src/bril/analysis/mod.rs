@@ -10,7 +10,9 @@
 //!   [`definite`] assignment are built on it.
 //! - [`edit`]: block insertion/removal and relabeling that keep jump targets
 //!   right, unreachable-block removal, and [`edit::rewrite_functions`], the
-//!   driver the global passes share (a rewrite that fails verification is dropped).
+//!   driver the global passes share (a rewrite that fails verification is dropped);
+//!   [`edit::rewrite_drafts`] gives a pass each function as an [`edit::Draft`],
+//!   copied only when the pass first writes to it.
 //! - [`consts`]: constant bits and folding, bit-exact with the interpreter.
 //! - [`sets`]: sparse sets for facts at block boundaries ([`sets::SparseSet`])
 //!   and scratch sets reused while walking a block ([`sets::Marks`],

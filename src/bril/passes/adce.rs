@@ -25,7 +25,7 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::dataflow::{solve, Dataflow, Direction};
 use crate::bril::analysis::definite::MaybeUndefinedReads;
-use crate::bril::analysis::edit::rewrite_functions;
+use crate::bril::analysis::edit::{rewrite_drafts, Draft};
 use crate::bril::analysis::sets::{ListedSet, SparseSet};
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
@@ -33,8 +33,8 @@ use std::cell::RefCell;
 
 /// `-adce`.
 pub fn adce(program: &mut Program) -> Result<bool> {
-    rewrite_functions(program, |_, f| {
-        adce_function(f);
+    rewrite_drafts(program, |_, draft| {
+        adce_function(draft);
         Ok(())
     })
 }
@@ -114,7 +114,9 @@ impl Dataflow for Strong {
     }
 }
 
-fn adce_function(f: &mut Function) {
+/// Removes the useless instructions of the draft; copies it only if there is one.
+fn adce_function(draft: &mut Draft<'_>) {
+    let f = draft.get();
     let cfg = Cfg::new(f);
     let failing = MaybeUndefinedReads::of(f);
     let roots: Vec<Vec<bool>> = f
@@ -136,13 +138,10 @@ fn adce_function(f: &mut Function) {
         }
         strong.walk(f, b, &mut live, |i| useful[b.index()][i] = true);
     }
-    for (block, flags) in f.blocks.iter_mut().zip(&useful) {
-        let mut i = 0;
-        block.instrs.retain(|_| {
-            i += 1;
-            flags[i - 1]
-        });
+    if useful.iter().all(|flags| flags.iter().all(|&u| u)) {
+        return;
     }
+    draft.write_kept(&useful);
 }
 
 #[cfg(test)]

@@ -104,6 +104,29 @@ fn no_rewrite_is_dropped_on_the_corpus() {
     }
 }
 
+/// The passes that read a function before writing it copy none they leave
+/// as it was: on every program of the corpus a pass reports unchanged, it
+/// made no copy (each once copied every function its filter let through,
+/// then compared and verified the copy to find nothing had changed).
+#[test]
+fn passes_that_change_nothing_copy_nothing() {
+    use crate::bril::analysis::edit::COPIED;
+    let cases = crate::bril::passes::testing::corpus(100);
+    for flag in ["-sink", "-pre", "-jump-thread", "-adce"] {
+        let pass = crate::bril::passes::by_flag(flag).unwrap();
+        let mut unchanged = 0;
+        for case in &cases {
+            let mut p = case.program.clone();
+            let before = COPIED.with(|c| c.get());
+            if !(pass.run)(&mut p).unwrap() {
+                assert_eq!(COPIED.with(|c| c.get()), before, "{}: {flag} copied a function", case.name);
+                unchanged += 1;
+            }
+        }
+        assert!(unchanged > 0, "{flag} changed every program");
+    }
+}
+
 /// Every community benchmark, however long it runs, under the full
 /// pipeline; prints how long each pass took on the largest programs.
 #[test]

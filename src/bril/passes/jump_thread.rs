@@ -25,7 +25,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
-use crate::bril::analysis::edit::{is_jump_to_next, remove_unreachable, rewrite_functions_where};
+use crate::bril::analysis::edit::{is_jump_to_next, remove_unreachable, rewrite_drafts_where};
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{Block, BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
@@ -37,8 +37,17 @@ pub const MAX_COPY: usize = 6;
 
 /// `-jump-thread`.
 pub fn jump_thread(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(program, branches, |_, f| {
-        for _ in 0..ROUNDS {
+    rewrite_drafts_where(program, branches, |_, draft| {
+        // The first plan reads the function in place: most have no edge to thread.
+        let edits = plan(draft.get());
+        if edits.is_empty() {
+            return Ok(());
+        }
+        let f = draft.make_mut();
+        if !thread_edges(f, edits)? {
+            return Ok(());
+        }
+        for _ in 1..ROUNDS {
             if !thread_function(f)? {
                 break;
             }
@@ -203,6 +212,11 @@ pub(super) fn thread_function(f: &mut Function) -> Result<bool> {
     if edits.is_empty() {
         return Ok(false);
     }
+    thread_edges(f, edits)
+}
+
+/// Makes the planned `edits` (not empty); whether anything changed.
+fn thread_edges(f: &mut Function, edits: Vec<Edit>) -> Result<bool> {
     let code_of = |b: BlockId| {
         let instrs = &f.block(b).instrs;
         instrs[..instrs.len() - 1].to_vec()

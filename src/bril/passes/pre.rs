@@ -36,7 +36,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::edit::rewrite_drafts_where;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::may_have_loops;
 use crate::bril::hash::FxHashMap;
@@ -52,8 +52,19 @@ pub const MAX_EXPRESSIONS: usize = 256;
 pub fn pre(program: &mut Program) -> Result<bool> {
     // One block without a loop has no partially redundant computation.
     let may_change = |f: &Function| f.blocks.len() >= 2 || may_have_loops(f);
-    rewrite_functions_where(program, may_change, |_, f| {
-        pre_function(f);
+    rewrite_drafts_where(program, may_change, |_, draft| {
+        // The first round reads the function in place: most have nothing to move.
+        let edits = plan_round(draft.get());
+        if edits.is_empty() {
+            return Ok(());
+        }
+        let f = draft.make_mut();
+        apply(f, edits);
+        for _ in 1..MAX_ROUNDS {
+            if !pre_round(f) {
+                break;
+            }
+        }
         Ok(())
     })
 }
@@ -460,6 +471,7 @@ impl Edits {
 /// sees; real chains are short, and each round is near-linear.
 const MAX_ROUNDS: usize = 8;
 
+#[cfg(test)]
 pub(super) fn pre_function(f: &mut Function) {
     for _ in 0..MAX_ROUNDS {
         if !pre_round(f) {
@@ -470,13 +482,21 @@ pub(super) fn pre_function(f: &mut Function) {
 
 /// One round of lazy code motion; whether it moved or deleted anything.
 fn pre_round(f: &mut Function) -> bool {
+    let edits = plan_round(f);
+    let changed = !edits.is_empty();
+    apply(f, edits);
+    changed
+}
+
+/// What one round of lazy code motion would move and delete (nothing: no edit).
+fn plan_round(f: &Function) -> Edits {
     if f.blocks.is_empty() {
-        return false;
+        return Edits::default();
     }
     let cfg = Cfg::new(f);
     let exprs = expressions(f, &cfg);
     if exprs.is_empty() {
-        return false;
+        return Edits::default();
     }
     let words = exprs.len().div_ceil(64);
     let g = Graph::new(f, &cfg);
@@ -513,7 +533,7 @@ fn pre_round(f: &mut Function) -> bool {
         expr.key.args().iter().for_each(|a| tracked[a.index()] = true);
     }
     if !any {
-        return false;
+        return Edits::default();
     }
     let live = Liveness::of(f, &cfg, &tracked);
     let definite = Definite::new(f, &cfg, &live);
@@ -578,9 +598,7 @@ fn pre_round(f: &mut Function) -> bool {
         }
         edits.deleted.extend(deletions.iter().copied());
     }
-    let changed = !edits.is_empty();
-    apply(f, edits);
-    changed
+    edits
 }
 
 fn apply(f: &mut Function, edits: Edits) {

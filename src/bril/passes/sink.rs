@@ -21,7 +21,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::edit::{rewrite_drafts_where, Draft};
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::{Marks, Set};
 use crate::bril::hash::FxHashMap;
@@ -32,13 +32,25 @@ use crate::error::Result;
 pub fn sink(program: &mut Program) -> Result<bool> {
     // Code only sinks past a branch.
     let branches = |f: &Function| f.blocks.iter().any(|b| b.terminator().is_some_and(|t| t.op == Op::Br));
-    rewrite_functions_where(program, branches, |_, f| {
-        sink_function(f);
+    rewrite_drafts_where(program, branches, |_, draft| {
+        sink_draft(draft);
         Ok(())
     })
 }
 
+/// Sinks code in `f` in place.
+#[cfg(test)]
 pub(super) fn sink_function(f: &mut Function) {
+    let mut draft = Draft::new(f);
+    sink_draft(&mut draft);
+    if let Some(copy) = draft.into_copy() {
+        *f = copy;
+    }
+}
+
+/// Sinks code in the draft, writing to it only if some code moves.
+fn sink_draft(draft: &mut Draft<'_>) {
+    let f = draft.get();
     let cfg = Cfg::new(f);
     let branching = |b: BlockId| cfg.is_reachable(b) && cfg.succs[b.index()].len() >= 2;
     if !f.block_ids().any(branching) {
@@ -130,6 +142,10 @@ pub(super) fn sink_function(f: &mut Function) {
             rewritten.push((b, kept));
         }
     }
+    if rewritten.is_empty() && arriving.iter().all(Vec::is_empty) {
+        return;
+    }
+    let f = draft.make_mut();
     for (b, code) in rewritten {
         f.block_mut(b).instrs = code;
     }
