@@ -73,7 +73,7 @@ test('run: output, exit status and dynamic instruction count, as the environment
   await page.waitForFunction(() => location.hash.startsWith('#p=suite/fib-iter'));
   const run = await runAndWait(page);
   assert.equal(run.state, 'ok');
-  assert.match(run.text, /^Exit status 0 · [\d,]+ instructions executed/);
+  assert.match(run.text, /^Exit status 0 · [\d,]+ instructions executed · \d+ ms, interpreted$/, 'a short run is interpreted');
   const expected = await page.evaluate(() => {
     const { episode } = window.compgymPlayground;
     return String(episode.current.env.observation.get('DynamicInstructionCount'));

@@ -168,3 +168,19 @@ test('a lane refuses a job its worker does not have, even one named like an obje
   assert.deepEqual(page.problems, []);
   await page.closeAll();
 });
+
+test('a long run is compiled to WebAssembly in the run lane, and says so, with the interpreter’s output and count', async () => {
+  const page = await open(env);
+  await page.evaluate((text) => window.compgymPlayground.loadProgram({ kind: 'own', source: text }), HUNDRED_MILLION);
+  await page.click('#run');
+  await page.waitForFunction(() => document.querySelector('#run-status').dataset.state !== 'running', null, { timeout: 120_000 });
+  const status = await page.$eval('#run-status', (s) => ({ ...s.dataset, text: s.textContent }));
+  assert.equal(status.state, 'ok', status.text);
+  assert.equal(status.tier, 'compiled');
+  assert.match(status.text, /^Exit status 0 · 100,000,00\d instructions executed · \d+ ms, compiled to WebAssembly$/);
+  // The interpreter's count (`compgym run -p`) and output.
+  assert.equal(status.dynInst, '100000007');
+  assert.equal(await page.textContent('#run-output'), '199999990000000\n');
+  assert.deepEqual(page.problems, []);
+  await page.closeAll();
+});

@@ -6,15 +6,15 @@ import { describe } from './format.js';
 import { programArgs } from './programs.js';
 
 /**
- * Runs `source` on `args` (strings; null: its `# ARGS:` line): `{ok, stdout, dynInst | error, ms}`.
+ * Runs `source` on `args` (strings; null: its `# ARGS:` line): `{ok, stdout, dynInst, tier | error, ms}` (`tier`: which ran it).
  * @param {{ source: string, args: string[] | null }} job
- * @returns {{ ok: true, stdout: string, dynInst: number, ms: number } | { ok: false, error: { name: string, message: string }, stdout: string, ms: number }}
+ * @returns {{ ok: true, stdout: string, dynInst: number, tier: 'compiled' | 'interpreter', ms: number } | { ok: false, error: { name: string, message: string }, stdout: string, ms: number }}
  */
 export function runJob({ source, args }) {
   const start = performance.now();
   try {
-    const { stdout, dynInst } = runBril(source, args);
-    return { ok: true, stdout, dynInst, ms: performance.now() - start };
+    const { stdout, dynInst, tier } = runBril(source, args);
+    return { ok: true, stdout, dynInst, tier, ms: performance.now() - start };
   } catch (/** @type {any} */ error) {
     // A failing run keeps what it printed before the failure, as brili does.
     const stdout = typeof error.stdout === 'string' ? error.stdout : '';

@@ -122,8 +122,11 @@ export function mountProgram(app, $) {
         throw Object.assign(new Error('the program has no @main function, so there is nothing to run'), { name: 'ValueError' });
       const result = await app.lanes.run.run('run', { source: ir, args: app.args }, { timeLimitMs: limit });
       if (result.ok) {
-        $('run-status').textContent = `Exit status 0 · ${count(result.dynInst)} instructions executed · ${result.ms.toFixed(0)} ms`;
+        // A long run is compiled to WebAssembly (docs/bril.md): say so, it is why it was quick.
+        const how = result.tier === 'compiled' ? 'compiled to WebAssembly' : 'interpreted';
+        $('run-status').textContent = `Exit status 0 · ${count(result.dynInst)} instructions executed · ${result.ms.toFixed(0)} ms, ${how}`;
         $('run-status').dataset.state = 'ok';
+        $('run-status').dataset.tier = result.tier;
         $('run-status').dataset.dynInst = String(result.dynInst);
         showOutput(result.stdout);
       } else {
