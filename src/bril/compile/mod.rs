@@ -228,6 +228,12 @@ pub fn run_program(program: &Program, args: &[String], limits: &Limits) -> Outco
         Ok(exe) => exe,
         Err(e) => return Outcome { stdout: String::new(), dyn_inst: 0, result: Err(e) },
     };
+    // Without an engine (natively) there is nothing to try first: one run.
+    let engine_given = HOST_ENGINE
+        .with(|cell| cell.try_borrow().is_ok_and(|slot| slot.as_ref().is_some_and(|e| e.available())));
+    if !engine_given {
+        return exe.run(args, limits);
+    }
     if let Some(outcome) = short_run(&exe, args, limits) {
         return outcome;
     }
