@@ -22,6 +22,7 @@
 //!   [`scaling`]: the cost of every pass, feature and reader against size.
 //! - [`features`]: observations of a program: InstCount, Autophase, the
 //!   ProGraML-like graph, CFGs, IrSha1.
+//! - [`identity`]: whether two programs are exactly the same, and a hash of it.
 
 pub mod analysis;
 mod assemble;
@@ -31,6 +32,7 @@ pub mod compile;
 pub mod features;
 pub mod generator;
 mod hash;
+pub mod identity;
 pub mod interp;
 pub mod ir;
 pub mod json;

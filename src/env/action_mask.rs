@@ -8,7 +8,7 @@
 //!   until some action changes the program ([`NoEffectActions`]).
 //! - From the compiler: a session may know more
 //!   ([`CompilationSession::known_no_effect`](crate::service::CompilationSession::known_no_effect));
-//!   Bril's tree of states, shared by an environment and its forks,
+//!   Bril's table of states, shared by an environment and its forks,
 //!   remembers every pass any of their sessions found to leave this very
 //!   program unchanged.
 //!

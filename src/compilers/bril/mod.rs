@@ -18,7 +18,7 @@ use crate::service::{
 use crate::spaces::{Commandline, CommandlineFlag, Space};
 use crate::value::Value;
 use observations::{static_observation, Obs};
-use states::{ProgramState, StateBudget, STATES_PER_BENCHMARK};
+use states::{ProgramState, StateTable, STATES_PER_BENCHMARK};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -216,22 +216,16 @@ struct Shared {
     args: Vec<String>,
     /// Whether `args` are the benchmark's own (runs are then remembered per state).
     own_args: bool,
-    /// What the tree of states from `root` may still grow by.
-    budget: Rc<StateBudget>,
+    /// The states passes led to from `root`, by content.
+    states: Rc<StateTable>,
     baselines: RefCell<HashMap<&'static str, Baseline>>,
 }
 
 impl Shared {
     fn new(program: Program) -> Shared {
         let args = program.args.clone().unwrap_or_default();
-        let budget = Rc::new(StateBudget::new(STATES_PER_BENCHMARK));
-        Shared {
-            root: Rc::new(ProgramState::new(program)),
-            args,
-            own_args: true,
-            budget,
-            baselines: RefCell::default(),
-        }
+        let (states, root) = StateTable::new(program, STATES_PER_BENCHMARK);
+        Shared { root, args, own_args: true, states: Rc::new(states), baselines: RefCell::default() }
     }
 
     /// The same states with other arguments (and so baselines of their own).
@@ -240,7 +234,7 @@ impl Shared {
             root: self.root.clone(),
             args,
             own_args: false,
-            budget: self.budget.clone(),
+            states: self.states.clone(),
             baselines: RefCell::default(),
         }
     }
@@ -319,7 +313,7 @@ impl CompilationSession for BrilSession {
             usize::try_from(index).ok().and_then(|i| passes::registry().get(i).map(|p| (i, p))).ok_or_else(
                 || Error::value(format!("no pass {index}: there are {}", passes::registry().len())),
             )?;
-        let changed = ProgramState::apply(&mut self.state, index, pass, &self.shared.budget)?;
+        let changed = ProgramState::apply(&mut self.state, index, pass, &self.shared.states)?;
         if changed {
             self.own_run = None;
         }
@@ -329,7 +323,11 @@ impl CompilationSession for BrilSession {
     fn get_observation(&mut self, index: usize, space: &ObservationSpace) -> Result<Value> {
         let obs =
             Obs::from_index(index).ok_or_else(|| Error::value(format!("no observation {:?}", space.name)))?;
-        if let Some(value) = static_observation(obs, self.state.program()) {
+        let value = match obs.is_feature_vector() {
+            true => self.state.features(obs, |program| static_observation(obs, program)),
+            false => static_observation(obs, self.state.program()),
+        };
+        if let Some(value) = value {
             return Ok(value);
         }
         if let Some(pipeline) = obs.baseline() {
@@ -364,7 +362,7 @@ impl CompilationSession for BrilSession {
         })
     }
 
-    /// What the shared tree of states knows: passes that some session
+    /// What the shared graph of states knows: passes that some session
     /// already found to leave this very program unchanged.
     fn known_no_effect(&self, no_effect: &mut [bool]) {
         self.state.mark_unchanged(no_effect);

@@ -97,6 +97,33 @@ impl Obs {
         }
     }
 
+    /// Whether the observation is a small vector of numbers computed from the
+    /// program alone: worth remembering per program state, as agents ask for
+    /// it at every step and revisit states often.
+    pub fn is_feature_vector(self) -> bool {
+        match self {
+            Obs::InstCount | Obs::Autophase | Obs::Structure | Obs::Features | Obs::IrSha1 => true,
+            Obs::Ir
+            | Obs::BrilJson
+            | Obs::Programl
+            | Obs::ProgramlJson
+            | Obs::Cfg
+            | Obs::CfgDot
+            | Obs::IrInstructionCount
+            | Obs::IrInstructionCountO0
+            | Obs::IrInstructionCountO1
+            | Obs::IrInstructionCountO2
+            | Obs::IrInstructionCountOz
+            | Obs::DynamicInstructionCount
+            | Obs::DynamicInstructionCountO0
+            | Obs::DynamicInstructionCountO1
+            | Obs::DynamicInstructionCountO2
+            | Obs::DynamicInstructionCountOz
+            | Obs::Output
+            | Obs::IsRunnable => false,
+        }
+    }
+
     /// Whether the observation runs the program (the dynamic counts, output).
     pub fn runs_program(self) -> bool {
         matches!(

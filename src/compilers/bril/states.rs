@@ -3,28 +3,41 @@
 //! Passes are deterministic: the program a pass makes of a program is
 //! always the same. So each [`ProgramState`] remembers, per pass, what that
 //! pass did to it: nothing, a new state, or not tried yet. Every session on
-//! a benchmark (forks, later episodes) walks the same tree from the same
+//! a benchmark (forks, later episodes) walks the same graph from the same
 //! root, and a step whose transition is known costs no pass at all. Agents
-//! revisit states constantly — every episode starts at the root, and a
-//! random policy mostly repeats passes that already did their work.
+//! revisit states constantly: every episode starts at the root, a random
+//! policy mostly repeats passes that already did their work, and passes
+//! applied in another order often make the same program.
 //!
-//! The tree only grows by states that differ from their parent, so it has
-//! no cycles and frees itself with its root. [`StateBudget`] bounds it: past
-//! the budget, new states are still made but no longer remembered.
+//! A [`StateTable`] keeps the states of one benchmark by content
+//! ([`identity`]): a pass that makes a program already in the table leads
+//! to that state, whatever path reached it, so what was learnt about it
+//! (its transitions, its run, its features) serves every path. The table
+//! owns the states and transitions point to them weakly, so the graph may
+//! have cycles (`-inline` then `-outline`) and still frees itself with its
+//! table. The table's budget bounds it: past the budget, new states are
+//! still made but no longer remembered.
+//!
+//! [`identity`]: crate::bril::identity
 
+use super::observations::Obs;
 use super::RunSummary;
+use crate::bril::identity::{fingerprint, identical};
 use crate::bril::passes::{registry, PassInfo};
 use crate::bril::Program;
 use crate::error::Result;
+use crate::value::Value;
 use std::cell::{Cell, OnceCell, RefCell};
-use std::rc::Rc;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
 
 /// What a pass did to a state.
 #[derive(Clone)]
 enum Transition {
     Untried,
     Unchanged,
-    To(Rc<ProgramState>),
+    /// A state the table owns.
+    To(Weak<ProgramState>),
 }
 
 pub struct ProgramState {
@@ -32,34 +45,63 @@ pub struct ProgramState {
     next: RefCell<Vec<Transition>>,
     /// The run under the benchmark's own arguments and default limits.
     run: OnceCell<Rc<RunSummary>>,
+    /// Feature vectors computed on this program (few, small, and each
+    /// costs a walk of the program).
+    features: RefCell<Vec<(Obs, Value)>>,
 }
 
-/// How many states a benchmark's tree may still remember.
-pub struct StateBudget(Cell<usize>);
+/// The remembered states of one benchmark, by content.
+pub struct StateTable {
+    /// How many more states the table may remember.
+    left: Cell<usize>,
+    by_fingerprint: RefCell<HashMap<u64, Vec<Rc<ProgramState>>>>,
+}
 
-/// States remembered per benchmark: enough for the shallow trees random and
+/// States remembered per benchmark: enough for the graphs random and
 /// learning agents explore; small programs, so a few megabytes at most.
 pub const STATES_PER_BENCHMARK: usize = 4096;
 
-impl StateBudget {
-    pub fn new(states: usize) -> StateBudget {
-        StateBudget(Cell::new(states))
+impl StateTable {
+    /// A table remembering `root` and at most `states - 1` more states.
+    pub fn new(root: Program, states: usize) -> (StateTable, Rc<ProgramState>) {
+        let table = StateTable { left: Cell::new(states), by_fingerprint: RefCell::default() };
+        let (root, _) = table.intern(root);
+        (table, root)
     }
 
-    /// Takes one state from the budget; false when it is spent.
-    fn take(&self) -> bool {
-        let left = self.0.get();
-        self.0.set(left.saturating_sub(1));
-        left > 0
+    /// The remembered state of `program`, or a new one, remembered while
+    /// the budget lasts; true when the state is remembered.
+    fn intern(&self, program: Program) -> (Rc<ProgramState>, bool) {
+        let key = fingerprint(&program);
+        let mut table = self.by_fingerprint.borrow_mut();
+        let same = table.get(&key).and_then(|states| states.iter().find(|s| identical(&s.program, &program)));
+        if let Some(known) = same {
+            return (known.clone(), true);
+        }
+        let state = Rc::new(ProgramState::new(program));
+        let left = self.left.get();
+        if left == 0 {
+            return (state, false);
+        }
+        self.left.set(left - 1);
+        table.entry(key).or_default().push(state.clone());
+        (state, true)
+    }
+
+    /// How many states the table remembers.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.by_fingerprint.borrow().values().map(Vec::len).sum()
     }
 }
 
 impl ProgramState {
-    pub fn new(program: Program) -> ProgramState {
+    fn new(program: Program) -> ProgramState {
         ProgramState {
             program,
             next: RefCell::new(vec![Transition::Untried; registry().len()]),
             run: OnceCell::new(),
+            features: RefCell::default(),
         }
     }
 
@@ -79,51 +121,67 @@ impl ProgramState {
         self.run.get_or_init(|| Rc::new(run(&self.program))).clone()
     }
 
+    /// The feature vector `obs` of this program, computed by `compute` the
+    /// first time it gives one.
+    pub fn features(&self, obs: Obs, compute: impl FnOnce(&Program) -> Option<Value>) -> Option<Value> {
+        if let Some((_, value)) = self.features.borrow().iter().find(|(o, _)| *o == obs) {
+            return Some(value.clone());
+        }
+        let value = compute(&self.program)?;
+        self.features.borrow_mut().push((obs, value.clone()));
+        Some(value)
+    }
+
     /// Moves `state` to the state pass `index` leads to; true if that is a
-    /// different program. Runs the pass only if no session on this tree ran
-    /// it here before; a pass that fails is not remembered. A state nobody
-    /// else holds (one past the budget) is changed in place, not copied.
+    /// different program. Runs the pass only if no session on this table
+    /// ran it on this program before; a pass that fails is not remembered.
+    /// A state nobody else holds (one the table does not remember) is
+    /// changed in place, not copied.
     pub fn apply(
         state: &mut Rc<ProgramState>,
         index: usize,
         pass: &PassInfo,
-        budget: &StateBudget,
+        table: &StateTable,
     ) -> Result<bool> {
         let known = state.next.borrow().get(index).cloned().unwrap_or(Transition::Untried);
         match known {
             Transition::Unchanged => return Ok(false),
             Transition::To(next) => {
-                *state = next;
-                return Ok(true);
+                if let Some(next) = next.upgrade() {
+                    *state = next;
+                    return Ok(true);
+                }
             }
             Transition::Untried => {}
         }
-        if let Some(only) = Rc::get_mut(state) {
-            return only.apply_in_place(index, pass);
-        }
-        let mut program = state.program.clone();
-        if !(pass.run)(&mut program)? {
-            state.remember(index, Transition::Unchanged);
-            return Ok(false);
-        }
-        let next = Rc::new(ProgramState::new(program));
-        if budget.take() {
-            state.remember(index, Transition::To(next.clone()));
+        let program = match Rc::get_mut(state) {
+            Some(only) => match (pass.run)(&mut only.program) {
+                Ok(false) => {
+                    only.remember(index, Transition::Unchanged);
+                    return Ok(false);
+                }
+                Ok(true) => std::mem::take(&mut only.program),
+                Err(e) => {
+                    // Failed halfway: what was known of it is stale.
+                    *only = ProgramState::new(std::mem::take(&mut only.program));
+                    return Err(e);
+                }
+            },
+            None => {
+                let mut program = state.program.clone();
+                if !(pass.run)(&mut program)? {
+                    state.remember(index, Transition::Unchanged);
+                    return Ok(false);
+                }
+                program
+            }
+        };
+        let (next, remembered) = table.intern(program);
+        if remembered {
+            state.remember(index, Transition::To(Rc::downgrade(&next)));
         }
         *state = next;
         Ok(true)
-    }
-
-    /// Runs a pass on a state no one shares: a change makes it a new state.
-    fn apply_in_place(&mut self, index: usize, pass: &PassInfo) -> Result<bool> {
-        let outcome = (pass.run)(&mut self.program);
-        if matches!(outcome, Ok(false)) {
-            self.remember(index, Transition::Unchanged);
-        } else {
-            // Changed, or failed halfway: either way what was known is stale.
-            *self = ProgramState::new(std::mem::take(&mut self.program));
-        }
-        outcome
     }
 
     fn remember(&self, index: usize, transition: Transition) {
@@ -144,42 +202,42 @@ mod tests {
         registry().iter().enumerate().find(|(_, p)| p.flag == flag).unwrap()
     }
 
-    fn root() -> Rc<ProgramState> {
-        let program =
-            parse_any("@main {\n  x: int = const 1;\n  y: int = add x x;\n  print x;\n}\n").unwrap();
-        Rc::new(ProgramState::new(program))
+    const SOURCE: &str = "@main {\n  x: int = const 1;\n  y: int = add x x;\n  print x;\n}\n";
+
+    fn table(states: usize) -> (StateTable, Rc<ProgramState>) {
+        StateTable::new(parse_any(SOURCE).unwrap(), states)
     }
 
     /// Applies `flag` to a session at `state`; returns where it went and whether it moved.
-    fn step(state: &Rc<ProgramState>, flag: &str, budget: &StateBudget) -> (Rc<ProgramState>, bool) {
+    fn step(state: &Rc<ProgramState>, flag: &str, table: &StateTable) -> (Rc<ProgramState>, bool) {
         let (index, info) = pass(flag);
         let mut at = state.clone();
-        let changed = ProgramState::apply(&mut at, index, info, budget).unwrap();
+        let changed = ProgramState::apply(&mut at, index, info, table).unwrap();
         (at, changed)
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_transition_is_computed_once_and_shared() {
-        let (root, budget) = (root(), StateBudget::new(10));
-        let (first, changed) = step(&root, "-dce", &budget);
+        let (table, root) = table(10);
+        let (first, changed) = step(&root, "-dce", &table);
         assert!(changed, "y is dead");
-        let (again, _) = step(&root, "-dce", &budget);
+        let (again, _) = step(&root, "-dce", &table);
         assert!(Rc::ptr_eq(&first, &again), "the second application reuses the first's result");
         assert_eq!(first.program().instr_count(), 2);
-        let (same, changed) = step(&first, "-dce", &budget);
+        let (same, changed) = step(&first, "-dce", &table);
         assert!(!changed && Rc::ptr_eq(&same, &first), "nothing left to remove");
         assert_eq!(root.program().instr_count(), 3, "the parent is untouched");
     }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_state_knows_which_passes_left_it_unchanged() {
-        let (root, budget) = (root(), StateBudget::new(10));
+        let (table, root) = table(10);
         let (dce, _) = pass("-dce");
         let mut known = vec![false; registry().len()];
         root.mark_unchanged(&mut known);
         assert!(known.iter().all(|&k| !k), "nothing tried yet");
-        let (first, _) = step(&root, "-dce", &budget);
-        step(&first, "-dce", &budget);
+        let (first, _) = step(&root, "-dce", &table);
+        step(&first, "-dce", &table);
         root.mark_unchanged(&mut known);
         assert!(!known[dce], "-dce changed the root");
         first.mark_unchanged(&mut known);
@@ -187,23 +245,67 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn past_the_budget_states_are_made_but_not_remembered() {
-        let (root, budget) = (root(), StateBudget::new(0));
-        let (first, _) = step(&root, "-dce", &budget);
-        let (second, _) = step(&root, "-dce", &budget);
-        assert!(!Rc::ptr_eq(&first, &second));
-        assert_eq!(crate::bril::to_text(first.program()), crate::bril::to_text(second.program()));
+    fn two_paths_to_one_program_meet_in_one_state() {
+        // y is dead and x's uses are copies: -dce and -adce both drop y.
+        let (table, root) = table(10);
+        let (by_dce, _) = step(&root, "-dce", &table);
+        let (by_adce, changed) = step(&root, "-adce", &table);
+        assert!(changed);
+        assert!(Rc::ptr_eq(&by_dce, &by_adce), "the same program is the same state");
+        step(&by_dce, "-lvn", &table);
+        let mut known = vec![false; registry().len()];
+        by_adce.mark_unchanged(&mut known);
+        assert!(known[pass("-lvn").0], "what one path learnt, the other knows");
+        assert_eq!(table.len(), 2);
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn a_state_no_one_shares_changes_in_place() {
-        let budget = StateBudget::new(0);
-        let mut only = Rc::new(ProgramState::new(root().program().clone()));
-        let before = Rc::as_ptr(&only);
+    fn a_path_back_to_a_known_program_returns_to_its_state() {
+        // A transition back into the root, as -inline then -outline can make.
+        let (table, root) = table(10);
+        let (first, _) = step(&root, "-dce", &table);
+        let (again, remembered) = table.intern(root.program().clone());
+        assert!(remembered && Rc::ptr_eq(&again, &root));
+        first.remember(pass("-lvn").0, Transition::To(Rc::downgrade(&root)));
+        let (back, changed) = step(&first, "-lvn", &table);
+        assert!(changed && Rc::ptr_eq(&back, &root));
+        let weak = Rc::downgrade(&root);
+        drop((root, first, back, again, table));
+        assert!(weak.upgrade().is_none(), "a cycle of states frees itself with its table");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn past_the_budget_states_are_made_but_not_remembered() {
+        let (table, root) = table(1);
+        let (first, _) = step(&root, "-dce", &table);
+        let (second, _) = step(&root, "-dce", &table);
+        assert!(!Rc::ptr_eq(&first, &second));
+        assert_eq!(crate::bril::to_text(first.program()), crate::bril::to_text(second.program()));
+        assert_eq!(table.len(), 1, "only the root");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_state_no_one_shares_changes_in_place_and_can_rejoin_the_table() {
+        let (table, root) = table(1);
+        let mut only = Rc::new(ProgramState::new(root.program().clone()));
         let (dce, info) = pass("-dce");
-        assert!(ProgramState::apply(&mut only, dce, info, &budget).unwrap());
-        assert_eq!(Rc::as_ptr(&only), before, "no copy");
+        assert!(ProgramState::apply(&mut only, dce, info, &table).unwrap());
         assert_eq!(only.program().instr_count(), 2);
-        assert!(!ProgramState::apply(&mut only, dce, info, &budget).unwrap(), "and what it learnt is fresh");
+        assert!(!ProgramState::apply(&mut only, dce, info, &table).unwrap(), "and what it learnt is fresh");
+        let (back, remembered) = table.intern(root.program().clone());
+        assert!(remembered && Rc::ptr_eq(&back, &root), "the root is found by content");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn features_are_computed_once_per_state() {
+        let (_table, root) = table(1);
+        let calls = Cell::new(0);
+        let count = |p: &Program| {
+            calls.set(calls.get() + 1);
+            Some(Value::Int(p.instr_count() as i64))
+        };
+        assert_eq!(root.features(Obs::InstCount, count), Some(Value::Int(3)));
+        assert_eq!(root.features(Obs::InstCount, count), Some(Value::Int(3)));
+        assert_eq!(calls.get(), 1);
     }
 }
