@@ -45,9 +45,12 @@ test('defect 2: a runtime reward runs in a worker, shows that it runs, can be ca
   assert.equal(await page.isVisible('#reward-cancel'), false);
 
   // Again, to the end: the reward is the instructions the step saved, as the environment counts them.
+  // Nothing waits ahead of this run, so its running state may be over before a poll could see it:
+  // the step is awaited until it settles.
   await page.click('#passes button[data-flag="-dce"]');
-  await page.waitForSelector('#reward-status[data-state="running"]');
+  await page.waitForFunction(() => window.compgymPlayground.episode.current.depth === 1);
   await page.waitForSelector('#reward-status[data-state="idle"]', { state: 'attached', timeout: 120_000 });
+  assert.equal(await page.$eval('#history', (h) => h.dataset.pending), 'false');
   assert.equal(await page.textContent('#step-error'), '');
   const { reward, total } = await page.evaluate(() => {
     const { current } = window.compgymPlayground.episode;
