@@ -227,7 +227,9 @@ fn propagate(f: &mut Function) {
 fn remove_dead_copies(f: &mut Function) {
     let cfg = Cfg::new(f);
     let live = Liveness::new(f, &cfg);
-    let failing = MaybeUndefinedReads::of(f);
+    // Which reads may fail is a dataflow analysis of its own: made only
+    // once some copy is dead (removing dead copies changes no other read).
+    let mut failing: Option<MaybeUndefinedReads> = None;
     let mut scratch = Marks::new(f.vars.len());
     for b in f.block_ids() {
         // A copy may go when its destination is dead after it and its read
@@ -235,9 +237,16 @@ fn remove_dead_copies(f: &mut Function) {
         let mut remove = vec![false; f.block(b).instrs.len()];
         live.walk_back(f, b, &mut scratch, |i, instr, live| {
             if let (Op::Id, Some(d)) = (instr.op, instr.def()) {
-                remove[i] = !live.contains(d.index()) && !failing.at(b, i);
+                remove[i] = !live.contains(d.index());
             }
         });
+        if !remove.contains(&true) {
+            continue;
+        }
+        let failing = failing.get_or_insert_with(|| MaybeUndefinedReads::of(f));
+        for (i, remove) in remove.iter_mut().enumerate() {
+            *remove &= !failing.at(b, i);
+        }
         let mut i = 0;
         f.block_mut(b).instrs.retain(|_| {
             i += 1;

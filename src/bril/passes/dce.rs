@@ -9,6 +9,7 @@
 //! Nothing can observe a value nobody reads, so output and errors stay the same.
 
 use crate::bril::hash::FxHashMap;
+use std::cell::OnceCell;
 
 use super::facts::{global_constants, use_counts};
 use super::fold::{cannot_fail, Value};
@@ -32,12 +33,15 @@ pub fn dce(program: &mut Program) -> Result<bool> {
 fn dce_round(f: &mut Function) -> bool {
     let mut uses = use_counts(f);
     let globals = global_constants(f);
-    let failing = MaybeUndefinedReads::of(f);
+    // Which reads may fail is a dataflow analysis: asked only of an
+    // instruction about to go, so a function with nothing dead skips it.
+    let failing = OnceCell::new();
+    let may_fail =
+        |b: usize, i: usize| failing.get_or_init(|| MaybeUndefinedReads::of(f)).at(BlockId::new(b), i);
     let mut dead: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     let mut removable: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     for (b, block) in f.blocks.iter().enumerate() {
-        let may_fail = |i: usize| failing.at(BlockId::new(b), i);
-        let (d, r) = dead_in_block(&block.instrs, &uses, &globals, may_fail);
+        let (d, r) = dead_in_block(&block.instrs, &uses, &globals, |i| may_fail(b, i));
         dead.push(d);
         removable.push(r);
     }
@@ -60,7 +64,7 @@ fn dce_round(f: &mut Function) -> bool {
             *count = count.saturating_sub(1);
             if *count == 0 {
                 for &(db, di) in &defs[u.index()] {
-                    if removable[db][di] && !dead[db][di] {
+                    if removable[db][di] && !dead[db][di] && !may_fail(db, di) {
                         dead[db][di] = true;
                         work.push((db, di));
                     }
@@ -79,7 +83,8 @@ fn dce_round(f: &mut Function) -> bool {
 }
 
 /// Which instructions of one block are dead by either rule, and which could
-/// go if their result were unread (not those `may_fail` names, by index).
+/// go if their result were unread (pure ones: `may_fail`, asked only of an
+/// instruction about to go, vetoes a read that may fail).
 fn dead_in_block(
     instrs: &[Instr],
     uses: &[u32],
@@ -92,10 +97,12 @@ fn dead_in_block(
     let mut local_consts: FxHashMap<VarId, Value> = FxHashMap::default();
     // The latest definition of each variable not yet read in this block.
     let mut unread_def: FxHashMap<VarId, usize> = FxHashMap::default();
+    let mut operands: Vec<Option<Value>> = Vec::new();
     for (i, instr) in instrs.iter().enumerate() {
         let known = |v: &VarId| local_consts.get(v).copied().or(globals.get(v.index()).copied().flatten());
-        let operands: Vec<Option<Value>> = instr.uses().iter().map(known).collect();
-        removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands) && !may_fail(i);
+        operands.clear();
+        operands.extend(instr.uses().iter().map(known));
+        removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands);
         for u in instr.uses() {
             unread_def.remove(u);
         }
@@ -104,11 +111,11 @@ fn dead_in_block(
             continue;
         }
         let Some(d) = instr.def() else { continue };
-        if removable[i] && uses.get(d.index()).copied().unwrap_or(0) == 0 {
+        if removable[i] && uses.get(d.index()).copied().unwrap_or(0) == 0 && !may_fail(i) {
             dead[i] = true;
         }
         if let Some(earlier) = unread_def.insert(d, i) {
-            dead[earlier] |= removable[earlier];
+            dead[earlier] |= removable[earlier] && !may_fail(earlier);
         }
         match (instr.op, instr.value.zip(instr.dest)) {
             (Op::Const, Some((lit, dest))) => match Value::from_literal(lit, dest.ty) {
