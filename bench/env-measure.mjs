@@ -1,7 +1,7 @@
 // The environment benchmark through the JS API, the same code in Node and in
-// a page: `measure(compgym, {benchmark, episodeLength, seconds})` returns
+// a page: `measure(compgym, {benchmark, episodeLength, coldUris, seconds})` returns
 // {stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs, autophaseUs, irUs}
-// (see bench/env.mjs and src/env/bench.rs, which this mirrors).
+// (see bench/env.mjs and src/compilers/bench.rs, which this mirrors).
 
 const now = () => performance.now() / 1000;
 
@@ -17,7 +17,7 @@ function perCall(seconds, batch, f) {
   }
 }
 
-export function measure(compgym, { benchmark, episodeLength, seconds }) {
+export function measure(compgym, { benchmark, episodeLength, coldUris, seconds }) {
   const env = compgym.make('bril-ic-v0', { benchmark, rewardSpace: 'IrInstructionCount' });
   const n = env.actionSpace.n;
   // The same 32-bit xorshift as src/env/bench.rs: every side applies the same passes.
@@ -32,13 +32,15 @@ export function measure(compgym, { benchmark, episodeLength, seconds }) {
     env.reset();
     for (let i = 0; i < episodeLength; i++) env.step(action());
   });
-  // First visits: each episode on a copy under one of 64 rotating URIs, more
-  // than the compiler remembers, so every pass runs; resets are not timed.
+  // First visits: each episode on a copy under one of `coldUris` rotating
+  // URIs, more than the compiler remembers (`compgym-bench env --json` says
+  // how many), so every pass runs; resets are not timed. Without `coldUris`,
+  // not measured.
   env.reset({ benchmark });
   const source = env.observation.get('Ir');
   let [busy, coldSteps] = [0, 0];
-  for (let episode = 0; episode === 0 || busy < seconds; episode++) {
-    const uri = `benchmark://bench-v0/first-visit-${episode % 64}`;
+  for (let episode = 0; coldUris && (episode === 0 || busy < seconds); episode++) {
+    const uri = `benchmark://bench-v0/first-visit-${episode % coldUris}`;
     env.addBenchmark(uri, source);
     env.reset({ benchmark: uri });
     const start = now();
@@ -67,7 +69,7 @@ export function measure(compgym, { benchmark, episodeLength, seconds }) {
   env.free();
   return {
     stepsPerSecond: episodeLength / episode,
-    firstVisitStepsPerSecond: coldSteps / busy,
+    firstVisitStepsPerSecond: coldUris ? coldSteps / busy : null,
     resetUs: reset * 1e6,
     forkUs: (forkTime / forks) * 1e6,
     autophaseUs: autophase * 1e6,

@@ -20,7 +20,7 @@ const native = JSON.parse(
     encoding: 'utf8',
   }),
 );
-const config = { benchmark: native.benchmark, episodeLength: native.episodeLength, seconds };
+const config = { benchmark: native.benchmark, episodeLength: native.episodeLength, coldUris: native.coldUris, seconds };
 // V8 first runs wasm from its baseline compiler and optimises hot code later:
 // a warm-up round of both loops keeps that out of the numbers.
 const warmUp = (compgym) => {

@@ -38,12 +38,14 @@ pub struct EnvBenchResult {
 }
 
 impl EnvBenchResult {
-    /// `{benchmark, episodeLength, stepsPerSecond, firstVisitStepsPerSecond, resetUs, forkUs,
-    /// autophaseUs, irUs}`.
+    /// `{benchmark, episodeLength, coldUris, stepsPerSecond, firstVisitStepsPerSecond, resetUs,
+    /// forkUs, autophaseUs, irUs}` (`coldUris`: how many URIs the first visits rotate through,
+    /// for the JS side's loop).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "benchmark": self.benchmark,
             "episodeLength": self.episode_length,
+            "coldUris": COLD_URIS,
             "stepsPerSecond": self.steps_per_second,
             "firstVisitStepsPerSecond": self.first_visit_steps_per_second,
             "resetUs": self.reset_us,
@@ -107,8 +109,10 @@ fn per_call(
 }
 
 /// How many URIs the first-visit measure rotates through: more than the
-/// Bril compiler remembers, so each comes back forgotten.
-pub const COLD_URIS: usize = 64;
+/// Bril compiler remembers, so each comes back forgotten (the compiler
+/// forgets every benchmark at once when it holds too many, and between two
+/// visits of one URI that happens at least once).
+pub const COLD_URIS: usize = super::bril::RECENT_BENCHMARKS + 1;
 
 /// Seconds per step of episodes on programs the compiler has not seen
 /// recently; resets are not timed.

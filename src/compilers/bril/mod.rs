@@ -51,7 +51,7 @@ struct Recent {
 
 /// How many benchmarks the backend remembers; past it, it forgets them all
 /// (cheap to relearn, and it bounds memory without bookkeeping).
-const RECENT_BENCHMARKS: usize = 256;
+pub const RECENT_BENCHMARKS: usize = 256;
 
 impl BrilBackend {
     pub fn new() -> BrilBackend {
