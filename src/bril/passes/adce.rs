@@ -118,17 +118,36 @@ impl Dataflow for Strong {
 fn adce_function(draft: &mut Draft<'_>) {
     let f = draft.get();
     let cfg = Cfg::new(f);
+    // Reads that may fail are roots too, but finding them is a dataflow
+    // analysis of its own. More roots only make more code useful, so when
+    // the effects alone make everything useful, nothing goes either way.
+    let effects = |b: BlockId, i: usize| is_root(f.block(b).instrs[i].op);
+    let mut useful = useful_code(f, &cfg, effects);
+    if all_useful(&useful) {
+        return;
+    }
     let failing = MaybeUndefinedReads::of(f);
-    let roots: Vec<Vec<bool>> = f
-        .block_ids()
-        .map(|b| {
-            let instrs = &f.block(b).instrs;
-            (0..instrs.len()).map(|i| is_root(instrs[i].op) || failing.at(b, i)).collect()
-        })
-        .collect();
+    if !failing.is_empty() {
+        useful = useful_code(f, &cfg, |b, i| effects(b, i) || failing.at(b, i));
+        if all_useful(&useful) {
+            return;
+        }
+    }
+    draft.write_kept(&useful);
+}
+
+fn all_useful(useful: &[Vec<bool>]) -> bool {
+    useful.iter().all(|flags| flags.iter().all(|&u| u))
+}
+
+/// Per block and instruction, whether it is useful: a `root` or computing
+/// something a useful instruction or branch needs.
+fn useful_code(f: &Function, cfg: &Cfg, root: impl Fn(BlockId, usize) -> bool) -> Vec<Vec<bool>> {
+    let roots: Vec<Vec<bool>> =
+        f.block_ids().map(|b| (0..f.block(b).instrs.len()).map(|i| root(b, i)).collect()).collect();
     let n = f.vars.len();
     let strong = Strong { n, roots, scratch: RefCell::new(ListedSet::new(2 * n)) };
-    let solution = solve(&strong, f, &cfg);
+    let solution = solve(&strong, f, cfg);
     let mut useful: Vec<Vec<bool>> = f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect();
     let mut live = ListedSet::new(2 * n);
     for b in f.block_ids() {
@@ -138,10 +157,7 @@ fn adce_function(draft: &mut Draft<'_>) {
         }
         strong.walk(f, b, &mut live, |i| useful[b.index()][i] = true);
     }
-    if useful.iter().all(|flags| flags.iter().all(|&u| u)) {
-        return;
-    }
-    draft.write_kept(&useful);
+    useful
 }
 
 #[cfg(test)]
