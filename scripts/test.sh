@@ -60,7 +60,7 @@ lint() {
     cargo clippy --quiet --all-targets --features fuzzing -- -D warnings &&
     cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
 }
-native() { lint && cargo test --no-fail-fast --features fuzzing; }
+native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
 chromium() {
   WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
     wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
@@ -80,12 +80,14 @@ js() { js_lint && scripts/build.sh && js_types && node --test --test-reporter=sp
 # binding crate is linted in the same compilation (its Cargo.toml denies
 # warnings and clippy's lints), the core compiled once. It is installed into
 # .venv and tested from outside python/ so the installed wheel is imported.
+# --locked (here and in native) fails when a Cargo.lock is stale instead of
+# rewriting a tracked file.
 python_layer() {
   local wheels=.tmp/wheels
   rm -rf "$wheels"
   (cd python && cargo fmt --check) &&
     RUSTC_WORKSPACE_WRAPPER=clippy-driver \
-      .venv/bin/maturin build --quiet --profile dev -m python/Cargo.toml -o "$wheels" &&
+      .venv/bin/maturin build --quiet --locked --profile dev -m python/Cargo.toml -o "$wheels" &&
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheels"/*.whl &&
     COMPGYM_WHEEL=$(ls "$wheels"/*.whl) .venv/bin/python -m pytest -q -p no:cacheprovider python/tests
 }
