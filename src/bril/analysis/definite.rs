@@ -161,18 +161,42 @@ pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead
             }
         }
     }
-    let mut found = Vec::new();
     if !any {
-        return found;
+        return Vec::new();
     }
     let cfg = Cfg::new(f);
     let live = Liveness::of(f, &cfg, &doubtful);
-    let definite = Definite::new(f, &cfg, &live);
-    let mut scratch = Marks::new(n);
+    reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
+}
+
+/// Whether every read (in a block the entry reaches) finds its variable
+/// assigned on every path, given liveness of all of `f`'s variables: a read
+/// that a path reaches unassigned makes its variable live on entry, so this
+/// holds exactly when only parameters are.
+pub fn every_read_assigned(f: &Function, live: &Liveness) -> bool {
+    let is_param = |v: usize| f.params.iter().any(|p| p.var.index() == v);
+    f.blocks.is_empty() || live.live_in.get(0).iter().all(is_param)
+}
+
+/// The reads of `wanted` variables that some path from the entry reaches
+/// unassigned, given liveness of (at least) those variables; none unless
+/// some variable other than a parameter is live on entry.
+fn reads_maybe_unassigned(
+    f: &Function,
+    cfg: &Cfg,
+    live: &Liveness,
+    wanted: impl Fn(VarId) -> bool,
+) -> Vec<UnassignedRead> {
+    let mut found = Vec::new();
+    if every_read_assigned(f, live) {
+        return found;
+    }
+    let definite = Definite::new(f, cfg, live);
+    let mut scratch = Marks::new(f.vars.len());
     for b in f.block_ids().filter(|&b| cfg.is_reachable(b)) {
         definite.walk(f, b, &mut scratch, |index, instr, assigned| {
             for &var in instr.uses() {
-                if doubtful[var.index()] && !assigned.contains(var) {
+                if wanted(var) && !assigned.contains(var) {
                     found.push(UnassignedRead { block: b, index, var });
                 }
             }
@@ -243,7 +267,7 @@ fn unset_gets(f: &Function) -> Vec<UnassignedRead> {
 /// an instruction making one, never rewrites its operands or replaces it by
 /// an equal value, and never moves it. Most functions have none, and then
 /// this costs one linear scan.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MaybeUndefinedReads {
     /// In layout order, so sorted by (block, index).
     reads: Vec<UnassignedRead>,
@@ -252,6 +276,20 @@ pub struct MaybeUndefinedReads {
 impl MaybeUndefinedReads {
     pub fn of(f: &Function) -> MaybeUndefinedReads {
         let mut reads = unassigned_reads(f, &vec![true; f.vars.len()]);
+        let gets = unset_gets(f);
+        if !gets.is_empty() {
+            reads.extend(gets);
+            reads.sort_unstable_by_key(|r| (r.block, r.index, r.var));
+        }
+        MaybeUndefinedReads { reads }
+    }
+
+    /// The same reads, found with the caller's liveness of all of `f`'s
+    /// variables (`Liveness::new(f, cfg)`) instead of a CFG and liveness of
+    /// its own: a look at the variables live on entry when only parameters
+    /// are (then no read can find its variable unassigned).
+    pub fn given(f: &Function, cfg: &Cfg, live: &Liveness) -> MaybeUndefinedReads {
+        let mut reads = reads_maybe_unassigned(f, cfg, live, |_| true);
         let gets = unset_gets(f);
         if !gets.is_empty() {
             reads.extend(gets);

@@ -3,6 +3,9 @@
 //! preceded by a write on every path keeps that property under every pass,
 //! alone and in random sequences (SSA form included).
 
+use crate::bril::analysis::cfg::Cfg;
+use crate::bril::analysis::definite::MaybeUndefinedReads;
+use crate::bril::analysis::liveness::Liveness;
 use crate::bril::ir::Program;
 use crate::bril::passes::facts::all_reads_defined;
 use crate::bril::passes::testing::{corpus, Case};
@@ -56,4 +59,34 @@ fn random_sequences_keep_every_read_assigned() {
         let seq: Vec<&str> = (0..8).map(|_| flags[rng.index(flags.len())]).collect();
         check(&cases, &seq);
     }
+}
+
+/// `MaybeUndefinedReads::given` (the caller's liveness) finds exactly what
+/// `MaybeUndefinedReads::of` finds alone, on the corpus (its programs that
+/// do read unassigned variables included) as each pass and `-to-ssa` leave it.
+#[test]
+fn reads_found_from_the_callers_liveness_are_those_found_alone() {
+    let mut programs: Vec<Program> = Vec::new();
+    for case in corpus(20) {
+        for info in registry() {
+            let mut p = case.program.clone();
+            if (info.run)(&mut p).unwrap() {
+                programs.push(p);
+            }
+        }
+        let mut ssa = case.program.clone();
+        run_flags(&mut ssa, &["-to-ssa"]).unwrap();
+        programs.push(ssa);
+        programs.push(case.program);
+    }
+    let mut with_reads = 0;
+    for p in &programs {
+        for f in &p.functions {
+            let cfg = Cfg::new(f);
+            let alone = MaybeUndefinedReads::of(f);
+            assert_eq!(MaybeUndefinedReads::given(f, &cfg, &Liveness::new(f, &cfg)), alone, "@{}", f.name);
+            with_reads += usize::from(!alone.is_empty());
+        }
+    }
+    assert!(with_reads > 20, "the corpus reads unassigned variables ({with_reads} functions)");
 }

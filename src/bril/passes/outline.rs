@@ -29,9 +29,10 @@
 use std::collections::HashSet;
 use std::hash::Hasher;
 
-use super::facts::{all_reads_defined, uses_ssa_ops};
+use super::facts::uses_ssa_ops;
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
+use crate::bril::analysis::definite::every_read_assigned;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::sets::Marks;
 use crate::bril::hash::FxHasher;
@@ -106,8 +107,13 @@ fn outline_round(program: &mut Program) -> Result<bool> {
     let types: Vec<Vec<Option<Type>>> = program.functions.iter().map(var_types).collect();
     let mut windows = Vec::new();
     for (fi, f) in program.functions.iter().enumerate() {
-        if all_reads_defined(f) && !uses_ssa_ops(f) {
-            collect_windows(fi, f, &types[fi], &mut windows);
+        if uses_ssa_ops(f) {
+            continue;
+        }
+        let cfg = Cfg::new(f);
+        let live = Liveness::new(f, &cfg);
+        if every_read_assigned(f, &live) {
+            collect_windows(fi, f, &types[fi], &cfg, &live, &mut windows);
         }
     }
     // Same hash, same length and output, then in program order.
@@ -189,9 +195,14 @@ fn may_outline(instr: &Instr) -> bool {
 }
 
 /// Every window of `f` with at most one result live after it.
-fn collect_windows(fi: usize, f: &Function, types: &[Option<Type>], out: &mut Vec<Window>) {
-    let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+fn collect_windows(
+    fi: usize,
+    f: &Function,
+    types: &[Option<Type>],
+    cfg: &Cfg,
+    live: &Liveness,
+    out: &mut Vec<Window>,
+) {
     let mut scratch = Marks::new(f.vars.len());
     let mut shape = Shape::new();
     // Liveness starts from the entry, so a read in a block it never reaches

@@ -101,7 +101,7 @@ pub(crate) fn function_to_ssa(f: &mut Function) -> Result<()> {
     let live = Liveness::new(f, &cfg);
     let types = var_types(f);
     let n_vars = f.vars.len();
-    let failing = MaybeUndefinedReads::of(f).variables(n_vars);
+    let failing = MaybeUndefinedReads::given(f, &cfg, &live).variables(n_vars);
 
     // Variables left as they are: those a get writes, and those read where
     // they may be undefined.
@@ -313,7 +313,7 @@ pub(crate) fn function_from_ssa(f: &mut Function) -> Result<()> {
         }
     }
     // A get that may find its shadow unset fails: as `x = id x.s` it still does.
-    let failing = MaybeUndefinedReads::of(f);
+    let failing = MaybeUndefinedReads::given(f, &cfg, &live);
     for b in f.block_ids() {
         for (i, instr) in f.block(b).instrs.iter().enumerate() {
             if let (Op::Get, Some(v), true) = (instr.op, instr.def(), failing.at(b, i)) {
@@ -427,7 +427,7 @@ pub(crate) fn coalesce_copies(f: &mut Function) {
     if merged {
         // A self-copy that was there before (`x = id x` where x may be
         // undefined) is a read that fails: it stays.
-        let failing = MaybeUndefinedReads::of(f);
+        let failing = std::mem::take(&mut classes.failing_copies);
         for instr in f.instrs_mut() {
             for u in instr.uses_mut() {
                 *u = classes.name_of(*u);
@@ -441,7 +441,7 @@ pub(crate) fn coalesce_copies(f: &mut Function) {
             block.instrs.retain(|i| {
                 k += 1;
                 let self_copy = i.op == Op::Id && i.def().is_some() && i.args.first().copied() == i.def();
-                !self_copy || failing.at(BlockId::new(b), k - 1)
+                !self_copy || failing.binary_search(&(BlockId::new(b), k - 1)).is_ok()
             });
         }
     }
@@ -457,6 +457,9 @@ struct Classes {
     has_param: Vec<bool>,
     live_at_entry: Vec<bool>,
     always_assigned: Vec<bool>,
+    /// The copies that read a variable some path reaches unassigned (their
+    /// reads fail, so they stay), as (block, index) in layout order.
+    failing_copies: Vec<(BlockId, usize)>,
     types: Vec<Option<Type>>,
     /// Each definition of a copy-related variable, as (block, index, variable):
     /// the copy-related variables live just after it are `live_after[k]`.
@@ -480,12 +483,16 @@ impl Classes {
         let live = Liveness::new(f, &cfg);
         let definite = Definite::new(f, &cfg, &live);
         let mut always_assigned = vec![true; n];
+        let mut failing_copies = Vec::new();
         let mut scratch = Marks::new(n);
         for b in f.block_ids() {
-            definite.walk(f, b, &mut scratch, |_, instr, assigned| {
+            definite.walk(f, b, &mut scratch, |i, instr, assigned| {
                 for &u in instr.uses() {
                     if !assigned.contains(u) {
                         always_assigned[u.index()] = false;
+                        if instr.op == Op::Id {
+                            failing_copies.push((b, i));
+                        }
                     }
                 }
             });
@@ -537,6 +544,7 @@ impl Classes {
             has_param,
             live_at_entry,
             always_assigned,
+            failing_copies,
             types: var_types(f),
             defs,
             live_after,
