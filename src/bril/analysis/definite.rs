@@ -133,6 +133,16 @@ pub struct UnassignedRead {
 /// are cleared first; the dataflow analysis runs only for the variables
 /// left, and most functions have none.
 pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead> {
+    let Some(doubtful) = doubtful_reads(f, candidates) else { return Vec::new() };
+    let cfg = Cfg::new(f);
+    let live = Liveness::of(f, &cfg, &doubtful);
+    reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
+}
+
+/// The `candidates` variables (indexed by variable) some read of which is
+/// not plainly preceded by a definition (see [`unassigned_reads`]), or
+/// `None` when there is none.
+fn doubtful_reads(f: &Function, candidates: &[bool]) -> Option<Vec<bool>> {
     let n = f.vars.len();
     let mut sure = vec![false; n];
     for p in &f.params {
@@ -161,12 +171,7 @@ pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead
             }
         }
     }
-    if !any {
-        return Vec::new();
-    }
-    let cfg = Cfg::new(f);
-    let live = Liveness::of(f, &cfg, &doubtful);
-    reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
+    any.then_some(doubtful)
 }
 
 /// Whether every read (in a block the entry reaches) finds its variable
@@ -205,19 +210,19 @@ fn reads_maybe_unassigned(
     found
 }
 
+fn has_gets(f: &Function) -> bool {
+    f.instrs().any(|i| i.op == Op::Get)
+}
+
 /// Every `get` that some path from the entry reaches with its shadow never
 /// `set` (brili fails there as on an unassigned variable), as reads of the
 /// `get`'s variable. Shadows are tracked where they are live, from the
-/// entry; most functions have no `get`, and SSA code rarely a shadow live
-/// on entry, so this costs a scan.
-fn unset_gets(f: &Function) -> Vec<UnassignedRead> {
+/// entry; callers ask only of functions with a `get` ([`has_gets`]), and SSA
+/// code rarely has a shadow live on entry.
+fn unset_gets(f: &Function, cfg: &Cfg) -> Vec<UnassignedRead> {
     let mut found = Vec::new();
-    if f.blocks.is_empty() || !f.instrs().any(|i| i.op == Op::Get) {
-        return found;
-    }
     let n = f.vars.len();
-    let cfg = Cfg::new(f);
-    let live = Liveness::with_shadows(f, &cfg);
+    let live = Liveness::with_shadows(f, cfg);
     let blocks = f.blocks.len();
     // Shadows (slot n + x) some path reaches unset on entry to each block.
     let mut maybe: Vec<Vec<usize>> = vec![Vec::new(); blocks];
@@ -275,13 +280,21 @@ pub struct MaybeUndefinedReads {
 
 impl MaybeUndefinedReads {
     pub fn of(f: &Function) -> MaybeUndefinedReads {
-        let mut reads = unassigned_reads(f, &vec![true; f.vars.len()]);
-        let gets = unset_gets(f);
-        if !gets.is_empty() {
-            reads.extend(gets);
-            reads.sort_unstable_by_key(|r| (r.block, r.index, r.var));
+        let doubtful = doubtful_reads(f, &vec![true; f.vars.len()]);
+        let gets = has_gets(f);
+        if doubtful.is_none() && !gets {
+            return MaybeUndefinedReads::default();
         }
-        MaybeUndefinedReads { reads }
+        // One CFG for both kinds of read.
+        let cfg = Cfg::new(f);
+        let reads = match doubtful {
+            Some(doubtful) => {
+                let live = Liveness::of(f, &cfg, &doubtful);
+                reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
+            }
+            None => Vec::new(),
+        };
+        MaybeUndefinedReads::joined(reads, f, &cfg, gets)
     }
 
     /// The same reads, found with the caller's liveness of all of `f`'s
@@ -289,11 +302,19 @@ impl MaybeUndefinedReads {
     /// its own: a look at the variables live on entry when only parameters
     /// are (then no read can find its variable unassigned).
     pub fn given(f: &Function, cfg: &Cfg, live: &Liveness) -> MaybeUndefinedReads {
-        let mut reads = reads_maybe_unassigned(f, cfg, live, |_| true);
-        let gets = unset_gets(f);
-        if !gets.is_empty() {
-            reads.extend(gets);
-            reads.sort_unstable_by_key(|r| (r.block, r.index, r.var));
+        let reads = reads_maybe_unassigned(f, cfg, live, |_| true);
+        MaybeUndefinedReads::joined(reads, f, cfg, has_gets(f))
+    }
+
+    /// `reads` (in layout order) and, if `gets`, the `get`s that may find
+    /// their shadow unset.
+    fn joined(mut reads: Vec<UnassignedRead>, f: &Function, cfg: &Cfg, gets: bool) -> MaybeUndefinedReads {
+        if gets {
+            let unset = unset_gets(f, cfg);
+            if !unset.is_empty() {
+                reads.extend(unset);
+                reads.sort_unstable_by_key(|r| (r.block, r.index, r.var));
+            }
         }
         MaybeUndefinedReads { reads }
     }

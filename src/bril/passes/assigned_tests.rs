@@ -7,7 +7,7 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::ir::Program;
-use crate::bril::passes::facts::all_reads_defined;
+use crate::bril::passes::facts::{all_reads_defined, global_constants, global_constants_given};
 use crate::bril::passes::testing::{corpus, Case};
 use crate::bril::passes::{registry, run_flags};
 use crate::bril::to_text;
@@ -62,10 +62,11 @@ fn random_sequences_keep_every_read_assigned() {
 }
 
 /// `MaybeUndefinedReads::given` (the caller's liveness) finds exactly what
-/// `MaybeUndefinedReads::of` finds alone, on the corpus (its programs that
+/// `MaybeUndefinedReads::of` finds alone, and the constants found from those
+/// reads are those found alone, on the corpus (its programs that
 /// do read unassigned variables included) as each pass and `-to-ssa` leave it.
 #[test]
-fn reads_found_from_the_callers_liveness_are_those_found_alone() {
+fn failing_reads_and_constants_from_shared_analyses_are_those_found_alone() {
     let mut programs: Vec<Program> = Vec::new();
     for case in corpus(20) {
         for info in registry() {
@@ -85,6 +86,7 @@ fn reads_found_from_the_callers_liveness_are_those_found_alone() {
             let cfg = Cfg::new(f);
             let alone = MaybeUndefinedReads::of(f);
             assert_eq!(MaybeUndefinedReads::given(f, &cfg, &Liveness::new(f, &cfg)), alone, "@{}", f.name);
+            assert_eq!(global_constants_given(f, &alone), global_constants(f), "@{}", f.name);
             with_reads += usize::from(!alone.is_empty());
         }
     }

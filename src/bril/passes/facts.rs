@@ -3,7 +3,7 @@
 //! and which variables hold one constant everywhere they are read.
 
 use super::fold::Value;
-use crate::bril::analysis::definite::unassigned_reads;
+use crate::bril::analysis::definite::{unassigned_reads, MaybeUndefinedReads};
 use crate::bril::ir::{Function, Op};
 
 /// How many times each variable is read, indexed by [`VarId`].
@@ -40,6 +40,34 @@ pub(super) fn all_reads_defined(f: &Function) -> bool {
 /// Variables written once, by a `const`, that are not parameters and are
 /// defined on every path to each of their reads: every read sees the constant.
 pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
+    let mut consts = single_constants(f);
+    if consts.iter().all(Option::is_none) {
+        return consts;
+    }
+    let candidates: Vec<bool> = consts.iter().map(Option::is_some).collect();
+    for read in unassigned_reads(f, &candidates) {
+        consts[read.var.index()] = None;
+    }
+    consts
+}
+
+/// [`global_constants`], given `f`'s reads that may fail (for a pass that
+/// needs both: the dataflow analysis behind them runs once). A variable with
+/// such a read is one some path reaches unassigned.
+pub(super) fn global_constants_given(f: &Function, failing: &MaybeUndefinedReads) -> Vec<Option<Value>> {
+    let mut consts = single_constants(f);
+    if !failing.is_empty() {
+        for (c, fails) in consts.iter_mut().zip(failing.variables(f.vars.len())) {
+            if fails {
+                *c = None;
+            }
+        }
+    }
+    consts
+}
+
+/// Of each variable, its value if a single `const` (not a parameter) writes it.
+fn single_constants(f: &Function) -> Vec<Option<Value>> {
     let defs = def_counts(f);
     let mut consts: Vec<Option<Value>> = vec![None; f.vars.len()];
     for instr in f.instrs() {
@@ -51,13 +79,6 @@ pub(super) fn global_constants(f: &Function) -> Vec<Option<Value>> {
     }
     for p in &f.params {
         consts[p.var.index()] = None;
-    }
-    if consts.iter().all(Option::is_none) {
-        return consts;
-    }
-    let candidates: Vec<bool> = consts.iter().map(Option::is_some).collect();
-    for read in unassigned_reads(f, &candidates) {
-        consts[read.var.index()] = None;
     }
     consts
 }

@@ -17,7 +17,7 @@
 use crate::bril::hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
-use super::facts::global_constants;
+use super::facts::global_constants_given;
 use super::fold::{cannot_fail, eval, Value};
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{BlockId, Function, Instr, List, Op, Program, Type, VarId};
@@ -42,8 +42,8 @@ pub fn lvn(program: &mut Program) -> Result<bool> {
 }
 
 fn number_function(f: &mut Function) -> Result<bool> {
-    let globals = global_constants(f);
     let failing = MaybeUndefinedReads::of(f);
+    let globals = global_constants_given(f, &failing);
     let mut names: Option<FreshNames> = None;
     // One table for every block, sized once: each block renames at most
     // one variable per instruction.

@@ -16,7 +16,7 @@
 
 use crate::bril::hash::FxHashMap;
 
-use super::facts::global_constants;
+use super::facts::global_constants_given;
 use super::fold::Value;
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
@@ -78,8 +78,8 @@ impl Facts {
 }
 
 fn sweep(f: &mut Function) -> bool {
-    let globals = global_constants(f);
     let failing = MaybeUndefinedReads::of(f);
+    let globals = global_constants_given(f, &failing);
     let mut changed = false;
     // Versions only ever grow, so one table serves every block.
     let mut facts = Facts { known: FxHashMap::default(), version: vec![0; f.vars.len()] };
