@@ -156,6 +156,20 @@ fn benchmark_drivers_are_compgym_bench_commands() {
     assert!(shape.status.success(), "{}", text(&shape.stderr));
     let program = text(&shape.stdout);
     assert_eq!(compgym(&["verify"], &program).status.code(), Some(0), "{program}");
+    let walk = bench(&["pass-walk", "--rounds", "1", "--only", "-dce"]);
+    assert!(walk.status.success(), "{}", text(&walk.stderr));
+    assert!(
+        text(&walk.stdout).starts_with("2000 states of 100 random 20-pass walks"),
+        "{}",
+        text(&walk.stdout)
+    );
+    let no_pass = bench(&["pass-walk", "--only", "-frobnicate"]);
+    assert_eq!(no_pass.status.code(), Some(1));
+    assert!(
+        text(&no_pass.stderr).starts_with("error: --only: no pass \"-frobnicate\""),
+        "{}",
+        text(&no_pass.stderr)
+    );
     let unknown = bench(&["frobnicate"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).contains("compgym-bench scaling"));

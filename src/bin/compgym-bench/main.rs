@@ -8,6 +8,7 @@
 //! compgym-bench passes [PATH...]                          what the pipelines cut, outputs checked
 //! compgym-bench datasets [DIR]                            what -O2, -Oz and each pass do per dataset
 //! compgym-bench pass-speed [--seconds S] [--only FLAG]    time per pass and for all features
+//! compgym-bench pass-walk [--seconds S] [--rounds N] [--only FLAG]   time per pass on random-walk states
 //! compgym-bench env [--seconds S] [--json]                environment steps/s, fork and observation latency
 //! compgym-bench scaling [--sizes N,N..] [--shapes NAME,..] [--only NAME] [--seconds S] [--markdown]
 //!                                                         time against program size, growth exponents
@@ -54,6 +55,11 @@ const USAGE: &str = "usage:
                                         microseconds per pass (on a fresh program and
                                         at the pass's fixpoint) and for all features
                                         on the median suite program
+  compgym-bench pass-walk [--seconds S] [--rounds N] [--only FLAG]
+                                        microseconds per pass on the 2,000 states of
+                                        seeded random walks from the median suite
+                                        program; --rounds N runs N untimed rounds per
+                                        pass, for counting instructions with a profiler
   compgym-bench env [--seconds S] [--json]
                                         environment steps per second (IrInstructionCount
                                         reward, random actions), fork and observation
@@ -89,6 +95,7 @@ fn command(name: &str) -> Option<Command> {
         "passes" => passes::passes,
         "datasets" => datasets::datasets,
         "pass-speed" => passes::pass_speed,
+        "pass-walk" => passes::pass_walk,
         "env" => environment::env,
         "scaling" => scaling::scaling,
         "shape" => scaling::shape,

@@ -141,3 +141,105 @@ pub fn pass_speed(args: &[String]) -> Result<(), Failure> {
     say!("{:>9.2} us  all features (InstCount, Autophase, ProGraML graph, IrSha1, counts)", features * 1e6);
     Ok(())
 }
+
+/// Steps per walk and walks in [`walk_states`].
+const WALK_STEPS: usize = 20;
+const WALKS: usize = 100;
+
+/// The states an agent meets: every state of [`WALKS`] seeded random walks
+/// of [`WALK_STEPS`] passes from `program` (a step that changes nothing
+/// stays where it is, and counts).
+fn walk_states(program: &Program) -> Result<Vec<Program>, Failure> {
+    let registry = compgym::bril::passes::registry();
+    let mut rng = compgym::rng::Rng::seed_from_u64(0);
+    let mut states = Vec::with_capacity(WALKS * WALK_STEPS);
+    for _ in 0..WALKS {
+        let mut state = program.clone();
+        for _ in 0..WALK_STEPS {
+            let pass = &registry[rng.index(registry.len())];
+            let mut next = state.clone();
+            if (pass.run)(&mut next).map_err(|e| Failure(format!("{}: {e}", pass.flag), 2))? {
+                state = next;
+            }
+            states.push(state.clone());
+        }
+    }
+    Ok(states)
+}
+
+/// `compgym-bench pass-walk`: each pass on the states of random walks from
+/// the median suite program, the transitions a learning agent tries.
+pub fn pass_walk(args: &[String]) -> Result<(), Failure> {
+    const USAGE_PASS_WALK: &str = "usage: compgym-bench pass-walk [--seconds S] [--rounds N] [--only FLAG]";
+    let mut seconds = 0.1;
+    let mut rounds: Option<usize> = None;
+    let mut only: Option<&str> = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match (arg.as_str(), rest.next()) {
+            ("--seconds", Some(s)) => {
+                seconds = s.parse().map_err(|_| usage_error("--seconds needs a number"))?
+            }
+            ("--rounds", Some(n)) => {
+                rounds = Some(n.parse().map_err(|_| usage_error("--rounds needs a whole number"))?)
+            }
+            ("--only", Some(flag)) => only = Some(flag),
+            _ => return Err(usage_error(USAGE_PASS_WALK)),
+        }
+    }
+    if let Some(flag) = only.filter(|&flag| compgym::bril::passes::registry().iter().all(|p| p.flag != flag))
+    {
+        return Err(usage_error(format!("--only: no pass {flag:?}")));
+    }
+    let (count, name, program) = &median_suite_program()?;
+    let states = walk_states(program)?;
+    match rounds {
+        Some(n) => say!(
+            "{} states of {WALKS} random {WALK_STEPS}-pass walks from {name} ({count} instructions); \
+             {n} rounds over them per pass, untimed (count the work with a profiler)",
+            states.len()
+        ),
+        None => say!(
+            "{} states of {WALKS} random {WALK_STEPS}-pass walks from {name} ({count} instructions); \
+             mean time per call over the states, the clone excluded; share of calls that changed the state",
+            states.len()
+        ),
+    }
+    let clone_all = |states: &[Program]| {
+        for s in states {
+            drop(std::hint::black_box(s.clone()));
+        }
+    };
+    let clone = time_per_call(seconds, || clone_all(&states)) / states.len() as f64;
+    for pass in compgym::bril::passes::registry() {
+        if only.is_some_and(|flag| flag != pass.flag) {
+            continue;
+        }
+        let run_all = || {
+            let mut changed = 0;
+            for s in &states {
+                let mut p = s.clone();
+                changed += usize::from(std::hint::black_box((pass.run)(&mut p)).unwrap_or(false));
+            }
+            changed
+        };
+        match rounds {
+            Some(n) => (0..n).for_each(|_| {
+                let _ = run_all();
+            }),
+            None => {
+                let changed = run_all();
+                let time = time_per_call(seconds, || {
+                    let _ = run_all();
+                }) / states.len() as f64;
+                say!(
+                    "{:>9.2} us  {:>5.1}%  {}",
+                    (time - clone).max(0.0) * 1e6,
+                    100.0 * changed as f64 / states.len() as f64,
+                    pass.flag
+                );
+            }
+        }
+    }
+    Ok(())
+}
