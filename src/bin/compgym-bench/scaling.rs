@@ -115,7 +115,7 @@ pub fn scaling(args: &[String]) -> Result<(), Failure> {
 
 /// The thread's CPU seconds where the platform has a thread clock, else
 /// wall-clock seconds.
-fn cpu_seconds() -> f64 {
+pub(crate) fn cpu_seconds() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     compgym::bril::scaling::thread_cpu_seconds()
         .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed().as_secs_f64())

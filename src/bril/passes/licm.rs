@@ -19,17 +19,29 @@ use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::const_bits;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::edit::rewrite_drafts_where;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{ensure_preheaders, find_loops, may_have_loops, Loop};
 use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
 
-/// `-licm`. A function with no loop is not even copied.
+/// `-licm`. A function with no loop is not even looked at, and one with
+/// nothing to hoist is not copied.
 pub fn licm(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(program, may_have_loops, |_, f| {
-        licm_function(f);
+    rewrite_drafts_where(program, may_have_loops, |_, draft| {
+        // The first sweep is planned on the original: most functions have
+        // nothing to hoist, and then nothing is copied.
+        let Some(first) = plan(draft.original()) else { return Ok(()) };
+        let f = draft.make_mut();
+        let mut next = Some(first);
+        for round in 1..=MAX_SWEEPS {
+            let Some(sweep) = next.take() else { break };
+            if !apply(f, sweep) || round == MAX_SWEEPS {
+                break;
+            }
+            next = plan(f);
+        }
         Ok(())
     })
 }
@@ -37,14 +49,6 @@ pub fn licm(program: &mut Program) -> Result<bool> {
 /// Sweeps at most: each one hoists everything invariant in every loop; a
 /// second finds what the first made invariant (almost never needed).
 const MAX_SWEEPS: usize = 8;
-
-fn licm_function(f: &mut Function) {
-    for _ in 0..MAX_SWEEPS {
-        if !sweep(f) {
-            return;
-        }
-    }
-}
 
 /// The variables whose every definition is a `const` of one nonzero value
 /// (so a division by them cannot fail); parameters never are.
@@ -83,15 +87,24 @@ struct Sweep<'a> {
 /// One sweep: loops outermost first, each claiming the instructions
 /// invariant in it, then every claimed instruction moves to its loop's
 /// preheader (made where missing, all in one renumbering). True if anything moved.
-fn sweep(f: &mut Function) -> bool {
+/// What one sweep hoists: for each loop with something to hoist (by index
+/// in `loops`), the instructions that move, in order.
+struct Plan {
+    cfg: Cfg,
+    loops: Vec<Loop>,
+    moves: Vec<(usize, Vec<(BlockId, usize)>)>,
+}
+
+/// The sweep `f` calls for, or `None` when it has nothing to hoist.
+fn plan(f: &Function) -> Option<Plan> {
     if f.blocks.is_empty() {
-        return false;
+        return None;
     }
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
     let loops = find_loops(&cfg, &dom);
     if loops.is_empty() {
-        return false;
+        return None;
     }
     let live = Liveness::new(f, &cfg);
     let definite = Definite::new(f, &cfg, &live);
@@ -118,8 +131,15 @@ fn sweep(f: &mut Function) -> bool {
         }
     }
     if plans.is_empty() {
-        return false;
+        return None;
     }
+    Some(Plan { cfg, loops, moves: plans })
+}
+
+/// Carries out `plan` (made on `f` as it stands): makes the preheaders and
+/// moves the code. Whether `f` changed.
+fn apply(f: &mut Function, plan: Plan) -> bool {
+    let Plan { cfg, loops, moves: plans } = plan;
     let wanted: Vec<&Loop> = plans.iter().map(|(k, _)| &loops[*k]).collect();
     let made = ensure_preheaders(f, &cfg, &wanted);
     let mut remove: Vec<Vec<bool>> = f.blocks.iter().map(|b| vec![false; b.instrs.len()]).collect();

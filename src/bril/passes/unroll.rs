@@ -19,7 +19,7 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{const_bits, fold};
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::{remove_unreachable, rewrite_functions_where};
+use crate::bril::analysis::edit::{remove_unreachable, rewrite_drafts_where};
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{find_loops, may_have_loops, Loop};
 use crate::bril::analysis::reaching::{DefPoint, ReachingDefs};
@@ -39,15 +39,35 @@ const MAX_SWEEPS: usize = 16;
 /// `-loop-unroll`. A function of one block (no loop, nothing unreachable
 /// to drop) is not even copied.
 pub fn loop_unroll(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(
+    rewrite_drafts_where(
         program,
         |f| f.blocks.len() > 1 || may_have_loops(f),
-        |_, f| {
+        |_, draft| {
+            // The first sweep is planned on the original: a function with
+            // every block reachable and no loop to unroll is not copied.
+            let original = draft.original();
+            let cfg = Cfg::new(original);
+            let mut planned = None;
+            if cfg.rpo.len() == original.blocks.len() {
+                let chosen = chosen_loops(original, &cfg);
+                if chosen.is_empty() {
+                    return Ok(());
+                }
+                planned = Some(chosen);
+            }
+            let f = draft.make_mut();
             for _ in 0..MAX_SWEEPS {
-                remove_unreachable(f)?;
-                if !unroll_sweep(f) {
+                let chosen = match planned.take() {
+                    Some(chosen) => chosen,
+                    None => {
+                        remove_unreachable(f)?;
+                        chosen_loops(f, &Cfg::new(f))
+                    }
+                };
+                if chosen.is_empty() {
                     break;
                 }
+                rebuild(f, &chosen);
             }
             Ok(())
         },
@@ -223,21 +243,18 @@ fn count(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, form: &Form) -> 
 /// Unrolls every qualifying loop within budget. Such a loop has no cycle
 /// but through its header, so it holds no other loop: the ones unrolled
 /// together are disjoint. True if any was.
-fn unroll_sweep(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
-    let dom = Dominators::new(&cfg);
+/// The loops of one sweep: those with a known trip count whose unrolled
+/// code fits the budget.
+fn chosen_loops(f: &Function, cfg: &Cfg) -> Vec<(Loop, Counted)> {
+    let dom = Dominators::new(cfg);
     let mut chosen: Vec<(Loop, Counted)> = Vec::new();
-    for (lp, counted) in counted_loops(f, &cfg, &dom) {
+    for (lp, counted) in counted_loops(f, cfg, &dom) {
         let Some(counted) = counted else { continue };
         if unrolled_size(f, &lp, &counted) <= BUDGET {
             chosen.push((lp, counted));
         }
     }
-    if chosen.is_empty() {
-        return false;
-    }
-    rebuild(f, &chosen);
-    true
+    chosen
 }
 
 /// Instructions a loop becomes when fully unrolled.
