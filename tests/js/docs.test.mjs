@@ -140,7 +140,8 @@ function splitList(line) {
 }
 
 /** Problems with one command: a make target, CLI command or option, or file that does not exist. */
-function checkCommand(command, { makeTargets, cli, commands, benchCommands }) {
+function checkCommand(command, names) {
+  const { makeTargets, cli, commands, benchCommands } = names;
   const w = words(command);
   while (/^[A-Z_]+=/.test(w[0] ?? '')) w.shift();
   const problems = [];
@@ -159,6 +160,7 @@ function checkCommand(command, { makeTargets, cli, commands, benchCommands }) {
   else if (head === 'compgym-bench' || head === 'target/release/compgym-bench') compgym(rest, benchCommands);
   else if (head === 'npx' && rest[0] === 'compgym') compgym(rest.slice(1));
   else if (['echo', 'printf', 'dot'].includes(head)) return problems; // the shell's and Graphviz's
+  else if (head === 'valgrind') return checkCommand(rest.slice(rest.findIndex((t) => !t.startsWith('-'))).join(' '), names); // its options, then what it runs
   else if (head === 'npm') ['i', 'install', 'ci'].includes(rest[0]) || problems.push(`npm ${rest[0]}`);
   else if (head === 'node' || head === 'python3') rest.filter((t) => !t.startsWith('-') && /\.(m?js|py)$/.test(t)).forEach(exists);
   else if (head === 'cargo') {
