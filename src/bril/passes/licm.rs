@@ -85,10 +85,10 @@ struct Sweep<'a> {
 }
 
 /// One sweep: loops outermost first, each claiming the instructions
-/// invariant in it, then every claimed instruction moves to its loop's
-/// preheader (made where missing, all in one renumbering). True if anything moved.
-/// What one sweep hoists: for each loop with something to hoist (by index
-/// in `loops`), the instructions that move, in order.
+/// invariant in it ([`plan`]), then every claimed instruction moves to its
+/// loop's preheader, made where missing, all in one renumbering ([`apply`]).
+/// The plan: for each loop with something to hoist (by index in `loops`),
+/// the instructions that move, in order.
 struct Plan {
     cfg: Cfg,
     loops: Vec<Loop>,

@@ -240,11 +240,10 @@ fn count(f: &Function, cfg: &Cfg, rd: &ReachingDefs, lp: &Loop, form: &Form) -> 
     None
 }
 
-/// Unrolls every qualifying loop within budget. Such a loop has no cycle
-/// but through its header, so it holds no other loop: the ones unrolled
-/// together are disjoint. True if any was.
-/// The loops of one sweep: those with a known trip count whose unrolled
-/// code fits the budget.
+/// The loops one sweep unrolls: those with a known trip count whose
+/// unrolled code fits the budget. Such a loop has no cycle but through its
+/// header, so it holds no other loop: the ones unrolled together are
+/// disjoint.
 fn chosen_loops(f: &Function, cfg: &Cfg) -> Vec<(Loop, Counted)> {
     let dom = Dominators::new(cfg);
     let mut chosen: Vec<(Loop, Counted)> = Vec::new();
