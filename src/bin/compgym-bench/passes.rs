@@ -89,20 +89,45 @@ fn median_suite_program() -> Result<(usize, &'static str, Program), Failure> {
     Ok(programs.swap_remove(middle))
 }
 
-pub fn pass_speed(args: &[String]) -> Result<(), Failure> {
-    const USAGE_PASS_SPEED: &str = "usage: compgym-bench pass-speed [--seconds S] [--only FLAG]";
-    let mut seconds = 0.1;
-    let mut only: Option<&str> = None;
+/// The options of `pass-speed` and `pass-walk`.
+struct PassOptions<'a> {
+    seconds: f64,
+    /// `--rounds N` (`pass-walk` only): untimed rounds.
+    rounds: Option<usize>,
+    /// `--only FLAG`: one pass (a flag of the registry).
+    only: Option<&'a str>,
+}
+
+/// Reads `args` into [`PassOptions`], `--rounds` only where `rounds_allowed`.
+fn pass_options<'a>(
+    args: &'a [String],
+    usage: &str,
+    seconds: f64,
+    rounds_allowed: bool,
+) -> Result<PassOptions<'a>, Failure> {
+    let mut options = PassOptions { seconds, rounds: None, only: None };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match (arg.as_str(), rest.next()) {
             ("--seconds", Some(s)) => {
-                seconds = s.parse().map_err(|_| usage_error("--seconds needs a number"))?
+                options.seconds = s.parse().map_err(|_| usage_error("--seconds needs a number"))?
             }
-            ("--only", Some(flag)) => only = Some(flag),
-            _ => return Err(usage_error(USAGE_PASS_SPEED)),
+            ("--rounds", Some(n)) if rounds_allowed => {
+                options.rounds = Some(n.parse().map_err(|_| usage_error("--rounds needs a whole number"))?)
+            }
+            ("--only", Some(flag)) => options.only = Some(flag),
+            _ => return Err(usage_error(usage)),
         }
     }
+    if let Some(flag) = options.only.filter(|&f| bril::passes::registry().iter().all(|p| p.flag != f)) {
+        return Err(usage_error(format!("--only: no pass {flag:?}")));
+    }
+    Ok(options)
+}
+
+pub fn pass_speed(args: &[String]) -> Result<(), Failure> {
+    const USAGE_PASS_SPEED: &str = "usage: compgym-bench pass-speed [--seconds S] [--only FLAG]";
+    let PassOptions { seconds, only, .. } = pass_options(args, USAGE_PASS_SPEED, 0.1, false)?;
     let (count, name, program) = &median_suite_program()?;
     say!("median suite program: {name} ({count} instructions); time per call, clone excluded");
     say!("  fresh: the pass on a fresh copy of the program; fixpoint: on the program it has already");
@@ -185,26 +210,7 @@ fn walk_states(program: &Program) -> Result<Vec<Program>, Failure> {
 /// the median suite program, the transitions a learning agent tries.
 pub fn pass_walk(args: &[String]) -> Result<(), Failure> {
     const USAGE_PASS_WALK: &str = "usage: compgym-bench pass-walk [--seconds S] [--rounds N] [--only FLAG]";
-    let mut seconds = 0.5;
-    let mut rounds: Option<usize> = None;
-    let mut only: Option<&str> = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match (arg.as_str(), rest.next()) {
-            ("--seconds", Some(s)) => {
-                seconds = s.parse().map_err(|_| usage_error("--seconds needs a number"))?
-            }
-            ("--rounds", Some(n)) => {
-                rounds = Some(n.parse().map_err(|_| usage_error("--rounds needs a whole number"))?)
-            }
-            ("--only", Some(flag)) => only = Some(flag),
-            _ => return Err(usage_error(USAGE_PASS_WALK)),
-        }
-    }
-    if let Some(flag) = only.filter(|&flag| compgym::bril::passes::registry().iter().all(|p| p.flag != flag))
-    {
-        return Err(usage_error(format!("--only: no pass {flag:?}")));
-    }
+    let PassOptions { seconds, rounds, only } = pass_options(args, USAGE_PASS_WALK, 0.5, true)?;
     let (count, name, program) = &median_suite_program()?;
     let states = walk_states(program)?;
     match rounds {
