@@ -189,7 +189,7 @@ const WALKS: usize = 100;
 /// of [`WALK_STEPS`] passes from `program` (a step that changes nothing
 /// stays where it is, and counts).
 fn walk_states(program: &Program) -> Result<Vec<Program>, Failure> {
-    let registry = compgym::bril::passes::registry();
+    let registry = bril::passes::registry();
     let mut rng = compgym::rng::Rng::seed_from_u64(0);
     let mut states = Vec::with_capacity(WALKS * WALK_STEPS);
     for _ in 0..WALKS {
@@ -213,29 +213,23 @@ pub fn pass_walk(args: &[String]) -> Result<(), Failure> {
     let PassOptions { seconds, rounds, only } = pass_options(args, USAGE_PASS_WALK, 0.5, true)?;
     let (count, name, program) = &median_suite_program()?;
     let states = walk_states(program)?;
-    match rounds {
-        Some(n) => say!(
-            "{} states of {WALKS} random {WALK_STEPS}-pass walks from {name} ({count} instructions); \
-             {n} rounds over them per pass, untimed (count the work with a profiler)",
-            states.len()
-        ),
-        None => say!(
-            "{} states of {WALKS} random {WALK_STEPS}-pass walks from {name} ({count} instructions); \
-             mean CPU time per call over the states (fastest round), the clone excluded; share of calls that changed the state",
-            states.len()
-        ),
-    }
-    let clone_all = |states: &[Program]| {
-        for s in states {
-            drop(std::hint::black_box(s.clone()));
-        }
+    let what = match rounds {
+        Some(n) => format!("{n} rounds over them per pass, untimed (count the work with a profiler)"),
+        None => "mean CPU time per call over the states (fastest round), the clone excluded; \
+                 share of calls that changed the state"
+            .to_string(),
     };
+    say!(
+        "{} states of {WALKS} random {WALK_STEPS}-pass walks from {name} ({count} instructions); {what}",
+        states.len()
+    );
     let mut clone = 0.0;
     if rounds.is_none() {
-        clone = fastest_round(seconds, || clone_all(&states)) / states.len() as f64;
+        let clone_all = || states.iter().for_each(|s| drop(std::hint::black_box(s.clone())));
+        clone = fastest_round(seconds, clone_all) / states.len() as f64;
         say!("{:>9.2} us  a copy of the state (each call's start)", clone * 1e6);
     }
-    for pass in compgym::bril::passes::registry() {
+    for pass in bril::passes::registry() {
         if only.is_some_and(|flag| flag != pass.flag) {
             continue;
         }
