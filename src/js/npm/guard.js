@@ -7,9 +7,9 @@
 // (`Space.prototype.toJSON.call(rng)`), a number of the user's choosing
 // (`{__wbg_ptr: 8}`, a Proxy that answers 8, a pointer written over) or a
 // freed one, the wasm code reads, writes or frees memory that is not that
-// object's. So here every object is branded where the module makes it, in a
-// module-private WeakMap from object to its class and pointer, and every
-// entry point checks the brand before any wasm code runs:
+// object's. So here every object is branded where the module makes it, with
+// its class and pointer in a private field of this module's (`Brands`), and
+// every entry point checks the brand before any wasm code runs:
 //
 // - Made: the glue assigns `__wbg_ptr` in a class's constructor and in its
 //   static `__wrap` (every object a call returns, directly or inside an
@@ -46,7 +46,7 @@
 // here: a call that needs an object mutably while a call on it is still
 // running (a Proxy trap or callback inside `space.contains(value)` that
 // calls `space.sample()`) is refused, which is a ServiceError like every
-// other re-entry. A wrapper costs a WeakMap look-up or two per call.
+// other re-entry. A wrapper costs a private-field read or two per call.
 import { namedError } from './errors.js';
 
 /** @typedef {typeof import('./compgym.js')} Bindings */
@@ -103,15 +103,57 @@ function retyped(error, what) {
 
 // ---- brands ----
 
-/** Live objects the module made: object -> { klass (the glue's class), ptr }. */
-/** @type {WeakMap<object, Brand>} */
-const live = new WeakMap();
-/** Objects that were live and were freed (or given to a call that took them). */
-/** @type {WeakSet<object>} */
-const freed = new WeakSet();
-/** Pointers the glue assigned to objects not branded yet (see the prototype's setter). */
-/** @type {WeakMap<object, unknown>} */
-const pending = new WeakMap();
+/** The brand of a freed object (or one given to a call that took it). */
+const FREED = null;
+
+/** A base class whose constructor returns the object it is given, so that a
+ * subclass's constructor adds its private fields to any object. */
+class Stamp {
+  /** @param {object} obj */
+  constructor(obj) {
+    // eslint-disable-next-line no-constructor-return -- how a class stamps its private fields on another object
+    return obj;
+  }
+}
+
+/**
+ * Each object's brand, in a private field the module stamps on the objects
+ * it makes: what a WeakMap from object to brand would hold, read and written
+ * at the cost of a property (a fork makes one object), and no user code can
+ * read, write or forge it. A Proxy has no private field of its target's.
+ */
+class Brands extends Stamp {
+  /** @type {Brand | typeof FREED} */
+  #brand;
+  /**
+   * @param {object} obj
+   * @param {Brand} brand
+   */
+  constructor(obj, brand) {
+    super(obj);
+    this.#brand = brand;
+  }
+  /**
+   * The brand of `value`: undefined unless the module made it, FREED once freed.
+   * @param {unknown} value
+   * @returns {Brand | typeof FREED | undefined}
+   */
+  static of(value) {
+    return typeof value === 'object' && value !== null && #brand in value ? value.#brand : undefined;
+  }
+  /** @param {object} obj a live object the module made */
+  static free(obj) {
+    if (#brand in obj) obj.#brand = FREED;
+  }
+}
+
+/** The object the glue is making and the pointer it assigned to it (see the
+ * prototype's setter): the glue assigns the pointer, registers the object for
+ * finalisation and hands it to `brand`, running no user code in between, so
+ * one object is pending at a time. */
+/** @type {object | null} */
+let pendingObject = null;
+let pendingPointer = 0;
 /** The object whose `__destroy_into_raw` is running: its pointer may be set to 0. */
 /** @type {object | null} */
 let destroying = null;
@@ -123,9 +165,9 @@ let destroying = null;
 function kindOf(value) {
   if (value === null) return 'null';
   if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
-  const brand = live.get(value);
+  const brand = Brands.of(value);
   if (brand) return `a ${brand.klass.name}`;
-  return freed.has(value) ? 'a freed object' : 'an object compgym did not make (or a Proxy of one)';
+  return brand === FREED ? 'a freed object' : 'an object compgym did not make (or a Proxy of one)';
 }
 
 /**
@@ -136,8 +178,8 @@ function kindOf(value) {
  * @param {string} className
  */
 export function isLiveOf(value, className) {
-  const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
-  return brand !== undefined && brand.klass.name === className;
+  const brand = Brands.of(value);
+  return brand !== undefined && brand !== FREED && brand.klass.name === className;
 }
 
 /**
@@ -147,9 +189,9 @@ export function isLiveOf(value, className) {
  * @param {string} what
  */
 function requireLive(value, klass, what) {
-  const brand = typeof value === 'object' && value !== null ? live.get(value) : undefined;
-  if (brand !== undefined && brand.klass === klass) return;
-  if (brand === undefined && freed.has(/** @type {object} */ (value))) {
+  const brand = Brands.of(value);
+  if (brand !== undefined && brand !== FREED && brand.klass === klass) return;
+  if (brand === FREED) {
     throw namedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
   }
   throw namedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
@@ -157,40 +199,34 @@ function requireLive(value, klass, what) {
 
 /** The own `__wbg_ptr` of a branded object: its pointer, read from the brand. */
 const ownPointer = {
-  /** @this {object} */
-  get() {
-    const brand = live.get(this);
-    if (brand !== undefined) return brand.ptr;
-    if (freed.has(this)) throw namedError('ValueError', 'this object was freed: free() was called on it');
+  get: /** @this {object} */ function () {
+    const brand = Brands.of(this);
+    if (brand !== undefined && brand !== FREED) return brand.ptr;
+    if (brand === FREED) throw namedError('ValueError', 'this object was freed: free() was called on it');
     throw namedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
   },
-  /**
-   * @this {object}
-   * @param {unknown} ptr
-   */
-  set(ptr) {
+  set: /** @this {object} @param {unknown} ptr */ function (ptr) {
     // Only the glue's `__destroy_into_raw` writes it, with 0.
     if (destroying !== this || ptr !== 0) throw namedError('TypeError', '__wbg_ptr is read-only');
-    live.delete(this);
-    freed.add(this);
+    Brands.free(this);
   },
 };
+const ownPointerDescriptor = { get: ownPointer.get, set: ownPointer.set, configurable: false, enumerable: false };
 
 /**
- * Brands `obj`, just made by the glue as a `klass`, with the pointer the glue assigned.
+ * Brands `obj`, just made by the glue as a `klass`, with the pointer the glue
+ * assigned; `destroy` is the class's own `__destroy_into_raw` descriptor.
  * @param {object} obj
  * @param {GlueClass} klass
- * @param {(this: object) => number} destroy
+ * @param {PropertyDescriptor} destroy
  */
 function brand(obj, klass, destroy) {
-  const ptr = pending.get(obj);
-  pending.delete(obj);
-  if (typeof ptr !== 'number' || ptr === 0) {
-    throw namedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
-  }
-  Object.defineProperty(obj, '__wbg_ptr', { get: ownPointer.get, set: ownPointer.set, configurable: false, enumerable: false });
-  Object.defineProperty(obj, '__destroy_into_raw', { value: destroy, writable: false, configurable: false, enumerable: false });
-  live.set(obj, { klass, ptr });
+  const ptr = obj === pendingObject ? pendingPointer : 0;
+  pendingObject = null;
+  if (ptr === 0) throw namedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
+  Object.defineProperty(obj, '__wbg_ptr', ownPointerDescriptor);
+  Object.defineProperty(obj, '__destroy_into_raw', destroy);
+  new Brands(obj, { klass, ptr });
   return obj;
 }
 
@@ -307,8 +343,7 @@ function guardClass(klass, api) {
     configurable: false,
     /** @this {object} */
     get() {
-      const ptr = pending.get(this);
-      if (ptr !== undefined) return ptr;
+      if (this === pendingObject) return pendingPointer;
       throw namedError('TypeError', `this is not a ${name} made by compgym`);
     },
     /**
@@ -316,7 +351,9 @@ function guardClass(klass, api) {
      * @param {unknown} ptr
      */
     set(ptr) {
-      pending.set(this, ptr);
+      if (typeof ptr !== 'number') throw namedError('TypeError', '__wbg_ptr is read-only');
+      pendingObject = this;
+      pendingPointer = ptr;
     },
   });
 
@@ -332,20 +369,21 @@ function guardClass(klass, api) {
     }
   };
   Object.defineProperty(proto, '__destroy_into_raw', { value: guardedDestroy, writable: false, configurable: false });
+  const ownDestroy = { value: guardedDestroy, writable: false, configurable: false, enumerable: false };
 
   const wrap = klass.__wrap;
   if (typeof wrap === 'function') {
     // Every object a call returns is made here (never exported: see `exportedClass`).
     /** @param {number} ptr */
     klass.__wrap = function (ptr) {
-      return brand(wrap.call(klass, ptr), klass, guardedDestroy);
+      return brand(wrap.call(klass, ptr), klass, ownDestroy);
     };
   }
 
   const free = proto.free;
   /** @this {object} */
   const guardedFree = function () {
-    if (freed.has(this)) return;
+    if (Brands.of(this) === FREED) return;
     // A Proxy would answer the glue's reads with its own pointer, and the glue
     // would miss the object in its FinalizationRegistry, which would then free
     // the memory a second time.
@@ -360,7 +398,7 @@ function guardClass(klass, api) {
   proto.free = guardedFree;
   if (typeof Symbol.dispose === 'symbol' && proto[Symbol.dispose] === free) proto[Symbol.dispose] = guardedFree;
 
-  return exportedClass(klass, guardedDestroy);
+  return exportedClass(klass, ownDestroy);
 }
 
 /**
@@ -368,10 +406,10 @@ function guardClass(klass, api) {
  * `new` brands what it makes, and `__wrap` (which would brand any number)
  * cannot be read, written or listed.
  * @param {GlueClass} klass
- * @param {(this: object) => number} guardedDestroy
+ * @param {PropertyDescriptor} ownDestroy
  * @returns {GlueClass}
  */
-function exportedClass(klass, guardedDestroy) {
+function exportedClass(klass, ownDestroy) {
   const hidden = (/** @type {string | symbol} */ key) => key === '__wrap';
   /** @type {GlueClass} */
   const exported = new Proxy(klass, {
@@ -384,7 +422,7 @@ function exportedClass(klass, guardedDestroy) {
       } catch (error) {
         throw retyped(error, klass.name);
       }
-      brand(obj, klass, guardedDestroy);
+      brand(obj, klass, ownDestroy);
       if (proto !== null && typeof proto === 'object' && proto !== klass.prototype) Object.setPrototypeOf(obj, proto);
       return obj;
     },
