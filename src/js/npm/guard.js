@@ -183,14 +183,17 @@ export function isLiveOf(value, className) {
 }
 
 /**
- * Throws unless `value` is a live object of `klass`; `what` names it ("Space.prototype.sample: this").
+ * Throws unless `value` is a live object of `klass`; `where` and `role` name
+ * it ("Space.prototype.sample", "this"), joined only for an error.
  * @param {unknown} value
  * @param {GlueClass} klass
- * @param {string} what
+ * @param {string} where
+ * @param {string} role
  */
-function requireLive(value, klass, what) {
+function requireLive(value, klass, where, role) {
   const brand = Brands.of(value);
   if (brand !== undefined && brand !== FREED && brand.klass === klass) return;
+  const what = `${where}: ${role}`;
   if (brand === FREED) {
     throw namedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
   }
@@ -280,11 +283,11 @@ function checked(f, what, self, api) {
   const classArgs = classArguments(f, api);
   /** @this {unknown} @param {unknown[]} args */
   const wrapped = function (...args) {
-    if (self !== null) requireLive(this, self, `${what}: this`);
+    if (self !== null) requireLive(this, self, what, 'this');
     for (const [index, klass, optional, param] of classArgs) {
       const arg = args[index];
       if (optional && (arg === undefined || arg === null)) continue;
-      requireLive(arg, klass, `${what}: ${param}`);
+      requireLive(arg, klass, what, param);
     }
     try {
       return f.apply(this, args);
@@ -360,7 +363,7 @@ function guardClass(klass, api) {
   const destroy = proto.__destroy_into_raw;
   /** @this {object} */
   const guardedDestroy = function () {
-    requireLive(this, klass, `${name}: this`);
+    requireLive(this, klass, name, 'this');
     destroying = this;
     try {
       return destroy.call(this);
@@ -381,13 +384,14 @@ function guardClass(klass, api) {
   }
 
   const free = proto.free;
+  const freeWhere = `${name}.prototype.free`;
   /** @this {object} */
   const guardedFree = function () {
     if (Brands.of(this) === FREED) return;
     // A Proxy would answer the glue's reads with its own pointer, and the glue
     // would miss the object in its FinalizationRegistry, which would then free
     // the memory a second time.
-    requireLive(this, klass, `${name}.prototype.free: this`);
+    requireLive(this, klass, freeWhere, 'this');
     try {
       free.call(this);
     } catch (error) {
