@@ -33,16 +33,15 @@ use crate::error::Result;
 /// few rounds run, each in time proportional to the program.
 const ROUNDS: usize = 4;
 
-/// `-dead-args`.
+/// `-dead-args`. A program with nothing to drop is not copied.
 pub fn dead_args(program: &mut Program) -> Result<bool> {
+    let Some(first) = plan(program) else { return Ok(false) };
     let original = program.clone();
     let mut touched = vec![false; program.functions.len()];
-    let mut changed = false;
-    for _ in 0..ROUNDS {
-        if !round(program, &mut touched) {
-            break;
-        }
-        changed = true;
+    apply(program, first, &mut touched);
+    for _ in 1..ROUNDS {
+        let Some(drops) = plan(program) else { break };
+        apply(program, drops, &mut touched);
     }
     // Every edit is proven safe; a failed check would be a bug, and the
     // program is then left as it was rather than broken.
@@ -55,12 +54,20 @@ pub fn dead_args(program: &mut Program) -> Result<bool> {
         crate::bril::analysis::edit::DROPPED.with(|d| d.set(d.get() + 1));
         return Ok(false);
     }
-    Ok(changed)
+    Ok(true)
 }
 
-/// One round: return values first (a dropped one no longer reads what
-/// `ret` returned), then parameters. True if anything was dropped.
-fn round(program: &mut Program, touched: &mut [bool]) -> bool {
+/// What one round drops: for each function, whether its return value goes
+/// (`void`) and which parameters (`dead`), and the calls to it (`sites`).
+struct Drops {
+    sites: Vec<Vec<Site>>,
+    void: Vec<bool>,
+    dead: Vec<Vec<bool>>,
+}
+
+/// One round's drops: return values first (a dropped one no longer reads
+/// what `ret` returned), then parameters; `None` if there is nothing to drop.
+fn plan(program: &Program) -> Option<Drops> {
     let n = program.functions.len();
     let main = program.main();
     let mut sites: Vec<Vec<Site>> = vec![Vec::new(); n];
@@ -90,9 +97,16 @@ fn round(program: &mut Program, touched: &mut [bool]) -> bool {
         .collect();
     keep_maybe_unassigned_arguments(program, &sites, &mut dead);
     if dead.iter().all(|d| !d.contains(&true)) && !void.contains(&true) {
-        return false;
+        return None;
     }
-    for c in 0..n {
+    Some(Drops { sites, void, dead })
+}
+
+/// Drops what `drops` (planned on `program` as it stands) names, marking the
+/// functions it edits in `touched`.
+fn apply(program: &mut Program, drops: Drops, touched: &mut [bool]) {
+    let Drops { sites, void, dead } = drops;
+    for c in 0..program.functions.len() {
         if !(dead[c].contains(&true) || void[c]) {
             continue;
         }
@@ -129,7 +143,6 @@ fn round(program: &mut Program, touched: &mut [bool]) -> bool {
             touched[site.caller.index()] = true;
         }
     }
-    true
 }
 
 /// A call: the function it is in and where.

@@ -112,7 +112,17 @@ fn no_rewrite_is_dropped_on_the_corpus() {
 fn passes_that_change_nothing_copy_nothing() {
     use crate::bril::analysis::edit::COPIED;
     let cases = crate::bril::passes::testing::corpus(100);
-    for flag in ["-sink", "-pre", "-jump-thread", "-adce", "-licm", "-loop-unroll"] {
+    for flag in [
+        "-sink",
+        "-pre",
+        "-jump-thread",
+        "-adce",
+        "-licm",
+        "-loop-unroll",
+        "-strength-reduce",
+        "-loop-deletion",
+        "-reassociate",
+    ] {
         let pass = crate::bril::passes::by_flag(flag).unwrap();
         let mut unchanged = 0;
         for case in &cases {

@@ -21,7 +21,7 @@
 
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::{is_jump_to_next, remove_blocks, rewrite_functions_where};
+use crate::bril::analysis::edit::{is_jump_to_next, remove_blocks, rewrite_drafts_where};
 use crate::bril::analysis::loops::{find_loops, may_have_loops};
 use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
@@ -32,10 +32,19 @@ use super::counted_loop::{recognise, LoopFacts, Test};
 /// Rounds of deletion per run (each may empty the loop enclosing the last).
 const ROUNDS: usize = 4;
 
-/// `-loop-deletion`.
+/// `-loop-deletion`. A function with no loop is not even looked at, and
+/// one with no loop to delete is not copied.
 pub fn loop_deletion(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(program, may_have_loops, |_, f| {
-        for _ in 0..ROUNDS {
+    rewrite_drafts_where(program, may_have_loops, |_, draft| {
+        // The first round is planned on the original: most functions have
+        // no loop to delete, and then nothing is copied.
+        let doomed = doomed_loops(draft.original());
+        if doomed.is_empty() {
+            return Ok(());
+        }
+        let f = draft.make_mut();
+        delete(f, doomed)?;
+        for _ in 1..ROUNDS {
             if !delete_round(f)? {
                 break;
             }
@@ -46,8 +55,19 @@ pub fn loop_deletion(program: &mut Program) -> Result<bool> {
 
 /// Deletes the loops that qualify now; true if there were any.
 pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
-    if f.blocks.is_empty() {
+    let doomed = doomed_loops(f);
+    if doomed.is_empty() {
         return Ok(false);
+    }
+    delete(f, doomed)?;
+    Ok(true)
+}
+
+/// The loops of `f` that compute nothing used after them and surely end,
+/// each as its header and exit.
+fn doomed_loops(f: &Function) -> Vec<(BlockId, BlockId)> {
+    if f.blocks.is_empty() {
+        return Vec::new();
     }
     let facts = LoopFacts::new(f);
     let mut scratch = Marks::new(f.vars.len());
@@ -71,9 +91,12 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
         }
         doomed.push((counted.header, counted.exit));
     }
-    if doomed.is_empty() {
-        return Ok(false);
-    }
+    doomed
+}
+
+/// Makes each doomed loop's header jump to its exit and removes the blocks
+/// that leaves unreachable.
+fn delete(f: &mut Function, doomed: Vec<(BlockId, BlockId)>) -> Result<()> {
     for &(header, exit) in &doomed {
         let block = f.block_mut(header);
         let pos = block.instrs.last().map(|t| t.pos).unwrap_or_default();
@@ -95,7 +118,7 @@ pub(super) fn delete_round(f: &mut Function) -> Result<bool> {
             f.block_mut(h).instrs.pop();
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Whether every read in `blocks` is of a certainly assigned variable.

@@ -32,19 +32,26 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::consts::{bits_literal, const_bits};
 use crate::bril::analysis::definite::Definite;
-use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::edit::rewrite_drafts_where;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::Result;
 
-/// `-reassociate`.
+/// `-reassociate`. A function whose trees are all canonical already is
+/// not copied.
 pub fn reassociate(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(program, has_trees, |_, f| {
-        reassociate_function(f);
+    rewrite_drafts_where(program, has_trees, |_, draft| {
+        let rewrites = plan(draft.original());
+        if !rewrites.is_empty() {
+            apply(draft.make_mut(), rewrites);
+        }
         Ok(())
     })
 }
+
+/// One tree to rebuild: its block, its inner nodes, its root and the new chain.
+type Rewrite = (BlockId, Vec<usize>, usize, Vec<Instr>);
 
 /// The associative, commutative operation a tree is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,13 +287,21 @@ fn has_trees(f: &Function) -> bool {
     f.blocks.iter().any(|b| b.instrs.iter().filter(quick).nth(1).is_some())
 }
 
+/// The pass on one function, in place (the tests run each pass so).
+#[cfg(test)]
 pub(super) fn reassociate_function(f: &mut Function) {
+    let rewrites = plan(f);
+    apply(f, rewrites);
+}
+
+/// The trees of `f` that are not canonical, each with its new chain.
+fn plan(f: &Function) -> Vec<Rewrite> {
     if !has_trees(f) {
-        return;
+        return Vec::new();
     }
     let cfg = Cfg::new(f);
     let facts = Facts::new(f, &cfg);
-    let mut rewrites: Vec<(BlockId, Vec<usize>, usize, Vec<Instr>)> = Vec::new();
+    let mut rewrites: Vec<Rewrite> = Vec::new();
     for b in f.block_ids().filter(|&b| cfg.is_reachable(b)) {
         let instrs = &f.block(b).instrs;
         let mut writes: FxHashMap<VarId, Vec<usize>> = FxHashMap::default();
@@ -313,6 +328,11 @@ pub(super) fn reassociate_function(f: &mut Function) {
             }
         }
     }
+    rewrites
+}
+
+/// Rebuilds the trees `rewrites` names (planned on `f` as it stands).
+fn apply(f: &mut Function, rewrites: Vec<Rewrite>) {
     // Trees do not overlap: each block is rebuilt once, dropping inner nodes
     // and putting each chain at its root.
     // Per block: each tree's inner nodes, root and new chain.

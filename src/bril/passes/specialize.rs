@@ -58,7 +58,13 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
     if n >= MAX_FUNCTIONS {
         return Ok(false);
     }
-    let worth: Vec<Vec<bool>> = program.functions.iter().map(worth_specialising).collect();
+    let passed = passed_constants(program);
+    let worth: Vec<Vec<bool>> = program
+        .functions
+        .iter()
+        .zip(passed)
+        .map(|(g, passed)| if passed { worth_specialising(g) } else { vec![false; g.params.len()] })
+        .collect();
     let mut calls = Vec::new();
     for caller in 0..n {
         constant_calls(program, caller, &worth, &mut calls);
@@ -103,6 +109,31 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
         changed = true;
     }
     Ok(changed)
+}
+
+/// For each function, whether some call passes it a variable that some
+/// `const` defines: only those calls can pass a constant, so only those
+/// callees are worth the liveness [`worth_specialising`] asks for.
+fn passed_constants(program: &Program) -> Vec<bool> {
+    let mut passed = vec![false; program.functions.len()];
+    let mut constant = Vec::new();
+    for f in &program.functions {
+        constant.clear();
+        constant.resize(f.vars.len(), false);
+        for instr in f.instrs().filter(|i| i.op == Op::Const) {
+            if let Some(d) = instr.def() {
+                constant[d.index()] = true;
+            }
+        }
+        for instr in f.instrs().filter(|i| i.op == Op::Call) {
+            if let Some(callee) = instr.func {
+                if instr.args.iter().any(|a| constant[a.index()]) {
+                    passed[callee.index()] = true;
+                }
+            }
+        }
+    }
+    passed
 }
 
 /// Which parameters of `g` have their incoming value read (a constant for

@@ -20,17 +20,29 @@
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::definite::Definite;
 use crate::bril::analysis::dom::Dominators;
-use crate::bril::analysis::edit::rewrite_functions_where;
+use crate::bril::analysis::edit::rewrite_drafts_where;
 use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::{ensure_preheaders, find_loops, may_have_loops, Loop};
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::Result;
 
-/// `-strength-reduce`. A function with no loop is not even copied.
+/// `-strength-reduce`. A function with no loop is not even looked at, and
+/// one with no product to reduce is not copied.
 pub fn strength_reduce(program: &mut Program) -> Result<bool> {
-    rewrite_functions_where(program, may_have_loops, |_, f| {
-        reduce_function(f);
+    rewrite_drafts_where(program, may_have_loops, |_, draft| {
+        // The first sweep is planned on the original: most functions have
+        // nothing to reduce, and then nothing is copied.
+        let Some(first) = plan(draft.original()) else { return Ok(()) };
+        let f = draft.make_mut();
+        let mut next = Some(first);
+        for round in 1..=MAX_SWEEPS {
+            let Some(sweep) = next.take() else { break };
+            if !apply(f, sweep) || round == MAX_SWEEPS {
+                break;
+            }
+            next = plan(f);
+        }
         Ok(())
     })
 }
@@ -48,14 +60,6 @@ struct Candidate {
 /// Sweeps at most: each reduces every candidate of every loop; the next
 /// finds what the first exposed (almost never anything).
 const MAX_SWEEPS: usize = 8;
-
-fn reduce_function(f: &mut Function) {
-    for _ in 0..MAX_SWEEPS {
-        if !sweep(f) {
-            return;
-        }
-    }
-}
 
 /// Scratch shared by the loops of one sweep: the definitions each variable
 /// has in the current loop (reset through `touched`), and the products an
@@ -142,18 +146,24 @@ fn candidates(f: &Function, cfg: &Cfg, definite: &Lazy, lp: &Loop, s: &mut Scrat
     found
 }
 
-/// One sweep: candidates of every loop, innermost first, then every
-/// rewrite (preheaders made where missing, all in one renumbering). True if
-/// anything changed.
-fn sweep(f: &mut Function) -> bool {
+/// What one sweep rewrites: the candidates of every loop that has some
+/// (by index in `loops`), innermost first.
+struct Plan {
+    cfg: Cfg,
+    loops: Vec<Loop>,
+    candidates: Vec<(usize, Vec<Candidate>)>,
+}
+
+/// The sweep `f` calls for, or `None` when no loop has a product to reduce.
+fn plan(f: &Function) -> Option<Plan> {
     if f.blocks.is_empty() {
-        return false;
+        return None;
     }
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
     let loops = find_loops(&cfg, &dom);
     if loops.is_empty() {
-        return false;
+        return None;
     }
     let definite = Lazy { f, cfg: &cfg, cell: std::cell::OnceCell::new() };
     let mut scratch = Scratch {
@@ -169,8 +179,15 @@ fn sweep(f: &mut Function) -> bool {
         }
     }
     if plans.is_empty() {
-        return false;
+        return None;
     }
+    Some(Plan { cfg, loops, candidates: plans })
+}
+
+/// Carries out `plan` (made on `f` as it stands): makes the preheaders and
+/// rewrites the products. Whether `f` changed.
+fn apply(f: &mut Function, plan: Plan) -> bool {
+    let Plan { cfg, loops, candidates: plans } = plan;
     let wanted: Vec<&Loop> = plans.iter().map(|(k, _)| &loops[*k]).collect();
     let made = ensure_preheaders(f, &cfg, &wanted);
     let at = |(b, i): (BlockId, usize)| (made.renumbered[b.index()], i);
