@@ -103,7 +103,7 @@ fn plan(f: &Function) -> Option<Plan> {
     let cfg = Cfg::new(f);
     let dom = Dominators::new(&cfg);
     let loops = find_loops(&cfg, &dom);
-    if loops.is_empty() {
+    if !may_hoist(f, &loops) {
         return None;
     }
     let live = Liveness::new(f, &cfg);
@@ -134,6 +134,32 @@ fn plan(f: &Function) -> Option<Plan> {
         return None;
     }
     Some(Plan { cfg, loops, moves: plans })
+}
+
+/// Whether some loop has an instruction [`Sweep::hoistable`] could take
+/// first, judged without liveness: one that may move, is its variable's
+/// only definition in the loop, and reads nothing the loop defines. When
+/// no loop has one, nothing is hoisted, and liveness is not worth computing.
+fn may_hoist(f: &Function, loops: &[Loop]) -> bool {
+    let mut defs_in_loop = vec![0u32; f.vars.len()];
+    let mut counted: Vec<VarId> = Vec::new();
+    loops.iter().any(|lp| {
+        for v in counted.drain(..) {
+            defs_in_loop[v.index()] = 0;
+        }
+        let body = || lp.body.iter().flat_map(|&b| f.block(b).instrs.iter());
+        for d in body().filter_map(Instr::def) {
+            if defs_in_loop[d.index()] == 0 {
+                counted.push(d);
+            }
+            defs_in_loop[d.index()] += 1;
+        }
+        body().any(|instr| {
+            instr.def().is_some_and(|d| defs_in_loop[d.index()] == 1)
+                && (instr.op.is_pure() || instr.op == Op::Div)
+                && instr.args.iter().all(|a| defs_in_loop[a.index()] == 0)
+        })
+    })
 }
 
 /// Carries out `plan` (made on `f` as it stands): makes the preheaders and
