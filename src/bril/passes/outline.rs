@@ -38,7 +38,7 @@ use crate::bril::analysis::sets::Marks;
 use crate::bril::hash::FxHasher;
 use crate::bril::ir::{Block, FuncId, Function, Instr, Op, Param, Program, Type, VarId};
 use crate::bril::names::FreshNames;
-use crate::bril::verify;
+use crate::bril::verify::verify_function;
 use crate::error::Result;
 
 /// Longest window outlined.
@@ -150,12 +150,22 @@ fn outline_round(program: &mut Program) -> Result<bool> {
     if chosen.is_empty() {
         return Ok(false);
     }
-    let before = program.clone();
+    // Only the functions the windows are in change (and the new ones are
+    // added): those are kept to go back to, and checked.
+    let mut touched: Vec<usize> = chosen.iter().flatten().map(|w| w.func as usize).collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let kept: Vec<Function> = touched.iter().map(|&i| program.functions[i].clone()).collect();
+    let count = program.functions.len();
     rewrite(program, &types, &chosen);
-    if let Err(e) = verify(program) {
+    let mut checked = touched.iter().copied().chain(count..program.functions.len());
+    if let Some(e) = checked.find_map(|i| verify_function(program, &program.functions[i]).err()) {
         // A bug, never the program's fault: tests fail on it; users keep their program.
         debug_assert!(false, "-outline made an ill-formed program: {e}");
-        *program = before;
+        program.functions.truncate(count);
+        for (i, f) in touched.into_iter().zip(kept) {
+            program.functions[i] = f;
+        }
         return Ok(false);
     }
     Ok(true)
@@ -440,7 +450,7 @@ mod tests {
     use super::*;
     use crate::bril::interp::{run, Limits};
     use crate::bril::passes::testing::check_pass;
-    use crate::bril::{parse_text, to_text};
+    use crate::bril::{parse_text, to_text, verify};
 
     fn outlined(text: &str) -> Program {
         let mut p = parse_text(text).unwrap();
