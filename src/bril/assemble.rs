@@ -5,6 +5,7 @@
 //! resolves variables, labels and callees, reporting what does not resolve.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::hash::FxHashMap as HashMap;
 
@@ -66,8 +67,11 @@ pub(crate) fn assemble(raw: RawProgram<'_>) -> Result<Program> {
             return Err(at(&f.name, f.pos, format!("function @{} defined twice", f.name)));
         }
     }
-    let functions =
-        raw.functions.iter().map(|f| assemble_function(f, &func_ids)).collect::<Result<Vec<_>>>()?;
+    let functions = raw
+        .functions
+        .iter()
+        .map(|f| assemble_function(f, &func_ids).map(Arc::new))
+        .collect::<Result<Vec<_>>>()?;
     Ok(Program { functions, args: raw.args })
 }
 

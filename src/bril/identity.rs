@@ -158,7 +158,7 @@ mod tests {
     fn an_int_literal_and_a_float_literal_with_the_same_word_differ() {
         let mut a = program("@main {\n  x: float = const 0;\n  print x;\n}\n");
         let b = a.clone();
-        let instr = &mut a.functions[0].blocks[0].instrs[0];
+        let instr = &mut std::sync::Arc::make_mut(&mut a.functions[0]).blocks[0].instrs[0];
         let bits = match instr.value {
             Some(Literal::Int(i)) => i,
             other => panic!("an int literal, not {other:?}"),

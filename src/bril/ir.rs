@@ -351,9 +351,13 @@ impl Function {
     }
 }
 
+/// A program: its functions, each shared by the copies of the program, so
+/// that copying a program (every new state of an environment starts as a
+/// copy) copies no code, and a pass that changes one function copies that
+/// one ([`Program::function_mut`], [`Arc::make_mut`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Program {
-    pub functions: Vec<Function>,
+    pub functions: Vec<Arc<Function>>,
     /// Arguments for `@main` from a `# ARGS:` comment, when the text had one.
     pub args: Option<Vec<String>>,
 }
@@ -367,8 +371,15 @@ impl Program {
         &self.functions[id.index()]
     }
 
+    /// Function `id` to write to: copied first if another copy of the
+    /// program shares it.
     pub fn function_mut(&mut self, id: FuncId) -> &mut Function {
-        &mut self.functions[id.index()]
+        Arc::make_mut(&mut self.functions[id.index()])
+    }
+
+    /// Every function to write to, each copied first if shared.
+    pub fn functions_mut(&mut self) -> impl Iterator<Item = &mut Function> {
+        self.functions.iter_mut().map(Arc::make_mut)
     }
 
     pub fn main(&self) -> Option<FuncId> {
@@ -377,13 +388,13 @@ impl Program {
 
     /// Static instruction count (labels excluded).
     pub fn instr_count(&self) -> usize {
-        self.functions.iter().map(Function::instr_count).sum()
+        self.functions.iter().map(|f| f.instr_count()).sum()
     }
 
     /// Forgets every source position: two programs read from different
     /// sources compare equal afterwards exactly when their structure does.
     pub fn clear_positions(&mut self) {
-        for f in &mut self.functions {
+        for f in self.functions_mut() {
             f.pos = Pos::UNKNOWN;
             for b in &mut f.blocks {
                 b.label_pos = Pos::UNKNOWN;

@@ -153,7 +153,7 @@ mod tests {
     fn hint_first_then_the_first_free_suffix() {
         let mut p =
             parse_text("@main {\n  x: int = const 1;\n  x.2: int = const 2;\n.l:\n  print x;\n}").unwrap();
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         let mut names = FreshNames::vars(f);
         let mut make = |hint: &str| {
             let v = names.fresh_var(f, hint);

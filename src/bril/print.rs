@@ -227,9 +227,10 @@ mod tests {
         }
         // A block boundary without a label does not print; another NaN payload neither.
         let mut p = programs[0].clone();
-        p.functions[0].blocks[0].instrs[1].value = Some(Literal::Float(f64::NAN));
+        std::sync::Arc::make_mut(&mut p.functions[0]).blocks[0].instrs[1].value =
+            Some(Literal::Float(f64::NAN));
         let p = &p;
-        let mut split = p.functions[0].clone();
+        let mut split = (*p.functions[0]).clone();
         let tail = split.blocks[0].instrs.split_off(2);
         split.blocks.insert(1, Block { label: None, label_pos: Pos::UNKNOWN, instrs: tail });
         split.blocks[1].instrs.last_mut().unwrap().labels = [BlockId(2)].into();

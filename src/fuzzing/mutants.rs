@@ -221,7 +221,7 @@ fn mutate(p: &mut Program, choices: &mut Choices) {
     let fi = choices.below(p.functions.len());
     let signatures: Vec<(Vec<Type>, Option<Type>)> =
         p.functions.iter().map(|f| (f.params.iter().map(|p| p.ty).collect(), f.ret)).collect();
-    let f = &mut p.functions[fi];
+    let f = std::sync::Arc::make_mut(&mut p.functions[fi]);
     if f.blocks.is_empty() {
         f.blocks.push(Block::new(None));
     }

@@ -170,7 +170,7 @@ mod tests {
     use crate::bril::{parse_text, Function};
 
     fn function(src: &str) -> Function {
-        parse_text(src).unwrap().functions.remove(0)
+        (*parse_text(src).unwrap().functions.remove(0)).clone()
     }
 
     fn id(f: &Function, label: &str) -> BlockId {

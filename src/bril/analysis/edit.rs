@@ -9,6 +9,7 @@ use crate::bril::names::FreshNames;
 use crate::bril::print::function_prints_same;
 use crate::bril::verify::verify_function;
 use crate::error::{Error, Result};
+use std::sync::Arc;
 
 /// Inserts `block` at layout position `at`, shifting later blocks and every
 /// jump to them. Jumps inside `block` itself must already use the new numbering.
@@ -164,7 +165,7 @@ pub fn rewrite_drafts_where(
             DROPPED.with(|d| d.set(d.get() + 1));
             continue;
         }
-        program.functions[i] = f;
+        program.functions[i] = Arc::new(f);
         changed = true;
     }
     Ok(changed)
@@ -293,7 +294,7 @@ mod tests {
     #[test]
     fn insert_and_remove_keep_targets() {
         let mut p = parse_text("@main {\n  jmp .b;\n.a:\n  jmp .b;\n.b:\n  ret;\n}").unwrap();
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         let mut new = Block::new(Some("n".into()));
         new.instrs.push(Instr::jmp(BlockId(3)));
         insert_block(f, 1, new);
@@ -302,7 +303,7 @@ mod tests {
         remove_blocks(f, &[true, true, false, true]).unwrap();
         verify(&p).unwrap();
         assert_eq!(to_text(&p), "@main {\n  jmp .b;\n.n:\n  jmp .b;\n.b:\n  ret;\n}\n");
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         assert!(remove_blocks(f, &[true, true, false]).is_err(), "b is still a target");
     }
 
@@ -337,13 +338,13 @@ mod tests {
     #[test]
     fn explicit_fallthrough_labels_its_target() {
         let mut p = parse_text("@main {\n  x: int = const 1;\n  jmp .end;\n  print x;\n.end:\n}").unwrap();
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         assert_eq!(f.blocks.len(), 3);
         let mut labels = FreshNames::labels(f);
         assert!(make_fallthrough_explicit(f, BlockId(1), &mut labels));
         assert!(is_jump_to_next(f, BlockId(1)));
         assert!(!make_fallthrough_explicit(f, BlockId(2), &mut labels));
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         assert!(falls_through(f, BlockId(2)));
         verify(&p).unwrap();
     }

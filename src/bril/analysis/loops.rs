@@ -283,9 +283,11 @@ mod tests {
         let (cfg, _, loops) = analyse(&p);
         // Each header is entered from outside by one block that only flows into it.
         let before = to_text(&p);
-        let (pre, changed) = ensure_preheader(&mut p.functions[0], &cfg, &loops[1]).unwrap();
+        let (pre, changed) =
+            ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[1]).unwrap();
         assert_eq!((pre, changed), (BlockId(0), false));
-        let (pre, changed) = ensure_preheader(&mut p.functions[0], &cfg, &loops[0]).unwrap();
+        let (pre, changed) =
+            ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[0]).unwrap();
         assert_eq!((pre, changed), (p.functions[0].block_labeled("outer").unwrap(), false));
         assert_eq!(to_text(&p), before);
     }
@@ -295,7 +297,8 @@ mod tests {
         let src = "@main {\n  c: bool = const false;\n  br c .a .head;\n.a:\n  x: int = const 1;\n.head:\n  br c .head .end;\n.end:\n  print c;\n}";
         let mut p = parse_text(src).unwrap();
         let (cfg, _, loops) = analyse(&p);
-        let (pre, changed) = ensure_preheader(&mut p.functions[0], &cfg, &loops[0]).unwrap();
+        let (pre, changed) =
+            ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[0]).unwrap();
         assert!(changed);
         verify(&p).unwrap();
         let (cfg, _, loops) = analyse(&p);
@@ -303,7 +306,7 @@ mod tests {
         assert_eq!(cfg.preds[header.index()], vec![pre, header]);
         assert_eq!(cfg.succs[pre.index()], vec![header]);
         assert_eq!(cfg.preds[pre.index()].len(), 2, "the entry's jump and a's fallthrough");
-        let again = ensure_preheader(&mut p.functions[0], &cfg, &loops[0]).unwrap();
+        let again = ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[0]).unwrap();
         assert_eq!(again, (pre, false));
     }
 
@@ -311,7 +314,8 @@ mod tests {
     fn a_loop_at_the_entry_gets_a_new_entry() {
         let mut p = parse_text("@main {\n.top:\n  x: int = const 1;\n  c: bool = const false;\n  br c .top .end;\n.end:\n  print x;\n}").unwrap();
         let (cfg, _, loops) = analyse(&p);
-        let (pre, changed) = ensure_preheader(&mut p.functions[0], &cfg, &loops[0]).unwrap();
+        let (pre, changed) =
+            ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[0]).unwrap();
         assert!(changed && pre == BlockId(0));
         verify(&p).unwrap();
         assert!(to_text(&p).starts_with("@main {\n.top:"), "the new entry is unlabeled: {}", to_text(&p));
@@ -322,7 +326,8 @@ mod tests {
         let src = "@main {\n  i: int = const 0;\n  z: bool = const false;\n  br z .end .head;\n.body:\n  one: int = const 1;\n  i: int = add i one;\n.head:\n  c: bool = lt i i;\n  br c .body .end;\n.end:\n  print i;\n}";
         let mut p = parse_text(src).unwrap();
         let (cfg, _, loops) = analyse(&p);
-        let (pre, changed) = ensure_preheader(&mut p.functions[0], &cfg, &loops[0]).unwrap();
+        let (pre, changed) =
+            ensure_preheader(std::sync::Arc::make_mut(&mut p.functions[0]), &cfg, &loops[0]).unwrap();
         assert!(changed);
         verify(&p).unwrap();
         let (cfg, _, loops) = analyse(&p);

@@ -13,7 +13,7 @@ use crate::bril::passes::{registry, run_flags};
 use crate::bril::to_text;
 
 fn all_assigned(p: &Program) -> bool {
-    p.functions.iter().all(all_reads_defined)
+    p.functions.iter().all(|f| all_reads_defined(f))
 }
 
 fn cases() -> Vec<Case> {

@@ -317,7 +317,7 @@ fn transform_time_per_instruction() {
         print_time_row(name, &programs, |ps| {
             let mut copies: Vec<Program> = ps.to_vec();
             let start = Instant::now();
-            copies.iter_mut().flat_map(|p| p.functions.iter_mut()).for_each(transform);
+            copies.iter_mut().flat_map(|p| p.functions_mut()).for_each(transform);
             start.elapsed()
         });
     }

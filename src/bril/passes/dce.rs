@@ -16,6 +16,7 @@ use super::fold::{cannot_fail, Value};
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
+use std::sync::Arc;
 
 pub fn dce(program: &mut Program) -> Result<bool> {
     let mut changed = false;
@@ -27,10 +28,25 @@ pub fn dce(program: &mut Program) -> Result<bool> {
     Ok(changed)
 }
 
-/// One sweep of both rules; true if it deleted something. A deletion that
-/// leaves a variable unread makes its definitions dead in the same sweep,
-/// so a chain of dead computations goes at once, not one link per sweep.
-fn dce_round(f: &mut Function) -> bool {
+/// One sweep of both rules; true if it deleted something (a function with
+/// nothing dead is not copied).
+fn dce_round(f: &mut Arc<Function>) -> bool {
+    let Some(dead) = dead_code(f) else { return false };
+    for (block, dead) in Arc::make_mut(f).blocks.iter_mut().zip(&dead) {
+        let mut i = 0;
+        block.instrs.retain(|_| {
+            i += 1;
+            !dead[i - 1]
+        });
+    }
+    true
+}
+
+/// What one sweep of both rules deletes, by block and instruction; `None`
+/// if nothing. A deletion that leaves a variable unread makes its
+/// definitions dead in the same sweep, so a chain of dead computations goes
+/// at once, not one link per sweep.
+fn dead_code(f: &Function) -> Option<Vec<Vec<bool>>> {
     let mut uses = use_counts(f);
     let globals = global_constants(f);
     // Which reads may fail is a dataflow analysis: asked only of an
@@ -57,7 +73,9 @@ fn dce_round(f: &mut Function) -> bool {
             }
         }
     }
-    let changed = !work.is_empty();
+    if work.is_empty() {
+        return None;
+    }
     while let Some((b, i)) = work.pop() {
         for u in f.blocks[b].instrs[i].uses() {
             let Some(count) = uses.get_mut(u.index()) else { continue };
@@ -72,14 +90,7 @@ fn dce_round(f: &mut Function) -> bool {
             }
         }
     }
-    for (block, dead) in f.blocks.iter_mut().zip(&dead) {
-        let mut i = 0;
-        block.instrs.retain(|_| {
-            i += 1;
-            !dead[i - 1]
-        });
-    }
-    changed
+    Some(dead)
 }
 
 /// Which instructions of one block are dead by either rule, and which could

@@ -110,7 +110,7 @@ fn apply(program: &mut Program, drops: Drops, touched: &mut [bool]) {
         if !(dead[c].contains(&true) || void[c]) {
             continue;
         }
-        let f = &mut program.functions[c];
+        let f = program.function_mut(FuncId::new(c));
         let mut k = 0;
         f.params.retain(|_| {
             k += 1;
@@ -124,8 +124,7 @@ fn apply(program: &mut Program, drops: Drops, touched: &mut [bool]) {
         }
         touched[c] = true;
         for site in &sites[c] {
-            let instr =
-                &mut program.functions[site.caller.index()].blocks[site.block.index()].instrs[site.index];
+            let instr = &mut program.function_mut(site.caller).blocks[site.block.index()].instrs[site.index];
             let mut k = 0;
             let args: Vec<VarId> = instr
                 .args

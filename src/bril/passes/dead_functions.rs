@@ -25,8 +25,8 @@ pub fn dead_functions(program: &mut Program) -> Result<bool> {
         i += 1;
         live[i - 1]
     });
-    for f in &mut program.functions {
-        for instr in f.instrs_mut().filter(|i| i.op == Op::Call) {
+    for f in program.functions.iter_mut().filter(|f| f.instrs().any(|i| i.op == Op::Call)) {
+        for instr in std::sync::Arc::make_mut(f).instrs_mut().filter(|i| i.op == Op::Call) {
             let old = instr.func.ok_or_else(|| Error::new(ErrorKind::Service, "a call without a callee"))?;
             instr.func = Some(new_id.get(old.index()).copied().flatten().ok_or_else(|| {
                 Error::new(ErrorKind::Service, "dead-functions: a live function calls a dead one")

@@ -45,8 +45,11 @@ pub fn dead_store(program: &mut Program) -> Result<bool> {
                 (true, false) => Plan::Unused { whole: l.balanced && may_remove_allocations },
             })
             .collect();
+        if plan.iter().all(|&p| p == Plan::Keep) {
+            continue;
+        }
         let dead_stores = dead_stores(f, &allocations, &plan);
-        for (b, block) in f.blocks.iter_mut().enumerate() {
+        for (b, block) in std::sync::Arc::make_mut(f).blocks.iter_mut().enumerate() {
             let mut k = 0;
             let before = block.instrs.len();
             block.instrs.retain(|instr| {

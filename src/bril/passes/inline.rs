@@ -23,6 +23,7 @@ use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Name, Op, Pos, Program, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::{Error, ErrorKind, Result};
+use std::sync::Arc;
 
 /// Largest callee (static instructions) worth copying.
 const MAX_CALLEE_INSTRS: usize = 40;
@@ -123,7 +124,7 @@ fn inline_into(
     eligible: &mut [Option<bool>],
     max_callee: usize,
 ) -> Result<bool> {
-    let mut f = std::mem::replace(&mut program.functions[fid.index()], Function::new(""));
+    let mut f = std::mem::replace(&mut program.functions[fid.index()], Arc::new(Function::new("")));
     let mut size = f.instr_count();
     let mut names: Option<(FreshNames, FreshNames)> = None;
     let mut changed = false;
@@ -172,7 +173,7 @@ fn inline_into(
             continue;
         }
         let (vars, labels) = names.get_or_insert_with(|| (FreshNames::vars(&f), FreshNames::labels(&f)));
-        match inline_call(&mut f, BlockId::new(b), i, g, vars, labels, copy_arguments) {
+        match inline_call(Arc::make_mut(&mut f), BlockId::new(b), i, g, vars, labels, copy_arguments) {
             Ok(added) => size = size + added - 1,
             Err(e) => break Err(e),
         }

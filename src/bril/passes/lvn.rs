@@ -30,7 +30,7 @@ const MAX_ROUNDS: usize = 4;
 
 pub fn lvn(program: &mut Program) -> Result<bool> {
     let mut changed = false;
-    for f in &mut program.functions {
+    for f in program.functions_mut() {
         for _ in 0..MAX_ROUNDS {
             if !number_function(f)? {
                 break;

@@ -33,7 +33,7 @@ pub fn mem2reg(program: &mut Program) -> Result<bool> {
             .map(|l| l.balanced && l.accesses_safe && l.loads_initialized)
             .collect();
         if promotable.iter().any(|&p| p) {
-            promote(f, &allocations, &promotable);
+            promote(std::sync::Arc::make_mut(f), &allocations, &promotable);
             changed = true;
         }
     }

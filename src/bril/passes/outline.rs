@@ -28,6 +28,7 @@
 
 use std::collections::HashSet;
 use std::hash::Hasher;
+use std::sync::Arc;
 
 use super::facts::uses_ssa_ops;
 use crate::bril::analysis::cfg::Cfg;
@@ -104,7 +105,7 @@ fn outline_round(program: &mut Program) -> Result<bool> {
     if program.functions.len() >= MAX_FUNCTIONS {
         return Ok(false);
     }
-    let types: Vec<Vec<Option<Type>>> = program.functions.iter().map(var_types).collect();
+    let types: Vec<Vec<Option<Type>>> = program.functions.iter().map(|f| var_types(f)).collect();
     let mut windows = Vec::new();
     for (fi, f) in program.functions.iter().enumerate() {
         if uses_ssa_ops(f) {
@@ -155,7 +156,7 @@ fn outline_round(program: &mut Program) -> Result<bool> {
     let mut touched: Vec<usize> = chosen.iter().flatten().map(|w| w.func as usize).collect();
     touched.sort_unstable();
     touched.dedup();
-    let kept: Vec<Function> = touched.iter().map(|&i| program.functions[i].clone()).collect();
+    let kept: Vec<Arc<Function>> = touched.iter().map(|&i| program.functions[i].clone()).collect();
     let count = program.functions.len();
     rewrite(program, &types, &chosen);
     let mut checked = touched.iter().copied().chain(count..program.functions.len());
@@ -386,7 +387,7 @@ fn rewrite(program: &mut Program, types: &[Vec<Option<Type>>], chosen: &[Vec<Win
     calls.sort_by_key(|c| (c.0, c.1, c.2));
     for block_calls in calls.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         let (func, block) = (block_calls[0].0 as usize, block_calls[0].1 as usize);
-        let old = std::mem::take(&mut program.functions[func].blocks[block].instrs);
+        let old = std::mem::take(&mut program.function_mut(FuncId::new(func)).blocks[block].instrs);
         let mut instrs = Vec::with_capacity(old.len());
         let mut next = block_calls.iter().peekable();
         let mut skip = 0;
@@ -401,9 +402,9 @@ fn rewrite(program: &mut Program, types: &[Vec<Option<Type>>], chosen: &[Vec<Win
                 instrs.push(instr);
             }
         }
-        program.functions[func].blocks[block].instrs = instrs;
+        program.function_mut(FuncId::new(func)).blocks[block].instrs = instrs;
     }
-    program.functions.extend(made);
+    program.functions.extend(made.into_iter().map(Arc::new));
 }
 
 /// The function a window's code becomes: its inputs as parameters (named

@@ -24,7 +24,7 @@ use crate::error::Result;
 
 pub fn peephole(program: &mut Program) -> Result<bool> {
     let mut changed = false;
-    for f in &mut program.functions {
+    for f in program.functions_mut() {
         // Each sweep may expose another rewrite (a copy now chaining).
         for _ in 0..8 {
             if !sweep(f) {

@@ -441,7 +441,7 @@ mod tests {
             diamond(2)
         );
         let mut p = parse_text(&src).unwrap();
-        let f = &mut p.functions[0];
+        let f = std::sync::Arc::make_mut(&mut p.functions[0]);
         assert!(fold_branches(f), "the first branch folds on its own");
         assert!(merge_blocks(f).unwrap());
         assert_eq!(

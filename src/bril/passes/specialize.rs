@@ -31,6 +31,7 @@ use crate::bril::ir::{Block, BlockId, FuncId, Function, Instr, Op, Program, VarI
 use crate::bril::names::FreshNames;
 use crate::bril::print::function_prints_same;
 use crate::error::Result;
+use std::sync::Arc;
 
 /// Largest callee (static instructions) worth copying.
 pub const MAX_CALLEE: usize = 60;
@@ -93,7 +94,7 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
                         made += 1;
                         budget -= original.instr_count();
                         copy.name = names.numbered(&format!("{}.spec", original.name));
-                        program.functions.push(copy);
+                        program.functions.push(Arc::new(copy));
                         FuncId::new(program.functions.len() - 1)
                     }
                 };
@@ -101,7 +102,8 @@ pub fn specialize(program: &mut Program) -> Result<bool> {
                 id
             }
         };
-        let instr = &mut program.functions[call.caller].blocks[call.block.index()].instrs[call.index];
+        let instr =
+            &mut program.function_mut(FuncId::new(call.caller)).blocks[call.block.index()].instrs[call.index];
         let args: Vec<VarId> =
             instr.args.iter().zip(&call.key.1).filter(|(_, v)| v.is_none()).map(|(&a, _)| a).collect();
         instr.args = args.as_slice().into();

@@ -47,7 +47,7 @@ pub fn to_ssa(program: &mut Program) -> Result<bool> {
 /// `-from-ssa`.
 pub fn from_ssa(program: &mut Program) -> Result<bool> {
     // Nothing to leave (the common case): spare copying every function.
-    if !program.functions.iter().any(has_shadows) {
+    if !program.functions.iter().any(|f| has_shadows(f)) {
         return Ok(false);
     }
     // Only the functions with shadows are copied: leaving SSA form changes

@@ -238,7 +238,7 @@ pub(crate) fn check_skipped_functions_unchanged(
         crate::bril::passes::ssa::to_ssa(&mut in_ssa).unwrap();
         for program in [&case.program, &in_ssa] {
             for f in program.functions.iter().filter(|f| !may_change(f)) {
-                let mut copy = f.clone();
+                let mut copy = (**f).clone();
                 transform(&mut copy).unwrap();
                 assert!(
                     crate::bril::print::function_prints_same(program, &copy, f),
@@ -293,7 +293,7 @@ mod tests {
     fn the_checker_catches_a_pass_that_breaks_output_or_lies() {
         let case = corpus(0).into_iter().next().unwrap();
         let drop_prints = |p: &mut Program| {
-            for f in &mut p.functions {
+            for f in p.functions_mut() {
                 for b in &mut f.blocks {
                     b.instrs.retain(|i| i.op != Op::Print);
                 }
@@ -309,7 +309,9 @@ mod tests {
     fn the_checker_catches_a_pass_that_never_settles() {
         let case = corpus(0).into_iter().next().unwrap();
         let add_nop = |p: &mut Program| {
-            p.functions[0].blocks[0].instrs.insert(0, crate::bril::ir::Instr::new(Op::Nop));
+            std::sync::Arc::make_mut(&mut p.functions[0]).blocks[0]
+                .instrs
+                .insert(0, crate::bril::ir::Instr::new(Op::Nop));
             Ok(true)
         };
         check_pass_on(&case, &add_nop, Rerun::MayChange);
