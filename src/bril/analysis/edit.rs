@@ -248,6 +248,28 @@ impl<'a> Draft<'a> {
         self.make_mut()
     }
 
+    /// Repeats `plan` and `apply` until a plan finds nothing, a sweep
+    /// changes nothing or `max_sweeps` have run. The first plan is made on
+    /// the original, and the function is copied only when it has
+    /// something; each later one on the copy as the sweep before left it.
+    pub fn sweep<P>(
+        &mut self,
+        max_sweeps: usize,
+        plan: impl Fn(&Function) -> Option<P>,
+        apply: impl Fn(&mut Function, P) -> bool,
+    ) {
+        let Some(first) = plan(self.original) else { return };
+        let f = self.make_mut();
+        let mut next = Some(first);
+        for round in 1..=max_sweeps {
+            let Some(sweep) = next.take() else { break };
+            if !apply(f, sweep) || round == max_sweeps {
+                break;
+            }
+            next = plan(f);
+        }
+    }
+
     /// The function to write to, copied from the original on the first call.
     pub fn make_mut(&mut self) -> &mut Function {
         let original = self.original;

@@ -30,18 +30,7 @@ use crate::error::Result;
 /// nothing to hoist is not copied.
 pub fn licm(program: &mut Program) -> Result<bool> {
     rewrite_drafts_where(program, may_have_loops, |_, draft| {
-        // The first sweep is planned on the original: most functions have
-        // nothing to hoist, and then nothing is copied.
-        let Some(first) = plan(draft.original()) else { return Ok(()) };
-        let f = draft.make_mut();
-        let mut next = Some(first);
-        for round in 1..=MAX_SWEEPS {
-            let Some(sweep) = next.take() else { break };
-            if !apply(f, sweep) || round == MAX_SWEEPS {
-                break;
-            }
-            next = plan(f);
-        }
+        draft.sweep(MAX_SWEEPS, plan, apply);
         Ok(())
     })
 }
