@@ -21,14 +21,17 @@ use super::fold::Value;
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
+use std::sync::Arc;
 
 pub fn peephole(program: &mut Program) -> Result<bool> {
     let mut changed = false;
-    for f in program.functions_mut() {
-        // Each sweep may expose another rewrite (a copy now chaining).
+    for f in &mut program.functions {
+        // Each sweep may expose another rewrite (a copy now chaining). A
+        // function the first leaves alone is not copied.
         for _ in 0..8 {
-            if !sweep(f) {
-                break;
+            let Some(blocks) = sweep(f) else { break };
+            for (block, instrs) in Arc::make_mut(f).blocks.iter_mut().zip(blocks) {
+                block.instrs = instrs;
             }
             changed = true;
         }
@@ -77,13 +80,15 @@ impl Facts {
     }
 }
 
-fn sweep(f: &mut Function) -> bool {
+/// One sweep's code, block by block; `None` if it rewrites nothing.
+fn sweep(f: &Function) -> Option<Vec<Vec<Instr>>> {
     let failing = MaybeUndefinedReads::of(f);
     let globals = global_constants_given(f, &failing);
     let mut changed = false;
+    let mut blocks = Vec::with_capacity(f.blocks.len());
     // Versions only ever grow, so one table serves every block.
     let mut facts = Facts { known: FxHashMap::default(), version: vec![0; f.vars.len()] };
-    for (b, block) in f.blocks.iter_mut().enumerate() {
+    for (b, block) in f.blocks.iter().enumerate() {
         facts.known = FxHashMap::default();
         let mut out = Vec::with_capacity(block.instrs.len());
         for (i, instr) in block.instrs.iter().enumerate() {
@@ -119,9 +124,9 @@ fn sweep(f: &mut Function) -> bool {
             }
             out.push(instr);
         }
-        block.instrs = out;
+        blocks.push(out);
     }
-    changed
+    changed.then_some(blocks)
 }
 
 enum Rewrite {
