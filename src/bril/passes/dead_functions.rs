@@ -25,7 +25,9 @@ pub fn dead_functions(program: &mut Program) -> Result<bool> {
         i += 1;
         live[i - 1]
     });
-    for f in program.functions.iter_mut().filter(|f| f.instrs().any(|i| i.op == Op::Call)) {
+    // Only a function calling one whose index moved is written to (and so copied).
+    let moved = |c: Option<FuncId>| c.is_none_or(|c| new_id.get(c.index()).copied().flatten() != Some(c));
+    for f in program.functions.iter_mut().filter(|f| f.instrs().any(|i| i.op == Op::Call && moved(i.func))) {
         for instr in std::sync::Arc::make_mut(f).instrs_mut().filter(|i| i.op == Op::Call) {
             let old = instr.func.ok_or_else(|| Error::new(ErrorKind::Service, "a call without a callee"))?;
             instr.func = Some(new_id.get(old.index()).copied().flatten().ok_or_else(|| {

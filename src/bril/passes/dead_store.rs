@@ -49,20 +49,32 @@ pub fn dead_store(program: &mut Program) -> Result<bool> {
             continue;
         }
         let dead_stores = dead_stores(f, &allocations, &plan);
-        for (b, block) in std::sync::Arc::make_mut(f).blocks.iter_mut().enumerate() {
-            let mut k = 0;
-            let before = block.instrs.len();
-            block.instrs.retain(|instr| {
-                k += 1;
-                let dead = match allocations.touched_by(instr).map(|c| plan[c]) {
-                    Some(Plan::DeadStores) => dead_stores[b][k - 1],
+        let dead: Vec<Vec<bool>> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, block)| {
+                let dead = |(k, instr): (usize, &Instr)| match allocations.touched_by(instr).map(|c| plan[c])
+                {
+                    Some(Plan::DeadStores) => dead_stores[b][k],
                     Some(Plan::Unused { whole }) => whole || !matches!(instr.op, Op::Alloc | Op::Free),
                     Some(Plan::Keep) | None => false,
                 };
-                !dead
-            });
-            changed |= block.instrs.len() != before;
+                block.instrs.iter().enumerate().map(dead).collect()
+            })
+            .collect();
+        // A function with nothing to drop is not written to (and so not copied).
+        if !dead.iter().flatten().any(|&d| d) {
+            continue;
         }
+        for (block, dead) in std::sync::Arc::make_mut(f).blocks.iter_mut().zip(&dead) {
+            let mut k = 0;
+            block.instrs.retain(|_| {
+                k += 1;
+                !dead[k - 1]
+            });
+        }
+        changed = true;
     }
     Ok(changed)
 }

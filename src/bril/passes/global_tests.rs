@@ -137,6 +137,42 @@ fn passes_that_change_nothing_copy_nothing() {
     }
 }
 
+/// A program's copies share their functions, and a pass copies only the
+/// functions it changes: run on a copy of each corpus program (and of the
+/// program in SSA form), every function that comes out as it went in is
+/// still the one the original holds. `-lvn` numbers a block in place, so
+/// it copies every function it visits.
+#[test]
+fn passes_share_the_functions_they_leave_alone() {
+    use std::sync::Arc;
+    let cases = crate::bril::passes::testing::corpus(100);
+    for info in crate::bril::passes::registry().iter().filter(|p| p.flag != "-lvn") {
+        let mut shared = 0;
+        for case in &cases {
+            let mut in_ssa = case.program.clone();
+            crate::bril::passes::ssa::to_ssa(&mut in_ssa).unwrap();
+            for original in [&case.program, &in_ssa] {
+                let mut p = original.clone();
+                (info.run)(&mut p).unwrap();
+                for f in &p.functions {
+                    let Some(before) = original.functions.iter().find(|g| g.name == f.name) else { continue };
+                    if **before == **f {
+                        assert!(
+                            Arc::ptr_eq(before, f),
+                            "{}: {} copied @{} and left it as it was",
+                            case.name,
+                            info.flag,
+                            f.name
+                        );
+                        shared += 1;
+                    }
+                }
+            }
+        }
+        assert!(shared > 0, "{} changed every function", info.flag);
+    }
+}
+
 /// Every community benchmark, however long it runs, under the full
 /// pipeline; prints how long each pass took on the largest programs.
 #[test]

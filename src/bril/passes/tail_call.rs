@@ -22,9 +22,12 @@ use crate::error::Result;
 pub fn tail_call(program: &mut Program) -> Result<bool> {
     let mut changed = false;
     for (i, f) in program.functions.iter_mut().enumerate() {
-        // Only a function calling itself is written to (and so copied).
-        if !tail_call_sites(f, FuncId::new(i)).is_empty() {
-            changed |= loop_tail_calls(std::sync::Arc::make_mut(f), FuncId::new(i));
+        // Planned on the function as it is: only one with a call to turn
+        // into a loop is written to (and so copied).
+        let plans = plan(f, FuncId::new(i));
+        if !plans.is_empty() {
+            loop_tail_calls(std::sync::Arc::make_mut(f), plans);
+            changed = true;
         }
     }
     Ok(changed)
@@ -60,10 +63,12 @@ struct Plan {
     pos: crate::bril::ir::Pos,
 }
 
-fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
+/// The self-calls in tail position of `f` (whose id is `me`) worth turning
+/// into jumps back to the entry.
+fn plan(f: &Function, me: FuncId) -> Vec<Plan> {
     let sites = tail_call_sites(f, me);
     if sites.is_empty() || uses_ssa_ops(f) || !all_reads_defined(f) {
-        return false;
+        return Vec::new();
     }
     let (uses, defs) = (use_counts(f), def_counts(f));
     let is_param = |v: VarId| f.params.iter().any(|p| p.var == v);
@@ -108,10 +113,12 @@ fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
             rets_left -= call_cost - 1;
         }
     }
-    if plans.is_empty() {
-        return false;
-    }
+    plans
+}
 
+/// Turns the calls `plans` names (made on `f` as it stands) into jumps to a
+/// loop header that was the entry.
+fn loop_tail_calls(f: &mut Function, plans: Vec<Plan>) {
     // A new empty entry; the old entry becomes the loop header.
     for instr in f.instrs_mut() {
         instr.labels.iter_mut().for_each(|l| *l = BlockId::new(l.index() + 1));
@@ -132,7 +139,6 @@ fn loop_tail_calls(f: &mut Function, me: FuncId) -> bool {
         block.instrs.extend(copies);
         block.instrs.push(Instr::jmp(header).with_pos(plan.pos));
     }
-    true
 }
 
 /// Retargets the definition of `a` in `instrs` to write `p` directly, when
