@@ -19,25 +19,27 @@ use crate::bril::analysis::liveness::Liveness;
 use crate::bril::analysis::loops::Loop;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Op, Type, VarId};
+use std::cell::OnceCell;
 
-/// Facts every loop of a function is judged with.
-pub(super) struct LoopFacts {
+/// Facts every loop of a function is judged with. Recognising a counted
+/// loop needs the CFG, dominators and constants only; liveness and definite
+/// assignment, the costly part, are computed the first time a loop that is
+/// counted asks for them (most functions have none).
+pub(super) struct LoopFacts<'a> {
+    f: &'a Function,
     pub cfg: Cfg,
     pub dom: Dominators,
-    pub live: Liveness,
-    /// Definite assignment, for the variables live where it is asked.
-    pub definite: Definite,
+    live: OnceCell<Liveness>,
+    definite: OnceCell<Definite>,
     /// The positive value every definition of a variable gives, when all
     /// are one integer `const` (a parameter has none).
     pub positive_const: Vec<Option<i64>>,
 }
 
-impl LoopFacts {
-    pub fn new(f: &Function) -> LoopFacts {
+impl<'a> LoopFacts<'a> {
+    pub fn new(f: &'a Function) -> LoopFacts<'a> {
         let cfg = Cfg::new(f);
         let dom = Dominators::new(&cfg);
-        let live = Liveness::new(f, &cfg);
-        let definite = Definite::new(f, &cfg, &live);
         let n = f.vars.len();
         // None: no definition yet; Some(None): not one constant.
         let mut value: Vec<Option<Option<u64>>> = vec![None; n];
@@ -56,7 +58,16 @@ impl LoopFacts {
         }
         let positive_const =
             value.into_iter().map(|v| v.flatten().map(|b| b as i64).filter(|&s| s > 0)).collect();
-        LoopFacts { cfg, dom, live, definite, positive_const }
+        LoopFacts { f, cfg, dom, live: OnceCell::new(), definite: OnceCell::new(), positive_const }
+    }
+
+    pub fn live(&self) -> &Liveness {
+        self.live.get_or_init(|| Liveness::new(self.f, &self.cfg))
+    }
+
+    /// Definite assignment, for the variables live where it is asked.
+    pub fn definite(&self) -> &Definite {
+        self.definite.get_or_init(|| Definite::new(self.f, &self.cfg, self.live()))
     }
 }
 

@@ -275,7 +275,14 @@ fn keep_kept_results(program: &Program, sites: &[Vec<Site>], void: &mut [bool]) 
     for (g, calls) in by_caller.iter().enumerate().filter(|(_, calls)| !calls.is_empty()) {
         let f = &program.functions[g];
         let cfg = Cfg::new(f);
-        let live = Liveness::new(f, &cfg);
+        // Only the calls' destinations are asked about.
+        let mut tracked = vec![false; f.vars.len()];
+        for &(b, i, _) in calls {
+            if let Some(d) = f.block(b).instrs[i].def() {
+                tracked[d.index()] = true;
+            }
+        }
+        let live = Liveness::of(f, &cfg, &tracked);
         let mut after = Marks::new(f.vars.len());
         for group in calls.chunk_by(|x, y| x.0 == y.0) {
             let b = group[0].0;

@@ -81,10 +81,11 @@ fn doomed_loops(f: &Function) -> Vec<(BlockId, BlockId)> {
             let effect_free = |i: &Instr| i.op.is_pure() || matches!(i.op, Op::Jmp | Op::Br | Op::Nop);
             f.block(*b).instrs.iter().all(effect_free) && !facts.cfg.succs[b.index()].is_empty()
         };
-        if !lp.body.iter().all(computes_only) || !reads_assigned(f, &facts.definite, &mut scratch, &lp.body) {
+        if !lp.body.iter().all(computes_only) || !reads_assigned(f, facts.definite(), &mut scratch, &lp.body)
+        {
             continue;
         }
-        let live_at_exit = facts.live.live_in.get(counted.exit.index());
+        let live_at_exit = facts.live().live_in.get(counted.exit.index());
         let mut escapes = lp.body.iter().flat_map(|&b| f.block(b).instrs.iter()).filter_map(Instr::def);
         if escapes.any(|d| live_at_exit.contains(d.index())) {
             continue;

@@ -37,6 +37,7 @@ use crate::bril::analysis::liveness::Liveness;
 use crate::bril::hash::FxHashMap;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, Type, VarId};
 use crate::error::Result;
+use std::cell::OnceCell;
 
 /// `-reassociate`. A function whose trees are all canonical already is
 /// not copied.
@@ -108,7 +109,7 @@ enum Leaf {
 }
 
 /// Facts about one function the trees of every block need.
-struct Facts {
+struct Facts<'a> {
     defs: Vec<u32>,
     uses: Vec<u32>,
     /// Where a variable read exactly once is read.
@@ -116,11 +117,14 @@ struct Facts {
     /// The value of a variable whose only definition is a `const`.
     single_const: Vec<Option<u64>>,
     rank: Vec<u32>,
-    definite: Definite,
+    /// Definite assignment, computed when a tree to rebuild first asks.
+    definite: OnceCell<Definite>,
+    f: &'a Function,
+    cfg: &'a Cfg,
 }
 
-impl Facts {
-    fn new(f: &Function, cfg: &Cfg) -> Facts {
+impl<'a> Facts<'a> {
+    fn new(f: &'a Function, cfg: &'a Cfg) -> Facts<'a> {
         let n = f.vars.len();
         let (mut defs, mut uses) = (vec![0u32; n], vec![0u32; n]);
         let mut use_site = vec![None; n];
@@ -155,8 +159,11 @@ impl Facts {
             }
         }
         let rank = operand_ranks(f, &defs, &site, rank);
-        let definite = Definite::new(f, cfg, &Liveness::new(f, cfg));
-        Facts { defs, uses, use_site, single_const, rank, definite }
+        Facts { defs, uses, use_site, single_const, rank, definite: OnceCell::new(), f, cfg }
+    }
+
+    fn definite(&self) -> &Definite {
+        self.definite.get_or_init(|| Definite::new(self.f, self.cfg, &Liveness::new(self.f, self.cfg)))
     }
 }
 
@@ -210,7 +217,7 @@ fn operand_ranks(
 struct BlockView<'a> {
     b: BlockId,
     instrs: &'a [Instr],
-    facts: &'a Facts,
+    facts: &'a Facts<'a>,
     /// Indices of the instructions writing each variable, ascending.
     writes: FxHashMap<VarId, Vec<usize>>,
 }
@@ -227,7 +234,7 @@ impl BlockView<'_> {
     /// when it runs: written before it in the block, or else live on entry
     /// (where `definite` answers) and assigned there.
     fn assigned_at(&self, v: VarId, at: usize) -> bool {
-        self.last_write_before(v, at).is_some() || self.facts.definite.at_entry(self.b, v)
+        self.last_write_before(v, at).is_some() || self.facts.definite().at_entry(self.b, v)
     }
 
     /// Whether some instruction strictly between `from` and `to` writes `v`.
@@ -390,14 +397,6 @@ fn rebuild(
         }
     }
     inner.sort_unstable();
-    // Every leaf is read at the root instead: it must hold the same value
-    // there, and reading it where it was read must not have failed.
-    for leaf in &leaves {
-        let (Leaf::Var { var, at } | Leaf::Const { var, at, .. }) = *leaf;
-        if !view.assigned_at(var, at) || view.written_between(var, at, root) {
-            return None;
-        }
-    }
     let mut vars: Vec<VarId> = leaves
         .iter()
         .filter_map(|l| match *l {
@@ -456,7 +455,19 @@ fn rebuild(
             .iter()
             .zip(&chain)
             .all(|(a, b)| a.op == b.op && a.dest == b.dest && a.args == b.args && a.value == b.value);
-    (!same).then_some((inner, chain))
+    if same {
+        return None;
+    }
+    // Every leaf is read at the root instead: it must hold the same value
+    // there, and reading it where it was read must not have failed. (Asked
+    // last: a tree already canonical needs no definite assignment.)
+    for leaf in &leaves {
+        let (Leaf::Var { var, at } | Leaf::Const { var, at, .. }) = *leaf;
+        if !view.assigned_at(var, at) || view.written_between(var, at, root) {
+            return None;
+        }
+    }
+    Some((inner, chain))
 }
 
 #[cfg(test)]

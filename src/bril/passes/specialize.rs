@@ -144,7 +144,9 @@ fn worth_specialising(g: &Function) -> Vec<bool> {
     if g.instr_count() > MAX_CALLEE || g.blocks.is_empty() {
         return vec![false; g.params.len()];
     }
-    let live = Liveness::new(g, &Cfg::new(g));
+    let mut params = vec![false; g.vars.len()];
+    g.params.iter().for_each(|p| params[p.var.index()] = true);
+    let live = Liveness::of(g, &Cfg::new(g), &params);
     g.params.iter().map(|p| live.live_in.get(0).contains(p.var.index())).collect()
 }
 

@@ -93,8 +93,10 @@ fn candidates(f: &Function, cfg: &Cfg, definite: &Lazy, lp: &Loop, s: &mut Scrat
     // Certainly assigned on every edge into the header from outside (each
     // variable asked about is read in the loop before any write there).
     let assigned_on_entry = |v: VarId| outside.iter().all(|&p| definite.get().at_exit(p, v));
-    let invariant = |v: VarId| defs[v.index()].is_empty() && assigned_on_entry(v);
-    // The update `i = add i c` of a basic induction variable `i`, if `v` is one.
+    let unwritten = |v: VarId| defs[v.index()].is_empty();
+    // The update `i = add i c` of a basic induction variable `i`, if `v` is
+    // one, by the loop's code alone (the costly definite assignment is
+    // asked last, of a pair that passes every other test).
     let basic = |v: VarId| -> Option<((BlockId, usize), VarId)> {
         let [(b, i)] = defs[v.index()][..] else { return None };
         let instr = &f.block(b).instrs[i];
@@ -103,7 +105,7 @@ fn candidates(f: &Function, cfg: &Cfg, definite: &Lazy, lp: &Loop, s: &mut Scrat
             (Op::Add, Some(&c), Some(&x)) if x == v => c,
             _ => return None,
         };
-        (step != v && invariant(step) && assigned_on_entry(v)).then_some(((b, i), step))
+        (step != v && unwritten(step)).then_some(((b, i), step))
     };
     let mut found: Vec<Candidate> = Vec::new();
     for &b in &lp.body {
@@ -120,7 +122,8 @@ fn candidates(f: &Function, cfg: &Cfg, definite: &Lazy, lp: &Loop, s: &mut Scrat
                 continue;
             }
             for (iv, factor) in [(x, y), (y, x)] {
-                if let (Some((update, step)), true) = (basic(iv), invariant(factor)) {
+                let Some((update, step)) = basic(iv).filter(|_| unwritten(factor)) else { continue };
+                if [step, iv, factor].into_iter().all(assigned_on_entry) {
                     found.push(Candidate { update, iv, step, factor, products: vec![(b, i)] });
                     break;
                 }

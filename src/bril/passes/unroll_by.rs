@@ -90,27 +90,27 @@ fn analyse(f: &Function, facts: &LoopFacts, lp: &Loop, factor: usize) -> Option<
         return None;
     }
     let span = counted.step.checked_mul(factor as i64 - 1)?;
-    // The guard reads the counter and the bound before the loop would.
-    let (counter, bound) = (counted.counter, counted.bound);
-    // Both are read in the loop before any write, so live on entry to the
-    // header and at the end of each block entering it, where `definite` answers.
-    let live_in = facts.live.live_in.get(lp.header.index());
-    if !live_in.contains(counter.index()) || !live_in.contains(bound.index()) {
-        return None;
-    }
-    for p in facts.cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
-        if !facts.definite.at_exit(p, counter) || !facts.definite.at_exit(p, bound) {
-            return None;
-        }
-        if tests_counter(f, p, counter, bound, lp.header) {
-            return None;
-        }
-    }
     let header = f.block(lp.header);
     let size: usize =
         header.instrs.len() + counted.body.iter().map(|&b| f.block(b).instrs.len()).sum::<usize>();
     if size * factor > BUDGET {
         return None;
+    }
+    // The guard reads the counter and the bound before the loop would.
+    let (counter, bound) = (counted.counter, counted.bound);
+    // Both are read in the loop before any write, so live on entry to the
+    // header and at the end of each block entering it, where `definite` answers.
+    let live_in = facts.live().live_in.get(lp.header.index());
+    if !live_in.contains(counter.index()) || !live_in.contains(bound.index()) {
+        return None;
+    }
+    for p in facts.cfg.reachable_preds(lp.header).filter(|p| !lp.contains(*p)) {
+        if !facts.definite().at_exit(p, counter) || !facts.definite().at_exit(p, bound) {
+            return None;
+        }
+        if tests_counter(f, p, counter, bound, lp.header) {
+            return None;
+        }
     }
     Some(Counted { lp: counted, span, dead_compare: None })
 }
@@ -143,7 +143,7 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
     }
     // The copies leave out the comparison of the test when only the test's
     // branch reads it: nothing after it in its block, and not live after.
-    let live = &facts.live;
+    let live = facts.live();
     for plan in &mut plans {
         let (b, at, c) = (plan.lp.testing(), plan.lp.cmp_index, plan.lp.cond);
         let code = &f.block(b).instrs;
