@@ -226,7 +226,12 @@ fn propagate(f: &mut Function) {
 
 fn remove_dead_copies(f: &mut Function) {
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    // Only the copies' destinations are asked about.
+    let mut copied = vec![false; f.vars.len()];
+    for d in f.instrs().filter(|i| i.op == Op::Id).filter_map(Instr::def) {
+        copied[d.index()] = true;
+    }
+    let live = Liveness::of(f, &cfg, &copied);
     // Which reads may fail is a dataflow analysis of its own: made only
     // once some copy is dead (removing dead copies changes no other read).
     let mut failing: Option<MaybeUndefinedReads> = None;

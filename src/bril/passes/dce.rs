@@ -12,7 +12,7 @@ use crate::bril::hash::FxHashMap;
 use std::cell::OnceCell;
 
 use super::facts::{global_constants, use_counts};
-use super::fold::{cannot_fail, Value};
+use super::fold::{cannot_fail, safety_reads_operands, Value};
 use crate::bril::analysis::definite::MaybeUndefinedReads;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program, VarId};
 use crate::error::Result;
@@ -48,7 +48,10 @@ fn dce_round(f: &mut Arc<Function>) -> bool {
 /// at once, not one link per sweep.
 fn dead_code(f: &Function) -> Option<Vec<Vec<bool>>> {
     let mut uses = use_counts(f);
-    let globals = global_constants(f);
+    // Constants known everywhere: a dataflow analysis too, asked only when
+    // a `div` or `int2char` may be safe to delete.
+    let globals = OnceCell::new();
+    let global = |v: VarId| globals.get_or_init(|| global_constants(f)).get(v.index()).copied().flatten();
     // Which reads may fail is a dataflow analysis: asked only of an
     // instruction about to go, so a function with nothing dead skips it.
     let failing = OnceCell::new();
@@ -57,7 +60,7 @@ fn dead_code(f: &Function) -> Option<Vec<Vec<bool>>> {
     let mut dead: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     let mut removable: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     for (b, block) in f.blocks.iter().enumerate() {
-        let (d, r) = dead_in_block(&block.instrs, &uses, &globals, |i| may_fail(b, i));
+        let (d, r) = dead_in_block(&block.instrs, &uses, global, |i| may_fail(b, i));
         dead.push(d);
         removable.push(r);
     }
@@ -99,7 +102,7 @@ fn dead_code(f: &Function) -> Option<Vec<Vec<bool>>> {
 fn dead_in_block(
     instrs: &[Instr],
     uses: &[u32],
-    globals: &[Option<Value>],
+    global: impl Fn(VarId) -> Option<Value>,
     may_fail: impl Fn(usize) -> bool,
 ) -> (Vec<bool>, Vec<bool>) {
     let mut dead = vec![false; instrs.len()];
@@ -110,9 +113,11 @@ fn dead_in_block(
     let mut unread_def: FxHashMap<VarId, usize> = FxHashMap::default();
     let mut operands: Vec<Option<Value>> = Vec::new();
     for (i, instr) in instrs.iter().enumerate() {
-        let known = |v: &VarId| local_consts.get(v).copied().or(globals.get(v.index()).copied().flatten());
+        let known = |v: &VarId| local_consts.get(v).copied().or_else(|| global(*v));
         operands.clear();
-        operands.extend(instr.uses().iter().map(known));
+        if safety_reads_operands(instr.op) {
+            operands.extend(instr.uses().iter().map(known));
+        }
         removable[i] = instr.dest.is_some() && cannot_fail(instr.op, &operands);
         for u in instr.uses() {
             unread_def.remove(u);

@@ -65,6 +65,12 @@ impl Value {
     }
 }
 
+/// Whether [`cannot_fail`] looks at the operands of `op` (for every other
+/// operation, the answer is the same whatever they are).
+pub(super) fn safety_reads_operands(op: Op) -> bool {
+    matches!(op, Op::Div | Op::Int2Char)
+}
+
 /// Whether an instruction `op` whose operands are known to be `args` (None:
 /// unknown) can never fail at run time. Pure operations never fail; `div`
 /// is safe by a non-zero constant and `int2char` of a valid code point.
