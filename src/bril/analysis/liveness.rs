@@ -14,7 +14,7 @@
 
 use super::cfg::Cfg;
 use super::sets::{BlockSets, Marks};
-use crate::bril::ir::{BlockId, Function, Instr, Op};
+use crate::bril::ir::{BlockId, Function, Instr, Op, VarId};
 
 #[derive(Clone, Debug)]
 pub struct Liveness {
@@ -100,6 +100,18 @@ impl Liveness {
     /// others are never live. For a pass that asks about a few variables.
     pub fn of(f: &Function, cfg: &Cfg, tracked: &[bool]) -> Liveness {
         Liveness::compute(f, cfg, false, Some(tracked))
+    }
+
+    /// Liveness of `vars` only (the others are never live), for a pass
+    /// that asks about those variables alone.
+    pub fn of_vars(f: &Function, cfg: &Cfg, vars: impl IntoIterator<Item = VarId>) -> Liveness {
+        let mut tracked = vec![false; f.vars.len()];
+        for v in vars {
+            if let Some(t) = tracked.get_mut(v.index()) {
+                *t = true;
+            }
+        }
+        Liveness::of(f, cfg, &tracked)
     }
 
     /// Liveness of the variables and of the `set`/`get` shadows: slot `v` is

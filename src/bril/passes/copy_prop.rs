@@ -227,11 +227,8 @@ fn propagate(f: &mut Function) {
 fn remove_dead_copies(f: &mut Function) {
     let cfg = Cfg::new(f);
     // Only the copies' destinations are asked about.
-    let mut copied = vec![false; f.vars.len()];
-    for d in f.instrs().filter(|i| i.op == Op::Id).filter_map(Instr::def) {
-        copied[d.index()] = true;
-    }
-    let live = Liveness::of(f, &cfg, &copied);
+    let copies = f.instrs().filter(|i| i.op == Op::Id).filter_map(Instr::def);
+    let live = Liveness::of_vars(f, &cfg, copies);
     // Which reads may fail is a dataflow analysis of its own: made only
     // once some copy is dead (removing dead copies changes no other read).
     let mut failing: Option<MaybeUndefinedReads> = None;

@@ -276,13 +276,8 @@ fn keep_kept_results(program: &Program, sites: &[Vec<Site>], void: &mut [bool]) 
         let f = &program.functions[g];
         let cfg = Cfg::new(f);
         // Only the calls' destinations are asked about.
-        let mut tracked = vec![false; f.vars.len()];
-        for &(b, i, _) in calls {
-            if let Some(d) = f.block(b).instrs[i].def() {
-                tracked[d.index()] = true;
-            }
-        }
-        let live = Liveness::of(f, &cfg, &tracked);
+        let results = calls.iter().filter_map(|&(b, i, _)| f.block(b).instrs[i].def());
+        let live = Liveness::of_vars(f, &cfg, results);
         let mut after = Marks::new(f.vars.len());
         for group in calls.chunk_by(|x, y| x.0 == y.0) {
             let b = group[0].0;

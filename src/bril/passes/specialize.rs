@@ -144,9 +144,7 @@ fn worth_specialising(g: &Function) -> Vec<bool> {
     if g.instr_count() > MAX_CALLEE || g.blocks.is_empty() {
         return vec![false; g.params.len()];
     }
-    let mut params = vec![false; g.vars.len()];
-    g.params.iter().for_each(|p| params[p.var.index()] = true);
-    let live = Liveness::of(g, &Cfg::new(g), &params);
+    let live = Liveness::of_vars(g, &Cfg::new(g), g.params.iter().map(|p| p.var));
     g.params.iter().map(|p| live.live_in.get(0).contains(p.var.index())).collect()
 }
 
