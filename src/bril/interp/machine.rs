@@ -352,9 +352,7 @@ fn print(out: &mut Output<'_>, r: &[u64], items: &[(Slot, Kind)]) -> Result<()> 
 pub(crate) fn write_value(text: &mut String, bits: u64, kind: Kind) {
     use std::fmt::Write;
     match kind {
-        Kind::Int => {
-            let _ = write!(text, "{}", bits as i64);
-        }
+        Kind::Int => text.push_str(itoa::Buffer::new().format(bits as i64)),
         Kind::Bool => text.push_str(if bits != 0 { "true" } else { "false" }),
         Kind::Float => write_float(text, f64::from_bits(bits)),
         Kind::Char => text.push(char::from_u32(bits as u32).unwrap_or(char::REPLACEMENT_CHARACTER)),
