@@ -130,20 +130,9 @@ fn inline_into(
     let mut changed = false;
     // Of each call, in layout order, whether it reads a variable that may be
     // undefined. The walk below sees the original calls in that order (it
-    // steps over the bodies it copies in), counting them in `call`.
-    let failing = MaybeUndefinedReads::of(&f);
-    let risky_calls: Vec<bool> = f
-        .block_ids()
-        .flat_map(|b| {
-            let failing = &failing;
-            f.block(b)
-                .instrs
-                .iter()
-                .enumerate()
-                .filter(|(_, i)| i.op == Op::Call)
-                .map(move |(k, _)| failing.at(b, k))
-        })
-        .collect();
+    // steps over the bodies it copies in), counting them in `call`. Asked
+    // at the first call to inline, before any edit: most functions have none.
+    let mut risky_calls: Option<Vec<bool>> = None;
     let mut call = 0;
     let (mut b, mut i) = (0, 0);
     let result = loop {
@@ -162,7 +151,6 @@ fn inline_into(
             i += 1;
             continue;
         };
-        let copy_arguments = risky_calls.get(call - 1).copied().unwrap_or(true);
         let Some(g) = program.functions.get(gid.index()) else {
             i += 1;
             continue;
@@ -172,6 +160,8 @@ fn inline_into(
             i += 1;
             continue;
         }
+        let risky = risky_calls.get_or_insert_with(|| calls_reading_undefined(&f));
+        let copy_arguments = risky.get(call - 1).copied().unwrap_or(true);
         let (vars, labels) = names.get_or_insert_with(|| (FreshNames::vars(&f), FreshNames::labels(&f)));
         match inline_call(Arc::make_mut(&mut f), BlockId::new(b), i, g, vars, labels, copy_arguments) {
             Ok(added) => size = size + added - 1,
@@ -183,6 +173,23 @@ fn inline_into(
     };
     program.functions[fid.index()] = f;
     result.map(|()| changed)
+}
+
+/// Of each call of `f`, in layout order, whether it reads a variable that
+/// may be undefined there.
+fn calls_reading_undefined(f: &Function) -> Vec<bool> {
+    let failing = MaybeUndefinedReads::of(f);
+    f.block_ids()
+        .flat_map(|b| {
+            let failing = &failing;
+            f.block(b)
+                .instrs
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.op == Op::Call)
+                .map(move |(k, _)| failing.at(b, k))
+        })
+        .collect()
 }
 
 /// Replaces the call at `f.blocks[b].instrs[i]` by the body of `g`; returns

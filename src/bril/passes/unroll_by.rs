@@ -31,7 +31,7 @@
 //! A loop entered from a test of its own counter (the `main` block of an
 //! earlier unrolling) is not unrolled again.
 
-use crate::bril::analysis::edit::{is_jump_to_next, rewrite_functions_where};
+use crate::bril::analysis::edit::{is_jump_to_next, rewrite_drafts_where};
 use crate::bril::analysis::loops::{find_loops, may_have_loops, Loop};
 use crate::bril::ir::{Block, BlockId, Function, Instr, Literal, Op, Program, Type, VarId};
 use crate::error::Result;
@@ -59,8 +59,12 @@ pub fn loop_unroll_8(program: &mut Program) -> Result<bool> {
 
 /// Unrolls every qualifying loop by `factor`.
 pub fn unroll_by(program: &mut Program, factor: usize) -> Result<bool> {
-    rewrite_functions_where(program, may_have_loops, |_, f| {
-        unroll_function(f, factor);
+    // Planned on the original: a function with no loop to unroll is not copied.
+    rewrite_drafts_where(program, may_have_loops, |_, draft| {
+        let plans = plan(draft.get(), factor);
+        if !plans.is_empty() {
+            unroll(draft.make_mut(), &plans, factor);
+        }
         Ok(())
     })
 }
@@ -131,15 +135,23 @@ fn tests_counter(f: &Function, p: BlockId, counter: VarId, bound: VarId, header:
     })
 }
 
+/// Unrolls `f` in place (what the pass does to one function, for tests).
+#[cfg(test)]
 pub(super) fn unroll_function(f: &mut Function, factor: usize) {
+    let plans = plan(f, factor);
+    unroll(f, &plans, factor);
+}
+
+/// The loops of `f` that unrolling by `factor` takes.
+fn plan(f: &Function, factor: usize) -> Vec<Counted> {
     if f.blocks.is_empty() {
-        return;
+        return Vec::new();
     }
     let facts = LoopFacts::new(f);
     let loops = find_loops(&facts.cfg, &facts.dom);
     let mut plans: Vec<Counted> = loops.iter().filter_map(|lp| analyse(f, &facts, lp, factor)).collect();
     if plans.is_empty() {
-        return;
+        return plans;
     }
     // The copies leave out the comparison of the test when only the test's
     // branch reads it: nothing after it in its block, and not live after.
@@ -151,6 +163,14 @@ pub(super) fn unroll_function(f: &mut Function, factor: usize) {
         if !read_after && !live.live_out.get(b.index()).contains(c.index()) {
             plan.dead_compare = Some(at);
         }
+    }
+    plans
+}
+
+/// Unrolls the loops `plans` found in `f`.
+fn unroll(f: &mut Function, plans: &[Counted], factor: usize) {
+    if plans.is_empty() {
+        return;
     }
     // Innermost loops with acyclic bodies share no block.
     let n = f.blocks.len();
