@@ -4,6 +4,7 @@
 
 pub mod envs;
 pub mod observations;
+mod parsed;
 mod states;
 
 use crate::bril::compile::run_program;
@@ -83,7 +84,13 @@ pub fn action_space() -> Result<Space> {
     Ok(Commandline::new(ACTION_SPACE, flags)?.into())
 }
 
+/// The program of `benchmark`, parsed and verified (once per thread for the
+/// same contents, see [`parsed`]).
 fn parse_benchmark(benchmark: &Benchmark) -> Result<Program> {
+    parsed::parsed(benchmark.contents(), || parse_contents(benchmark))
+}
+
+fn parse_contents(benchmark: &Benchmark) -> Result<Program> {
     let text = std::str::from_utf8(benchmark.contents())
         .map_err(|_| Error::benchmark_init(format!("{}: the program is not UTF-8 text", benchmark.uri)))?;
     let program = parse_any(text).and_then(|p| verify(&p).map(|()| p));
