@@ -16,6 +16,11 @@ use std::hash::{Hash, Hasher};
 
 /// Programs kept; past it, the least recently used goes.
 const KEPT: usize = 64;
+/// Text kept in all (bytes): the table holds small programs, and a large
+/// one is left to the environments, which free it at `close()`.
+const KEPT_BYTES: usize = 1 << 20;
+/// The longest text kept.
+const LONGEST: usize = 64 << 10;
 
 struct Parsed {
     hash: u64,
@@ -46,10 +51,14 @@ pub fn parsed(contents: &[u8], parse: impl FnOnce() -> Result<Program>) -> Resul
         return Ok(program);
     }
     let program = parse()?;
+    if contents.len() > LONGEST {
+        return Ok(program);
+    }
     PARSED.with(|table| {
         if let Ok(mut table) = table.try_borrow_mut() {
-            if table.len() >= KEPT {
-                table.remove(0);
+            let mut bytes = table.iter().map(|p| p.contents.len()).sum::<usize>() + contents.len();
+            while !table.is_empty() && (table.len() >= KEPT || bytes > KEPT_BYTES) {
+                bytes -= table.remove(0).contents.len();
             }
             table.push(Parsed { hash, contents: contents.into(), program: program.clone() });
         }
@@ -103,5 +112,40 @@ mod tests {
         assert_eq!(calls.get(), before, "the first was kept");
         parsed(texts[1].as_bytes(), || parse(&texts[1])).unwrap();
         assert_eq!(calls.get(), before + 1, "the second was evicted");
+    }
+
+    #[test]
+    fn long_texts_are_not_kept_and_the_table_keeps_to_its_bytes() {
+        let calls = Cell::new(0);
+        let parse = |t: &str| {
+            calls.set(calls.get() + 1);
+            parse_text(t)
+        };
+        // A program just over the longest kept: parsed each time.
+        let body = "  x: int = const 1;\n".repeat(LONGEST / 20 + 1);
+        let long = format!("@main {{\n{body}  print x;\n}}");
+        assert!(long.len() > LONGEST);
+        for _ in 0..2 {
+            parsed(long.as_bytes(), || parse(&long)).unwrap();
+        }
+        assert_eq!(calls.get(), 2);
+        // Programs just under it: the table holds at most KEPT_BYTES of them.
+        let texts: Vec<String> = (0..KEPT_BYTES / LONGEST + 2)
+            .map(|i| {
+                format!("@main {{\n{}  print x;\n}}", "  x: int = const 1;\n".repeat(LONGEST / 20 - 2 - i))
+            })
+            .collect();
+        for t in &texts {
+            assert!(t.len() <= LONGEST);
+            parsed(t.as_bytes(), || parse(t)).unwrap();
+        }
+        let kept = PARSED.with(|table| table.borrow().iter().map(|p| p.contents.len()).sum::<usize>());
+        assert!(kept <= KEPT_BYTES, "{kept} bytes kept");
+        let before = calls.get();
+        parsed(texts[0].as_bytes(), || parse(&texts[0])).unwrap();
+        assert_eq!(calls.get(), before + 1, "the oldest went to make room");
+        let last = texts.last().unwrap();
+        parsed(last.as_bytes(), || parse(last)).unwrap();
+        assert_eq!(calls.get(), before + 1, "the newest stayed");
     }
 }
