@@ -61,11 +61,15 @@ lint() {
     cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
 }
 native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
-chromium() {
-  WASM_BINDGEN_USE_BROWSER=1 WASM_BINDGEN_TEST_TIMEOUT=600 \
-    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
-}
-node_wasm() { WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test --node; }
+# The wasm layers build and run the library's unit tests and the wasm_*
+# integration tests only (tests/house.rs checks that every wasm test lives in
+# one): the native tests have none for wasm32, and each binary costs a link,
+# a wasm-bindgen run and, in Chromium, a browser. Without debug information
+# a test module is a tenth of the size, which every one of those steps reads;
+# the name section still names each function in a trap's stack.
+wasm_tests() { CARGO_PROFILE_DEV_DEBUG=0 WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test "$@" -- --lib --test 'wasm_*'; }
+chromium() { WASM_BINDGEN_USE_BROWSER=1 wasm_tests --headless --chrome --chromedriver /usr/bin/chromedriver; }
+node_wasm() { wasm_tests --node; }
 # The JS linters: formatting and eslint first (they need no build), the types
 # after the build, which writes the generated compgym.d.ts the JS is typed against.
 js_bin=tests/js/node_modules/.bin

@@ -12,6 +12,9 @@
 //! 3. The library is free of Python, as its core is of wasm-bindgen: no file
 //!    names PyO3, the crate does not depend on it, and the binding in
 //!    `python/` is a crate of its own that depends on this one by path.
+//! 4. Every integration test that runs in wasm lives in a `tests/wasm_*.rs`
+//!    file: the wasm layers of `scripts/test.sh` run those and the library's
+//!    unit tests, and no other test binary.
 //!
 //! An import is a `use` of, or a path to, an item defined in another file,
 //! found by following `pub use` re-exports to the file that defines it. A
@@ -731,6 +734,24 @@ fn mentions(code: &str, word: &str) -> bool {
 }
 
 const PYTHON_WORDS: [&str; 5] = ["pyo3", "pyclass", "pymethods", "pyfunction", "pymodule"];
+
+#[test]
+fn wasm_tests_live_where_the_wasm_layers_run_them() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut wrong = Vec::new();
+    for entry in fs::read_dir(&tests).expect("tests/") {
+        let path = entry.expect("a tests/ entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if !name.ends_with(".rs") || name.starts_with("wasm_") {
+            continue;
+        }
+        let code = strip_comments_and_strings(&fs::read_to_string(&path).expect("a test file"));
+        if mentions(&code, "wasm_bindgen_test") {
+            wrong.push(name);
+        }
+    }
+    assert!(wrong.is_empty(), "wasm tests outside tests/wasm_*.rs, which the wasm layers skip: {wrong:?}");
+}
 
 #[test]
 fn the_library_is_free_of_python() {
