@@ -19,8 +19,14 @@ let cli;
 let brili;
 
 before(() => {
-  // The native command as `cargo test` builds it (a no-op after the native layer).
-  execFileSync('cargo', ['build', '--quiet', '--bin', 'compgym'], { cwd: root, stdio: 'inherit' });
+  // The native command as the native layer's `cargo test` builds it, with the
+  // same features, so after that layer nothing is compiled (a `cargo build`
+  // resolves the dependencies' features without the dev-dependencies, and
+  // would compile the crate again).
+  execFileSync('cargo', ['test', '--quiet', '--locked', '--no-run', '--features', 'fuzzing', '--test', 'cli'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   scratch = mkdtempSync(join(tmpdir(), 'compgym-cli-'));
   const tarball = execFileSync('npm', ['pack', pkgDir, '--pack-destination', scratch, '--silent'], {
     encoding: 'utf8',
