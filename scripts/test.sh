@@ -10,7 +10,7 @@
 #             build, tsc over the same JS (tsconfig.json: JSDoc against the
 #             generated compgym.d.ts), then the npm package (pack, install,
 #             import from Node and a plain page) and the playground end to
-#             end in Chromium (playwright-core)
+#             end in Chromium (playwright-core), two test files at a time
 #   python    the wheel built once (dev profile, the binding crate linted by
 #             clippy in the same build) and installed into .venv, then pytest
 #             on python/tests (Gymnasium's checker and vector envs,
@@ -78,7 +78,10 @@ js_lint() {
     "$js_bin/eslint" --config tests/js/eslint.config.mjs src/js/npm www/src
 }
 js_types() { node tests/js/typecheck.mjs; }
-js() { js_lint && scripts/build.sh && js_types && node --test --test-reporter=spec tests/js/; }
+# Two test files at a time, even on two cores: most of a file's time is a
+# browser or a worker waiting on another process, and no test asserts a time
+# (each holds with the machine's other core busy).
+js() { js_lint && scripts/build.sh && js_types && node --test --test-concurrency=2 --test-reporter=spec tests/js/; }
 # The wheel is built once, in the dev profile (opt-level 1: quick to build,
 # fast enough to test), with clippy-driver as the workspace wrapper: the
 # binding crate is linted in the same compilation (its Cargo.toml denies
