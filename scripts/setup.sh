@@ -71,12 +71,6 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $pinned" ]; then
   cargo install wasm-bindgen-cli --version "=$pinned" --quiet
 fi
 
-# wasm-pack, from crates.io (its npm wrapper downloads a binary, which fails here).
-if ! command -v wasm-pack >/dev/null; then
-  say "installing wasm-pack (a few minutes, once)"
-  cargo install wasm-pack --locked --quiet || cargo install wasm-pack --quiet
-fi
-
 # Installs the npm packages pinned in DIR/package-lock.json unless the very
 # same lock file was installed last time (a copy is kept beside them).
 npm_install_locked() {

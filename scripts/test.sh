@@ -4,8 +4,9 @@
 #             cargo test --no-fail-fast (unit, integration, CLI, doc tests, and
 #             the short fuzz run of tests/fuzz_short.rs, which needs the fuzzing
 #             feature; every test binary runs even after one fails)
-#   chromium  the wasm tests in headless Chromium (wasm-pack test --chrome)
-#   node      the same wasm tests in Node (wasm-pack test --node)
+#   chromium  the wasm tests in headless Chromium (cargo test --target
+#             wasm32-unknown-unknown, through wasm-bindgen's test runner)
+#   node      the same wasm tests in Node
 #   js        prettier --check and eslint over src/js/npm and www/src, the
 #             build, tsc over the same JS (tsconfig.json: JSDoc against the
 #             generated compgym.d.ts), then the npm package (pack, install,
@@ -63,13 +64,17 @@ lint() {
 native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
 # The wasm layers build and run the library's unit tests and the wasm_*
 # integration tests only (tests/house.rs checks that every wasm test lives in
-# one): the native tests have none for wasm32, and each binary costs a link,
-# a wasm-bindgen run and, in Chromium, a browser. Without debug information
-# a test module is a tenth of the size, which every one of those steps reads;
-# the name section still names each function in a trap's stack.
-wasm_tests() { CARGO_PROFILE_DEV_DEBUG=0 WASM_BINDGEN_TEST_TIMEOUT=600 wasm-pack test "$@" -- --lib --test 'wasm_*'; }
-chromium() { WASM_BINDGEN_USE_BROWSER=1 wasm_tests --headless --chrome --chromedriver /usr/bin/chromedriver; }
-node_wasm() { wasm_tests --node; }
+# one): the native tests have none for wasm32, and each test module costs a
+# build, a link, a wasm-bindgen run and, in Chromium, a browser. Without debug
+# information a module is a tenth of the size, which every one of those steps
+# reads; the name section still names each function in a trap's stack. The
+# runner is wasm-bindgen's (.cargo/config.toml); both layers share one build.
+wasm_tests() {
+  CARGO_PROFILE_DEV_DEBUG=0 WASM_BINDGEN_TEST_TIMEOUT=600 \
+    cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test 'wasm_*'
+}
+chromium() { CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 wasm_tests; }
+node_wasm() { wasm_tests; }
 # The JS linters: formatting and eslint first (they need no build), the types
 # after the build, which writes the generated compgym.d.ts the JS is typed against.
 js_bin=tests/js/node_modules/.bin
