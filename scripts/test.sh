@@ -83,9 +83,10 @@ js_lint() {
     "$js_bin/eslint" --config tests/js/eslint.config.mjs src/js/npm www/src
 }
 js_types() { node tests/js/typecheck.mjs; }
-# Two test files at a time, even on two cores: most of a file's time is a
-# browser or a worker waiting on another process, and no test asserts a time
-# (each holds with the machine's other core busy).
+# Two test files at a time, even on two cores: a file's time is partly a
+# browser or a worker waiting on another process (a cold run's tests took
+# 476-599 s, against 684 s one at a time), and no test asserts a time (each
+# holds with the machine's other core busy).
 js() { js_lint && scripts/build.sh && js_types && node --test --test-concurrency=2 --test-reporter=spec tests/js/; }
 # The wheel is built once, in the dev profile (opt-level 1: quick to build,
 # fast enough to test), with clippy-driver as the workspace wrapper: the
