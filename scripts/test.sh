@@ -61,6 +61,8 @@ lint() {
     cargo clippy --quiet --all-targets --features fuzzing -- -D warnings &&
     cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
 }
+# tests/js/cli.test.mjs asks cargo for this very build (same features) to
+# find the native command: change both together, or the JS layer compiles again.
 native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
 # The wasm layers build and run the library's unit tests and the wasm_*
 # integration tests only (tests/house.rs checks that every wasm test lives in
