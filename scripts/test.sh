@@ -64,16 +64,17 @@ lint() {
 # tests/js/cli.test.mjs asks cargo for this very build (same features) to
 # find the native command: change both together, or the JS layer compiles again.
 native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
-# The wasm layers build and run the library's unit tests and the wasm_*
-# integration tests only (tests/house.rs checks that every wasm test lives in
-# one): the native tests have none for wasm32, and each test module costs a
-# build, a link, a wasm-bindgen run and, in Chromium, a browser. Without debug
+# The wasm layers build and run the library's unit tests and the wasm
+# integration tests only: tests/wasm/ (one binary) and tests/wasm_hostile.rs
+# (tests/house.rs checks that every wasm test lives there). The native tests
+# have none for wasm32, and each test module costs a build, a link, a
+# wasm-bindgen run and, in Chromium, a browser. Without debug
 # information a module is a tenth of the size, which every one of those steps
 # reads; the name section still names each function in a trap's stack. The
 # runner is wasm-bindgen's (.cargo/config.toml); both layers share one build.
 wasm_tests() {
   CARGO_PROFILE_DEV_DEBUG=0 WASM_BINDGEN_TEST_TIMEOUT=600 \
-    cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test 'wasm_*'
+    cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test wasm --test wasm_hostile
 }
 chromium() { CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_USE_BROWSER=1 wasm_tests; }
 node_wasm() { wasm_tests; }

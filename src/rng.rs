@@ -203,7 +203,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Test vectors: these exact bits are checked natively and in wasm
-    /// (tests/wasm_rng.rs) so a platform difference cannot go unnoticed.
+    /// (tests/wasm/rng.rs) so a platform difference cannot go unnoticed.
     pub const SEED_42_U64: [u64; 4] =
         [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1, 0xECB8_AD47_03B3_60A1];
 

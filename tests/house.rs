@@ -12,8 +12,8 @@
 //! 3. The library is free of Python, as its core is of wasm-bindgen: no file
 //!    names PyO3, the crate does not depend on it, and the binding in
 //!    `python/` is a crate of its own that depends on this one by path.
-//! 4. Every integration test that runs in wasm lives in a `tests/wasm_*.rs`
-//!    file: the wasm layers of `scripts/test.sh` run those and the library's
+//! 4. Every integration test that runs in wasm lives in [`WASM_TESTS`]: the
+//!    wasm layers of `scripts/test.sh` run those binaries and the library's
 //!    unit tests, and no other test binary.
 //!
 //! An import is a `use` of, or a path to, an item defined in another file,
@@ -735,22 +735,36 @@ fn mentions(code: &str, word: &str) -> bool {
 
 const PYTHON_WORDS: [&str; 5] = ["pyo3", "pyclass", "pymethods", "pyfunction", "pymodule"];
 
+/// The test binaries the wasm layers run (`scripts/test.sh`), as paths under
+/// `tests/`: a folder holds one binary's modules.
+const WASM_TESTS: [&str; 2] = ["wasm", "wasm_hostile.rs"];
+
 #[test]
 fn wasm_tests_live_where_the_wasm_layers_run_them() {
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut wrong = Vec::new();
-    for entry in fs::read_dir(&tests).expect("tests/") {
-        let path = entry.expect("a tests/ entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        if !name.ends_with(".rs") || name.starts_with("wasm_") {
-            continue;
-        }
-        let code = strip_comments_and_strings(&fs::read_to_string(&path).expect("a test file"));
-        if mentions(&code, "wasm_bindgen_test") {
-            wrong.push(name);
+    let mut folders = vec![tests.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("a folder under tests/") {
+            let path = entry.expect("a tests/ entry").path();
+            let relative = path.strip_prefix(&tests).expect("under tests/").to_string_lossy().into_owned();
+            if WASM_TESTS.contains(&relative.as_str()) {
+                continue;
+            }
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if !relative.ends_with(".rs") {
+                continue;
+            }
+            let code = strip_comments_and_strings(&fs::read_to_string(&path).expect("a test file"));
+            if mentions(&code, "wasm_bindgen_test") {
+                wrong.push(relative);
+            }
         }
     }
-    assert!(wrong.is_empty(), "wasm tests outside tests/wasm_*.rs, which the wasm layers skip: {wrong:?}");
+    assert!(wrong.is_empty(), "wasm tests outside {WASM_TESTS:?}, which the wasm layers skip: {wrong:?}");
 }
 
 #[test]

@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(draw(&d, 3, &mask).unwrap(), draw(&d, 3, &mask).unwrap(), "seeded draws replay");
     }
 
-    /// The same draws as `tests/wasm_spaces_js.rs` makes through JavaScript.
+    /// The same draws as `tests/wasm/spaces_js.rs` makes through JavaScript.
     #[test]
     fn seeded_masked_draws_are_fixed() {
         let d: Space = Discrete::new("d", 5, 0).unwrap().into();

@@ -1,6 +1,6 @@
 //! Sampling test vectors: exact samples of a few spaces for seeds 0 and 42.
 //!
-//! They are checked by a native unit test and by `tests/wasm_spaces.rs`
+//! They are checked by a native unit test and by `tests/wasm/spaces.rs`
 //! under wasm32, so any platform difference in sampling (float rounding,
 //! `libm`, integer widths) fails a test. Values are compared as their JSON
 //! text, which for floats is the shortest round-tripping decimal: equal text

@@ -11,10 +11,9 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-mod js_values;
-use js_values::{get, message, name, num as n, obj};
+use crate::js_values::{get, message, name, num as n, obj};
 
-const STATES_CSV: &str = include_str!("data/compiler_env_states.csv");
+const STATES_CSV: &str = include_str!("../data/compiler_env_states.csv");
 const FIB: &str = "benchmark://suite-v0/fib-iter";
 
 /// Evaluates a JS expression.

@@ -16,8 +16,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-mod js_values;
-use js_values::{get, message, name, num as n, obj};
+use crate::js_values::{get, message, name, num as n, obj};
 
 // Where a few hundred steps of any search find something.
 const HISTOGRAM: &str = "benchmark://suite-v0/histogram";

@@ -10,8 +10,7 @@ use js_sys::JSON;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-mod js_values;
-use js_values::{get, num, obj};
+use crate::js_values::{get, num, obj};
 
 fn error_name(e: &JsValue) -> String {
     get(e, "name").as_string().unwrap()
