@@ -126,6 +126,8 @@ fn info_to_js(info: &Value) -> JsValue {
                 "actionHadNoEffect" => set_fresh(&object, &k.action_had_no_effect, &value),
                 "newActionSpace" => set_fresh(&object, &k.new_action_space, &value),
                 "error" => set_fresh(&object, &k.error, &value),
+                "actionMask" => set_fresh(&object, &k.action_mask, &value),
+                "fixedPoint" => set_fresh(&object, &k.fixed_point, &value),
                 other => set_fresh(&object, &JsValue::from_str(other), &value),
             }
         }

@@ -132,9 +132,9 @@ fn step_result_to_js(env: &CompilerEnv, result: StepResult, observation_ids: &[S
             set_fresh(&info, &k.error, &to_js_error(e));
         }
         if let Ok(Some(mask)) = env.action_mask() {
-            set_fresh(&info, &"actionMask".into(), &array_data_to_js(&ArrayData::U8(mask.allowed)));
+            set_fresh(&info, &k.action_mask, &array_data_to_js(&ArrayData::U8(mask.allowed)));
             if mask.fixed_point {
-                set_fresh(&info, &"fixedPoint".into(), &JsValue::TRUE);
+                set_fresh(&info, &k.fixed_point, &JsValue::TRUE);
             }
         }
         let out = Object::new();

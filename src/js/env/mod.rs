@@ -57,6 +57,8 @@ pub(crate) struct Keys {
     pub action_had_no_effect: JsValue,
     pub new_action_space: JsValue,
     pub error: JsValue,
+    pub action_mask: JsValue,
+    pub fixed_point: JsValue,
 }
 
 thread_local! {
@@ -69,6 +71,8 @@ thread_local! {
         action_had_no_effect: "actionHadNoEffect".into(),
         new_action_space: "newActionSpace".into(),
         error: "error".into(),
+        action_mask: "actionMask".into(),
+        fixed_point: "fixedPoint".into(),
     };
 }
 
