@@ -68,10 +68,10 @@ native() { lint && cargo test --locked --no-fail-fast --features fuzzing; }
 # integration tests only: tests/wasm/ (one binary) and tests/wasm_hostile.rs
 # (tests/house.rs checks that every wasm test lives there). The native tests
 # have none for wasm32, and each test module costs a build, a link, a
-# wasm-bindgen run and, in Chromium, a browser. Without debug
-# information a module is a tenth of the size, which every one of those steps
-# reads; the name section still names each function in a trap's stack. The
-# runner is wasm-bindgen's (.cargo/config.toml); both layers share one build.
+# wasm-bindgen run and, in Chromium, a browser. Without debug information a
+# module is a tenth of the size, which every one of those steps reads; the
+# name section still names each function in a trap's stack. The runner is
+# wasm-bindgen's (.cargo/config.toml); both layers share one build.
 wasm_tests() {
   CARGO_PROFILE_DEV_DEBUG=0 WASM_BINDGEN_TEST_TIMEOUT=600 \
     cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test wasm --test wasm_hostile
