@@ -19,6 +19,11 @@ mod space;
 
 use pyo3::prelude::*;
 
+/// The Rust side's allocations go through mimalloc, as in the native
+/// binaries (docs/benchmarks.md, "The native allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Every registered environment id, sorted.
 #[pyfunction]
 fn registered_ids() -> Vec<String> {

@@ -3,6 +3,10 @@
 //! runs); this file lends it the process's files and standard streams.
 //! The benchmark drivers are `compgym-bench`'s.
 
+/// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{Read, Stderr, Stdout, Write};
 use std::path::Path;
 use std::process::ExitCode;

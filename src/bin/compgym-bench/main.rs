@@ -15,6 +15,10 @@
 //! compgym-bench shape NAME SIZE [SEED]                    a generated program of a shape and size
 //! ```
 
+/// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
