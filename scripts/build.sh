@@ -38,6 +38,8 @@ else
   bindgen --out-dir pkg
 fi
 
+# The glue takes each object's pointer from guard.js's brand, not from a property.
+node scripts/guard-glue.mjs pkg/compgym.js
 cp pkg.json pkg/package.json
 rm pkg/compgym_bg.wasm.d.ts  # the raw module's exports: nothing a user imports
 # The package's init() and initSync() return nothing (api.js): the glue's return the wasm exports.

@@ -22,6 +22,8 @@
 // runs a short run as part of `make test`.
 
 import * as api from '../../pkg/node.js';
+// What the glue reads as an object's pointer (scripts/guard-glue.mjs), not its `__wbg_ptr`.
+import { guardPointer } from '../../pkg/guard.js';
 import { pathToFileURL } from 'node:url';
 
 const NAMES = new Set(api.errorNames());
@@ -635,10 +637,10 @@ function targets() {
 
 // ---- forged, foreign, aliased and freed objects ----
 
-/** The pointer a live object of the package reads as its `__wbg_ptr` (to forge aliases of). */
+/** The pointer of a live object of the package, as the glue takes it (to forge aliases of). */
 function pointerOf(o) {
   try {
-    return o.__wbg_ptr;
+    return guardPointer(o);
   } catch {
     return 8;
   }
@@ -686,13 +688,13 @@ export function forged(r, fx, klass) {
 /**
  * Tries to put another pointer into a live object: writes, redefinitions,
  * deletions and prototype changes of `__wbg_ptr` and `__destroy_into_raw`.
- * Each is refused (a TypeError) or has no effect: the object keeps its own
- * pointer and keeps working (checked by the caller's probe).
+ * Each is refused (a TypeError) or has no effect: the glue still takes the
+ * object's own pointer and the object keeps working (checked by the caller's probe).
  */
 function tamper(r, fx, o) {
   // Another live object's pointer, taken without making one (which could retire `o`).
   const alias = pointerOf(r.pick([...fx.live.values()].flat().filter((x) => x !== o)) ?? {});
-  const before = pointerOf(o);
+  const before = guardPointer(o);
   const proto = Object.getPrototypeOf(o);
   const attempts = [
     () => {
@@ -712,7 +714,7 @@ function tamper(r, fx, o) {
   } finally {
     // A prototype change may succeed (objects stay extensible): undo it so the fixture keeps its methods.
     if (Object.getPrototypeOf(o) !== proto) Object.setPrototypeOf(o, proto);
-    if (pointerOf(o) !== before) throw new Error(`tampering changed the pointer of a live object from ${before} to ${pointerOf(o)}`);
+    if (guardPointer(o) !== before) throw new Error(`tampering changed the pointer of a live object from ${before} to ${guardPointer(o)}`);
   }
 }
 

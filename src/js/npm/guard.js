@@ -2,8 +2,8 @@
 // every object of the wrong class, out of the wasm code; and keeps the wasm
 // memory out of reach of JS.
 //
-// The generated glue (`compgym.js`) passes a class's pointer into the wasm
-// memory as `obj.__wbg_ptr`, and trusts it: given another class's pointer
+// The glue wasm-bindgen generates (`compgym.js`) passes a class's pointer
+// into the wasm memory, and trusts it: given another class's pointer
 // (`Space.prototype.toJSON.call(rng)`), a number of the user's choosing
 // (`{__wbg_ptr: 8}`, a Proxy that answers 8, a pointer written over) or a
 // freed one, the wasm code reads, writes or frees memory that is not that
@@ -11,24 +11,27 @@
 // its class and pointer in a private field of this module's (`Brands`), and
 // every entry point checks the brand before any wasm code runs:
 //
-// - Made: the glue assigns `__wbg_ptr` in a class's constructor and in its
+// - Pointers: the build rewrites the glue (`scripts/guard-glue.mjs`) so that
+//   it reads, sets and takes an object's pointer through `guardPointer`,
+//   `guardSetPointer` and `guardTakePointer` here, never through the
+//   object's `__wbg_ptr` or `__destroy_into_raw`. A property user code
+//   adds, shadows or redefines on an object, or a changed prototype, is
+//   never read by the glue: it cannot put another pointer in the object's
+//   place, and the objects need no own properties to stop it.
+// - Made: the glue sets the pointer in a class's constructor and in its
 //   static `__wrap` (every object a call returns, directly or inside an
-//   array, comes through it). That assignment lands on the prototype's
-//   setter, which only notes the pointer; the constructor (through the class
-//   exported in its place, see `exportedClass`) and `__wrap` then brand the
-//   object and give it `__wbg_ptr` and `__destroy_into_raw` as own
-//   non-configurable properties that read the brand, so no write, own
-//   property or prototype change can put another pointer in their place.
-//   The raw classes, and so `__wrap`, are never exported.
+//   array, comes through it), which only notes it; the constructor (through
+//   the class exported in its place, see `exportedClass`) and `__wrap` then
+//   brand the object. The raw classes, and so `__wrap`, are never exported.
 // - Checked: every method, getter, setter and static method throws a
 //   TypeError unless `this` and each class argument (found from the glue's
 //   `_assertClass` calls) are branded with the right class: an object of
 //   another class, a Proxy of a real object, an object built from a
 //   prototype, or anything else. A freed object is a ValueError.
-// - Freed: `free()` (and a method that takes its argument by value) goes
-//   through `__destroy_into_raw`, which removes the brand: the object can no
-//   longer reach the wasm code. `free()` twice is a no-op; through a Proxy
-//   or on another class's object it is a TypeError.
+// - Freed: `free()` (and a method that takes its argument by value) takes
+//   the pointer through `guardTakePointer`, which removes the brand: the
+//   object can no longer reach the wasm code. `free()` twice is a no-op;
+//   through a Proxy or on another class's object it is a TypeError.
 // - `initSync()` and `init()` return nothing: the glue's return the wasm
 //   exports, and with them the memory.
 //
@@ -154,9 +157,13 @@ class Brands extends Stamp {
 /** @type {object | null} */
 let pendingObject = null;
 let pendingPointer = 0;
-/** The object whose `__destroy_into_raw` is running: its pointer may be set to 0. */
+/** The object whose pointer `guardTakePointer` is taking: the glue sets it to 0. */
 /** @type {object | null} */
 let destroying = null;
+
+/** Each class's own `__destroy_into_raw` (the glue's, rewritten): what taking a pointer runs. */
+/** @type {Map<GlueClass, (this: object) => number>} */
+const destroyOf = new Map();
 
 /**
  * A short description of `value` for an error message; runs no user code.
@@ -200,35 +207,65 @@ function requireLive(value, klass, where, role) {
   throw namedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
 }
 
-/** The own `__wbg_ptr` of a branded object: its pointer, read from the brand. */
-const ownPointer = {
-  get: /** @this {object} */ function () {
-    const brand = Brands.of(this);
-    if (brand !== undefined && brand !== FREED) return brand.ptr;
-    if (brand === FREED) throw namedError('ValueError', 'this object was freed: free() was called on it');
-    throw namedError('TypeError', 'this is not an object made by compgym (a Proxy or copy of one?)');
-  },
-  set: /** @this {object} @param {unknown} ptr */ function (ptr) {
-    // Only the glue's `__destroy_into_raw` writes it, with 0.
-    if (destroying !== this || ptr !== 0) throw namedError('TypeError', '__wbg_ptr is read-only');
-    Brands.free(this);
-  },
-};
-const ownPointerDescriptor = { get: ownPointer.get, set: ownPointer.set, configurable: false, enumerable: false };
+// ---- the glue's pointers (see scripts/guard-glue.mjs) ----
 
 /**
- * Brands `obj`, just made by the glue as a `klass`, with the pointer the glue
- * assigned; `destroy` is the class's own `__destroy_into_raw` descriptor.
+ * The pointer of `obj` for the glue: its brand's, or while the glue is
+ * making it, the one the glue set. Entry points have checked `obj` already.
+ * @param {object} obj
+ * @returns {number}
+ */
+export function guardPointer(obj) {
+  const brand = Brands.of(obj);
+  if (brand !== undefined && brand !== FREED) return brand.ptr;
+  if (brand === undefined && obj === pendingObject) return pendingPointer;
+  throw namedError(brand === FREED ? 'ValueError' : 'TypeError', `${kindOf(obj)} has no pointer`);
+}
+
+/**
+ * The glue setting `obj`'s pointer: noted for `brand` while it makes the
+ * object, or 0 while `guardTakePointer` takes it; never anything else.
+ * @param {object} obj
+ * @param {number} ptr
+ */
+export function guardSetPointer(obj, ptr) {
+  if (obj === destroying && ptr === 0) return;
+  if (Brands.of(obj) !== undefined) throw namedError('TypeError', '__wbg_ptr is read-only');
+  pendingObject = obj;
+  pendingPointer = ptr;
+}
+
+/**
+ * Takes the pointer of live `obj` (for `free()`, or a call that takes it by
+ * value): runs its class's `__destroy_into_raw` (which leaves the glue's
+ * finalizer) and removes the brand, so the object reaches the wasm code no more.
+ * @param {object} obj
+ * @returns {number}
+ */
+export function guardTakePointer(obj) {
+  const brand = Brands.of(obj);
+  if (brand === undefined || brand === FREED) {
+    throw namedError(brand === FREED ? 'ValueError' : 'TypeError', `${kindOf(obj)} cannot be freed`);
+  }
+  destroying = obj;
+  try {
+    /** @type {(this: object) => number} */ (destroyOf.get(brand.klass)).call(obj);
+  } finally {
+    destroying = null;
+    Brands.free(obj);
+  }
+  return brand.ptr;
+}
+
+/**
+ * Brands `obj`, just made by the glue as a `klass`, with the pointer the glue set.
  * @param {object} obj
  * @param {GlueClass} klass
- * @param {PropertyDescriptor} destroy
  */
-function brand(obj, klass, destroy) {
+function brand(obj, klass) {
   const ptr = obj === pendingObject ? pendingPointer : 0;
   pendingObject = null;
   if (ptr === 0) throw namedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
-  Object.defineProperty(obj, '__wbg_ptr', ownPointerDescriptor);
-  Object.defineProperty(obj, '__destroy_into_raw', destroy);
   new Brands(obj, { klass, ptr });
   return obj;
 }
@@ -340,46 +377,33 @@ function guardClass(klass, api) {
   checkMembers(klass, `${name}.`, null, api);
   checkMembers(proto, `${name}.prototype.`, klass, api);
 
-  // Objects without their own pointer: the glue assigning one while making
-  // an object (noted, for `brand`), or anything else.
+  // The glue no longer reads these (see the top of this file); read, they
+  // tell a live object's pointer, and they cannot be written or replaced.
   Object.defineProperty(proto, '__wbg_ptr', {
     configurable: false,
     /** @this {object} */
     get() {
-      if (this === pendingObject) return pendingPointer;
-      throw namedError('TypeError', `this is not a ${name} made by compgym`);
+      requireLive(this, klass, `${name}.prototype.__wbg_ptr`, 'this');
+      return guardPointer(this);
     },
-    /**
-     * @this {object}
-     * @param {unknown} ptr
-     */
-    set(ptr) {
-      if (typeof ptr !== 'number') throw namedError('TypeError', '__wbg_ptr is read-only');
-      pendingObject = this;
-      pendingPointer = ptr;
+    set() {
+      throw namedError('TypeError', '__wbg_ptr is read-only');
     },
   });
-
-  const destroy = proto.__destroy_into_raw;
+  destroyOf.set(klass, proto.__destroy_into_raw);
   /** @this {object} */
   const guardedDestroy = function () {
     requireLive(this, klass, name, 'this');
-    destroying = this;
-    try {
-      return destroy.call(this);
-    } finally {
-      destroying = null;
-    }
+    return guardTakePointer(this);
   };
   Object.defineProperty(proto, '__destroy_into_raw', { value: guardedDestroy, writable: false, configurable: false });
-  const ownDestroy = { value: guardedDestroy, writable: false, configurable: false, enumerable: false };
 
   const wrap = klass.__wrap;
   if (typeof wrap === 'function') {
     // Every object a call returns is made here (never exported: see `exportedClass`).
     /** @param {number} ptr */
     klass.__wrap = function (ptr) {
-      return brand(wrap.call(klass, ptr), klass, ownDestroy);
+      return brand(wrap.call(klass, ptr), klass);
     };
   }
 
@@ -402,7 +426,7 @@ function guardClass(klass, api) {
   proto.free = guardedFree;
   if (typeof Symbol.dispose === 'symbol' && proto[Symbol.dispose] === free) proto[Symbol.dispose] = guardedFree;
 
-  return exportedClass(klass, ownDestroy);
+  return exportedClass(klass);
 }
 
 /**
@@ -410,10 +434,9 @@ function guardClass(klass, api) {
  * `new` brands what it makes, and `__wrap` (which would brand any number)
  * cannot be read, written or listed.
  * @param {GlueClass} klass
- * @param {PropertyDescriptor} ownDestroy
  * @returns {GlueClass}
  */
-function exportedClass(klass, ownDestroy) {
+function exportedClass(klass) {
   const hidden = (/** @type {string | symbol} */ key) => key === '__wrap';
   /** @type {GlueClass} */
   const exported = new Proxy(klass, {
@@ -426,7 +449,7 @@ function exportedClass(klass, ownDestroy) {
       } catch (error) {
         throw retyped(error, klass.name);
       }
-      brand(obj, klass, ownDestroy);
+      brand(obj, klass);
       if (proto !== null && typeof proto === 'object' && proto !== klass.prototype) Object.setPrototypeOf(obj, proto);
       return obj;
     },
