@@ -4,6 +4,7 @@
 //! The benchmark drivers are `compgym-bench`'s.
 
 /// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

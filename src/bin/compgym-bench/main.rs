@@ -16,6 +16,7 @@
 //! ```
 
 /// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
