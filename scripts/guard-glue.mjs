@@ -14,6 +14,7 @@
 //
 //   node scripts/guard-glue.mjs pkg/compgym.js
 import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const NAMES = ['guardPointer', 'guardSetPointer', 'guardTakePointer'];
 
@@ -30,8 +31,9 @@ export function guardGlue(source) {
   const rewritten = source
     .replace(/\b([A-Za-z_$][\w$]*)\.__wbg_ptr = ([^;\n]+);/g, counted((_, obj, value) => `guardSetPointer(${obj}, ${value});`))
     .replace(/\b([A-Za-z_$][\w$]*)\.__destroy_into_raw\(\)/g, counted((_, obj) => `guardTakePointer(${obj})`))
-    .replace(/\b([A-Za-z_$][\w$]*)\.__wbg_ptr\b/g, counted((_, obj) => `guardPointer(${obj})`));
-  const left = rewritten.match(/.*\.(__wbg_ptr|__destroy_into_raw\().*/);
+    .replace(/\b([A-Za-z_$][\w$]*)\.__wbg_ptr\b(?!\s*[-+*/%&|^<>]*=(?!=))/g, counted((_, obj) => `guardPointer(${obj})`));
+  // Anything left but the classes' own `__destroy_into_raw() {` definitions.
+  const left = rewritten.match(/.*(__wbg_ptr|__destroy_into_raw(?!\(\) \{)).*/);
   if (left) throw new Error(`a pointer access the rewrite does not know: ${left[0].trim()}`);
   if (count === 0) throw new Error('no pointer access found: has the glue changed?');
   // After the first line when it is the `@ts-self-types` comment, which must lead.
@@ -40,7 +42,7 @@ export function guardGlue(source) {
   return head + importLine + rewritten.slice(head.length);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [path] = process.argv.slice(2);
   writeFileSync(path, guardGlue(readFileSync(path, 'utf8')));
 }

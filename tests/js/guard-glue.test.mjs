@@ -1,0 +1,67 @@
+// scripts/guard-glue.mjs: the build's rewrite of wasm-bindgen's glue, so that
+// it takes every pointer from guard.js's brand. A glue of a form the rewrite
+// does not know stops the build rather than ship a pointer read from a property.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { guardGlue } from '../../scripts/guard-glue.mjs';
+
+// The shapes of the pinned wasm-bindgen's glue, one of each.
+const GLUE = `/* @ts-self-types="./compgym.d.ts" */
+export class Space {
+    static __wrap(ptr) {
+        const obj = Object.create(Space.prototype);
+        obj.__wbg_ptr = ptr;
+        SpaceFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        SpaceFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_space_free(ptr, 0);
+    }
+    equals(other) {
+        _assertClass(other, Space);
+        return wasm.space_equals(this.__wbg_ptr, other.__wbg_ptr) !== 0;
+    }
+}
+`;
+
+test('every read, write and take of a pointer goes through the guard', () => {
+  const out = guardGlue(GLUE);
+  const lines = out.split('\n');
+  assert.equal(lines[0], '/* @ts-self-types="./compgym.d.ts" */', 'the directive stays first');
+  assert.equal(lines[1], "import { guardPointer, guardSetPointer, guardTakePointer } from './guard.js';");
+  for (const expected of [
+    'guardSetPointer(obj, ptr);',
+    'SpaceFinalization.register(obj, guardPointer(obj), obj);',
+    'const ptr = guardPointer(this);',
+    'guardSetPointer(this, 0);',
+    'const ptr = guardTakePointer(this);',
+    'wasm.space_equals(guardPointer(this), guardPointer(other))',
+    '__destroy_into_raw() {',
+  ]) {
+    assert.ok(out.includes(expected), expected);
+  }
+  assert.doesNotMatch(out, /__wbg_ptr/);
+});
+
+test('a glue the rewrite does not know stops the build', () => {
+  assert.throws(() => guardGlue('export const nothing = 1;'), /no pointer access found/);
+  for (const unknown of ['x["__wbg_ptr"];', 'x.__wbg_ptr += 1;', 'x.__destroy_into_raw.call(y);']) {
+    assert.throws(() => guardGlue(`a.__wbg_ptr = 1;\n${unknown}`), /a pointer access the rewrite does not know/, unknown);
+  }
+  assert.throws(() => guardGlue('function guardPointer() {}\na.__wbg_ptr = 1;'), /already uses the name guardPointer/);
+});
+
+test('the built package glue is the rewritten one', () => {
+  const glue = readFileSync(new URL('../../pkg/compgym.js', import.meta.url), 'utf8');
+  assert.match(glue, /^\/\* @ts-self-types="\.\/compgym\.d\.ts" \*\/\nimport \{ guardPointer, guardSetPointer, guardTakePointer \} from '\.\/guard\.js';/);
+  assert.doesNotMatch(glue, /__wbg_ptr/);
+  assert.match(glue, /guardTakePointer\(this\)/);
+});
