@@ -1,7 +1,7 @@
 // The package under bundlers: the app in bundlers/app (load the wasm, step an
 // environment, call the service in a worker through compgym/remote.js, run an
 // agent in its worker through compgym/agents.js) built
-// with Vite, webpack 5 and esbuild against the packed tarball, served by Vite's
+// with Vite, webpack 5 and esbuild (minified and not) against the packed tarball, served by Vite's
 // dev server, and loaded with no bundler at all, each run in headless Chromium. The bundlers (pinned in bundlers/package-lock.json) are
 // installed once into .tmp/bundlers and reused while the lock file is unchanged.
 import { test, before, after } from 'node:test';
@@ -116,6 +116,7 @@ function check(result) {
     compilerVersion: `bril-compgym ${manifest.version}`,
     stepped: true,
     error: 'SessionNotFound',
+    guard: { refused: 'TypeError: Space.prototype.sampleWith: rng is not a Rng made by compgym: it is a Space', banditArms: 1 },
     toyVersion: result.toyVersion,
     agentRun: { agent: 'greedy', smaller: true, reported: true },
   });
@@ -123,7 +124,7 @@ function check(result) {
   assert.match(result.toyVersion, /^toy /);
 }
 
-for (const bundler of ['vite', 'webpack', 'esbuild']) {
+for (const bundler of ['vite', 'webpack', 'esbuild', 'esbuild-unminified']) {
   test(`${bundler}: the bundled app loads the wasm, steps an environment, calls the service and runs an agent in workers`, async () => {
     check(await buildAndRun(bundler));
   });

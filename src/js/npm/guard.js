@@ -24,8 +24,9 @@
 //   the class exported in its place, see `exportedClass`) and `__wrap` then
 //   brand the object. The raw classes, and so `__wrap`, are never exported.
 // - Checked: every method, getter, setter and static method throws a
-//   TypeError unless `this` and each class argument (found from the glue's
-//   `_assertClass` calls) are branded with the right class: an object of
+//   TypeError unless `this` and each class argument (the glue's
+//   `_assertClass` calls, listed at build time in its
+//   `GUARD_CLASS_ARGUMENTS`) are branded with the right class: an object of
 //   another class, a Proxy of a real object, an object built from a
 //   prototype, or anything else. A freed object is a ValueError.
 // - Freed: `free()` (and a method that takes its argument by value) takes
@@ -50,6 +51,11 @@
 // running (a Proxy trap or callback inside `space.contains(value)` that
 // calls `space.sample()`) is refused, which is a ServiceError like every
 // other re-entry. A wrapper costs a private-field read or two per call.
+//
+// Nothing here reads a function's source or a class's `name`: bundlers rename
+// classes and parameters and minifiers rewrite calls, so classes are named by
+// the names the bindings module exports them under, and the class arguments
+// come from the table the build wrote.
 import { namedError } from './errors.js';
 
 /** @typedef {typeof import('./compgym.js')} Bindings */
@@ -166,6 +172,18 @@ let destroying = null;
 const destroyOf = new Map();
 
 /**
+ * Each glue class's name as the bindings module exports it (its own `name`
+ * may be a bundler's or a minifier's).
+ * @type {Map<GlueClass, string>}
+ */
+const classNames = new Map();
+
+/** @param {GlueClass} klass */
+function nameOf(klass) {
+  return classNames.get(klass) ?? klass.name;
+}
+
+/**
  * A short description of `value` for an error message; runs no user code.
  * @param {unknown} value
  */
@@ -173,7 +191,7 @@ function kindOf(value) {
   if (value === null) return 'null';
   if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
   const brand = Brands.of(value);
-  if (brand) return `a ${brand.klass.name}`;
+  if (brand) return `a ${nameOf(brand.klass)}`;
   return brand === FREED ? 'a freed object' : 'an object compgym did not make (or a Proxy of one)';
 }
 
@@ -186,7 +204,7 @@ function kindOf(value) {
  */
 export function isLiveOf(value, className) {
   const brand = Brands.of(value);
-  return brand !== undefined && brand !== FREED && brand.klass.name === className;
+  return brand !== undefined && brand !== FREED && nameOf(brand.klass) === className;
 }
 
 /**
@@ -204,7 +222,7 @@ function requireLive(value, klass, where, role) {
   if (brand === FREED) {
     throw namedError('ValueError', `${what} was freed: free() was called on it, or a call took it`);
   }
-  throw namedError('TypeError', `${what} is not a ${klass.name} made by compgym: it is ${kindOf(value)}`);
+  throw namedError('TypeError', `${what} is not a ${nameOf(klass)} made by compgym: it is ${kindOf(value)}`);
 }
 
 // ---- the glue's pointers (see scripts/guard-glue.mjs) ----
@@ -265,7 +283,7 @@ export function guardTakePointer(obj) {
 function brand(obj, klass) {
   const ptr = obj === pendingObject ? pendingPointer : 0;
   pendingObject = null;
-  if (ptr === 0) throw namedError('TypeError', `${klass.name} cannot be made with new: use its factories`);
+  if (ptr === 0) throw namedError('TypeError', `${nameOf(klass)} cannot be made with new: use its factories`);
   new Brands(obj, { klass, ptr });
   return obj;
 }
@@ -273,40 +291,32 @@ function brand(obj, klass) {
 // ---- the glue's functions, checked ----
 
 /**
- * The parameter names of a glue function, from its source.
- * @param {string} source
+ * The methods of the table whose class arguments are checked: every one, once the bindings are guarded.
+ * @type {Set<string>}
  */
-function parameterNames(source) {
-  const open = source.indexOf('(');
-  const close = source.indexOf(')', open);
-  return source
-    .slice(open + 1, close)
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-}
+const checkedMethods = new Set();
 
 /**
- * The class arguments of glue function `f`: `[index, class, optional]` for
- * each `_assertClass(param, Class)` in its source.
- * @param {Function} f
+ * The class arguments of glue method `what` ("Space.prototype.sampleWith"):
+ * `[index, class, optional, parameter]` for each, from the table the build
+ * wrote into the glue (see scripts/guard-glue.mjs).
+ * @param {string} what
  * @param {Bindings} api
  * @returns {[number, GlueClass, boolean, string][]}
  */
-function classArguments(f, api) {
-  const source = Function.prototype.toString.call(f);
-  const params = parameterNames(source);
-  /** @type {[number, GlueClass, boolean, string][]} */
-  const found = [];
-  for (const [, param, className] of source.matchAll(/_assertClass\((\w+), (\w+)\)/g)) {
-    const index = params.indexOf(param);
-    const klass = /** @type {{ [name: string]: unknown }} */ (api)[className];
-    if (index < 0 || typeof klass !== 'function') {
-      throw new Error(`guard.js: cannot read the class argument ${param} of ${f.name}`);
-    }
-    found.push([index, /** @type {GlueClass} */ (klass), source.includes(`isLikeNone(${param})`), param]);
+function classArguments(what, api) {
+  /** @type {{ [what: string]: [number, string, boolean, string][] }} */
+  const table = /** @type {any} */ (api).GUARD_CLASS_ARGUMENTS;
+  if (typeof table !== 'object' || table === null) {
+    throw new Error('guard.js: the glue has no GUARD_CLASS_ARGUMENTS (built without scripts/guard-glue.mjs?)');
   }
-  return found;
+  if (!Object.hasOwn(table, what)) return [];
+  checkedMethods.add(what);
+  return table[what].map(([index, className, optional, param]) => {
+    const klass = /** @type {{ [name: string]: unknown }} */ (api)[className];
+    if (!isGlueClass(klass)) throw new Error(`guard.js: ${what} takes a ${className}, which the glue does not export`);
+    return [index, klass, optional, param];
+  });
 }
 
 /**
@@ -317,7 +327,7 @@ function classArguments(f, api) {
  * @param {Bindings} api
  */
 function checked(f, what, self, api) {
-  const classArgs = classArguments(f, api);
+  const classArgs = classArguments(what, api);
   /** @this {unknown} @param {unknown[]} args */
   const wrapped = function (...args) {
     if (self !== null) requireLive(this, self, what, 'this');
@@ -369,10 +379,11 @@ function checkMembers(holder, prefix, self, api) {
  * Guards the glue's class `klass` in place (its prototype and static
  * methods, `__wrap`, `free`) and returns the class to export in its place.
  * @param {GlueClass} klass
+ * @param {string} name the name the bindings module exports it under
  * @param {Bindings} api
  */
-function guardClass(klass, api) {
-  const name = klass.name;
+function guardClass(klass, name, api) {
+  classNames.set(klass, name);
   const proto = klass.prototype;
   checkMembers(klass, `${name}.`, null, api);
   checkMembers(proto, `${name}.prototype.`, klass, api);
@@ -447,7 +458,7 @@ function exportedClass(klass) {
       try {
         obj = Reflect.construct(klass, args);
       } catch (error) {
-        throw retyped(error, klass.name);
+        throw retyped(error, nameOf(klass));
       }
       brand(obj, klass);
       if (proto !== null && typeof proto === 'object' && proto !== klass.prototype) Object.setPrototypeOf(obj, proto);
@@ -486,8 +497,10 @@ export function guardBindings(api) {
   /** @type {{ [name: string]: unknown }} */
   const exports = {};
   for (const [name, value] of Object.entries(api)) {
-    if (isGlueClass(value)) exports[name] = guardClass(value, api);
+    if (isGlueClass(value)) exports[name] = guardClass(value, name, api);
   }
+  const unchecked = Object.keys(/** @type {any} */ (api).GUARD_CLASS_ARGUMENTS).filter((what) => !checkedMethods.has(what));
+  if (unchecked.length) throw new Error(`guard.js: class arguments of ${unchecked.join(', ')} would go unchecked`);
   /** @param {Parameters<Bindings['initSync']>[0]} module */
   exports.initSync = function initSync(module) {
     api.initSync(module);

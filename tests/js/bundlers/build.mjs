@@ -3,7 +3,7 @@
 // APP_DIR/dist-BUNDLER with an index.html that loads it; or, for vite-dev,
 // serves it with Vite's dev server, prints the URL and serves until killed.
 //
-//   node build.mjs vite|webpack|esbuild|vite-dev APP_DIR
+//   node build.mjs vite|webpack|esbuild|esbuild-unminified|vite-dev APP_DIR
 //
 // It runs from the folder the bundlers are installed in, so it imports them by name.
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ const builders = {
   // esbuild leaves `new URL(..., import.meta.url)` alone: each worker is an
   // entry point of its own, named as the package names it, and the wasm is
   // copied beside the bundles.
-  async esbuild() {
+  async esbuild({ minify = true } = {}) {
     const esbuild = await import('esbuild');
     await esbuild.build({
       absWorkingDir: app,
@@ -56,12 +56,17 @@ const builders = {
       ],
       bundle: true,
       format: 'esm',
-      minify: true,
+      minify,
       outdir: out,
       logLevel: 'warning',
     });
     copyFileSync(join(app, 'node_modules/compgym/compgym_bg.wasm'), join(out, 'compgym_bg.wasm'));
     writeFileSync(join(out, 'index.html'), page('<script type="module" src="main.js"></script>'));
+  },
+
+  // The same unminified, as in development: the bundle renames classes whose names collide.
+  async 'esbuild-unminified'() {
+    await builders.esbuild({ minify: false });
   },
 };
 

@@ -1,8 +1,9 @@
 // The smallest app a user would write: load the wasm, step an environment,
 // call the compiler service in a worker through compgym/remote.js, and run
-// an agent in its worker through compgym/agents.js.
+// an agent in its worker through compgym/agents.js; and check that the
+// package's guard still tells its classes apart once bundled and minified.
 // Every bundler test builds this same file; the page reads `window.result`.
-import init, { make, version } from 'compgym';
+import init, { CompilerBandit, LinUcb, Rng, Space, make, version } from 'compgym';
 import { connectService } from 'compgym/remote.js';
 import { connectAgents } from 'compgym/agents.js';
 
@@ -24,10 +25,38 @@ async function main() {
     } catch (e) {
       error = e.name;
     }
-    return { version: version(), reward, compilerVersion, stepped: typeof step.endOfSession === 'boolean', error };
+    return { version: version(), reward, compilerVersion, stepped: typeof step.endOfSession === 'boolean', error, guard: guard() };
   } finally {
     await remote.terminate();
   }
+}
+
+/**
+ * A bundler renames classes and a minifier rewrites the glue's calls: the
+ * guard must still refuse an object of one class where another is needed
+ * (here a Space dressed as an Rng, which the wasm code would read as one),
+ * name both as the package does, and tell the compiler bandit apart.
+ */
+function guard() {
+  const space = Space.discrete(5);
+  const disguised = Space.discrete(7);
+  Object.setPrototypeOf(disguised, Rng.prototype);
+  let refused = 'accepted';
+  try {
+    space.sampleWith(disguised);
+  } catch (e) {
+    refused = `${e.name}: ${e.message}`;
+  }
+  Object.setPrototypeOf(disguised, Space.prototype);
+  disguised.free();
+  space.free();
+  const bandit = new CompilerBandit({ seed: 3 });
+  bandit.reset();
+  const agent = new LinUcb(60 + bandit.numArms + bandit.propertyNames.length, 0.5);
+  const arms = agent.act(bandit).length;
+  agent.free();
+  bandit.free();
+  return { refused, banditArms: arms };
 }
 
 /** The worker started for another compiler: the compiler's name reaches the bundled worker. */
