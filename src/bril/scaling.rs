@@ -125,7 +125,7 @@ impl Workload {
             Work::InstCount => drop(std::hint::black_box(inst_count::counts(p))),
             Work::Autophase => drop(std::hint::black_box(autophase::features(p))),
             Work::Programl => drop(std::hint::black_box(programl::graph(p))),
-            Work::Cfg => drop(std::hint::black_box(cfg::to_json(p))),
+            Work::Cfg => drop(std::hint::black_box(cfg::to_json_text(p))),
             Work::IrSha1 => drop(std::hint::black_box(ir_sha1(p))),
         }
         Ok(())
@@ -163,7 +163,7 @@ impl Workload {
             Work::InstCount => n(format!("{:?}", inst_count::counts(p)).len()),
             Work::Autophase => n(format!("{:?}", autophase::features(p)).len()),
             Work::Programl => n(format!("{:?}", programl::graph(p)).len()),
-            Work::Cfg => n(cfg::to_json(p).to_string().len()),
+            Work::Cfg => n(cfg::to_json_text(p).len()),
             Work::Pass(_) | Work::Pipeline(_) => {
                 self.run(input, copy)?;
                 None

@@ -15,7 +15,8 @@ use std::fmt::Write;
 
 use crate::bril::ir::{BlockId, Function, Op, Program};
 use crate::bril::print::instr_to_text;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The successors of block `b` that exist, in `Function::successors` order.
 fn successors(f: &Function, b: usize) -> impl Iterator<Item = usize> + '_ {
@@ -23,25 +24,60 @@ fn successors(f: &Function, b: usize) -> impl Iterator<Item = usize> + '_ {
     f.successors(BlockId::new(b)).to_vec().into_iter().map(BlockId::index).filter(move |&s| s < n)
 }
 
-/// The CFG of one function as JSON.
-pub fn function_json(program: &Program, f: &Function) -> Value {
-    let blocks: Vec<Value> = f
+// The JSON's shapes, serialised straight to text (no `Value` tree on the way:
+// the observation is asked for after every step a playground shows). Fields
+// in alphabetical order, the order a `Value` map prints them in.
+#[derive(Serialize)]
+struct CfgJson<'a> {
+    functions: Vec<FunctionCfg<'a>>,
+}
+
+#[derive(Serialize)]
+struct FunctionCfg<'a> {
+    blocks: Vec<BlockCfg<'a>>,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct BlockCfg<'a> {
+    id: usize,
+    instrs: Vec<String>,
+    label: Option<&'a str>,
+    successors: Vec<usize>,
+}
+
+fn function_cfg<'a>(program: &Program, f: &'a Function) -> FunctionCfg<'a> {
+    let blocks = f
         .blocks
         .iter()
         .enumerate()
-        .map(|(b, block)| {
-            let instrs: Vec<String> = block.instrs.iter().map(|i| instr_to_text(program, f, i)).collect();
-            let succs: Vec<usize> = successors(f, b).collect();
-            json!({"id": b, "label": block.label.as_deref(), "instrs": instrs, "successors": succs})
+        .map(|(b, block)| BlockCfg {
+            id: b,
+            instrs: block.instrs.iter().map(|i| instr_to_text(program, f, i)).collect(),
+            label: block.label.as_deref(),
+            successors: successors(f, b).collect(),
         })
         .collect();
-    json!({"name": &*f.name, "blocks": blocks})
+    FunctionCfg { blocks, name: &f.name }
+}
+
+fn program_cfg(program: &Program) -> CfgJson<'_> {
+    CfgJson { functions: program.functions.iter().map(|f| function_cfg(program, f)).collect() }
+}
+
+/// The CFG of one function as JSON.
+pub fn function_json(program: &Program, f: &Function) -> Value {
+    serde_json::to_value(function_cfg(program, f)).unwrap_or(Value::Null)
 }
 
 /// The CFG of every function as JSON.
 pub fn to_json(program: &Program) -> Value {
-    let functions: Vec<Value> = program.functions.iter().map(|f| function_json(program, f)).collect();
-    json!({ "functions": functions })
+    serde_json::to_value(program_cfg(program)).unwrap_or(Value::Null)
+}
+
+/// [`to_json`] as text, written without building the `Value`.
+pub fn to_json_text(program: &Program) -> String {
+    serde_json::to_string(&program_cfg(program)).unwrap_or_default()
 }
 
 /// The CFG of every function as one Graphviz digraph.

@@ -220,7 +220,7 @@ pub fn static_observation(obs: Obs, program: &Program) -> Option<Value> {
         Obs::Features => int64s(&features_vector(program)),
         Obs::Programl => Value::Graph(Box::new(programl::graph(program))),
         Obs::ProgramlJson => Value::Str(programl::build(program).to_json(program).to_string()),
-        Obs::Cfg => Value::Str(cfg::to_json(program).to_string()),
+        Obs::Cfg => Value::Str(cfg::to_json_text(program)),
         Obs::CfgDot => Value::Str(cfg::to_dot(program)),
         Obs::IrInstructionCount => Value::Int(ir_instruction_count(program)),
         // Baselines run a pipeline; the rest run the program.

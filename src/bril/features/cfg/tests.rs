@@ -1,6 +1,7 @@
 use super::*;
 use crate::bril::features::testing::corpus;
 use crate::bril::parse_text;
+use serde_json::json;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const DIAMOND: &str = "@main {
@@ -96,5 +97,17 @@ fn well_formed_over_the_corpus() {
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["functions"].as_array().unwrap().len(), p.functions.len(), "{name}");
         assert_eq!(to_dot(&p), dot, "{name}: deterministic");
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn text_is_the_json_printed_on_the_corpus() {
+    let p = parse_text(DIAMOND).unwrap();
+    assert_eq!(
+        to_json_text(&p),
+        r#"{"functions":[{"blocks":[{"id":0,"instrs":["c: bool = const true","br c .left .right"],"label":null,"successors":[1,2]},{"id":1,"instrs":["x: char = const '\\n'","jmp .exit"],"label":"left","successors":[3]},{"id":2,"instrs":["x: char = const '\"'"],"label":"right","successors":[3]},{"id":3,"instrs":["print x"],"label":"exit","successors":[]}],"name":"main"}]}"#
+    );
+    for (name, p) in corpus() {
+        assert_eq!(to_json_text(&p), to_json(&p).to_string(), "{name}");
     }
 }
