@@ -116,7 +116,11 @@ function check(result) {
     compilerVersion: `bril-compgym ${manifest.version}`,
     stepped: true,
     error: 'SessionNotFound',
-    guard: { refused: 'TypeError: Space.prototype.sampleWith: rng is not a Rng made by compgym: it is a Space', banditArms: 1 },
+    guard: {
+      refused: 'TypeError: Space.prototype.sampleWith: rng is not a Rng made by compgym: it is a Space',
+      banditArms: 1,
+      repr: 'RecordEpisodeStatistics<TimeLimit<OrderEnforcing<PassiveEnvChecker<CompilerGymEnv<bril-ic-v0>>>>>',
+    },
     toyVersion: result.toyVersion,
     agentRun: { agent: 'greedy', smaller: true, reported: true },
   });
@@ -135,6 +139,7 @@ test('no bundler: the same app as plain modules, with an import map for the pack
     compgym: './node_modules/compgym/index.js',
     'compgym/remote.js': './node_modules/compgym/remote.js',
     'compgym/agents.js': './node_modules/compgym/agents.js',
+    'compgym/gym': './node_modules/compgym/gym/index.js',
   };
   writeFileSync(
     join(app, 'plain.html'),

@@ -3,7 +3,7 @@
 // drawn from the environment's seeded generator) and RepeatAction (one
 // action applied k times: frame skip; for a compiler, the same pass k times).
 import { Space } from '../api.js';
-import { ActionWrapper, Wrapper, describe, requireEnv, typeError, valueError } from './core.js';
+import { ActionWrapper, Wrapper, describe, requireEnv, typeError, valueError, keepNames } from './core.js';
 import { TransformAction } from './wrappers.js';
 import { DTYPES } from './ml-wrappers.js';
 import { boxBounds } from './space-values.js';
@@ -231,3 +231,5 @@ export class RepeatAction extends Wrapper {
     return [result[0], total, result[2], result[3], result[4]];
   }
 }
+
+keepNames({ ClipAction, RescaleAction, StickyAction, RepeatAction });

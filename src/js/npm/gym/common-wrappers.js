@@ -2,7 +2,7 @@
 // RecordEpisodeStatistics: OrderEnforcing and PassiveEnvChecker (what
 // `make` puts under every environment, as Gymnasium's make does) and
 // Autoreset. `makeWrappers` is make's part: which of the two it applies.
-import { Wrapper, describe, namedError, typeError } from './core.js';
+import { Wrapper, describe, namedError, typeError, keepNames } from './core.js';
 import { checkRender, checkReset, checkSpace, checkStep } from './passive-checker.js';
 import { warn } from './warn.js';
 
@@ -199,3 +199,5 @@ export function makeWrappers(env, spec, options) {
   if (applied.orderEnforce) out = new OrderEnforcing(out, { disableRenderOrderEnforcing: applied.disableRenderOrderEnforcing });
   return { env: out, applied };
 }
+
+keepNames({ OrderEnforcing, PassiveEnvChecker, Autoreset });

@@ -18,6 +18,7 @@ import {
   requireSpace,
   typeError,
   valueError,
+  keepNames,
 } from './core.js';
 
 /** @import { CommandlineFlag, ResetArgs } from './index.js' */
@@ -442,3 +443,14 @@ export class ValidateBenchmarkAfterEveryStep extends Wrapper {
     return [observation, this.rewardPenalty, true, truncated, { ...info, errorDetails }];
   }
 }
+
+keepNames({
+  CommandlineWithTerminalAction,
+  ConstrainedCommandline,
+  Counter,
+  ForkOnStep,
+  IterateOverBenchmarks,
+  CycleOverBenchmarks,
+  RandomOrderBenchmarks,
+  ValidateBenchmarkAfterEveryStep,
+});

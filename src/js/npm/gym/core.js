@@ -9,6 +9,18 @@
 import { Rng, Space } from '../api.js';
 import { namedError, valueError, typeError, lookupError } from '../errors.js';
 
+/**
+ * Gives each class its name as written in its module, which bundlers and
+ * minifiers change (`_CompilerGymEnv`, `He`), so reprs and messages stay
+ * Gymnasium's: `keepNames({ TimeLimit })` (a shorthand key is the name as
+ * written, whatever the class's binding is renamed to). A user's subclass
+ * keeps its own name.
+ * @param {{ [name: string]: Function }} classes
+ */
+export function keepNames(classes) {
+  for (const [name, cls] of Object.entries(classes)) Object.defineProperty(cls, 'name', { value: name, configurable: true });
+}
+
 export { namedError, valueError, typeError, lookupError };
 
 /** @typedef {import('./arrays.js').TypedArray} TypedArray */
@@ -583,3 +595,5 @@ export class ActionWrapper extends Wrapper {
     throw notImplemented(`${this.constructor.name} cannot reverse actions`);
   }
 }
+
+keepNames({ Env, Wrapper, ObservationWrapper, RewardWrapper, ActionWrapper });

@@ -15,6 +15,7 @@ import {
   requireFunction,
   typeError,
   valueError,
+  keepNames,
 } from './core.js';
 import { TimeLimit } from './wrappers.js';
 import { mlReady, readMlReady } from './ml-wrappers.js';
@@ -550,3 +551,5 @@ for (const [id, entryPoint] of bandits) {
   );
   builtinIds.add(id);
 }
+
+keepNames({ CompilerGymEnv, TimeStepEnv });

@@ -6,7 +6,7 @@
 // policy reads features). `mlReady(env)` is what make's `mlReady: true`
 // applies.
 import { Space } from '../api.js';
-import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError } from './core.js';
+import { ObservationWrapper, Wrapper, describe, isPlainObject, requireSpace, typeError, valueError, keepNames } from './core.js';
 import { isTypedArray } from './arrays.js';
 /** @import { TypedArray } from './arrays.js' */
 /** @import * as Declared from './index.js' */
@@ -334,3 +334,5 @@ export function mlReady(env) {
   const { integer } = arraySpace(env.observationSpace, 'mlReady');
   return integer ? new Log1pObservation(env) : new DtypeObservation(env, 'float32');
 }
+
+keepNames({ DtypeObservation, Log1pObservation, RunningMeanStd, NormalizeObservation, NormalizeReward });

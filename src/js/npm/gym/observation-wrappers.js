@@ -4,7 +4,17 @@
 // added to each observation), DelayObservation (observations handed out N
 // steps late) and FilterObservation (some parts of a Dict or Tuple).
 import { Space } from '../api.js';
-import { ObservationWrapper, Wrapper, describe, exactDescription, requireEnv, requireSpace, typeError, valueError } from './core.js';
+import {
+  ObservationWrapper,
+  Wrapper,
+  describe,
+  exactDescription,
+  requireEnv,
+  requireSpace,
+  typeError,
+  valueError,
+  keepNames,
+} from './core.js';
 import { TimeLimit, TransformObservation } from './wrappers.js';
 import { batcher } from './vector.js';
 import { zeroValue } from './space-values.js';
@@ -260,3 +270,5 @@ export class FilterObservation extends TransformObservation {
     this.filterKeys = [...filterKeys];
   }
 }
+
+keepNames({ FrameStackObservation, TimeAwareObservation, DelayObservation, FilterObservation });

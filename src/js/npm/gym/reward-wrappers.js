@@ -1,5 +1,5 @@
 // Gymnasium 1.x's ClipReward: rewards clipped into [minReward, maxReward].
-import { describe, requireEnv, typeError, valueError } from './core.js';
+import { describe, requireEnv, typeError, valueError, keepNames } from './core.js';
 import { TransformReward } from './wrappers.js';
 
 /**
@@ -41,3 +41,5 @@ export class ClipReward extends TransformReward {
     this.maxReward = max;
   }
 }
+
+keepNames({ ClipReward });

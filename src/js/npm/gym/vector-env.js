@@ -5,7 +5,7 @@
 // promises (AsyncVectorEnv; wrap it once `ready` resolves, when its spaces
 // are known) as over one that returns values, and returns what it does.
 import { Rng } from '../api.js';
-import { describe, entropySeed, notImplemented, readResetArgs, typeError, valueError } from './core.js';
+import { describe, entropySeed, notImplemented, readResetArgs, typeError, valueError, keepNames } from './core.js';
 import { warn } from './warn.js';
 
 /** @import { Metadata, RewardArray, VectorResetArgs } from './index.js' */
@@ -336,3 +336,5 @@ export class VectorActionWrapper extends VectorWrapper {
     throw notImplemented(`${this.constructor.name} must define actions(actions)`);
   }
 }
+
+keepNames({ VectorEnv, VectorWrapper, VectorObservationWrapper, VectorRewardWrapper, VectorActionWrapper });

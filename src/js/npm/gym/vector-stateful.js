@@ -3,7 +3,7 @@
 // NormalizeObservation and NormalizeReward with Gymnasium's running mean
 // and variance over the whole batch.
 import { Space } from '../api.js';
-import { describe, typeError, valueError } from './core.js';
+import { describe, typeError, valueError, keepNames } from './core.js';
 import { RunningMeanStd } from './ml-wrappers.js';
 import { VectorObservationWrapper, VectorWrapper, andThen, autoresetModeOf } from './vector-env.js';
 import { isTypedArray } from './arrays.js';
@@ -295,3 +295,5 @@ export class NormalizeReward extends VectorWrapper {
     });
   }
 }
+
+keepNames({ RecordEpisodeStatistics, NormalizeObservation, NormalizeReward });

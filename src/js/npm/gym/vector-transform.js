@@ -6,7 +6,7 @@
 // RescaleAction, ClipReward, FlattenObservation, FilterObservation and
 // DtypeObservation built on them; DictInfoToList (infos as one object per
 // environment).
-import { Env, describe, isPlainObject, notImplemented, requireFunction, requireSpace, typeError, valueError } from './core.js';
+import { Env, describe, isPlainObject, notImplemented, requireFunction, requireSpace, typeError, valueError, keepNames } from './core.js';
 import { DtypeObservation as SingleDtypeObservation } from './ml-wrappers.js';
 import { FlattenObservation as SingleFlattenObservation } from './wrappers.js';
 import { ClipAction as SingleClipAction, RescaleAction as SingleRescaleAction } from './action-wrappers.js';
@@ -324,3 +324,20 @@ export class DictInfoToList extends VectorWrapper {
     ]);
   }
 }
+
+keepNames({
+  SpacesOnly,
+  TransformObservation,
+  TransformReward,
+  TransformAction,
+  VectorizeTransformObservation,
+  VectorizeTransformReward,
+  VectorizeTransformAction,
+  ClipAction,
+  RescaleAction,
+  ClipReward,
+  FlattenObservation,
+  FilterObservation,
+  DtypeObservation,
+  DictInfoToList,
+});

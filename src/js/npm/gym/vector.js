@@ -17,6 +17,7 @@ import {
   requireEnv,
   typeError,
   valueError,
+  keepNames,
 } from './core.js';
 import { DTYPES, readDtype, readMlReady } from './ml-wrappers.js';
 import { VectorEnv } from './vector-env.js';
@@ -932,3 +933,5 @@ export function makeVec(id, { numEnvs = 1, vectorizationMode = 'sync', options =
   if (vectorizationMode === 'async') return new AsyncVectorEnv(new Array(numEnvs).fill({ id, options }), vectorOptions);
   throw valueError(`vectorizationMode must be "sync" or "async", got ${describe(vectorizationMode)}`);
 }
+
+keepNames({ VectorEnvBase, SyncVectorEnv, AsyncVectorEnv });

@@ -12,6 +12,7 @@ import {
   requireFunction,
   requireSpace,
   valueError,
+  keepNames,
 } from './core.js';
 
 /** @import { ResetArgs } from './index.js' */
@@ -193,3 +194,5 @@ export class TransformAction extends ActionWrapper {
     return this.f(action);
   }
 }
+
+keepNames({ TimeLimit, RecordEpisodeStatistics, FlattenObservation, TransformObservation, TransformReward, TransformAction });

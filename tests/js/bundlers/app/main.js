@@ -1,9 +1,11 @@
 // The smallest app a user would write: load the wasm, step an environment,
 // call the compiler service in a worker through compgym/remote.js, and run
 // an agent in its worker through compgym/agents.js; and check that the
-// package's guard still tells its classes apart once bundled and minified.
+// package's guard still tells its classes apart, and the Gymnasium face names
+// its wrappers, once bundled and minified.
 // Every bundler test builds this same file; the page reads `window.result`.
 import init, { CompilerBandit, LinUcb, Rng, Space, make, version } from 'compgym';
+import { RecordEpisodeStatistics, make as makeGym } from 'compgym/gym';
 import { connectService } from 'compgym/remote.js';
 import { connectAgents } from 'compgym/agents.js';
 
@@ -56,7 +58,11 @@ function guard() {
   const arms = agent.act(bandit).length;
   agent.free();
   bandit.free();
-  return { refused, banditArms: arms };
+  // Gymnasium's reprs name the wrappers as written, whatever the bundle calls the classes.
+  const gym = new RecordEpisodeStatistics(makeGym('bril-ic-v0', { maxEpisodeSteps: 5 }));
+  const repr = String(gym);
+  gym.close();
+  return { refused, banditArms: arms, repr };
 }
 
 /** The worker started for another compiler: the compiler's name reaches the bundled worker. */
