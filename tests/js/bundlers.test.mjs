@@ -120,6 +120,7 @@ function check(result) {
       refused: 'TypeError: Space.prototype.sampleWith: rng is not a Rng made by compgym: it is a Space',
       banditArms: 1,
       repr: 'RecordEpisodeStatistics<TimeLimit<OrderEnforcing<PassiveEnvChecker<CompilerGymEnv<bril-ic-v0>>>>>',
+      names: ['Space', 'Rng', 'Space'],
     },
     toyVersion: result.toyVersion,
     agentRun: { agent: 'greedy', smaller: true, reported: true },

@@ -384,6 +384,8 @@ function checkMembers(holder, prefix, self, api) {
  */
 function guardClass(klass, name, api) {
   classNames.set(klass, name);
+  // What `Space.name` and `space.constructor.name` say, whatever a bundler renamed the class to.
+  Object.defineProperty(klass, 'name', { value: name, configurable: true });
   const proto = klass.prototype;
   checkMembers(klass, `${name}.`, null, api);
   checkMembers(proto, `${name}.prototype.`, klass, api);

@@ -37,7 +37,8 @@ async function main() {
  * A bundler renames classes and a minifier rewrites the glue's calls: the
  * guard must still refuse an object of one class where another is needed
  * (here a Space dressed as an Rng, which the wasm code would read as one),
- * name both as the package does, and tell the compiler bandit apart.
+ * name both as the package does, and tell the compiler bandit apart; and
+ * classes and Gymnasium's wrappers keep the names they are written with.
  */
 function guard() {
   const space = Space.discrete(5);
@@ -58,11 +59,13 @@ function guard() {
   const arms = agent.act(bandit).length;
   agent.free();
   bandit.free();
-  // Gymnasium's reprs name the wrappers as written, whatever the bundle calls the classes.
   const gym = new RecordEpisodeStatistics(makeGym('bril-ic-v0', { maxEpisodeSteps: 5 }));
   const repr = String(gym);
   gym.close();
-  return { refused, banditArms: arms, repr };
+  const made = Space.discrete(2);
+  const names = [Space.name, Rng.name, made.constructor.name];
+  made.free();
+  return { refused, banditArms: arms, repr, names };
 }
 
 /** The worker started for another compiler: the compiler's name reaches the bundled worker. */
