@@ -172,8 +172,8 @@ let destroying = null;
 const destroyOf = new Map();
 
 /**
- * Each glue class's name as the bindings module exports it (its own `name`
- * may be a bundler's or a minifier's).
+ * Each glue class's name as the bindings module exports it, for messages and
+ * `isLiveOf`: its own `name` is set to the same, but user code could redefine it.
  * @type {Map<GlueClass, string>}
  */
 const classNames = new Map();
