@@ -65,11 +65,6 @@ fn program_cfg(program: &Program) -> CfgJson<'_> {
     CfgJson { functions: program.functions.iter().map(|f| function_cfg(program, f)).collect() }
 }
 
-/// The CFG of one function as JSON.
-pub fn function_json(program: &Program, f: &Function) -> Value {
-    serde_json::to_value(function_cfg(program, f)).unwrap_or(Value::Null)
-}
-
 /// The CFG of every function as JSON.
 pub fn to_json(program: &Program) -> Value {
     serde_json::to_value(program_cfg(program)).unwrap_or(Value::Null)
