@@ -14,9 +14,9 @@
 //! program came from text.
 
 use super::analysis::cfg::Cfg;
+use super::analysis::definite::undominated_reads;
 use super::analysis::dom::Dominators;
 use super::analysis::liveness::Liveness;
-use super::analysis::sets::Marks;
 use super::ir::*;
 use super::print::instr_to_text;
 use crate::error::{Error, ErrorKind, Result};
@@ -368,46 +368,7 @@ impl<'a> Cx<'a> {
             return Ok(());
         }
         let cfg = Cfg::new(f);
-        let dom = Dominators::new(&cfg);
-        // Writes seen in the blocks dominating the current one (parameters too).
-        let mut above = vec![0u32; f.vars.len()];
-        for p in &f.params {
-            above[p.var.index()] += 1;
-        }
-        let mut here = Marks::new(f.vars.len());
-        let mut doubtful: Vec<(u32, u32)> = Vec::new();
-        enum Step {
-            Enter(BlockId),
-            Leave(BlockId),
-        }
-        let mut steps = vec![Step::Enter(BlockId(0))];
-        while let Some(step) = steps.pop() {
-            match step {
-                Step::Enter(b) => {
-                    here.clear();
-                    for instr in &f.block(b).instrs {
-                        for &u in instr.uses() {
-                            if !here.contains(u.index()) && above[u.index()] == 0 {
-                                doubtful.push((b.0, u.0));
-                            }
-                        }
-                        if let Some(d) = instr.def() {
-                            here.insert(d.index());
-                        }
-                    }
-                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
-                        above[d.index()] += 1;
-                    }
-                    steps.push(Step::Leave(b));
-                    steps.extend(dom.children[b.index()].iter().rev().map(|&c| Step::Enter(c)));
-                }
-                Step::Leave(b) => {
-                    for d in f.block(b).instrs.iter().filter_map(Instr::def) {
-                        above[d.index()] -= 1;
-                    }
-                }
-            }
-        }
+        let doubtful = undominated_reads(f, &Dominators::new(&cfg), |_| true);
         if doubtful.is_empty() {
             return Ok(());
         }

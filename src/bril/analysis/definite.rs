@@ -12,6 +12,7 @@
 //! writes it nowhere (every block on such a path has it live on entry too).
 
 use super::cfg::Cfg;
+use super::dom::Dominators;
 use super::liveness::Liveness;
 use super::sets::{BlockSets, Marks, SparseSet};
 use crate::bril::ir::{BlockId, Function, Instr, Op, VarId};
@@ -135,8 +136,77 @@ pub struct UnassignedRead {
 pub fn unassigned_reads(f: &Function, candidates: &[bool]) -> Vec<UnassignedRead> {
     let Some(doubtful) = doubtful_reads(f, candidates) else { return Vec::new() };
     let cfg = Cfg::new(f);
-    let live = Liveness::of(f, &cfg, &doubtful);
-    reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
+    reads_of_undominated(f, &cfg, &doubtful)
+}
+
+/// The reads of `doubtful` variables that some path from the entry reaches
+/// unassigned: the dominator tree clears most reads at once (see
+/// [`undominated_reads`]), and liveness is computed for the variables of
+/// the reads left, if any.
+fn reads_of_undominated(f: &Function, cfg: &Cfg, doubtful: &[bool]) -> Vec<UnassignedRead> {
+    let left = undominated_reads(f, &Dominators::new(cfg), |v| doubtful[v.index()]);
+    if left.is_empty() {
+        return Vec::new();
+    }
+    let mut tracked = vec![false; f.vars.len()];
+    for &(_, v) in &left {
+        tracked[v as usize] = true;
+    }
+    let live = Liveness::of(f, cfg, &tracked);
+    reads_maybe_unassigned(f, cfg, &live, |var| tracked[var.index()])
+}
+
+/// The reads `(block, variable)` of `wanted` variables, in blocks the entry
+/// reaches, that no definition plainly precedes: none earlier in the block,
+/// none in a block that dominates it, and not a parameter. Every other read
+/// finds its variable assigned, since every path to it passes such a
+/// definition; so only these can be of an unassigned variable, and the
+/// dataflow analyses that tell need to look only at their variables. One
+/// walk down the dominator tree, counting the variables its blocks write.
+pub fn undominated_reads(f: &Function, dom: &Dominators, wanted: impl Fn(VarId) -> bool) -> Vec<(u32, u32)> {
+    let mut left = Vec::new();
+    if f.blocks.is_empty() {
+        return left;
+    }
+    // Writes seen in the blocks dominating the current one (parameters too).
+    let mut above = vec![0u32; f.vars.len()];
+    for p in &f.params {
+        above[p.var.index()] += 1;
+    }
+    let mut here = Marks::new(f.vars.len());
+    enum Step {
+        Enter(BlockId),
+        Leave(BlockId),
+    }
+    let mut steps = vec![Step::Enter(BlockId(0))];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Enter(b) => {
+                here.clear();
+                for instr in &f.block(b).instrs {
+                    for &u in instr.uses() {
+                        if !here.contains(u.index()) && above[u.index()] == 0 && wanted(u) {
+                            left.push((b.0, u.0));
+                        }
+                    }
+                    if let Some(d) = instr.def() {
+                        here.insert(d.index());
+                    }
+                }
+                for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                    above[d.index()] += 1;
+                }
+                steps.push(Step::Leave(b));
+                steps.extend(dom.children[b.index()].iter().rev().map(|&c| Step::Enter(c)));
+            }
+            Step::Leave(b) => {
+                for d in f.block(b).instrs.iter().filter_map(Instr::def) {
+                    above[d.index()] -= 1;
+                }
+            }
+        }
+    }
+    left
 }
 
 /// The `candidates` variables (indexed by variable) some read of which is
@@ -288,10 +358,7 @@ impl MaybeUndefinedReads {
         // One CFG for both kinds of read.
         let cfg = Cfg::new(f);
         let reads = match doubtful {
-            Some(doubtful) => {
-                let live = Liveness::of(f, &cfg, &doubtful);
-                reads_maybe_unassigned(f, &cfg, &live, |var| doubtful[var.index()])
-            }
+            Some(doubtful) => reads_of_undominated(f, &cfg, &doubtful),
             None => Vec::new(),
         };
         MaybeUndefinedReads::joined(reads, f, &cfg, gets)
