@@ -103,7 +103,7 @@ mod tests {
             panic!("the action space is a Commandline");
         };
         assert_eq!(names("passes"), actions.flags());
-        let rewards: Vec<String> = env.reward_view().spaces().iter().map(|r| r.name().to_string()).collect();
+        let rewards: Vec<String> = env.reward_view().spaces().map(|r| r.name().to_string()).collect();
         assert_eq!(names("rewards"), rewards);
     }
 

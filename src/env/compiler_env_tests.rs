@@ -214,6 +214,14 @@ fn fork_copies_the_episode_and_reward_state() {
     assert_eq!(a, b, "same state, same reward state");
     f.step(int(REVERSE)).unwrap();
     assert_ne!(f.observation().get("Text").unwrap(), e.observation().get("Text").unwrap());
+    // Rewards are copied when first written, by whichever side writes
+    // first: here the fork, then its parent.
+    let mut g = e.fork().unwrap();
+    let c = g.step(int(REVERSE)).unwrap();
+    let d = e.step(int(REVERSE)).unwrap();
+    assert_eq!(c, d, "the fork's step left its parent's reward state alone");
+    assert_eq!(g.episode_reward(), e.episode_reward());
+    drop(g);
     // The fork's reset goes back to the same benchmark.
     assert_eq!(f.reset(ResetOptions::default()).unwrap(), Some(int(10)));
     f.close();

@@ -49,6 +49,15 @@ pub trait Reward {
     /// A copy with the same state, for forks.
     fn box_clone(&self) -> Box<dyn Reward>;
 
+    /// Whether a fork copies this reward as it is made. A reward whose state
+    /// is plain data is shared by a fork and its parent until one of them
+    /// writes to it (see [`RewardView`]); one whose state is an object that
+    /// others hold and may change (a JS reward) is copied at once, so the
+    /// parent keeps its own object and the fork gets the copy.
+    fn copied_at_fork(&self) -> bool {
+        false
+    }
+
     /// The reward as a [`CostReward`], if it is one: its formula can then
     /// be applied to costs measured outside an environment.
     fn as_cost(&self) -> Option<&CostReward> {

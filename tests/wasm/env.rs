@@ -463,6 +463,12 @@ fn js_rewards_plug_in_and_fork_with_their_state() {
     assert_eq!(get(&f.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(41.0));
     assert_eq!(get(&e.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(41.0));
     assert_eq!(get(&reward, "calls").as_f64(), Some(4.0), "the original counts only its own steps");
+    // So when the parent steps before its fork.
+    let h = e.fork().unwrap();
+    assert_eq!(get(&e.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(51.0));
+    assert_eq!(get(&reward, "calls").as_f64(), Some(5.0), "the parent keeps its own reward object");
+    assert_eq!(get(&h.step(n(0.0), None).unwrap(), "reward").as_f64(), Some(51.0));
+    assert_eq!(get(&reward, "calls").as_f64(), Some(5.0), "the fork counts in its copy");
     // With clone(): it is used.
     let cloning = counting_reward("Cloned", true);
     e.reward().add_space(cloning.clone()).unwrap();

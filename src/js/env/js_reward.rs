@@ -180,6 +180,10 @@ impl Reward for JsReward {
             .ok_or_else(|| Error::type_error(format!("{what} must return a number, got {}", type_of(&out))))
     }
 
+    fn copied_at_fork(&self) -> bool {
+        true
+    }
+
     fn box_clone(&self) -> Box<dyn Reward> {
         let (object, broken) = match self.copy_object() {
             Ok(o) => (o, self.broken.clone()),

@@ -48,13 +48,7 @@ impl JsRewardView {
     #[wasm_bindgen(getter, unchecked_return_type = "RewardSpaceInfo[]")]
     pub fn spaces(&self) -> JsResult<JsValue> {
         let env = borrow(&self.env).map_err(to_js_error)?;
-        Ok(env
-            .reward_view()
-            .spaces()
-            .iter()
-            .map(|r| reward_info(r.as_ref()))
-            .collect::<js_sys::Array>()
-            .into())
+        Ok(env.reward_view().spaces().map(reward_info).collect::<js_sys::Array>().into())
     }
 
     /// Computes reward `name` now: the reward for what happened since it
