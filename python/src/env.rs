@@ -365,7 +365,7 @@ impl PyGymEnv {
     }
 
     fn reward_space_names(&self) -> PyResult<Vec<String>> {
-        Ok(self.env()?.reward_view().spaces().iter().map(|r| r.name().to_string()).collect())
+        Ok(self.env()?.reward_view().spaces().map(|r| r.name().to_string()).collect())
     }
 
     /// The id of the observation step returns, the name of the reward it returns.
