@@ -72,15 +72,10 @@ enum Helper {
     Alloc,
     /// `free(p: ptr)`.
     Free,
-    /// `cell(p: ptr, write: i32) -> i32`: the address of `p`'s cell, checked.
-    Cell,
-    /// `ptradd(p: ptr, delta: i64) -> ptr`.
-    PtrAdd,
 }
 
 impl Helper {
-    const ALL: [Helper; 7] =
-        [Helper::Emit, Helper::Run, Helper::Bump, Helper::Alloc, Helper::Free, Helper::Cell, Helper::PtrAdd];
+    const ALL: [Helper; 5] = [Helper::Emit, Helper::Run, Helper::Bump, Helper::Alloc, Helper::Free];
 
     fn signature(self) -> (&'static [ValType], &'static [ValType]) {
         use ValType::{I32, I64};
@@ -90,8 +85,6 @@ impl Helper {
             Helper::Bump => (&[I64], &[I32]),
             Helper::Alloc => (&[I64], &[I64]),
             Helper::Free => (&[I64], &[]),
-            Helper::Cell => (&[I64, I32], &[I32]),
-            Helper::PtrAdd => (&[I64, I64], &[I64]),
         }
     }
 }
@@ -188,8 +181,6 @@ pub(crate) fn module(program: &Program, frame_cells: &[u64]) -> Result<Vec<u8>, 
             Helper::Bump => bump_function(),
             Helper::Alloc => alloc_function(index),
             Helper::Free => free_function(),
-            Helper::Cell => cell_function(),
-            Helper::PtrAdd => ptradd_function(),
         });
     }
 
@@ -310,55 +301,61 @@ fn free_function() -> wasm_encoder::Function {
     f
 }
 
-/// `cell(p, write)`: the address of the cell `p` points to, in a live
-/// allocation and in bounds; a write marks it written, a read needs it so.
-fn cell_function() -> wasm_encoder::Function {
-    // Locals: 2 header, 3 offset (i64), 4 the written flag's address.
-    let mut f = wasm_encoder::Function::new([(1, ValType::I32), (1, ValType::I64), (1, ValType::I32)]);
-    let mut s = f.instructions();
-    header_of(&mut s, 0);
-    s.local_set(2);
-    s.local_get(0).i32_wrap_i64().i64_extend_i32_s().local_set(3);
-    s.local_get(2).i32_load(mem(HEADER_LIVE, 2)).i32_eqz();
+/// Locals for [`cell_address`]: the pointer (i64), its header (i32), its
+/// offset (i64) and the address of the cell's written flag (i32); the
+/// offset is [`pointer_add`]'s scratch too.
+#[derive(Clone, Copy)]
+struct CellLocals {
+    ptr: u32,
+    header: u32,
+    offset: u32,
+    flag: u32,
+}
+
+/// The address of the cell the pointer in `l.ptr` points to, in a live
+/// allocation and in bounds; a write marks it written, a read needs it so
+/// (else a trap). Emitted inline at every `load` and `store`: a call per
+/// access cost memory-bound programs most of the tier's gain.
+fn cell_address(s: &mut InstructionSink<'_>, l: CellLocals, write: bool) {
+    header_of(s, l.ptr);
+    s.local_set(l.header);
+    s.local_get(l.ptr).i32_wrap_i64().i64_extend_i32_s().local_set(l.offset);
+    s.local_get(l.header).i32_load(mem(HEADER_LIVE, 2)).i32_eqz();
     // A negative offset is a huge unsigned one.
-    s.local_get(3).local_get(2).i64_load(mem(HEADER_LEN, 3)).i64_ge_u().i32_or();
-    trap_if(&mut s);
-    s.local_get(2).i32_const(HEADER_BYTES as i32).i32_add();
-    s.local_get(2).i64_load(mem(HEADER_LEN, 3)).i32_wrap_i64().i32_const(8).i32_mul().i32_add();
-    s.local_get(3).i32_wrap_i64().i32_add().local_set(4);
-    s.local_get(1).if_(BlockType::Empty);
-    s.local_get(4).i32_const(1).i32_store8(mem(0, 0));
-    s.else_();
-    s.local_get(4).i32_load8_u(mem(0, 0)).i32_eqz();
-    trap_if(&mut s);
-    s.end();
-    s.local_get(2)
+    s.local_get(l.offset).local_get(l.header).i64_load(mem(HEADER_LEN, 3)).i64_ge_u().i32_or();
+    trap_if(s);
+    s.local_get(l.header).i32_const(HEADER_BYTES as i32).i32_add();
+    s.local_get(l.header).i64_load(mem(HEADER_LEN, 3)).i32_wrap_i64().i32_const(8).i32_mul().i32_add();
+    s.local_get(l.offset).i32_wrap_i64().i32_add().local_set(l.flag);
+    if write {
+        s.local_get(l.flag).i32_const(1).i32_store8(mem(0, 0));
+    } else {
+        s.local_get(l.flag).i32_load8_u(mem(0, 0)).i32_eqz();
+        trap_if(s);
+    }
+    s.local_get(l.header)
         .i32_const(HEADER_BYTES as i32)
         .i32_add()
-        .local_get(3)
+        .local_get(l.offset)
         .i32_wrap_i64()
         .i32_const(8)
         .i32_mul()
         .i32_add();
-    s.end();
-    f
 }
 
-/// `ptradd(p, delta)`: the interpreter's 32-bit offsets, one leaving that
-/// range pinned to `i32::MIN` (which every access rejects).
-fn ptradd_function() -> wasm_encoder::Function {
-    let mut f = wasm_encoder::Function::new([(1, ValType::I64)]);
-    let mut s = f.instructions();
-    s.local_get(0).i32_wrap_i64().i64_extend_i32_s().local_get(1).i64_add().local_tee(2);
+/// `ptradd p delta` for the pointer in local `ptr` and the offset in local
+/// `delta`: the interpreter's 32-bit offsets, one leaving that range pinned
+/// to `i32::MIN` (which every access rejects); `sum` (i64) is scratch.
+/// Emitted inline, as the cell checks are.
+fn pointer_add(s: &mut InstructionSink<'_>, ptr: u32, delta: u32, sum: u32) {
+    s.local_get(ptr).i32_wrap_i64().i64_extend_i32_s().local_get(delta).i64_add().local_tee(sum);
     // In i32 range exactly when sum + 2^31 < 2^32 unsigned; a sum that
     // wrapped i64 is far outside it.
     s.i64_const(1 << 31).i64_add().i64_const(1 << 32).i64_ge_u().if_(BlockType::Empty);
-    s.i64_const(i64::from(i32::MIN)).local_set(2);
+    s.i64_const(i64::from(i32::MIN)).local_set(sum);
     s.end();
-    s.local_get(0).i64_const(-1 << 32).i64_and();
-    s.local_get(2).i64_const(0xFFFF_FFFF).i64_and().i64_or();
-    s.end();
-    f
+    s.local_get(ptr).i64_const(-1 << 32).i64_and();
+    s.local_get(sum).i64_const(0xFFFF_FFFF).i64_and().i64_or();
 }
 
 /// `run()`: reads the header, calls `@main`, checks for leaks, stores the
@@ -435,6 +432,8 @@ struct FunctionEmitter<'p> {
     pc: u32,
     count: u32,
     fuel: u32,
+    /// Scratch for `load` and `store` ([`cell_address`]).
+    cell: CellLocals,
 }
 
 /// Each variable's type, from parameters and destinations.
@@ -508,6 +507,12 @@ impl<'p> FunctionEmitter<'p> {
         let pc = next(ValType::I32);
         let count = next(ValType::I64);
         let fuel = next(ValType::I64);
+        let cell = CellLocals {
+            ptr: next(ValType::I64),
+            header: next(ValType::I32),
+            offset: next(ValType::I64),
+            flag: next(ValType::I32),
+        };
         risky.sort_unstable();
         Ok(FunctionEmitter {
             program,
@@ -523,6 +528,7 @@ impl<'p> FunctionEmitter<'p> {
             pc,
             count,
             fuel,
+            cell,
         })
     }
 
@@ -818,22 +824,26 @@ impl<'p> FunctionEmitter<'p> {
             }
             Op::Store => {
                 self.get(s, i, 0)?;
-                s.i32_const(1).call(self.index.of(Helper::Cell));
+                s.local_set(self.cell.ptr);
+                cell_address(s, self.cell, true);
                 let ty = self.get(s, i, 1)?;
                 to_word(s, ty);
                 s.i64_store(mem(0, 3));
             }
             Op::Load => {
                 self.get(s, i, 0)?;
-                s.i32_const(0).call(self.index.of(Helper::Cell)).i64_load(mem(0, 3));
+                s.local_set(self.cell.ptr);
+                cell_address(s, self.cell, false);
+                s.i64_load(mem(0, 3));
                 let d = i.def().ok_or("a missing destination")?;
                 from_word(s, self.local(d)?.1);
                 self.set(s, i)?;
             }
             Op::PtrAdd => {
-                self.get(s, i, 0)?;
-                self.get(s, i, 1)?;
-                s.call(self.index.of(Helper::PtrAdd));
+                let operand = |k: usize| -> Result<u32, Unsupported> {
+                    Ok(self.local(*i.args.get(k).ok_or("a missing argument")?)?.0)
+                };
+                pointer_add(s, operand(0)?, operand(1)?, self.cell.offset);
                 self.set(s, i)?;
             }
             Op::Undef | Op::Phi => return Err(format!("instruction {}", i.op)),
