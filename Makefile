@@ -58,11 +58,12 @@ bench-spaces: ## the space benchmark: compgym (wasm in Node, native) against Gym
 	@scripts/setup.sh bench
 	@node bench/spaces.mjs
 
-bench-interp: ## interpreter throughput, natively and in wasm under Node, in one run
+bench-interp: ## interpreter and compiling tier throughput, natively, in Node and in Chromium, beside brilift (BRILIFT=dir)
 	@scripts/setup.sh build
 	@scripts/build.sh --bench
 	@cargo build --quiet --release --bin compgym-bench
 	@node bench/interp.mjs
+	@node bench/long-runs.mjs
 
 bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs checked
 	@cargo run --quiet --release --bin compgym-bench -- passes data/bril-community
