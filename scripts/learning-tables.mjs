@@ -35,13 +35,29 @@ for (const [key, seeds] of rows) {
   console.log(`| ${task} | ${dataset} (${seeds[0].programs}) | ${baseline} | ${cells.join(' | ')} | ${x(mean)} | ${x(Math.min(...means))} | ${pct(worse)} |`);
 }
 
-const searches = readdirSync(dir).filter((f) => /^searches-.*\.json$/.test(f)).sort();
-if (searches.length > 0) {
-  console.log('\n| task | programs | agent | vs | geomean | better | worse |');
-  console.log('|---|---|---|---|---:|---:|---:|');
-  for (const file of searches) {
-    for (const r of read(file)) {
-      console.log(`| ${r.task} | ${r.dataset} (${r.valid}) | ${r.agent} | ${r.baseline} | ${x(r.geomean)} | ${r.better} | ${r.worse} |`);
-    }
+// The searches, one file per task and search seed: each agent's geometric
+// mean per seed, their mean and worst, and how many programs ended better
+// (the fewest of any seed) and worse (the most).
+const searches = readdirSync(dir).filter((f) => /^searches-.*-\d+\.json$/.test(f)).sort();
+const agents = new Map();
+for (const file of searches) {
+  const seed = Number(file.match(/-(\d+)\.json$/)?.[1]);
+  for (const r of read(file)) {
+    const key = `${r.task} | ${r.dataset} (${r.valid}) | ${r.agent} | ${r.baseline}`;
+    if (!agents.has(key)) agents.set(key, []);
+    agents.get(key).push({ seed, ...r });
+  }
+}
+if (agents.size > 0) {
+  console.log('\n| task | programs | agent | vs | seed 0 | seed 1 | seed 2 | mean | worst | better (fewest) | worse (most) |');
+  console.log('|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [key, runs] of agents) {
+    runs.sort((a, b) => a.seed - b.seed);
+    const means = runs.map((r) => r.geomean);
+    const mean = Math.exp(means.reduce((t, g) => t + Math.log(g), 0) / means.length);
+    const cells = [0, 1, 2].map((seed) => runs.find((r) => r.seed === seed)).map((r) => (r ? x(r.geomean) : ''));
+    const better = Math.min(...runs.map((r) => r.better));
+    const worse = Math.max(...runs.map((r) => r.worse));
+    console.log(`| ${key} | ${cells.join(' | ')} | ${x(mean)} | ${x(Math.min(...means))} | ${better} | ${worse} |`);
   }
 }

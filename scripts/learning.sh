@@ -5,7 +5,7 @@
 #
 #   make bench-learning                 (or: scripts/learning.sh [OUT_DIR])
 #
-# About an hour and a half on two cores: each training run is a fixed number
+# About two hours on two cores: each training run is a fixed number
 # of updates (5 to 25 minutes on one core of the machine the docs were
 # measured on), two run at a time. Everything is seeded: the same commit gives the same
 # policies and tables on any machine, only the seconds differ.
@@ -39,8 +39,19 @@ for task in size runtime; do
     "$cli" leaderboard --tasks "$task" --split held-out --programs "$programs" --generated 0 \
       --agents policy --policy "$out/policy-$task-$seed.json" --json > "$out/policy-$task-$seed.json.board"
   done
+done
+
+# The searches, with three seeds of their own (the fixed sequence has none).
+search() {
+  local task=$1 seed=$2 agents=explore,guided
+  [ "$seed" = 0 ] && agents=fixed,$agents
   "$cli" leaderboard --tasks "$task" --split held-out --programs "$programs" --generated 0 \
-    --agents fixed,explore,guided --policy "$out/policy-$task-1.json" --steps 5000 --no-time-limit \
-    --json > "$out/searches-$task.json"
+    --agents "$agents" --policy "$out/policy-$task-1.json" --steps 5000 --no-time-limit \
+    --seed "$seed" --json > "$out/searches-$task-$seed.json"
+}
+for seed in 0 1 2; do
+  search size "$seed" &
+  search runtime "$seed"
+  wait
 done
 node scripts/learning-tables.mjs "$out"

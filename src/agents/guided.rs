@@ -4,7 +4,12 @@
 //! search first explores that space the way the policy ranks it:
 //!
 //! 1. the pipeline alone (the baseline's state) and the policy's own
-//!    greedy episode, each finished by the pipeline;
+//!    greedy episode, each finished by the pipeline; then the greedy
+//!    episode again from where the pipeline ended, round after round while
+//!    each round lowers the cost (what one round of passes before the
+//!    pipeline opens up — an unrolled loop now counted, an inlined call now
+//!    folded — the next round can build on, as a chain of rounds folds a
+//!    loop nest a single episode cannot);
 //! 2. a beam over pass prefixes, level by level: from each kept prefix, the
 //!    `branching` passes the policy finds most probable there, each prefix
 //!    scored by the cost the pipeline reaches from it (the `width` cheapest
@@ -35,11 +40,13 @@ pub struct GuidedOptions {
     pub branching: usize,
     /// Levels of the prefix beam.
     pub depth: usize,
+    /// The most greedy rounds after the first.
+    pub rounds: usize,
 }
 
 impl Default for GuidedOptions {
     fn default() -> Self {
-        GuidedOptions { seed: 0, width: 3, branching: 3, depth: 3 }
+        GuidedOptions { seed: 0, width: 3, branching: 3, depth: 3, rounds: 64 }
     }
 }
 
@@ -119,8 +126,12 @@ impl Guided {
     }
 
     /// Finishes a fork of `env` with the pipeline, offers it to explore;
-    /// the finished cost (None when the budget ran out).
-    fn finish(&mut self, context: &mut SearchContext, env: &mut CompilerEnv) -> Result<Option<f64>> {
+    /// the finished state and its cost (None when the budget ran out).
+    fn finish(
+        &mut self,
+        context: &mut SearchContext,
+        env: &mut CompilerEnv,
+    ) -> Result<Option<(CompilerEnv, f64)>> {
         let mut finished = env.fork()?;
         let start = context.observe(&finished, context.cost_name())?.as_f64().unwrap_or(f64::INFINITY);
         let (groups, conditional) = (&self.pipeline.0, self.pipeline.1);
@@ -131,7 +142,7 @@ impl Guided {
         let best = cost < self.best_finished;
         self.best_finished = self.best_finished.min(cost);
         self.explore.seed(context, &mut finished, cost, best)?;
-        Ok(Some(cost))
+        Ok(Some((finished, cost)))
     }
 
     /// Steps `env` by policy action `action` through the context; whether
@@ -146,7 +157,8 @@ impl Guided {
         Ok(context.step(env, env_action)?.filter(|s| !s.failed()).map(|s| s.changed))
     }
 
-    /// Phase 1: the pipeline alone and the policy's greedy episode.
+    /// Phase 1: the pipeline alone, the policy's greedy episode, then its
+    /// greedy rounds from the better of the two.
     fn start(&mut self, context: &mut SearchContext) -> Result<()> {
         let names = context.action_names();
         self.to_env = match_actions(&self.policy, &names);
@@ -157,28 +169,54 @@ impl Guided {
         let pipeline = self.policy.task()?.baseline_pipeline()?;
         self.pipeline = (pipeline_indices(&pipeline, &names)?, pipeline.conditional);
         context.begin_episode();
-        let history = History::new(self.policy.actions.len(), self.policy.episode_length);
-        let mut root = Node { env: context.fork_root()?, history, finished: f64::INFINITY };
-        let Some(finished) = self.finish(context, &mut root.env)? else { return Ok(()) };
-        root.finished = finished;
-        // The policy's greedy episode.
-        let mut node = Node { env: root.env.fork()?, history: root.history.clone(), finished };
-        while !node.history.done() {
-            let (probabilities, allowed) = prior(&self.policy, &self.available, &node, &mut self.scratch)?;
-            let stop = self.policy.stop_index();
-            let choice = argmax(&probabilities, &allowed).unwrap_or(stop);
-            if choice == stop {
+        let mut root =
+            Node { env: context.fork_root()?, history: self.fresh_history(), finished: f64::INFINITY };
+        let Some((mut best, mut cost)) = self.finish(context, &mut root.env)? else { return Ok(()) };
+        root.finished = cost;
+        let mut from = root.env.fork()?;
+        for round in 0..=self.options.rounds {
+            let Some(mut episode) = self.greedy_episode(context, &mut from)? else { return Ok(()) };
+            let mut lowered = false;
+            if episode.history.steps() > 0 {
+                let Some((finished, finished_cost)) = self.finish(context, &mut episode.env)? else {
+                    return Ok(());
+                };
+                lowered = finished_cost < cost;
+                if lowered {
+                    (best, cost) = (finished, finished_cost);
+                }
+            }
+            // The first episode starts from the unoptimised program; the
+            // rounds go on from the cheaper of its end and the pipeline's.
+            if !lowered && round > 0 {
                 break;
             }
-            let Some(changed) = self.take(context, &mut node.env, choice)? else { return Ok(()) };
-            node.history.record(choice, changed);
-        }
-        if node.history.steps() > 0 {
-            self.finish(context, &mut node.env)?;
+            from = best.fork()?;
         }
         self.beam = vec![root];
         self.phase = self.level_queue(0)?;
         Ok(())
+    }
+
+    fn fresh_history(&self) -> History {
+        History::new(self.policy.actions.len(), self.policy.episode_length)
+    }
+
+    /// The policy's greedy episode from `env`'s state (None when the budget
+    /// ran out).
+    fn greedy_episode(&mut self, context: &mut SearchContext, env: &mut CompilerEnv) -> Result<Option<Node>> {
+        let mut node = Node { env: env.fork()?, history: self.fresh_history(), finished: f64::INFINITY };
+        let stop = self.policy.stop_index();
+        while !node.history.done() {
+            let (probabilities, allowed) = prior(&self.policy, &self.available, &node, &mut self.scratch)?;
+            let choice = argmax(&probabilities, &allowed).unwrap_or(stop);
+            if choice == stop {
+                break;
+            }
+            let Some(changed) = self.take(context, &mut node.env, choice)? else { return Ok(None) };
+            node.history.record(choice, changed);
+        }
+        Ok(Some(node))
     }
 
     /// The prefixes to try from the current beam at `level`.
@@ -225,7 +263,7 @@ impl Search for Guided {
                         history.record(action, changed);
                         if changed {
                             let mut child = Node { env, history, finished: f64::INFINITY };
-                            if let Some(finished) = self.finish(context, &mut child.env)? {
+                            if let Some((_, finished)) = self.finish(context, &mut child.env)? {
                                 child.finished = finished;
                                 children.push(child);
                             }
@@ -257,15 +295,28 @@ mod tests {
     use crate::agents::task::Task;
     use crate::compilers::make;
     use crate::env::{EnvOptions, ResetOptions};
+    use crate::service::Benchmark;
 
     fn run(benchmark: &str, task: Task, steps: u64, seed: u64) -> (crate::agents::SearchResult, f64) {
+        run_with(benchmark, task, steps, GuidedOptions { seed, ..Default::default() })
+    }
+
+    fn run_with(
+        benchmark: &str,
+        task: Task,
+        steps: u64,
+        guided: GuidedOptions,
+    ) -> (crate::agents::SearchResult, f64) {
         let mut env = make("bril-v0", EnvOptions::default()).unwrap();
+        if benchmark == NORM.0 {
+            env.add_benchmark(Benchmark::from_contents(NORM.0, NORM.1)).unwrap();
+        }
         env.reset(ResetOptions { benchmark: Some(benchmark.into()), ..Default::default() }).unwrap();
         let baseline = env.observation().get(task.baseline_cost()).unwrap().as_f64().unwrap();
         let policy = Rc::new(Policy::pretrained_for(task).unwrap());
         let options =
             SearchOptions { cost: task.cost().into(), budget: Budget::steps(steps), ..Default::default() };
-        let guided = Guided::new(policy, GuidedOptions { seed, ..Default::default() });
+        let guided = Guided::new(policy, guided);
         let mut run = SearchRun::new(&env, Box::new(guided), options).unwrap();
         run.run(1.0, |_| true).unwrap();
         (run.result().unwrap(), baseline)
@@ -290,6 +341,23 @@ mod tests {
                 "a step budget reproduces it"
             );
         }
+    }
+
+    /// A community program that reads no input: loops with constant trip
+    /// counts around calls.
+    const NORM: (&str, &str) =
+        ("benchmark://own-v0/norm", include_str!("../../data/bril-community/float/norm.bril"));
+
+    #[test]
+    fn greedy_rounds_build_on_each_other() {
+        // One round (the runtime policy's unrolling and inlining, then -O2)
+        // leaves loops another round can count and fold.
+        let cost = |rounds| {
+            let options = GuidedOptions { seed: 0, rounds, ..Default::default() };
+            run_with(NORM.0, Task::Runtime, 2500, options).0.cost
+        };
+        let (rounds, one_round) = (cost(64), cost(0));
+        assert!(rounds * 10.0 < one_round, "{rounds} against {one_round}");
     }
 
     #[test]

@@ -33,7 +33,7 @@
 //! * [`greedy`]: the best single action each step, until none helps;
 //! * [`beam`]: beam search over distinct states;
 //! * [`explore`]: an archive of distinct states explored by short walks (after Go-Explore);
-//! * [`guided`]: a search that a trained policy guides (prefix beam, then explore);
+//! * [`guided`]: a search that a trained policy guides (greedy rounds, prefix beam, then explore);
 //! * [`policy`]: a network choosing passes before the pipeline, trained with
 //!   PPO ([`policy::train`]), played step by step by [`policy::play::Player`]
 //!   and zero-shot by [`policy::PolicyRollout`];
