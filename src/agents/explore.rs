@@ -130,20 +130,11 @@ impl Explore {
         Ok(())
     }
 
-    /// Adds a state found elsewhere (at `cost`) to the archive; as the
-    /// start, the first walks take every action once from it.
-    pub fn seed(
-        &mut self,
-        context: &mut SearchContext,
-        env: &mut CompilerEnv,
-        cost: f64,
-        as_start: bool,
-    ) -> Result<()> {
+    /// Adds a state found elsewhere (at `cost`) to the archive, for walks
+    /// to go on from; the start stays the search's.
+    pub fn seed(&mut self, context: &mut SearchContext, env: &mut CompilerEnv, cost: f64) -> Result<()> {
         self.begin(context)?;
-        let slot = self.archive(context, env, cost)?;
-        if as_start && slot.is_some() {
-            self.start = slot;
-        }
+        self.archive(context, env, cost)?;
         Ok(())
     }
 

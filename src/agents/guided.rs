@@ -14,8 +14,9 @@
 //!    `branching` passes the policy finds most probable there, each prefix
 //!    scored by the cost the pipeline reaches from it (the `width` cheapest
 //!    are kept, `depth` levels);
-//! 3. with the steps left, [`Explore`] from every finished state found, the
-//!    cheapest as its start: it walks on from where the pipeline ended.
+//! 3. with the steps left, [`Explore`] from the pipeline's state, with
+//!    every finished state found in its archive: its walks go on from
+//!    there too.
 //!
 //! Every step, the pipelines' included, goes through the search context,
 //! so it counts against the budget and the best state is never lost; with
@@ -79,7 +80,6 @@ pub struct Guided {
     available: Vec<bool>,
     /// The pipeline's actions, group by group, and whether groups are conditional.
     pipeline: (Vec<Vec<usize>>, bool),
-    best_finished: f64,
     scratch: Scratch,
 }
 
@@ -120,7 +120,6 @@ impl Guided {
             to_env: Vec::new(),
             available: Vec::new(),
             pipeline: (Vec::new(), false),
-            best_finished: f64::INFINITY,
             scratch: Scratch::default(),
         }
     }
@@ -139,9 +138,11 @@ impl Guided {
         if context.out_of_steps() {
             return Ok(None);
         }
-        let best = cost < self.best_finished;
-        self.best_finished = self.best_finished.min(cost);
-        self.explore.seed(context, &mut finished, cost, best)?;
+        // Archived for walks to go on from, not made explore's start (the
+        // pipeline's state stays it): as the start, the best finished state
+        // drew the walks into its neighbourhood, while cheaper states lay
+        // elsewhere.
+        self.explore.seed(context, &mut finished, cost)?;
         Ok(Some((finished, cost)))
     }
 
