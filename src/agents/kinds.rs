@@ -105,7 +105,7 @@ pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "guided",
         label: "guided search (policy + explore)",
-        description: "Guided search: the learned policy ranks the passes to try before -Oz and its greedy episode is repeated from where -Oz ends while that pays, the most promising prefixes are finished with -Oz, and explore walks on from the best of them.",
+        description: "Guided search: the learned policy ranks the passes to try before -Oz and its greedy episode is repeated from where -Oz ends while that pays, the most promising prefixes are finished with -Oz, and explore walks on from -Oz's result and from them.",
         seed_only: false,
     },
     AgentInfo {
