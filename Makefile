@@ -71,7 +71,7 @@ bench-passes: ## what -O1/-O2/-Oz cut on the community benchmarks, outputs check
 bench-datasets: ## what -O2, -Oz and each pass do to random-v0, random-v1, suite-v0, large-v0 and the community programs
 	@cargo run --quiet --release --bin compgym-bench -- datasets data/bril-community
 
-bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions (one-variable up to 1M), and growth exponents
+bench-scaling: ## CPU time of every pass, pipeline, feature and reader at 1k, 10k, 100k instructions (one-variable up to 1M), growth exponents and the worst growth per doubling
 	@cargo run --quiet --release --bin compgym-bench -- scaling
 	@cargo run --quiet --release --bin compgym-bench -- scaling --shapes one-variable --sizes 125000,250000,500000,1000000
 

@@ -296,6 +296,19 @@ pub fn growth_exponent(points: &[(f64, f64)]) -> Option<f64> {
     (sxx > 0.0).then(|| sxy / sxx)
 }
 
+/// The largest growth between neighbouring points (sorted by size), scaled
+/// to one doubling of the size: 2 for linear growth, 4 for quadratic. `None`
+/// without two usable neighbours.
+pub fn worst_growth_per_doubling(points: &[(f64, f64)]) -> Option<f64> {
+    let mut usable: Vec<(f64, f64)> = points.iter().copied().filter(|(n, t)| *n > 0.0 && *t > 0.0).collect();
+    usable.sort_by(|a, b| a.0.total_cmp(&b.0));
+    usable
+        .windows(2)
+        .filter(|w| w[1].0 > w[0].0)
+        .map(|w| (w[1].1 / w[0].1).powf(1.0 / (w[1].0 / w[0].0).log2()))
+        .max_by(f64::total_cmp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,6 +320,18 @@ mod tests {
         assert!((growth_exponent(&linear).unwrap() - 1.0).abs() < 1e-9);
         assert!((growth_exponent(&quadratic).unwrap() - 2.0).abs() < 1e-9);
         assert_eq!(growth_exponent(&[(1e3, 1.0)]), None);
+    }
+
+    #[test]
+    fn growth_per_doubling_takes_the_worst_neighbours() {
+        let linear = [(1e3, 1.0), (2e3, 2.0), (8e3, 8.0)];
+        assert!((worst_growth_per_doubling(&linear).unwrap() - 2.0).abs() < 1e-9);
+        // One step of 3x in a single doubling, the rest linear.
+        let step = [(1e3, 1.0), (4e3, 4.0), (8e3, 12.0), (16e3, 24.0)];
+        assert!((worst_growth_per_doubling(&step).unwrap() - 3.0).abs() < 1e-9);
+        // Quadratic over two doublings at once is 4 per doubling.
+        assert!((worst_growth_per_doubling(&[(1e3, 1.0), (4e3, 16.0)]).unwrap() - 4.0).abs() < 1e-9);
+        assert_eq!(worst_growth_per_doubling(&[(1e3, 1.0)]), None);
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub fn scaling(args: &[String]) -> Result<(), Failure> {
     for (si, &shape) in shape_list.iter().enumerate() {
         if !markdown {
             let header: Vec<String> = sizes.iter().map(|n| format!("{:>10}", format!("{n} ms"))).collect();
-            say!("\n{:<20}{}  exponent", shape.name(), header.join(""));
+            say!("\n{:<20}{}  exponent  worst ×/doubling", shape.name(), header.join(""));
         }
         let inputs: Vec<Input> = sizes
             .iter()
@@ -75,7 +75,9 @@ pub fn scaling(args: &[String]) -> Result<(), Failure> {
             }
             if !markdown {
                 let cells: Vec<String> = times[si][wi].iter().map(|t| format!("{:>10.3}", t * 1e3)).collect();
-                say!("{:<20}{}  {}", w.name, cells.join(""), exponent_cell(&sizes, &times[si][wi]));
+                let (exponent, doubling) =
+                    (exponent_cell(&sizes, &times[si][wi]), doubling_cell(&sizes, &times[si][wi]));
+                say!("{:<20}{}  {exponent}  {doubling:>16}", w.name, cells.join(""));
             }
         }
     }
@@ -83,21 +85,28 @@ pub fn scaling(args: &[String]) -> Result<(), Failure> {
     let last = sizes.iter().position(|n| n == largest).unwrap_or(0);
     if markdown {
         let heads: Vec<String> =
-            shape_list.iter().map(|s| format!("{} ms @ {largest} (exp.)", s.name())).collect();
+            shape_list.iter().map(|s| format!("{} ms @ {largest} (exponent, growth)", s.name())).collect();
         say!("| work | {} |", heads.join(" | "));
         say!("|---|{}", "---:|".repeat(shape_list.len()));
         for (wi, w) in chosen.iter().enumerate() {
             let cells: Vec<String> = (0..shape_list.len())
                 .map(|si| {
                     let t = &times[si][wi];
-                    format!("{:.2} ({})", t[last] * 1e3, exponent_cell(&sizes, t).trim())
+                    let growth = format!(
+                        "{}, ×{}/doubling",
+                        exponent_cell(&sizes, t).trim(),
+                        doubling_cell(&sizes, t)
+                    );
+                    format!("{:.2} ({growth})", t[last] * 1e3)
                 })
                 .collect();
             say!("| `{}` | {} |", w.name, cells.join(" | "));
         }
     }
     say!("\nms of CPU time (the thread's; wall time where the platform has no thread clock); sizes in static instructions;");
-    say!("best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size");
+    say!("best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size;");
+    say!("worst ×/doubling: the largest growth between neighbouring sizes, per doubling of the size");
+
     let slowest = (0..shape_list.len())
         .flat_map(|si| (0..chosen.len()).map(move |wi| (si, wi)))
         .filter(|&(_, wi)| matches!(chosen[wi].work, compgym::bril::scaling::Work::Pass(_)))
@@ -125,4 +134,11 @@ pub(crate) fn cpu_seconds() -> f64 {
 fn exponent_cell(sizes: &[usize], times: &[f64]) -> String {
     let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
     compgym::bril::scaling::growth_exponent(&points).map_or("-".into(), |e| format!("{e:>8.2}"))
+}
+
+/// The largest growth between neighbouring sizes of one row, per doubling
+/// of the size, or `-` when there is no pair of usable neighbours.
+fn doubling_cell(sizes: &[usize], times: &[f64]) -> String {
+    let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
+    compgym::bril::scaling::worst_growth_per_doubling(&points).map_or("-".into(), |g| format!("{g:.2}"))
 }

@@ -40,6 +40,12 @@ pub(super) fn prints_pointers(program: &Program) -> bool {
     })
 }
 
+/// Whether `f` has an `alloc`: without one there is nothing for the
+/// allocation passes to do, and one scan tells.
+pub(super) fn allocates(f: &Function) -> bool {
+    f.instrs().any(|i| i.op == Op::Alloc)
+}
+
 /// One non-escaping allocation.
 pub(super) struct Candidate {
     pub base: VarId,
@@ -70,8 +76,12 @@ pub(super) struct Allocations {
 }
 
 impl Allocations {
-    /// Finds them in a few passes over `f`, whatever their number.
+    /// Finds them in a few passes over `f`, whatever their number (one
+    /// scan, allocating nothing, when `f` allocates nothing).
     pub fn of(f: &Function) -> Allocations {
+        if !allocates(f) {
+            return Allocations { list: Vec::new(), owner: Vec::new() };
+        }
         let defs = def_counts(f);
         let consts = known_constants(f);
         let mut is_param = vec![false; f.vars.len()];

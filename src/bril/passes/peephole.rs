@@ -80,53 +80,58 @@ impl Facts {
     }
 }
 
-/// One sweep's code, block by block; `None` if it rewrites nothing.
+/// One sweep's code, block by block; `None` if it rewrites nothing. The code
+/// is copied only from the first rewrite on, so a sweep that finds nothing
+/// allocates nothing the size of the function.
 fn sweep(f: &Function) -> Option<Vec<Vec<Instr>>> {
     let failing = MaybeUndefinedReads::of(f);
     let globals = global_constants_given(f, &failing);
-    let mut changed = false;
-    let mut blocks = Vec::with_capacity(f.blocks.len());
+    // The blocks so far, once something was rewritten.
+    let mut blocks: Option<Vec<Vec<Instr>>> = None;
     // Versions only ever grow, so one table serves every block.
     let mut facts = Facts { known: FxHashMap::default(), version: vec![0; f.vars.len()] };
     for (b, block) in f.blocks.iter().enumerate() {
         facts.known = FxHashMap::default();
-        let mut out = Vec::with_capacity(block.instrs.len());
+        let mut out = blocks.as_ref().map(|_| Vec::with_capacity(block.instrs.len()));
         for (i, instr) in block.instrs.iter().enumerate() {
             let rewritten = match failing.at(BlockId::new(b), i) {
                 true => Rewrite::Keep,
                 false => rewrite(instr, &facts, &globals),
             };
-            let instr = match rewritten {
-                Rewrite::Keep => instr.clone(),
-                Rewrite::Delete => {
-                    changed = true;
-                    continue;
-                }
-                Rewrite::To(new) => {
-                    changed = true;
-                    new.with_pos(instr.pos)
-                }
+            if out.is_none() && !matches!(rewritten, Rewrite::Keep) {
+                blocks = Some(f.blocks[..b].iter().map(|block| block.instrs.clone()).collect());
+                out = Some(block.instrs[..i].to_vec());
+            }
+            let new = match rewritten {
+                Rewrite::Keep => None,
+                Rewrite::Delete => continue,
+                Rewrite::To(new) => Some(new.with_pos(instr.pos)),
             };
-            if let Some(d) = instr.def() {
+            let kept = new.as_ref().unwrap_or(instr);
+            if let Some(d) = kept.def() {
                 // Facts about d, or reading d, no longer hold.
-                let fact = match instr.op {
-                    Op::Const => instr
+                let fact = match kept.op {
+                    Op::Const => kept
                         .value
-                        .zip(instr.dest)
+                        .zip(kept.dest)
                         .and_then(|(l, t)| Value::from_literal(l, t.ty))
                         .map(Local::Const),
-                    Op::Not => instr.args.first().map(|&a| Local::Not(a)),
-                    Op::Id => instr.args.first().map(|&a| Local::Copy(a)),
+                    Op::Not => kept.args.first().map(|&a| Local::Not(a)),
+                    Op::Id => kept.args.first().map(|&a| Local::Copy(a)),
                     _ => None,
                 };
                 facts
                     .write(d, fact.filter(|fact| !matches!(fact, Local::Not(s) | Local::Copy(s) if *s == d)));
             }
-            out.push(instr);
+            if let Some(out) = out.as_mut() {
+                out.push(new.unwrap_or_else(|| instr.clone()));
+            }
         }
-        blocks.push(out);
+        if let (Some(blocks), Some(out)) = (blocks.as_mut(), out) {
+            blocks.push(out);
+        }
     }
-    changed.then_some(blocks)
+    blocks
 }
 
 enum Rewrite {
