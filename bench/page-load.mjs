@@ -1,8 +1,10 @@
-// Page load of the playground in Chromium on loopback: the time from
-// navigation to the first possible step (`<html data-ready>`, marked
-// `compgym:ready`), cold (a fresh browser context: nothing cached) and warm
-// (a reload: every file revalidated with its ETag). Optionally the same for
-// the page of an older commit, served the same way, side by side.
+// Page load of the playground in Chromium: the time from navigation to the
+// first possible step (`<html data-ready>`, marked `compgym:ready`), cold (a
+// fresh browser context: nothing cached) and warm (a reload: every file
+// revalidated with its ETag), on loopback and on an emulated network of
+// 9 Mbps with a 40 ms round trip (Chromium's own throttling, through the
+// DevTools protocol). Optionally the same for the page of an older commit,
+// served the same way, side by side.
 //
 // Usage: node bench/page-load.mjs [--runs N] [--against GIT-REV]
 // (after scripts/build.sh; --against needs a git checkout)
@@ -42,7 +44,26 @@ const RECORD_READY = () => {
   });
 };
 
-async function measure(browser, url) {
+/** The networks measured: loopback as it is, and a slow link emulated. */
+const NETWORKS = [
+  { name: 'loopback', conditions: null },
+  { name: '9 Mbps, 40 ms RTT', conditions: { megabits: 9, roundTripMs: 40 } },
+];
+
+/** Throttles `page`'s network to `conditions` (both directions), or leaves it as it is. */
+async function emulate(page, conditions) {
+  if (!conditions) return;
+  const session = await page.context().newCDPSession(page);
+  const bytesPerSecond = (conditions.megabits * 1e6) / 8;
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: conditions.roundTripMs,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+async function measure(browser, url, conditions) {
   const ready = async (page) => {
     await page.waitForFunction(() => performance.getEntriesByName('compgym:ready').length > 0, null, { timeout: 30_000, polling: 50 });
     return page.evaluate(() => {
@@ -61,6 +82,7 @@ async function measure(browser, url) {
     const context = await browser.newContext();
     await context.addInitScript(RECORD_READY);
     const page = await context.newPage();
+    await emulate(page, conditions);
     await page.goto(url);
     cold.push(await ready(page));
     await page.reload();
@@ -82,28 +104,33 @@ const rows = [];
 for (const [name, root] of pages) {
   const server = await serve(root, 0);
   const url = `http://127.0.0.1:${server.address().port}/`;
-  await measure(browser, url); // warm-up: the OS file cache, Chromium's first-launch work
-  const { cold, warm } = await measure(browser, url);
-  server.close();
-  for (const [kind, samples] of [
-    ['cold', cold],
-    ['reload', warm],
-  ]) {
-    const readies = samples.map((s) => s.ready);
-    const compiled = samples.map((s) => s.compiled).filter((x) => x !== null);
-    rows.push({
-      page: name,
-      load: kind,
-      best: ms(best(readies)),
-      median: ms(median(readies)),
-      wasm: compiled.length ? ms(median(compiled)) : '–',
-      kib: `${(median(samples.map((s) => s.transferred)) / 1024).toFixed(0)} KiB`,
-    });
+  await measure(browser, url, null); // warm-up: the OS file cache, Chromium's first-launch work
+  for (const network of NETWORKS) {
+    const { cold, warm } = await measure(browser, url, network.conditions);
+    for (const [kind, samples] of [
+      ['cold', cold],
+      ['reload', warm],
+    ]) {
+      const readies = samples.map((s) => s.ready);
+      const compiled = samples.map((s) => s.compiled).filter((x) => x !== null);
+      rows.push({
+        page: name,
+        network: network.name,
+        load: kind,
+        best: ms(best(readies)),
+        median: ms(median(readies)),
+        wasm: compiled.length ? ms(median(compiled)) : '–',
+        kib: `${(median(samples.map((s) => s.transferred)) / 1024).toFixed(0)} KiB`,
+      });
+    }
   }
+  server.close();
 }
 await browser.close();
 
-console.log(`navigation → first possible step, Chromium, loopback, ${runs} runs each (best and median)\n`);
-console.log('| page | load | best | median | wasm compiled (median) | bytes on the wire by then |');
-console.log('|---|---|---:|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.page} | ${r.load} | ${r.best} | ${r.median} | ${r.wasm} | ${r.kib} |`);
+console.log(`navigation → first possible step, Chromium, ${runs} runs each (best and median)\n`);
+console.log('| page | network | load | best | median | wasm compiled (median) | bytes on the wire by then |');
+console.log('|---|---|---|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.page} | ${r.network} | ${r.load} | ${r.best} | ${r.median} | ${r.wasm} | ${r.kib} |`);
+}
