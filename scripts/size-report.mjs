@@ -1,11 +1,11 @@
 // What the package weighs and where the wasm's bytes go: raw, gzip -9 and
-// brotli sizes of the shipped module and its JS glue, the packed tarball, and
-// the largest contributors by area of the code and by single item, measured
+// brotli sizes of the shipped module and its JS glue, the packed tarball,
+// what the playground sends before its first step, and the largest contributors by area of the code and by single item, measured
 // with twiggy on the copy of the shipped module that keeps function names.
 //
 //   make size            (or, after scripts/build.sh: node scripts/size-report.mjs [N])
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -40,6 +40,21 @@ const [packed] = JSON.parse(
 console.log(
   `| npm tarball (${packed.entryCount} files; ${fmt(packed.unpackedSize)} unpacked) | | ${fmt(packed.size)} (${kb(packed.size)}) | |`,
 );
+
+// The page's first step: its HTML and every file the HTML links (the
+// preloaded module, the entry script, its preloaded chunks, the styles),
+// as the server sends them (brotli where a .br sits beside the file):
+// what \`make bench-page\` counts on the wire before the first possible step.
+const dist = `${root}www/dist/`;
+const html = readFileSync(`${dist}index.html`, 'utf8');
+const linked = [...html.matchAll(/\b(?:href|src)="([^"#?:]+)"/g)].map((m) => m[1]);
+const sent = (file) => (existsSync(`${dist}${file}.br`) ? statSync(`${dist}${file}.br`).size : statSync(`${dist}${file}`).size);
+const firstStep = ['index.html', ...new Set(linked)].filter((file) => existsSync(`${dist}${file}`));
+console.log('\n| the playground\'s first step: a file and what it links | sent (brotli) |');
+console.log('|---|---:|');
+for (const file of firstStep) console.log(`| ${file} | ${fmt(sent(file))} |`);
+const firstStepBytes = firstStep.reduce((sum, file) => sum + sent(file), 0);
+console.log(`| all of them (the goal: at most 400 KB) | ${fmt(firstStepBytes)} (${kb(firstStepBytes)}) |`);
 
 // Where the bytes go: twiggy over the module with names, less the names themselves.
 let items;
