@@ -1,7 +1,8 @@
 // What the package weighs and where the wasm's bytes go: raw, gzip -9 and
 // brotli sizes of the shipped module and its JS glue, the packed tarball,
-// what the playground sends before its first step, and the largest contributors by area of the code and by single item, measured
-// with twiggy on the copy of the shipped module that keeps function names.
+// what the playground sends before its first step, and the largest
+// contributors by area of the code and by single item, measured with twiggy
+// on the copy of the shipped module that keeps function names.
 //
 //   make size            (or, after scripts/build.sh: node scripts/size-report.mjs [N])
 import { execFileSync } from 'node:child_process';
@@ -44,7 +45,7 @@ console.log(
 // The page's first step: its HTML and every file the HTML links (the
 // preloaded module, the entry script, its preloaded chunks, the styles),
 // as the server sends them (brotli where a .br sits beside the file):
-// what \`make bench-page\` counts on the wire before the first possible step.
+// what `make bench-page` counts on the wire before the first possible step.
 const dist = `${root}www/dist/`;
 const html = readFileSync(`${dist}index.html`, 'utf8');
 const linked = [...html.matchAll(/\b(?:href|src)="([^"#?:]+)"/g)].map((m) => m[1]);

@@ -106,7 +106,6 @@ pub fn scaling(args: &[String]) -> Result<(), Failure> {
     say!("\nms of CPU time (the thread's; wall time where the platform has no thread clock); sizes in static instructions;");
     say!("best of at least 3 runs and {seconds} s per cell; exponent: slope of log time against log size;");
     say!("worst ×/doubling: the largest growth between neighbouring sizes, per doubling of the size");
-
     let slowest = (0..shape_list.len())
         .flat_map(|si| (0..chosen.len()).map(move |wi| (si, wi)))
         .filter(|&(_, wi)| matches!(chosen[wi].work, compgym::bril::scaling::Work::Pass(_)))
