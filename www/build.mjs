@@ -4,7 +4,7 @@
 // scripts/serve.mjs (or any static host that looks for them) sends as is.
 // Usage: node www/build.mjs   (after scripts/build.sh has filled www/pkg/)
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 
@@ -66,6 +66,8 @@ writeFileSync(join(dist, 'index.html'), html);
 for (const file of ['style.css', 'favicon.svg']) copyFileSync(join(www, file), join(dist, file));
 copyFileSync(join(www, 'node_modules/uplot/dist/uPlot.min.css'), join(dist, 'uplot.css'));
 copyFileSync(wasm, join(dist, 'compgym_bg.wasm'));
+// The pretrained policies, where the bundled agents' worker asks for them.
+cpSync(join(www, 'pkg', 'policies'), join(dist, 'policies'), { recursive: true });
 
 // Precompressed copies: brotli, gzip at level 9. The module, which is most
 // of what a visitor waits for before the first step, at brotli's quality 11

@@ -91,6 +91,7 @@ async function scenario(connectAgents, compgym, connectOptions) {
     const source = '@main {\n  a: int = const 2;\n  b: int = const 3;\n  c: int = add a b;\n  d: int = mul a b;\n  print c;\n}\n';
     const own = await agents.run('greedy', { source, steps: 100 });
     out.own = { benchmark: own.benchmark, cost: own.cost, replay: replay(own, source) };
+    await compgym.loadPretrained(); // a browser fetches them; under Node they came with the import
     const policy = compgym.Policy.pretrained();
     const rollout = await agents.run('policy', { benchmark: 'benchmark://suite-v0/trapezoid', policy });
     const local = policy.rollout({ benchmark: 'benchmark://suite-v0/trapezoid' }).run();

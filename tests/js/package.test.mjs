@@ -132,3 +132,48 @@ test('a page with no bundler imports the installed package, its classes guarded'
     server.close();
   }
 });
+
+test('a page fetches the pretrained policies only when it asks: before, Policy.pretrained() is a LookupError that says how', async () => {
+  writeFileSync(
+    join(scratch, 'pretrained.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+     <script type="module">
+       import init, { Policy, loadPretrained } from './node_modules/compgym/index.js';
+       await init();
+       try { Policy.pretrained(); } catch (e) { window.__before = [e.name, e.message]; }
+       await new Promise((resolve) => { window.__go = resolve; });
+       const tasks = await loadPretrained();
+       const again = await loadPretrained(); // idempotent
+       const policy = Policy.pretrained('runtime');
+       window.__after = { tasks, again, task: policy.task, actions: policy.actions.length };
+       policy.free();
+     </script>`,
+  );
+  const server = await serve(scratch, 0);
+  const browser = await launch();
+  try {
+    const page = await strictPage(browser);
+    const fetched = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/policies/')) fetched.push(request.url());
+    });
+    await page.goto(`http://127.0.0.1:${server.address().port}/pretrained.html`);
+    await page.waitForFunction(() => window.__go !== undefined, null, { timeout: 20_000 });
+    assert.deepEqual(fetched, [], 'nothing of the policies is fetched before loadPretrained()');
+    const [name, message] = await page.evaluate(() => window.__before);
+    assert.equal(name, 'LookupError');
+    assert.match(message, /loadPretrained\(\)/);
+    await page.evaluate(() => window.__go());
+    await page.waitForFunction(() => window.__after !== undefined, null, { timeout: 20_000 });
+    const after = await page.evaluate(() => window.__after);
+    assert.deepEqual(after.tasks, ['size', 'runtime']);
+    assert.deepEqual(after.again, ['size', 'runtime']);
+    assert.equal(after.task, 'runtime');
+    assert.ok(after.actions >= 32, JSON.stringify(after));
+    assert.equal(fetched.length, 2, fetched.join(', '));
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

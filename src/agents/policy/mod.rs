@@ -24,6 +24,7 @@
 
 pub mod mlp;
 pub mod play;
+pub mod pretrained;
 #[cfg(test)]
 mod tests;
 pub mod train;
@@ -48,11 +49,6 @@ pub const STOP: &str = "stop";
 
 /// The observation policies read by default.
 pub const DEFAULT_OBSERVATION: &str = "Features";
-
-/// The bundled policies, one per task (their `training` fields say how
-/// they were trained).
-const PRETRAINED_SIZE: &str = include_str!("pretrained-size.json");
-const PRETRAINED_RUNTIME: &str = include_str!("pretrained-runtime.json");
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -104,12 +100,9 @@ impl Policy {
         }
     }
 
-    /// The policy that comes with compgym for `task`.
+    /// The policy that comes with compgym for `task` (see [`pretrained`]).
     pub fn pretrained_for(task: Task) -> Result<Policy> {
-        Policy::from_json(match task {
-            Task::CodeSize => PRETRAINED_SIZE,
-            Task::Runtime => PRETRAINED_RUNTIME,
-        })
+        pretrained::for_task(task)
     }
 
     /// The bundled code-size policy.

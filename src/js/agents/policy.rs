@@ -6,7 +6,7 @@
 use super::convert::choice_json;
 use super::search_agent::{agent_request, JsSearchAgent};
 use crate::agents::policy::play::{Choice, Player};
-use crate::agents::policy::Policy;
+use crate::agents::policy::{pretrained, Policy};
 use crate::agents::task::Task;
 use crate::error::{Error, Result};
 use crate::js::env::compiler_env::JsCompilerEnv;
@@ -84,10 +84,25 @@ impl JsPolicy {
     }
 }
 
+/// Makes `json` (a saved policy's text, as `Policy.fromJson` reads it) the
+/// pretrained policy of its task, for `Policy.pretrained()` and the agents
+/// that play or search with it; returns the task (`"size"` or `"runtime"`).
+/// The package's `loadPretrained()` calls it with the policies it ships.
+#[wasm_bindgen(js_name = registerPretrained, unchecked_return_type = "PolicyTask")]
+pub fn register_pretrained(
+    #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+) -> JsResult<String> {
+    crate::js::interop::args::string(&json, "a policy's JSON")
+        .and_then(|text| pretrained::register(&text))
+        .map(|task| task.short_name().to_string())
+        .map_err(to_js_error)
+}
+
 #[wasm_bindgen(js_class = Policy)]
 impl JsPolicy {
     /// A policy that comes with compgym: for `"size"` (the default) or
-    /// `"runtime"` (see docs/learning.md for how each was trained).
+    /// `"runtime"` (see docs/learning.md for how each was trained). In a
+    /// browser, `await loadPretrained()` first (a LookupError says so).
     pub fn pretrained(
         #[wasm_bindgen(unchecked_param_type = "PolicyTask | void")] task: JsValue,
     ) -> JsResult<JsPolicy> {

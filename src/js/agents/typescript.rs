@@ -8,6 +8,16 @@ const TS_AGENTS: &'static str = r#"
 /** What a policy lowers: code size (then `-Oz`) or runtime (then `-O2`). */
 export type PolicyTask = "size" | "runtime";
 
+/**
+ * Fetches the pretrained policies (files in the package's `policies/` folder,
+ * beside its module, which does not carry them) and registers them for
+ * `Policy.pretrained()` and the `"policy"` and `"guided"` agents; resolves to
+ * their tasks. Idempotent. Under Node they are registered on import and this
+ * resolves at once; the agents' worker loads them itself. `base`: the folder
+ * they are served from, if not the package's own.
+ */
+export function loadPretrained(options?: { base?: string | URL }): Promise<PolicyTask[]>;
+
 /** `"out of budget"`: the steps or seconds are spent; `"done"`: the agent finished on its own. */
 export type AgentStatus = "running" | "done" | "out of budget" | "cancelled";
 

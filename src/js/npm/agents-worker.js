@@ -7,11 +7,13 @@
 import init, * as compgym from './index.js';
 import { serveAgents } from './agents-worker-host.js';
 
+// The module, then the pretrained policies the policy and guided agents play
+// (files beside the module, fetched once; see pretrained.js).
 let loading = null;
 const load = (/** @type {unknown} */ message) =>
-  (loading ??= init(message && typeof message === 'object' && 'init' in message ? { module_or_path: message.init } : undefined).then(
-    () => compgym,
-  ));
+  (loading ??= init(message && typeof message === 'object' && 'init' in message ? { module_or_path: message.init } : undefined)
+    .then(() => compgym.loadPretrained())
+    .then(() => compgym));
 
 serveAgents(
   (listener) => globalThis.addEventListener('message', (event) => listener(event.data)),

@@ -13,6 +13,7 @@ import { guardBindings, isLiveOf } from './guard.js';
 const guarded = guardBindings(bindings);
 
 export * from './compgym.js';
+export { loadPretrained } from './pretrained.js';
 export const {
   CompilerBandit,
   CompilerEnv,

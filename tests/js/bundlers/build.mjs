@@ -6,7 +6,7 @@
 //   node build.mjs vite|webpack|esbuild|esbuild-unminified|vite-dev APP_DIR
 //
 // It runs from the folder the bundlers are installed in, so it imports them by name.
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [bundler, app] = process.argv.slice(2);
@@ -43,8 +43,8 @@ const builders = {
   },
 
   // esbuild leaves `new URL(..., import.meta.url)` alone: each worker is an
-  // entry point of its own, named as the package names it, and the wasm is
-  // copied beside the bundles.
+  // entry point of its own, named as the package names it, and the wasm and
+  // the pretrained policies are copied beside the bundles.
   async esbuild({ minify = true } = {}) {
     const esbuild = await import('esbuild');
     await esbuild.build({
@@ -61,6 +61,7 @@ const builders = {
       logLevel: 'warning',
     });
     copyFileSync(join(app, 'node_modules/compgym/compgym_bg.wasm'), join(out, 'compgym_bg.wasm'));
+    cpSync(join(app, 'node_modules/compgym/policies'), join(out, 'policies'), { recursive: true });
     writeFileSync(join(out, 'index.html'), page('<script type="module" src="main.js"></script>'));
   },
 
