@@ -102,62 +102,65 @@ test('Node CommonJS requires the installed package: the same module as import, a
   assert.match(out.compiler, /^bril-compgym /);
 });
 
-test('a page with no bundler imports the installed package, its classes guarded', async () => {
+/**
+ * Serves `scratch` with `file` holding a page that runs `script` (a module
+ * script; the installed package is at ./node_modules/compgym/), opens it in
+ * Chromium, and hands `inspect` the page (its `problems`, from strictPage)
+ * and the page's URL before it is loaded.
+ */
+async function inPage(file, script, inspect) {
   writeFileSync(
-    join(scratch, 'index.html'),
-    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-     <script type="module">
-       import init, { version, Space } from './node_modules/compgym/index.js';
-       await init();
-       // The entry point guards the classes too: a freed object is a ValueError, a busy one a ServiceError.
-       const space = Space.discrete(3);
-       space.free();
-       try { space.sample(); } catch (e) { window.__freed = e.name; }
-       const tuple = Space.tuple([Space.discrete(2)], {});
-       tuple.contains(new Proxy([1], { get(t, k, r) { try { tuple.sample(); } catch (e) { window.__busy = e.name; } return Reflect.get(t, k, r); } }));
-       window.__version = version();
-     </script>`,
+    join(scratch, file),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n<script type="module">${script}</script>`,
   );
   const server = await serve(scratch, 0);
   const browser = await launch();
   try {
     const page = await strictPage(browser);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => window.__version !== undefined, null, { timeout: 20_000 });
-    assert.equal(await page.evaluate(() => window.__version), manifest.version);
-    assert.deepEqual(await page.evaluate(() => [window.__freed, window.__busy]), ['ValueError', 'ServiceError']);
+    await inspect(page, `http://127.0.0.1:${server.address().port}/${file}`);
     assert.deepEqual(page.problems, []);
   } finally {
     await browser.close();
     server.close();
   }
+}
+
+test('a page with no bundler imports the installed package, its classes guarded', async () => {
+  const script = `
+    import init, { version, Space } from './node_modules/compgym/index.js';
+    await init();
+    // The entry point guards the classes too: a freed object is a ValueError, a busy one a ServiceError.
+    const space = Space.discrete(3);
+    space.free();
+    try { space.sample(); } catch (e) { window.__freed = e.name; }
+    const tuple = Space.tuple([Space.discrete(2)], {});
+    tuple.contains(new Proxy([1], { get(t, k, r) { try { tuple.sample(); } catch (e) { window.__busy = e.name; } return Reflect.get(t, k, r); } }));
+    window.__version = version();`;
+  await inPage('index.html', script, async (page, url) => {
+    await page.goto(url);
+    await page.waitForFunction(() => window.__version !== undefined, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => window.__version), manifest.version);
+    assert.deepEqual(await page.evaluate(() => [window.__freed, window.__busy]), ['ValueError', 'ServiceError']);
+  });
 });
 
 test('a page fetches the pretrained policies only when it asks: before, Policy.pretrained() is a LookupError that says how', async () => {
-  writeFileSync(
-    join(scratch, 'pretrained.html'),
-    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-     <script type="module">
-       import init, { Policy, loadPretrained } from './node_modules/compgym/index.js';
-       await init();
-       try { Policy.pretrained(); } catch (e) { window.__before = [e.name, e.message]; }
-       await new Promise((resolve) => { window.__go = resolve; });
-       const tasks = await loadPretrained();
-       const again = await loadPretrained(); // idempotent
-       const policy = Policy.pretrained('runtime');
-       window.__after = { tasks, again, task: policy.task, actions: policy.actions.length };
-       policy.free();
-     </script>`,
-  );
-  const server = await serve(scratch, 0);
-  const browser = await launch();
-  try {
-    const page = await strictPage(browser);
+  const script = `
+    import init, { Policy, loadPretrained } from './node_modules/compgym/index.js';
+    await init();
+    try { Policy.pretrained(); } catch (e) { window.__before = [e.name, e.message]; }
+    await new Promise((resolve) => { window.__go = resolve; });
+    const tasks = await loadPretrained();
+    const again = await loadPretrained(); // idempotent
+    const policy = Policy.pretrained('runtime');
+    window.__after = { tasks, again, task: policy.task, actions: policy.actions.length };
+    policy.free();`;
+  await inPage('pretrained.html', script, async (page, url) => {
     const fetched = [];
     page.on('request', (request) => {
       if (request.url().includes('/policies/')) fetched.push(request.url());
     });
-    await page.goto(`http://127.0.0.1:${server.address().port}/pretrained.html`);
+    await page.goto(url);
     await page.waitForFunction(() => window.__go !== undefined, null, { timeout: 20_000 });
     assert.deepEqual(fetched, [], 'nothing of the policies is fetched before loadPretrained()');
     const [name, message] = await page.evaluate(() => window.__before);
@@ -171,9 +174,5 @@ test('a page fetches the pretrained policies only when it asks: before, Policy.p
     assert.equal(after.task, 'runtime');
     assert.ok(after.actions >= 32, JSON.stringify(after));
     assert.equal(fetched.length, 2, fetched.join(', '));
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 });
