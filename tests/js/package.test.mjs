@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
@@ -174,5 +174,28 @@ test('a page fetches the pretrained policies only when it asks: before, Policy.p
     assert.equal(after.task, 'runtime');
     assert.ok(after.actions >= 32, JSON.stringify(after));
     assert.equal(fetched.length, 2, fetched.join(', '));
+  });
+});
+
+test('loadPretrained({base}) fetches the policies from another folder; a base of the wrong type is a TypeError that loses nothing', async () => {
+  cpSync(join(scratch, 'node_modules/compgym/policies'), join(scratch, 'copies'), { recursive: true });
+  const script = `
+    import init, { Policy, loadPretrained } from './node_modules/compgym/index.js';
+    await init();
+    try { await loadPretrained({ base: 42 }); } catch (e) { window.__wrong = e.name; }
+    const tasks = await loadPretrained({ base: 'copies' });
+    const policy = Policy.pretrained();
+    window.__after = { tasks, task: policy.task };
+    policy.free();`;
+  await inPage('elsewhere.html', script, async (page, url) => {
+    const fetched = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('.json')) fetched.push(new URL(request.url()).pathname);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__after !== undefined, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => window.__wrong), 'TypeError');
+    assert.deepEqual(await page.evaluate(() => window.__after), { tasks: ['size', 'runtime'], task: 'size' });
+    assert.deepEqual(fetched.sort(), ['/copies/pretrained-runtime.json', '/copies/pretrained-size.json']);
   });
 });
