@@ -129,15 +129,19 @@ pub(crate) fn cpu_seconds() -> f64 {
         .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed().as_secs_f64())
 }
 
+/// One row as (size, seconds) points.
+fn points(sizes: &[usize], times: &[f64]) -> Vec<(f64, f64)> {
+    sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect()
+}
+
 /// The fitted growth exponent of one row, or `-` when it cannot be fitted.
 fn exponent_cell(sizes: &[usize], times: &[f64]) -> String {
-    let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
-    compgym::bril::scaling::growth_exponent(&points).map_or("-".into(), |e| format!("{e:>8.2}"))
+    compgym::bril::scaling::growth_exponent(&points(sizes, times)).map_or("-".into(), |e| format!("{e:>8.2}"))
 }
 
 /// The largest growth between neighbouring sizes of one row, per doubling
 /// of the size, or `-` when there is no pair of usable neighbours.
 fn doubling_cell(sizes: &[usize], times: &[f64]) -> String {
-    let points: Vec<(f64, f64)> = sizes.iter().zip(times).map(|(&n, &t)| (n as f64, t)).collect();
-    compgym::bril::scaling::worst_growth_per_doubling(&points).map_or("-".into(), |g| format!("{g:.2}"))
+    compgym::bril::scaling::worst_growth_per_doubling(&points(sizes, times))
+        .map_or("-".into(), |g| format!("{g:.2}"))
 }

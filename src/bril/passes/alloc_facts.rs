@@ -46,6 +46,11 @@ pub(super) fn allocates(f: &Function) -> bool {
     f.instrs().any(|i| i.op == Op::Alloc)
 }
 
+/// Whether any function of `program` has an `alloc`.
+pub(super) fn allocates_anywhere(program: &Program) -> bool {
+    program.functions.iter().any(|f| allocates(f))
+}
+
 /// One non-escaping allocation.
 pub(super) struct Candidate {
     pub base: VarId,

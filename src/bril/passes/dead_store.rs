@@ -12,14 +12,14 @@
 //! or double free is hidden. Allocations stay when the program prints
 //! pointers (removing one renumbers the others).
 
-use super::alloc_facts::{allocates, prints_pointers, Allocations, Candidate};
+use super::alloc_facts::{allocates_anywhere, prints_pointers, Allocations, Candidate};
 use crate::bril::analysis::cfg::Cfg;
 use crate::bril::analysis::sets::Marks;
 use crate::bril::ir::{BlockId, Function, Instr, Op, Program};
 use crate::error::Result;
 
 pub fn dead_store(program: &mut Program) -> Result<bool> {
-    if !program.functions.iter().any(|f| allocates(f)) {
+    if !allocates_anywhere(program) {
         return Ok(false);
     }
     let may_remove_allocations = !prints_pointers(program);

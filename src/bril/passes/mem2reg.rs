@@ -12,13 +12,13 @@
 //! exactly what the cells held. Programs that print pointers are left alone
 //! (removing an allocation renumbers the others).
 
-use super::alloc_facts::{allocates, prints_pointers, Allocations};
+use super::alloc_facts::{allocates_anywhere, prints_pointers, Allocations};
 use crate::bril::ir::{Function, Instr, Op, Program, VarId};
 use crate::bril::names::FreshNames;
 use crate::error::Result;
 
 pub fn mem2reg(program: &mut Program) -> Result<bool> {
-    if !program.functions.iter().any(|f| allocates(f)) || prints_pointers(program) {
+    if !allocates_anywhere(program) || prints_pointers(program) {
         return Ok(false);
     }
     let mut changed = false;
