@@ -179,6 +179,59 @@ test('a printing infinite loop neither freezes the page nor floods it (defect 4)
   assert.ok((await page.textContent('#run-output')).length < 100_000);
 });
 
+test('loading a program gives the page turns between its parts; a load started meanwhile takes over; undo stays within the loaded text', async () => {
+  // A task queued as the load starts runs before the load ends: the environment, the episode's
+  // views and the editor's text are separate tasks, so input is answered between them.
+  const order = await page.evaluate(async () => {
+    const order = [];
+    const done = window.compgymPlayground.loadProgram({ kind: 'generated', seed: 3, size: 2000 }).then(() => order.push('loaded'));
+    setTimeout(() => order.push('another task'), 0);
+    await done;
+    return order;
+  });
+  assert.deepEqual(order, ['another task', 'loaded']);
+  await page.waitForFunction(() => location.hash.startsWith('#p=gen/3/2000'));
+
+  // Two loads at once: the later one is what the page shows, whole, and the first's environment is freed.
+  const shown = await page.evaluate(async () => {
+    const app = window.compgymPlayground;
+    const made = [];
+    const freshEnv = app.episode.freshEnv;
+    app.episode.freshEnv = function (...args) {
+      const env = freshEnv.apply(this, args);
+      made.push(env);
+      return env;
+    };
+    try {
+      await Promise.all([app.loadProgram({ kind: 'suite', name: 'gcd-lcm' }), app.loadProgram({ kind: 'suite', name: 'fib-iter' })]);
+    } finally {
+      app.episode.freshEnv = freshEnv;
+    }
+    let freed = 0;
+    for (const env of made) {
+      try {
+        env.observation.get('IrInstructionCount');
+      } catch (error) {
+        if (error.name === 'ValueError' && /was freed/.test(error.message)) freed++;
+      }
+    }
+    return { program: app.program.name, made: made.length, freed, ir: app.episode.observe(app.episode.root, 'Ir') };
+  });
+  assert.equal(shown.program, 'fib-iter');
+  assert.deepEqual([shown.made, shown.freed], [2, 1], 'the first load stops and frees what it made');
+  await page.waitForFunction(() => location.hash.startsWith('#p=suite/fib-iter'));
+  assert.equal(await page.$eval('#editor .cm-content', (c) => c.innerText.includes('@main')), true);
+  assert.equal(await page.$eval('#program-suite', (s) => s.value), 'fib-iter');
+  assert.match(shown.ir, /@main/);
+
+  // Undo in the editor does not bring back the program before the load.
+  const text = await page.$eval('#editor .cm-content', (c) => c.innerText);
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.$eval('#editor .cm-content', (c) => c.innerText), text);
+  assert.equal(await page.isDisabled('#program-load'), true, 'nothing was edited');
+});
+
 test('no page error, console error or failed request', () => {
   assert.deepEqual(page.problems, []);
 });

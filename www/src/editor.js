@@ -1,6 +1,6 @@
 // The program editor: CodeMirror 6 with the Bril mode, line numbers, undo,
 // and the error of a program that did not load marked at its line.
-import { EditorState, Annotation } from '@codemirror/state';
+import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle, indentUnit } from '@codemirror/language';
@@ -21,8 +21,6 @@ const brilHighlight = HighlightStyle.define([
   { tag: tags.operator, color: '#3b4450' },
 ]);
 
-const programmatic = Annotation.define();
-
 /**
  * Mounts an editor in `host`; returns the small interface the program panel uses.
  * @param {Element} host
@@ -33,29 +31,23 @@ export function createEditor(host, { label = 'Bril program text' } = {}) {
   const editListeners = [];
   /** @type {(() => void)[]} */
   const submitListeners = [];
-  const view = new EditorView({
-    parent: host,
-    state: EditorState.create({
-      doc: '',
-      extensions: [
-        lineNumbers(),
-        history(),
-        drawSelection(),
-        highlightActiveLine(),
-        indentUnit.of('  '),
-        brilLanguage,
-        syntaxHighlighting(brilHighlight),
-        lintGutter(),
-        keymap.of([{ key: 'Mod-Enter', run: () => (submitListeners.forEach((f) => f()), true) }, ...defaultKeymap, ...historyKeymap]),
-        EditorView.contentAttributes.of({ 'aria-label': label }),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged && !update.transactions.some((t) => t.annotation(programmatic))) {
-            editListeners.forEach((f) => f());
-          }
-        }),
-      ],
+  const extensions = [
+    lineNumbers(),
+    history(),
+    drawSelection(),
+    highlightActiveLine(),
+    indentUnit.of('  '),
+    brilLanguage,
+    syntaxHighlighting(brilHighlight),
+    lintGutter(),
+    keymap.of([{ key: 'Mod-Enter', run: () => (submitListeners.forEach((f) => f()), true) }, ...defaultKeymap, ...historyKeymap]),
+    EditorView.contentAttributes.of({ 'aria-label': label }),
+    // Only typing changes the document: a loaded text replaces the whole state (see setText).
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) editListeners.forEach((f) => f());
     }),
-  });
+  ];
+  const view = new EditorView({ parent: host, state: EditorState.create({ doc: '', extensions }) });
 
   // The scroller is a scrollable region: it must be reachable by keyboard.
   view.scrollDOM.tabIndex = 0;
@@ -67,8 +59,11 @@ export function createEditor(host, { label = 'Bril program text' } = {}) {
     /** @param {string} text */
     setText(text) {
       if (text === view.state.doc.toString()) return;
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: programmatic.of(true) });
-      view.dispatch(setDiagnostics(view.state, []));
+      // A fresh state rather than a change: the editor parses only the first
+      // screenful now (a change to a parsed text parses up to 20 ms of it
+      // at once, a long task on a large program), no error mark is left over,
+      // and undo starts from the loaded text.
+      view.setState(EditorState.create({ doc: text, extensions }));
     },
     onEdit: (/** @type {() => void} */ f) => editListeners.push(f),
     onSubmit: (/** @type {() => void} */ f) => submitListeners.push(f),

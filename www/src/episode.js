@@ -98,7 +98,18 @@ export class Episode extends EventTarget {
    * @param {string} rewardSpace
    */
   load(program, rewardSpace) {
-    const env = this.freshEnv(program, rewardSpace);
+    this.adopt(this.freshEnv(program, rewardSpace), program, rewardSpace);
+  }
+
+  /**
+   * Starts a new episode from `env`, an environment `freshEnv(program,
+   * rewardSpace)` made: `load` in two parts, for a caller that lets the
+   * page answer input between making the environment and showing it.
+   * @param {import('../pkg/compgym.js').CompilerEnv} env
+   * @param {Benchmark} program
+   * @param {string} rewardSpace
+   */
+  adopt(env, program, rewardSpace) {
     this.dispose();
     const space = env.actionSpace;
     /** @type {string[] | undefined} */

@@ -7,6 +7,7 @@ import { Episode } from './episode.js';
 import { Lane } from './jobs.js';
 import { benchmarkOf, DEFAULT_PROGRAM, DEFAULT_REWARD, hashText, programArgs, programLabel, USER, withArgs } from './programs.js';
 import { decodeState, encodeState } from './share.js';
+import { nextTask } from './format.js';
 import { namedError } from '../pkg/errors.js';
 import { needsO2, RUNTIME_REWARDS, runtimeReward } from './runtime-rewards.js';
 
@@ -70,6 +71,8 @@ export class Playground extends EventTarget {
      * @type {import('./share.js').TrainingLink | null}
      */
     this.training = null;
+    /** The latest load (see `loadProgram`): one that starts while another runs takes over. @type {object | null} */
+    this.latestLoad = null;
     /**
      * The run a link asked for, which the Train view retrains when it mounts.
      * @type {import('./share.js').TrainingLink | null}
@@ -136,7 +139,18 @@ export class Playground extends EventTarget {
       note = `${reward} needs a program that runs; ${problem}. Using ${DEFAULT_REWARD} instead.`;
       reward = DEFAULT_REWARD;
     }
-    this.episode.load(benchmark, reward);
+    // On a large program, making the environment, showing the new episode
+    // and drawing the new program (the editor's text above all) each take
+    // tens of milliseconds: as three tasks, the page answers input between
+    // them. A load that starts meanwhile takes over.
+    const env = this.episode.freshEnv(benchmark, reward);
+    const load = (this.latestLoad = {});
+    await nextTask();
+    if (this.latestLoad !== load) {
+      env.free();
+      return note;
+    }
+    this.episode.adopt(env, benchmark, reward);
     info ??= this.describeRoot();
     this.program = program;
     this.info = { oz: null, ...info };
@@ -151,6 +165,8 @@ export class Playground extends EventTarget {
     }
     const known = actions.filter((a) => this.episode.flags.includes(a));
     if (known.length) this.episode.replay(known);
+    await nextTask();
+    if (this.latestLoad !== load) return note;
     this.emit('program');
     this.emit('args');
     if (this.info.run === null) {
