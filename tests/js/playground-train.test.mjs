@@ -164,7 +164,9 @@ test('opening a link with a training run retrains the same policy to where it wa
 });
 
 test('pause stops between updates and one update adds exactly one; the same seed gives the same points', async () => {
-  await page.fill('#train-updates', '100');
+  // As many updates as the view takes, so that the run cannot end before the pause lands (a busy
+  // machine may take seconds between two clicks; after the last update, pause has nothing to stop).
+  await page.fill('#train-updates', '5000');
   await page.dispatchEvent('#train-updates', 'change');
   await page.click('#train-play');
   await page.waitForFunction((n) => Number(document.querySelector('#train-status').dataset.update) > n, UPDATES, { timeout: 120_000 });
@@ -173,7 +175,7 @@ test('pause stops between updates and one update adds exactly one; the same seed
   await page.click('#train-play');
   await waitForState(page, ['paused']);
   const paused = Number((await trainState(page)).update);
-  assert.ok(paused > UPDATES && paused < 100, `paused at ${paused}`);
+  assert.ok(paused > UPDATES && paused < 5000, `paused at ${paused}`);
   await page.click('#train-step');
   await page.waitForFunction((n) => Number(document.querySelector('#train-status').dataset.update) === n + 1 && document.querySelector('#train-status').dataset.state === 'paused', paused, { timeout: 120_000 });
   const stepped = await trainState(page);
