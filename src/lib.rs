@@ -11,6 +11,7 @@ pub mod cli;
 pub mod compilers;
 pub mod env;
 pub mod error;
+pub mod first_step;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod limits;
@@ -28,8 +29,12 @@ pub use spaces::{space_from_json, Space, SpaceKind};
 /// The crate version, as in `Cargo.toml` and the npm package.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "first-step")))]
 pub mod js;
+
+/// The first step's module: only `first_step`'s engine, bound for JS.
+#[cfg(all(target_arch = "wasm32", feature = "first-step"))]
+mod first_step_js;
 
 /// The Rust examples of the guides in `docs/`, compiled and run as doc tests
 /// (`tests/js/docs.test.mjs` checks that every guide with one is here).
