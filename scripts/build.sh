@@ -72,4 +72,17 @@ rm -rf www/pkg
 cp -r pkg www/pkg
 echo "built pkg/ ($(du -h pkg/compgym_bg.wasm | cut -f1) of wasm, $profile) and www/pkg/"
 
+# The playground's first-step module (src/first_step.rs): the compiler alone,
+# which the page loads before the package's module (see www/src/wasm.js).
+cargo build --quiet --lib --target wasm32-unknown-unknown "${optimise[@]}" --no-default-features --features first-step
+rm -rf www/first-step
+if [ "$profile" = release ]; then
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name first-step \
+    --out-dir www/first-step --remove-name-section --remove-producers-section
+else
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name first-step --out-dir www/first-step
+fi
+rm www/first-step/first-step_bg.wasm.d.ts
+echo "built www/first-step/ ($(du -h www/first-step/first-step_bg.wasm | cut -f1) of wasm)"
+
 node www/build.mjs

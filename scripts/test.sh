@@ -55,11 +55,13 @@ layer() {
 }
 
 # Lints first: rustfmt, then clippy on the native targets and on the wasm
-# layer (src/js and the wasm tests build only for wasm32), warnings as errors.
+# layer (src/js and the wasm tests build only for wasm32; the first-step
+# module's bindings only with their feature), warnings as errors.
 lint() {
   cargo fmt --check &&
     cargo clippy --quiet --all-targets --features fuzzing -- -D warnings &&
-    cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
+    cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings &&
+    cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features --features first-step -- -D warnings
 }
 # tests/js/cli.test.mjs asks cargo for this very build (same features) to
 # find the native command: change both together, or the JS layer compiles again.

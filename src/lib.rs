@@ -32,8 +32,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[cfg(all(target_arch = "wasm32", not(feature = "first-step")))]
 pub mod js;
 
-/// The first step's module: only `first_step`'s engine, bound for JS.
+/// The first-step module's bindings, alone in place of `js`'s (the
+/// `first-step` feature: only `first_step`'s engine, bound for JS).
 #[cfg(all(target_arch = "wasm32", feature = "first-step"))]
+#[path = "js/first_step.rs"]
 mod first_step_js;
 
 /// The Rust examples of the guides in `docs/`, compiled and run as doc tests

@@ -109,6 +109,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "agents",
         ],
     ),
+    ("first_step", &["error", "bril"]),
     ("fuzzing", &["*"]),
     ("js", &["*"]),
 ];

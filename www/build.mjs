@@ -11,8 +11,8 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 const www = new URL('.', import.meta.url).pathname;
 const dist = join(www, 'dist');
 const wasm = join(www, 'pkg', 'compgym_bg.wasm');
-if (!existsSync(wasm)) {
-  console.error('www/pkg/ is missing: run scripts/build.sh first');
+if (!existsSync(wasm) || !existsSync(join(www, 'first-step', 'first-step_bg.wasm'))) {
+  console.error('www/pkg/ or www/first-step/ is missing: run scripts/build.sh first');
   process.exit(1);
 }
 
@@ -66,11 +66,12 @@ writeFileSync(join(dist, 'index.html'), html);
 for (const file of ['style.css', 'favicon.svg']) copyFileSync(join(www, file), join(dist, file));
 copyFileSync(join(www, 'node_modules/uplot/dist/uPlot.min.css'), join(dist, 'uplot.css'));
 copyFileSync(wasm, join(dist, 'compgym_bg.wasm'));
+copyFileSync(join(www, 'first-step', 'first-step_bg.wasm'), join(dist, 'first-step_bg.wasm'));
 // The pretrained policies, where the bundled agents' worker asks for them.
 cpSync(join(www, 'pkg', 'policies'), join(dist, 'policies'), { recursive: true });
 
-// Precompressed copies: brotli, gzip at level 9. The module, which is most
-// of what a visitor waits for before the first step, at brotli's quality 11
+// Precompressed copies: brotli, gzip at level 9. The modules, most of what a
+// visitor waits for, at brotli's quality 11
 // (about 7 s here, 11% smaller than quality 9: 945 against 1,064 KB); the
 // rest at quality 9, where 11 would add seconds for a few KB.
 const COMPRESSIBLE = /\.(js|css|html|svg|wasm|json|map|txt)$/;
@@ -97,5 +98,6 @@ compressAll(dist);
 const size = (file) => `${(statSync(join(dist, file)).size / 1024).toFixed(0)} KiB`;
 console.log(
   `built www/dist/: main.js ${size('main.js')} (${size('main.js.br')} br), ${chunks.length} chunks, ` +
-    `worker.js ${size('worker.js')}, agents-worker.js ${size('agents-worker.js')}, wasm ${size('compgym_bg.wasm')} (${size('compgym_bg.wasm.br')} br)`,
+    `worker.js ${size('worker.js')}, agents-worker.js ${size('agents-worker.js')}, wasm ${size('compgym_bg.wasm')} (${size('compgym_bg.wasm.br')} br), ` +
+    `first-step wasm ${size('first-step_bg.wasm')} (${size('first-step_bg.wasm.br')} br)`,
 );

@@ -9,7 +9,7 @@ use crate::bril::interp::Limits;
 use crate::bril::{features, parse_any, passes, Program};
 use crate::js::interop::{self, object::set};
 use crate::Error;
-use js_sys::{Array, Object};
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
 /// Reads the `source` argument (a string) and parses it.
@@ -151,31 +151,5 @@ pub fn bril_features(
 /// keepGroupIfNoLarger}, ...}}` (how each pipeline runs pass by pass).
 #[wasm_bindgen(js_name = brilPasses, unchecked_return_type = "BrilPasses")]
 pub fn bril_passes() -> JsValue {
-    let list = Array::new();
-    for pass in passes::registry() {
-        let entry = Object::new();
-        set(&entry, "flag", &JsValue::from_str(pass.flag));
-        set(&entry, "description", &JsValue::from_str(pass.description));
-        list.push(&entry);
-    }
-    let pipelines: Array = passes::pipelines().map(JsValue::from_str).collect();
-    let plans = Object::new();
-    for name in passes::pipelines() {
-        // Every name `pipelines()` lists has a plan.
-        let Ok(plan) = passes::pipeline_plan(name) else { continue };
-        let groups: Array = plan
-            .groups
-            .iter()
-            .map(|group| group.iter().copied().map(JsValue::from_str).collect::<Array>())
-            .collect();
-        let entry = Object::new();
-        set(&entry, "groups", &groups);
-        set(&entry, "keepGroupIfNoLarger", &JsValue::from_bool(plan.keep_group_if_no_larger));
-        set(&plans, name, &entry);
-    }
-    let object = Object::new();
-    set(&object, "passes", &list);
-    set(&object, "pipelines", &pipelines);
-    set(&object, "pipelinePlans", &plans);
-    object.into()
+    interop::json::json_to_js(&passes::summary())
 }

@@ -87,20 +87,32 @@ test('a changed file gets a new ETag; files are compressed on the fly when no pr
   }
 });
 
-test('in Chromium the wasm is requested by the HTML (preload), once, before the main module has even arrived', async () => {
+test('in Chromium the first-step module is requested by the HTML (preload), once, before the main module has even arrived; the package\'s module once, after the first step is possible', async () => {
   const env = await start();
   try {
-    const page = await open(env, { complete: false });
+    const page = await open(env);
     const timing = await page.evaluate(() => {
       const entries = performance.getEntriesByType('resource');
-      const wasm = entries.filter((e) => e.name.endsWith('/compgym_bg.wasm'));
+      const first = entries.filter((e) => e.name.endsWith('/first-step_bg.wasm'));
+      const full = entries.filter((e) => e.name.endsWith('/compgym_bg.wasm'));
       const main = entries.find((e) => e.name.endsWith('/main.js'));
-      return { count: wasm.length, initiator: wasm[0].initiatorType, wasmStart: wasm[0].startTime, mainEnd: main.responseEnd, encoded: wasm[0].encodedBodySize, decoded: wasm[0].decodedBodySize };
+      const ready = performance.getEntriesByName('compgym:ready')[0].startTime;
+      return {
+        counts: [first.length, full.length],
+        initiator: first[0].initiatorType,
+        firstStart: first[0].startTime,
+        fullStart: full[0].startTime,
+        ready,
+        mainEnd: main.responseEnd,
+        encoded: [first[0].encodedBodySize, full[0].encodedBodySize],
+        decoded: [first[0].decodedBodySize, full[0].decodedBodySize],
+      };
     });
-    assert.equal(timing.count, 1, 'one request for the wasm: the preload is reused');
+    assert.deepEqual(timing.counts, [1, 1], 'one request for each module: the preload is reused, the workers share the page\'s');
     assert.equal(timing.initiator, 'link');
-    assert.ok(timing.wasmStart < timing.mainEnd, `wasm requested at ${timing.wasmStart} ms, main.js done at ${timing.mainEnd} ms`);
-    assert.ok(timing.encoded < timing.decoded / 2, `compressed on the wire: ${timing.encoded} of ${timing.decoded} bytes`);
+    assert.ok(timing.firstStart < timing.mainEnd, `first-step module requested at ${timing.firstStart} ms, main.js done at ${timing.mainEnd} ms`);
+    assert.ok(timing.fullStart >= timing.ready, `the package's module requested at ${timing.fullStart} ms, the first step possible at ${timing.ready} ms`);
+    timing.encoded.forEach((encoded, i) => assert.ok(encoded < timing.decoded[i] / 2, `compressed on the wire: ${encoded} of ${timing.decoded[i]} bytes`));
     assert.deepEqual(page.problems, []);
   } finally {
     await env.close();

@@ -11,7 +11,7 @@ import { describe, count, signed } from './format.js';
 import { fitTicks, lineChart } from './charts.js';
 import { AGENTS } from './search.js';
 import { RUNTIME_REWARDS } from './runtime-rewards.js';
-import { wasmModule } from './wasm.js';
+import { fullModule } from './wasm.js';
 
 const WORKER_URL = new URL('agents-worker.js', document.baseURI);
 /** How long a stop may wait for the worker's current chunk before the worker is ended. */
@@ -116,7 +116,7 @@ export function mountAgents(app, $) {
   }
 
   async function connect() {
-    agents ??= connectAgents(WORKER_URL, { module: await wasmModule });
+    agents ??= connectAgents(WORKER_URL, { module: await fullModule() });
     return agents;
   }
 

@@ -125,6 +125,51 @@ export class Episode extends EventTarget {
     this.changed('load');
   }
 
+  /**
+   * The reward the environments compute for the episode's reward `name`.
+   * @param {string | null} name
+   */
+  envReward(name) {
+    return this.defers(name) ? STAND_IN_REWARD : name;
+  }
+
+  /**
+   * Whether `api`'s environments can load `program` under `rewardSpace`
+   * (the first-step module serves only some, see first-step.js).
+   * @param {{ serves?: (program: Benchmark, rewardSpace: string | null) => boolean }} api
+   * @param {Benchmark} program
+   * @param {string} rewardSpace
+   */
+  canLoad(api, program, rewardSpace) {
+    return api.serves?.(program, this.envReward(rewardSpace)) ?? true;
+  }
+
+  /**
+   * Moves every state of the tree onto environments `make` makes (the
+   * page's first steps run on the first-step module): the root is loaded
+   * again and every other state replayed from its parent's, so the tree,
+   * its rewards and what was observed of it stay as they were.
+   * @param {any} make the package's `make`
+   */
+  upgrade(make) {
+    this.make = make;
+    const root = this.root;
+    if (!root || !this.program || !this.rewardSpace) return;
+    const env = this.freshEnv(this.program, this.rewardSpace);
+    const old = [root.env];
+    root.env = env;
+    for (const node of this.nodes()) {
+      for (const child of node.children) {
+        if (!child.env) continue; // a failed step has no state to move
+        const moved = /** @type {import('../pkg/compgym.js').CompilerEnv} */ (node.env).fork();
+        moved.step(/** @type {number} */ (child.action));
+        old.push(child.env);
+        child.env = moved;
+      }
+    }
+    for (const stale of old) stale?.free();
+  }
+
   /** Whether reward `name` is computed outside the environments. */
   defers(name = this.rewardSpace) {
     return Boolean(name && this.deferred?.test(name));
@@ -136,7 +181,7 @@ export class Episode extends EventTarget {
    * @returns {import('../pkg/compgym.js').CompilerEnv}
    */
   freshEnv(program, rewardSpace) {
-    const env = this.make(this.envId, { rewardSpace: this.defers(rewardSpace) ? STAND_IN_REWARD : rewardSpace });
+    const env = this.make(this.envId, { rewardSpace: this.envReward(rewardSpace) });
     try {
       if (program.source !== undefined) env.addBenchmark(program.uri, program.source);
       env.reset({ benchmark: program.uri });

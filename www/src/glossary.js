@@ -1,7 +1,7 @@
 // Plain sentences for the words the page uses: the reinforcement-learning
 // terms here, and every pass, reward and observation from the core's
 // registry.
-import { catalog } from '../pkg/index.js';
+import { catalog } from './registries.js';
 
 /** @type {Record<string, string>} */
 export const TERMS = {

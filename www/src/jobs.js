@@ -3,7 +3,7 @@
 // its jobs one at a time in its own worker; cancelling a job or passing its
 // time limit terminates the worker (the only way to stop wasm mid-run), and
 // the lane's next job starts a fresh one.
-import { wasmModule } from './wasm.js';
+import { fullModule } from './wasm.js';
 import { namedError } from '../pkg/errors.js';
 
 const WORKER_URL = new URL('worker.js', document.baseURI);
@@ -61,7 +61,7 @@ export class Lane {
       event.preventDefault();
       this.stop(namedError('WorkerError', event.message || 'the worker failed'));
     });
-    wasmModule.then((module) => worker.postMessage({ init: module }));
+    fullModule().then((module) => worker.postMessage({ init: module }));
     this.worker = worker;
     return worker;
   }

@@ -1,10 +1,13 @@
-// The page's entry. The wasm is already compiling (index.html started it).
-// Once it is ready the episode is loaded — from the URL's state if it has
-// one — and the passes panel is wired: from then a step is possible, which
-// `<html data-ready>` marks. Then the other views load as chunks and mount
-// as they arrive; `<html data-complete>` marks the end.
+// The page's entry. The first-step module is already compiling (index.html
+// started it). Once it is ready the episode is loaded on it — from the URL's
+// state if it has one — and the passes panel is wired: from then a step is
+// possible, which `<html data-ready>` marks. Then the package's module is
+// fetched and the episode moves onto it, and the other views load as chunks
+// and mount as they arrive; `<html data-complete>` marks the end.
 import * as api from '../pkg/index.js';
-import { packageReady } from './wasm.js';
+import { firstStepReady, loadFull } from './wasm.js';
+import { firstStepApi, catalog as firstStepCatalog } from './first-step.js';
+import { readCatalogFrom } from './registries.js';
 import { Playground } from './playground.js';
 import { mountPipeline } from './pipeline-panel.js';
 import { mountProgram } from './program-panel.js';
@@ -57,8 +60,9 @@ async function mount(name, fn) {
 }
 
 async function start() {
-  await packageReady;
-  const app = new Playground(api);
+  await firstStepReady;
+  readCatalogFrom(firstStepCatalog);
+  const app = new Playground(firstStepApi, () => loadFull().then(() => api));
   try {
     const note = await app.restore(location.hash);
     status(note ?? '');
@@ -69,10 +73,12 @@ async function start() {
   mountPipeline(app, $);
   const program = mountProgram(app, $);
   mountShare(app, $);
-  $('version').textContent = api.version();
   document.documentElement.dataset.ready = '';
   performance.mark('compgym:ready');
   /** @type {any} */ (window).compgymPlayground = app;
+
+  await app.ensurePackage();
+  $('version').textContent = api.version();
 
   for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
   await Promise.all([

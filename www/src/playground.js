@@ -38,11 +38,34 @@ function ownArgsBenchmark(text, args) {
   return { uri: USER + hashText(source), source };
 }
 
+/**
+ * What the page asks of the core on the main thread: the package, or the
+ * first-step module's stand-in for it (first-step.js) until the package
+ * has arrived.
+ * @typedef {{ make: any, brilPasses(): any, serves?: (program: Benchmark, rewardSpace: string | null) => boolean }} CoreApi
+ */
+
 export class Playground extends EventTarget {
-  /** @param {typeof import('../pkg/index.js')} api the package, initialised */
-  constructor(api) {
+  /**
+   * `api`: the core the page starts on; `loadPackage()`: loads the package
+   * and resolves to it (once the page calls `ensurePackage`, or a program
+   * the first core cannot load asks for it).
+   * @param {CoreApi} api
+   * @param {() => Promise<CoreApi>} [loadPackage] none: `api` is the package
+   */
+  constructor(api, loadPackage) {
     super();
     this.api = api;
+    /** Whether the package runs the episode (not the first-step module). */
+    this.hasPackage = !loadPackage;
+    this.loadPackage = loadPackage ?? (() => Promise.resolve(api));
+    /** @type {Promise<void> | null} */
+    this.upgrading = null;
+    /** @type {(value?: unknown) => void} */
+    let upgraded = () => {};
+    /** Resolves once the package runs the episode: what needs a worker waits for it. */
+    this.packageRuns = this.hasPackage ? Promise.resolve() : new Promise((resolve) => (upgraded = resolve));
+    this.upgraded = upgraded;
     // The runtime rewards are deferred: a step runs no program on the main
     // thread; its reward comes from counts measured in the measure lane.
     this.episode = new Episode(api.make, { deferred: RUNTIME_REWARDS, settler: (node) => this.settle(node) });
@@ -82,6 +105,22 @@ export class Playground extends EventTarget {
       this.writeUrl();
       this.measurePath();
     });
+  }
+
+  /**
+   * Loads the package, if the page started on the first-step module, and
+   * moves the episode onto its environments (the tree, its rewards and
+   * observations kept). Resolves once the package runs the episode.
+   */
+  ensurePackage() {
+    this.upgrading ??= this.loadPackage().then((api) => {
+      if (this.hasPackage) return;
+      this.episode.upgrade(api.make);
+      this.api = api;
+      this.hasPackage = true;
+      this.upgraded();
+    });
+    return this.upgrading;
   }
 
   get rewardNames() {
@@ -139,6 +178,8 @@ export class Playground extends EventTarget {
       note = `${reward} needs a program that runs; ${problem}. Using ${DEFAULT_REWARD} instead.`;
       reward = DEFAULT_REWARD;
     }
+    // A program the first-step module cannot load waits for the package.
+    if (!this.episode.canLoad(this.api, benchmark, reward)) await this.ensurePackage();
     // On a large program, making the environment, showing the new episode
     // and drawing the new program (the editor's text above all) each take
     // tens of milliseconds: as three tasks, the page answers input between
@@ -220,6 +261,7 @@ export class Playground extends EventTarget {
    */
   async measureBaselines(benchmark) {
     const info = this.info;
+    await this.packageRuns;
     try {
       const { oz } = await this.lanes.check.run('baselines', benchmark, { timeLimitMs: 60_000 });
       if (this.info !== info) return;
@@ -230,6 +272,8 @@ export class Playground extends EventTarget {
 
   async measureRoot() {
     const info = this.info;
+    await this.packageRuns;
+    if (this.info !== info) return;
     if (!info.hasMain) {
       info.run = { ok: false, error: { name: 'ValueError', message: 'no @main' } };
     } else {
@@ -250,6 +294,8 @@ export class Playground extends EventTarget {
    * run is cancelled or takes too long, fails as a step does.
    */
   async measurePath() {
+    // Runs are measured in workers, on the package's module: not before the page has asked for it.
+    await this.packageRuns;
     if (this.measuring) return;
     this.measuring = true;
     try {

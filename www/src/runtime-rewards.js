@@ -5,7 +5,7 @@
 // `runtimeReward`), read once the wasm is initialised: the page initialises
 // it before any view runs. No DOM: the Node tests check them against the
 // environment's own.
-import { catalog } from '../pkg/index.js';
+import { catalog } from './registries.js';
 
 /** @type {{ runs: Set<string>, o2: Set<string> } | null} */
 let kinds = null;

@@ -32,13 +32,16 @@ export function mountShare(app, $) {
     return compilerEnvStatesToCsv([episode.state()], { header: true });
   }
 
-  function toggle() {
+  // The CSV is the package's: a click in the first second waits for it.
+  async function toggle() {
+    await app.ensurePackage();
     panel.hidden = !panel.hidden;
     $('share-csv').setAttribute('aria-expanded', String(!panel.hidden));
     if (!panel.hidden) $('csv-text').value = csv();
   }
 
-  function download() {
+  async function download() {
+    await app.ensurePackage();
     const blob = new Blob([csv()], { type: 'text/csv' });
     const a = Object.assign(document.createElement('a'), { href: URL.createObjectURL(blob), download: 'compgym-state.csv' });
     document.body.append(a);
@@ -51,6 +54,7 @@ export function mountShare(app, $) {
   async function importText(text) {
     const status = $('csv-status');
     try {
+      await app.ensurePackage();
       const states = compilerEnvStatesFromCsv(text);
       if (!states.length) throw valueError('the CSV has no state rows');
       const [state] = states;

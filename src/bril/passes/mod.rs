@@ -577,6 +577,25 @@ pub fn pipelines() -> impl Iterator<Item = &'static str> {
     PIPELINES.iter().map(|(name, _)| *name)
 }
 
+/// `{passes: [{flag, description}], pipelines, pipelinePlans: {name:
+/// {groups, keepGroupIfNoLarger}}}`: the passes in action order and how
+/// each pipeline runs them, as JS's `brilPasses()` gives them.
+pub fn summary() -> serde_json::Value {
+    use serde_json::json;
+    let plans: serde_json::Map<String, serde_json::Value> = pipelines()
+        .filter_map(|name| pipeline_plan(name).ok().map(|plan| (name, plan)))
+        .map(|(name, plan)| {
+            let plan = json!({ "groups": plan.groups, "keepGroupIfNoLarger": plan.keep_group_if_no_larger });
+            (name.to_string(), plan)
+        })
+        .collect();
+    json!({
+        "passes": registry().iter().map(|p| json!({ "flag": p.flag, "description": p.description })).collect::<Vec<_>>(),
+        "pipelines": pipelines().collect::<Vec<_>>(),
+        "pipelinePlans": plans,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{pipeline_plan, pipelines, registry, run_command_line, run_flags, run_pipeline};

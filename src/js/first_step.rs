@@ -1,8 +1,9 @@
 //! The JS face of [`crate::first_step`]: `FirstStep` states and the lists a
 //! page shows before the full module has arrived. Errors are JS `Error`s
-//! named by kind, as in the full module.
+//! named by kind, as in the full module. Not part of `js`: `lib.rs` builds
+//! this file alone, in place of `js`, under the `first-step` feature.
 
-#[path = "js/error.rs"]
+#[path = "error.rs"]
 mod error;
 
 use crate::first_step::{FirstStepEnv, Observed};
@@ -28,6 +29,7 @@ impl FirstStep {
     }
 
     /// Applies pass `action`: `{reward, changed}`.
+    #[wasm_bindgen(unchecked_return_type = "{ reward: number; changed: boolean }")]
     pub fn step(&mut self, action: u32) -> Result<Object, JsValue> {
         let outcome = self.0.step(action as usize).map_err(to_js_error)?;
         let out = Object::new();
@@ -79,4 +81,17 @@ pub fn descriptions() -> Vec<String> {
 #[wasm_bindgen]
 pub fn suite() -> Vec<String> {
     FirstStepEnv::suite().into_iter().map(String::from).collect()
+}
+
+/// The passes and the pipelines' plans, as the package's `brilPasses()`
+/// gives them, in JSON.
+#[wasm_bindgen(js_name = passesJson)]
+pub fn passes_json() -> String {
+    crate::bril::passes::summary().to_string()
+}
+
+/// The core's registries, as the package's `catalog()` gives them, in JSON.
+#[wasm_bindgen(js_name = catalogJson)]
+pub fn catalog_json() -> String {
+    crate::catalog::catalog().to_string()
 }

@@ -1,0 +1,117 @@
+// End to end: the playground's first step needs the first-step module only.
+// With the package's module held back by the test, the page is ready and
+// steps; when the module arrives, the episode moves onto it whole. A program
+// the first-step module cannot load waits for the package.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, press } from './playground-helpers.mjs';
+import { strictPage } from './browser.mjs';
+
+let env;
+
+before(async () => {
+  env = await start();
+});
+
+after(async () => {
+  await env?.close();
+});
+
+/** A page whose requests for the package's module wait until `release()`. */
+async function heldPage(fragment) {
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await strictPage(context);
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/compgym_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(env.url + fragment);
+  return { page, release, close: () => context.close() };
+}
+
+/** Bytes the page has received so far: the document and every resource, headers included. */
+function received(page) {
+  return page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce((sum, e) => sum + e.transferSize, 0),
+  );
+}
+
+test('with the package held back the page is ready in under 400 KB and steps; when it arrives the episode moves onto it whole', async (t) => {
+  const { page, release, close } = await heldPage('#p=suite/dead-code');
+  await page.waitForSelector('html[data-ready]');
+  const bytes = await received(page);
+  assert.ok(bytes < 400_000, `${bytes} bytes before the first step`);
+  t.diagnostic(`received before the first step: ${bytes} bytes`);
+  assert.equal(await page.evaluate(() => window.compgymPlayground.hasPackage), false);
+
+  // Steps, a branch and a pipeline on the first-step module.
+  await press(page, '-dce');
+  await press(page, '-adce');
+  await page.evaluate(() => window.compgymPlayground.episode.back());
+  await press(page, '-copy-prop');
+  await page.click('#pipelines button[data-pipeline="-O1"]');
+  await page.waitForFunction(() => window.compgymPlayground.episode.current.depth > 2);
+  const early = await page.evaluate(() => {
+    const { episode } = window.compgymPlayground;
+    return {
+      nodes: [...episode.nodes()].map((n) => [n.id, n.flag, n.reward, n.total]),
+      current: episode.current.id,
+      ir: episode.observe(episode.current, 'Ir'),
+      history: Number(document.querySelector('#history').dataset.steps),
+      url: location.hash,
+    };
+  });
+  assert.ok(early.history > 2);
+  assert.match(early.url, /s=-dce,-copy-prop/);
+  assert.ok(!(await page.$('html[data-complete]')), 'the views wait for the package');
+
+  release();
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  const late = await page.evaluate(() => {
+    const { episode, hasPackage } = window.compgymPlayground;
+    return {
+      hasPackage,
+      nodes: [...episode.nodes()].map((n) => [n.id, n.flag, n.reward, n.total]),
+      current: episode.current.id,
+      // Fresh from the package's environment, not from the node's cache.
+      ir: episode.current.env.observation.get('Ir'),
+      dynamic: episode.current.env.observation.get('DynamicInstructionCount'),
+    };
+  });
+  assert.equal(late.hasPackage, true);
+  assert.deepEqual(late.nodes, early.nodes, 'the same tree, rewards and totals');
+  assert.equal(late.current, early.current);
+  assert.equal(late.ir, early.ir);
+  assert.equal(typeof late.dynamic, 'number', 'the states are the package\'s: they run');
+  await press(page, '-sccp');
+  assert.deepEqual(page.problems, []);
+  await close();
+});
+
+test('a program the first-step module cannot load (a generated one) waits for the package, which it asks for before the page is ready', async () => {
+  const { page, release, close } = await heldPage('#p=gen/7/50');
+  release();
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  const order = await page.evaluate(() => {
+    const full = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/compgym_bg.wasm'));
+    return { requested: full.startTime, ready: performance.getEntriesByName('compgym:ready')[0].startTime, program: window.compgymPlayground.program };
+  });
+  assert.ok(order.requested < order.ready, `the package's module requested at ${order.requested} ms, ready at ${order.ready} ms`);
+  assert.deepEqual(order.program, { kind: 'generated', seed: 7, size: 50 });
+  assert.deepEqual(page.problems, []);
+  await close();
+});
+
+test('a CSV export in the first second waits for the package', async () => {
+  const { page, release, close } = await heldPage('#p=suite/dead-code&s=-dce');
+  await page.waitForSelector('html[data-ready]');
+  await page.click('#share-csv');
+  release();
+  await page.waitForFunction(() => document.querySelector('#csv-text').value.includes('-dce'));
+  assert.match(await page.$eval('#csv-text', (t) => t.value), /^benchmark:\/\/suite-v0\/dead-code,1\.0,[\d.]+,-dce$/m);
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  assert.deepEqual(page.problems, []);
+  await close();
+});
