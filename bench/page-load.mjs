@@ -114,14 +114,18 @@ for (const [name, root] of pages) {
     ]) {
       const readies = samples.map((s) => s.ready);
       const compiled = samples.map((s) => s.compiled).filter((x) => x !== null);
+      const bytes = median(samples.map((s) => s.transferred));
       rows.push({
         page: name,
         network: network.name,
+        conditions: network.conditions,
         load: kind,
         best: ms(best(readies)),
         median: ms(median(readies)),
+        readyMs: median(readies),
         wasm: compiled.length ? ms(median(compiled)) : '–',
-        kib: `${(median(samples.map((s) => s.transferred)) / 1024).toFixed(0)} KiB`,
+        bytes,
+        kib: `${(bytes / 1024).toFixed(0)} KiB`,
       });
     }
   }
@@ -135,3 +139,13 @@ console.log('|---|---|---|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(`| ${r.page} | ${r.network} | ${r.load} | ${r.best} | ${r.median} | ${r.wasm} | ${r.kib} |`);
 }
+
+// The playground's goals for a cold load of this page (docs/benchmarks.md, "Playground load").
+const cold = (slow) => rows.find((r) => r.page === 'this page' && r.load === 'cold' && Boolean(r.conditions) === slow);
+const goals = [
+  ['at most 400 KB on the wire before the first step', cold(false).bytes <= 400 * 1024, cold(false).kib],
+  ['under 300 ms to the first step on loopback (median)', cold(false).readyMs < 300, cold(false).median],
+  ['under 1.5 s to the first step at 9 Mbps, 40 ms RTT (median)', cold(true).readyMs < 1500, cold(true).median],
+];
+console.log('');
+for (const [goal, met, measured] of goals) console.log(`${met ? 'met' : 'NOT met'}: ${goal} (${measured})`);
