@@ -99,7 +99,7 @@ bench-vector: ## vector environments in Node: steps/s of one environment, SyncVe
 bench-learning: ## docs/learning.md's tables from scratch: the policies of both tasks, three seeds each, ranked on held-out programs (hours of CPU)
 	@scripts/learning.sh
 
-bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded, on loopback and at 9 Mbps
+bench-page: ## the playground's load in Chromium: navigation to the first possible step, cold and reloaded, on loopback and at 9 Mbps, and whether its goals are met
 	@scripts/setup.sh test
 	@scripts/build.sh
 	@node bench/page-load.mjs
