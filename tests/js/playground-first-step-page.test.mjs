@@ -115,3 +115,18 @@ test('a CSV export in the first second waits for the package', async () => {
   assert.deepEqual(page.problems, []);
   await close();
 });
+
+test('a reward the first-step module does not compute, chosen in the first second, waits for the package and then applies', async () => {
+  const { page, release, close } = await heldPage('#p=suite/dead-code&s=-dce');
+  await page.waitForSelector('html[data-ready]');
+  await page.selectOption('#reward', 'IrInstructionCountOz');
+  release();
+  await page.waitForFunction(() => window.compgymPlayground.episode.rewardSpace === 'IrInstructionCountOz');
+  assert.equal(await page.textContent('#step-error'), '');
+  assert.equal(await page.$eval('#reward', (r) => r.value), 'IrInstructionCountOz');
+  assert.equal(await page.evaluate(() => window.compgymPlayground.hasPackage), true);
+  assert.match(page.url(), /r=IrInstructionCountOz/);
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  assert.deepEqual(page.problems, []);
+  await close();
+});

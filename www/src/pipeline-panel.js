@@ -281,9 +281,9 @@ export function mountPipeline(app, $) {
 
   $('reward').addEventListener(
     'change',
-    guard(() => {
+    guard(async () => {
       try {
-        app.setReward($('reward').value);
+        await app.setReward($('reward').value);
       } finally {
         buildRewards();
       }

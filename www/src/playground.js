@@ -459,12 +459,15 @@ export class Playground extends EventTarget {
   }
 
   /**
-   * Switches the reward, replaying the tree; refuses a runtime reward on a program that does not run.
+   * Switches the reward, replaying the tree; refuses a runtime reward on a
+   * program that does not run. A reward the first-step module does not
+   * compute waits for the package.
    * @param {string} name
    */
-  setReward(name) {
+  async setReward(name) {
     const problem = this.rewardProblem(name);
     if (problem) throw namedError('ValueError', `${name} runs the program at every step, but ${problem}.`);
+    if (!this.episode.canLoad(this.api, /** @type {Benchmark} */ (this.episode.program), name)) await this.ensurePackage();
     this.episode.setReward(name);
     this.emit('reward');
   }
