@@ -27,7 +27,7 @@ export function catalog() {
 class FirstStepEnv {
   constructor() {
     /** @type {FirstStep | null} */
-    this.state_ = null;
+    this.firstStep = null;
     /** @type {Map<string, string>} */
     this.sources = new Map();
     this.total = 0;
@@ -44,8 +44,8 @@ class FirstStepEnv {
   /** @param {{ benchmark: string }} options */
   reset({ benchmark }) {
     const state = FirstStep.reset(benchmark, this.sources.get(benchmark));
-    this.state_?.free();
-    this.state_ = state;
+    this.firstStep?.free();
+    this.firstStep = state;
     this.total = 0;
     return null;
   }
@@ -75,7 +75,7 @@ class FirstStepEnv {
   fork() {
     const fork = new FirstStepEnv();
     fork.sources = this.sources;
-    fork.state_ = this.current().fork();
+    fork.firstStep = this.current().fork();
     fork.total = this.total;
     return fork;
   }
@@ -88,13 +88,13 @@ class FirstStepEnv {
   }
 
   current() {
-    if (!this.state_) throw lookupError('no program is loaded in this first-step environment');
-    return this.state_;
+    if (!this.firstStep) throw lookupError('no program is loaded in this first-step environment');
+    return this.firstStep;
   }
 
   free() {
-    this.state_?.free();
-    this.state_ = null;
+    this.firstStep?.free();
+    this.firstStep = null;
   }
 }
 
