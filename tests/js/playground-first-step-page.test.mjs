@@ -130,3 +130,33 @@ test('a reward the first-step module does not compute, chosen in the first secon
   assert.deepEqual(page.problems, []);
   await close();
 });
+
+test('when the package\'s module cannot be fetched, the page says so and the passes go on working; a later need tries again', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await strictPage(context);
+  let refuse = true;
+  await page.route('**/compgym_bg.wasm', (route) => (refuse ? route.abort() : route.continue()));
+  await page.goto(`${env.url}#p=suite/dead-code`);
+  await page.waitForSelector('html[data-ready]');
+  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#status').textContent));
+  assert.match(await page.textContent('#status'), /^The rest of the playground could not be loaded \(.+\): the passes work; the other views follow once it loads\.$/);
+  await press(page, '-dce');
+  assert.equal(await page.evaluate(() => window.compgymPlayground.episode.current.depth), 1);
+  // A run needs the package in a worker: it fails with the reason, and the page goes on.
+  await page.click('#run');
+  await page.waitForFunction(() => document.querySelector('#run-status').dataset.state !== 'running');
+  assert.match(await page.textContent('#run-status'), /WorkerError: the package's module could not be loaded/);
+  // A generated program needs the package: asked for again, it comes.
+  refuse = false;
+  await page.evaluate(() => window.compgymPlayground.loadProgram({ kind: 'generated', seed: 7, size: 50 }));
+  assert.equal(await page.evaluate(() => window.compgymPlayground.hasPackage), true);
+  assert.deepEqual(await page.evaluate(() => window.compgymPlayground.program), { kind: 'generated', seed: 7, size: 50 });
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  assert.equal(await page.textContent('#status'), '', 'the views came, and the message went');
+  assert.deepEqual(
+    page.problems.filter((p) => !p.includes('compgym_bg.wasm') && !p.includes('Failed to load resource: net::ERR_FAILED')),
+    [],
+    'only the refused request',
+  );
+  await context.close();
+});

@@ -61,8 +61,13 @@ export class Lane {
       event.preventDefault();
       this.stop(namedError('WorkerError', event.message || 'the worker failed'));
     });
-    fullModule().then((module) => worker.postMessage({ init: module }));
     this.worker = worker;
+    fullModule().then(
+      (module) => worker.postMessage({ init: module }),
+      (error) => {
+        if (this.worker === worker) this.stop(namedError('WorkerError', `the package's module could not be loaded: ${error.message}`));
+      },
+    );
     return worker;
   }
 

@@ -77,7 +77,18 @@ async function start() {
   performance.mark('compgym:ready');
   /** @type {any} */ (window).compgymPlayground = app;
 
-  await app.ensurePackage();
+  try {
+    await app.ensurePackage();
+  } catch (error) {
+    // The first-step module goes on serving the passes; the views wait for
+    // the package, which whatever needs it next asks for again.
+    status(
+      `The rest of the playground could not be loaded (${describe(error)}): the passes work; the other views follow once it loads.`,
+      'error',
+    );
+    await app.packageRuns;
+    status('');
+  }
   $('version').textContent = api.version();
 
   for (const [name, load] of Object.entries(VIEWS)) views[name] = load();

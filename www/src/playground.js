@@ -113,13 +113,19 @@ export class Playground extends EventTarget {
    * observations kept). Resolves once the package runs the episode.
    */
   ensurePackage() {
-    this.upgrading ??= this.loadPackage().then((api) => {
-      if (this.hasPackage) return;
-      this.episode.upgrade(api.make);
-      this.api = api;
-      this.hasPackage = true;
-      this.upgraded();
-    });
+    this.upgrading ??= this.loadPackage().then(
+      (api) => {
+        if (this.hasPackage) return;
+        this.episode.upgrade(api.make);
+        this.api = api;
+        this.hasPackage = true;
+        this.upgraded();
+      },
+      (error) => {
+        this.upgrading = null; // what asks next tries again
+        throw error;
+      },
+    );
     return this.upgrading;
   }
 

@@ -27,18 +27,30 @@ let ready = null;
 
 /** The package's compiled `WebAssembly.Module`, fetched on the first call. */
 export function fullModule() {
-  compiled ??= WebAssembly.compileStreaming(fetch(new URL('compgym_bg.wasm', document.baseURI))).then((module) => {
-    performance.mark('compgym:wasm-compiled');
-    return module;
-  });
+  compiled ??= WebAssembly.compileStreaming(fetch(new URL('compgym_bg.wasm', document.baseURI))).then(
+    (module) => {
+      performance.mark('compgym:wasm-compiled');
+      return module;
+    },
+    (error) => {
+      compiled = null; // the next call tries again
+      throw error;
+    },
+  );
   return compiled;
 }
 
 /** Fetches the package's module if no one has yet; resolves once the package on this page is ready to use. */
 export function loadFull() {
-  ready ??= fullModule().then(async (module) => {
-    await init({ module_or_path: module });
-    performance.mark('compgym:package-ready');
-  });
+  ready ??= fullModule().then(
+    async (module) => {
+      await init({ module_or_path: module });
+      performance.mark('compgym:package-ready');
+    },
+    (error) => {
+      ready = null;
+      throw error;
+    },
+  );
   return ready;
 }
