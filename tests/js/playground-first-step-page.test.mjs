@@ -160,3 +160,20 @@ test('when the package\'s module cannot be fetched, the page says so and the pas
   );
   await context.close();
 });
+
+test('a job started before the package has arrived counts its time limit from when the module is there', async () => {
+  const { page, release, close } = await heldPage('#p=suite/dead-code');
+  await page.waitForSelector('html[data-ready]');
+  await page.evaluate(() => {
+    window.heldRun = window.compgymPlayground.lanes.run.run('run', { source: '@main {\n  one: int = const 1;\n  print one;\n}', args: null }, { timeLimitMs: 2000 });
+  });
+  // Held for twice the limit: the wait is the module's, not the job's.
+  await page.waitForTimeout(4000);
+  release();
+  const result = await page.evaluate(() => window.heldRun.catch((error) => ({ ok: false, error: { name: error.name } })));
+  assert.equal(result.ok, true, JSON.stringify(result));
+  assert.equal(result.stdout, '1\n');
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  assert.deepEqual(page.problems, []);
+  await close();
+});

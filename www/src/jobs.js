@@ -8,6 +8,8 @@ import { namedError } from '../pkg/errors.js';
 
 const WORKER_URL = new URL('worker.js', document.baseURI);
 
+/** @typedef {{ resolve(result: any): void, reject(error: Error): void, onProgress?: (report: any) => void, timer?: ReturnType<typeof setTimeout> }} Job a job sent to a lane's worker, not yet answered */
+
 export class Lane {
   /**
    * `name` labels errors ("run", "validate", "agent"...).
@@ -18,7 +20,7 @@ export class Lane {
     /** @type {Worker | null} */
     this.worker = null;
     this.ids = 0;
-    /** @type {Map<number, { resolve(result: any): void, reject(error: Error): void, onProgress?: (report: any) => void, timer: ReturnType<typeof setTimeout> }>} */
+    /** @type {Map<number, Job>} */
     this.pending = new Map();
   }
 
@@ -29,8 +31,9 @@ export class Lane {
   /**
    * Runs job `kind` with `payload` in the worker. Resolves to the job's
    * result; rejects with the job's typed error, a `TimeoutError` after
-   * `timeLimitMs`, or a `CancelledError` after `cancel()`. `onProgress`
-   * receives the job's progress reports.
+   * `timeLimitMs` (counted from when the package's module is there: fetching
+   * it is not the job's time), or a `CancelledError` after `cancel()`.
+   * `onProgress` receives the job's progress reports.
    * @param {string} kind
    * @param {unknown} payload
    * @param {{ timeLimitMs?: number, onProgress?: (report: any) => void }} [options]
@@ -40,10 +43,18 @@ export class Lane {
     const worker = this.start();
     const id = ++this.ids;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.stop(namedError('TimeoutError', `stopped after the time limit of ${seconds(timeLimitMs)}`));
-      }, timeLimitMs);
-      this.pending.set(id, { resolve, reject, onProgress, timer });
+      /** @type {Job} */
+      const job = { resolve, reject, onProgress };
+      this.pending.set(id, job);
+      fullModule().then(
+        () => {
+          if (this.pending.get(id) !== job) return; // answered, cancelled or stopped meanwhile
+          job.timer = setTimeout(() => {
+            this.stop(namedError('TimeoutError', `stopped after the time limit of ${seconds(timeLimitMs)}`));
+          }, timeLimitMs);
+        },
+        () => {},
+      ); // a module that does not come stops the lane (see start)
       worker.postMessage({ id, kind, payload });
     });
   }
