@@ -26,16 +26,18 @@ done
 
 cargo build --quiet --lib --target wasm32-unknown-unknown "${optimise[@]}" "${features[@]}"
 
+# The module just built, bound for the web; a release ships without its
+# debugging names (`shipped`).
 bindgen() {
-  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name compgym "$@"
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web "$@"
 }
+shipped=()
+[ "$profile" = release ] && shipped=(--remove-name-section --remove-producers-section)
 rm -rf pkg
+bindgen --out-name compgym --out-dir pkg "${shipped[@]}"
 if [ "$profile" = release ]; then
-  bindgen --out-dir pkg --remove-name-section --remove-producers-section
   rm -rf .tmp/size/named
-  bindgen --out-dir .tmp/size/named
-else
-  bindgen --out-dir pkg
+  bindgen --out-name compgym --out-dir .tmp/size/named
 fi
 
 # The glue takes each object's pointer from guard.js's brand, not from a property.
@@ -76,12 +78,7 @@ echo "built pkg/ ($(du -h pkg/compgym_bg.wasm | cut -f1) of wasm, $profile) and 
 # which the page loads before the package's module (see www/src/wasm.js).
 cargo build --quiet --lib --target wasm32-unknown-unknown "${optimise[@]}" --no-default-features --features first-step
 rm -rf www/first-step
-if [ "$profile" = release ]; then
-  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name first-step \
-    --out-dir www/first-step --remove-name-section --remove-producers-section
-else
-  wasm-bindgen "target/wasm32-unknown-unknown/$profile/compgym.wasm" --target web --out-name first-step --out-dir www/first-step
-fi
+bindgen --out-name first-step --out-dir www/first-step "${shipped[@]}"
 rm www/first-step/first-step_bg.wasm.d.ts
 echo "built www/first-step/ ($(du -h www/first-step/first-step_bg.wasm | cut -f1) of wasm)"
 
