@@ -51,10 +51,12 @@ grep -q 'Promise<void>;$' pkg/compgym.d.ts || { echo "compgym.d.ts: init's decla
 # InitOutput types those exports (wasm-bindgen's ABI, full of `any`); nothing public returns it now.
 perl -0pi -e 's/export interface InitOutput \{.*?\n\}\n\n?//s; s/^ \* \@returns \{(Promise<)?InitOutput>?\}\n//mg' pkg/compgym.d.ts
 ! grep -q InitOutput pkg/compgym.d.ts || { echo "compgym.d.ts: InitOutput is still declared" >&2; exit 1; }
-cp src/js/npm/{index,node,api,guard,errors,cli,pretrained,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
+cp src/js/npm/{index,node,api,guard,errors,cli,shipped,pretrained,datasets,worker,worker-node,worker-host,worker-listen,remote,remote-node}.js src/js/npm/{worker,remote}.d.ts pkg/
 # The pretrained policies, outside the module (src/agents/policy/pretrained.rs).
 mkdir -p pkg/policies
 cp src/agents/policy/pretrained-{size,runtime}.json pkg/policies/
+# large-v0's programs, outside the module (src/bril/suite/large/mod.rs).
+node scripts/dataset-file.mjs pkg/datasets/large-v0.json
 cp src/js/npm/{agents,agents-node,agents-worker,agents-worker-node,agents-worker-host}.js src/js/npm/{agents,agents-worker}.d.ts pkg/
 cp -r src/js/npm/gym pkg/gym
 cp src/js/npm/README.md LICENSE pkg/

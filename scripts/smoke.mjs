@@ -1,5 +1,6 @@
 // Loads a built package the way Node users do and checks that the module
-// works: an environment resets and steps, a Bril program runs. Run by the
+// works: an environment resets and steps (on a program of the dataset
+// shipped as a file, which node.js registered), a Bril program runs. Run by the
 // build on the optimised module, so a wasm-opt that breaks it fails the build.
 //
 //   node scripts/smoke.mjs [PKG_DIR]     (default: pkg)
@@ -20,6 +21,8 @@ const env = compgym.make('bril-ic-v0', { benchmark: 'benchmark://suite-v0/dead-c
 env.reset();
 const { reward, terminated } = env.step('-dce');
 check(typeof reward === 'number' && reward > 0 && terminated === false, `step gave reward ${reward}`);
+env.reset({ benchmark: 'benchmark://large-v0/bignum' });
+check(env.step('-lvn').terminated === false, 'a step on large-v0/bignum ended the episode');
 env.free();
 
 const { stdout, dynInst } = compgym.runBril('@main {\n  x: int = const 6;\n  y: int = mul x x;\n  print y;\n}\n');

@@ -143,7 +143,7 @@ fn sources() -> Vec<(String, String)> {
         .map(|f| (f.path.display().to_string(), f.source))
         .collect();
     all.extend(suite::all().iter().map(|b| (b.uri(), b.source.to_string())));
-    all.extend(suite::large::all().iter().map(|b| (b.uri(), b.source.to_string())));
+    all.extend(suite::large::all().unwrap().iter().map(|b| (b.uri(), b.source.to_string())));
     all
 }
 

@@ -34,7 +34,7 @@ fn case(name: String, program: Program, args: Vec<String>) -> Case {
 fn corpus(max_dyn: u64) -> Vec<Case> {
     let mut cases: Vec<Case> =
         suite::all().iter().map(|b| case(b.uri(), b.program().unwrap(), b.args())).collect();
-    for b in suite::large::all() {
+    for b in suite::large::all().unwrap() {
         let program = b.program().unwrap();
         if run(&program, &b.args(), &Limits::default()).dyn_inst <= max_dyn {
             cases.push(case(b.uri(), program, b.args()));

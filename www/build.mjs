@@ -67,8 +67,9 @@ for (const file of ['style.css', 'favicon.svg']) copyFileSync(join(www, file), j
 copyFileSync(join(www, 'node_modules/uplot/dist/uPlot.min.css'), join(dist, 'uplot.css'));
 copyFileSync(wasm, join(dist, 'compgym_bg.wasm'));
 copyFileSync(join(www, 'first-step', 'first-step_bg.wasm'), join(dist, 'first-step_bg.wasm'));
-// The pretrained policies, where the bundled agents' worker asks for them.
-cpSync(join(www, 'pkg', 'policies'), join(dist, 'policies'), { recursive: true });
+// The pretrained policies and the datasets shipped as files, where the
+// bundled workers ask for them (beside themselves).
+for (const folder of ['policies', 'datasets']) cpSync(join(www, 'pkg', folder), join(dist, folder), { recursive: true });
 
 // Precompressed copies: brotli, gzip at level 9. The modules, most of what a
 // visitor waits for, at brotli's quality 11

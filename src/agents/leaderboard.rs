@@ -81,7 +81,7 @@ impl Dataset {
     /// to a constant).
     pub fn hand_written(split: Split, own: &[OwnProgram]) -> Result<Vec<Dataset>> {
         let mut all: Vec<(String, bool)> = Vec::new();
-        for b in suite::all().iter().chain(suite::large::all()) {
+        for b in suite::all().iter().chain(suite::large::all()?) {
             all.push((b.uri(), reads_input(b.source)?));
         }
         for p in own {

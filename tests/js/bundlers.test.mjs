@@ -113,6 +113,8 @@ function check(result) {
   assert.deepEqual(result, {
     version: manifest.version,
     reward: result.reward,
+    dataset: 'large-v0',
+    largeStep: true,
     compilerVersion: `bril-compgym ${manifest.version}`,
     stepped: true,
     error: 'SessionNotFound',

@@ -11,6 +11,8 @@
 // - whatever is thrown is an Error whose `name` is one of `errorNames()`
 //   (a TypeError thrown by JS itself, for a wrong `this`, has a name of
 //   that list too), never a trap of the wasm code (`WebAssembly.RuntimeError`);
+//   so is whatever a returned promise rejects with (`loadDataset`), checked
+//   once the run's promises have settled;
 // - so is whatever a callback saw thrown when it called back into the API;
 // - after an error, the instance is alive (`version()`, a space sampled and
 //   checked) and the object the call was made on still works; every 50
@@ -196,13 +198,63 @@ function hostileFunction(r, fx) {
 }
 
 const PRIMITIVES = [
-  undefined, null, true, false, 0, -0, 1, -1, 0.5, NaN, Infinity, -Infinity,
-  2 ** 31 - 1, 2 ** 32, 2 ** 32 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e308, -1e308, 5e-324,
-  0n, -1n, 2n ** 63n - 1n, 2n ** 63n, -(2n ** 63n), -(2n ** 63n) - 1n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 1000n,
-  '', 'a', '0', '\u0000', '\ud800', 'float32', 'int64', 'bool', '-dce', '-lvn', 'bril-v0',
-  FIB, 'benchmark://suite-v0/nope', 'Autophase', 'IrInstructionCount', 'Ir', '__proto__', 'constructor',
-  'GetVersion', 'StartSession', 'Step', 'NaN', 'Infinity', '{"type": "Discrete", "n": 3}', '[[[[',
-  Symbol('s'), Symbol.iterator,
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  NaN,
+  Infinity,
+  -Infinity,
+  2 ** 31 - 1,
+  2 ** 32,
+  2 ** 32 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e308,
+  -1e308,
+  5e-324,
+  0n,
+  -1n,
+  2n ** 63n - 1n,
+  2n ** 63n,
+  -(2n ** 63n),
+  -(2n ** 63n) - 1n,
+  2n ** 64n - 1n,
+  2n ** 64n,
+  2n ** 1000n,
+  '',
+  'a',
+  '0',
+  '\u0000',
+  '\ud800',
+  'float32',
+  'int64',
+  'bool',
+  '-dce',
+  '-lvn',
+  'bril-v0',
+  FIB,
+  'benchmark://suite-v0/nope',
+  'Autophase',
+  'IrInstructionCount',
+  'Ir',
+  '__proto__',
+  'constructor',
+  'GetVersion',
+  'StartSession',
+  'Step',
+  'NaN',
+  'Infinity',
+  '{"type": "Discrete", "n": 3}',
+  '[[[[',
+  Symbol('s'),
+  Symbol.iterator,
 ];
 
 /** A hostile value; `fx` supplies live objects of the package. */
@@ -230,11 +282,12 @@ export function hostile(r, fx, depth = 0) {
       ];
       const make = r.pick(makers);
       if (r.chance(0.3)) return detached(make);
-      if (r.chance(0.1)) return new (class Liar extends Float32Array {
-        get length() {
-          return 1e9;
-        }
-      })(2);
+      if (r.chance(0.1))
+        return new (class Liar extends Float32Array {
+          get length() {
+            return 1e9;
+          }
+        })(2);
       return make();
     }
     case 5:
@@ -252,10 +305,32 @@ export function hostile(r, fx, depth = 0) {
         () => Object.create(null),
         () => Object.freeze({ a: 1 }),
         () => ({ length: 2 ** 32 - 1 }),
-        () => ({ toJSON() { throw new HostileError('toJSON'); } }),
-        () => ({ toJSON() { return this; } }),
-        () => ({ valueOf() { throw new HostileError('valueOf'); }, toString() { throw new HostileError('toString'); } }),
-        () => ({ get name() { throw new HostileError('getter'); }, get type() { throw new HostileError('getter'); } }),
+        () => ({
+          toJSON() {
+            throw new HostileError('toJSON');
+          },
+        }),
+        () => ({
+          toJSON() {
+            return this;
+          },
+        }),
+        () => ({
+          valueOf() {
+            throw new HostileError('valueOf');
+          },
+          toString() {
+            throw new HostileError('toString');
+          },
+        }),
+        () => ({
+          get name() {
+            throw new HostileError('getter');
+          },
+          get type() {
+            throw new HostileError('getter');
+          },
+        }),
         () => [1, , 3],
         () => new Array(2 ** 32 - 1),
       ])();
@@ -274,7 +349,8 @@ export function hostile(r, fx, depth = 0) {
       const n = r.int(4);
       if (r.chance(0.5)) return Array.from({ length: n }, () => hostile(r, fx, depth + 1));
       const o = {};
-      for (let i = 0; i < n; i++) o[r.pick(['a', 'type', 'name', 'low', 'high', 'shape', 'n', 'benchmark', 'sessionId', 'x'])] = hostile(r, fx, depth + 1);
+      for (let i = 0; i < n; i++)
+        o[r.pick(['a', 'type', 'name', 'low', 'high', 'shape', 'n', 'benchmark', 'sessionId', 'x'])] = hostile(r, fx, depth + 1);
       return o;
     }
   }
@@ -311,9 +387,7 @@ export function mutate(r, fx, v, depth = 0) {
 class Fixtures {
   constructor(r) {
     this.r = r;
-    this.classes = Object.values(api).filter(
-      (v) => typeof v === 'function' && v.prototype && typeof v.prototype.free === 'function',
-    );
+    this.classes = Object.values(api).filter((v) => typeof v === 'function' && v.prototype && typeof v.prototype.free === 'function');
     this.live = new Map(this.classes.map((c) => [c, []]));
     this.freedOnes = [];
   }
@@ -332,8 +406,7 @@ class Fixtures {
       StationaryStochasticPerArmEnvironment: () => new api.StationaryStochasticPerArmEnvironment(banditOptions(r, this)),
       LinUcb: () => new api.LinUcb(3, 1, 1),
       CompilerBandit: () => new api.CompilerBandit({ seed: r.int(100), batchSize: 1 + r.int(2), programs: ['fib-iter'] }),
-      CompilerTimeStepEnvironment: () =>
-        new api.CompilerTimeStepEnvironment('bril-ic-v0', { benchmark: FIB, maxEpisodeSteps: 3 }),
+      CompilerTimeStepEnvironment: () => new api.CompilerTimeStepEnvironment('bril-ic-v0', { benchmark: FIB, maxEpisodeSteps: 3 }),
     };
     const maker = makers[klass.name];
     if (!maker) return null;
@@ -359,7 +432,10 @@ class Fixtures {
       const klass = r.pick(this.classes);
       const made = this.make(klass);
       if (made) {
-        this.live.set(klass, this.live.get(klass).filter((o) => o !== made));
+        this.live.set(
+          klass,
+          this.live.get(klass).filter((o) => o !== made),
+        );
         this.retire(made);
       }
     }
@@ -398,7 +474,11 @@ class Fixtures {
   /** Frees `o` (any object, live or not) and stops handing it out as live. */
   free(o) {
     for (const [klass, list] of this.live) {
-      if (list.includes(o)) this.live.set(klass, list.filter((x) => x !== o));
+      if (list.includes(o))
+        this.live.set(
+          klass,
+          list.filter((x) => x !== o),
+        );
     }
     this.retire(o);
   }
@@ -444,13 +524,32 @@ const SPACES = [
   { type: 'Binary', name: 'bn', shape: [2] },
   { type: 'DynamicBox', name: 'db', low: 0, high: 9, shapeLow: [1], shapeHigh: [4], dtype: 'int32' },
   {
-    type: 'Graph', name: 'g', nodeSpace: { type: 'Box', name: 'n', low: 0, high: 1, shape: [2] },
-    edgeSpace: { type: 'Box', name: 'e', low: 0, high: 1, shape: [] }, maxNodes: 4, maxEdges: 5, batchShape: [2],
+    type: 'Graph',
+    name: 'g',
+    nodeSpace: { type: 'Box', name: 'n', low: 0, high: 1, shape: [2] },
+    edgeSpace: { type: 'Box', name: 'e', low: 0, high: 1, shape: [] },
+    maxNodes: 4,
+    maxEdges: 5,
+    batchShape: [2],
   },
-  { type: 'Dict', name: 'di', spaces: [['x', { type: 'Discrete', name: 'd', n: 3 }], ['y', { type: 'Text', name: 't', maxLength: 3 }]] },
+  {
+    type: 'Dict',
+    name: 'di',
+    spaces: [
+      ['x', { type: 'Discrete', name: 'd', n: 3 }],
+      ['y', { type: 'Text', name: 't', maxLength: 3 }],
+    ],
+  },
   { type: 'Tuple', name: 'tu', spaces: [{ type: 'Discrete', name: 'd', n: 3 }] },
   { type: 'SpaceSequence', name: 'ss', sizeRange: [0, 3], space: { type: 'Discrete', name: 'd', n: 3 } },
-  { type: 'Union', name: 'u', spaces: [{ type: 'Discrete', name: 'd', n: 3 }, { type: 'Text', name: 't', maxLength: 2 }] },
+  {
+    type: 'Union',
+    name: 'u',
+    spaces: [
+      { type: 'Discrete', name: 'd', n: 3 },
+      { type: 'Text', name: 't', maxLength: 2 },
+    ],
+  },
   { type: 'Batched', name: 'bb', space: { type: 'Box', name: 'b', low: 0, high: 1, shape: [2] }, batchShape: [2] },
 ];
 
@@ -495,7 +594,14 @@ function validArgs(key, r, fx, self) {
     compilerEnvStatesToCsv: () => [[{ benchmark: FIB, commandline: '-dce', walltime: 1, reward: null }], { header: false }],
     make: () => ['bril-v0', { benchmark: FIB, maxEpisodeSteps: 4 }],
     runBril: () => ['@main {\n  x: int = const 4;\n  print x;\n}\n', []],
-    runCli: () => [r.pick([['run', '-p'], ['verify', 'p.bril'], ['opt', '--passes', '-dce', '-']]), cliHost()],
+    runCli: () => [
+      r.pick([
+        ['run', '-p'],
+        ['verify', 'p.bril'],
+        ['opt', '--passes', '-dce', '-'],
+      ]),
+      cliHost(),
+    ],
     spaceFromJSON: () => [r.pick(SPACES)],
     validateEnvironment: () => [fx.get(api.CompilerTimeStepEnvironment), 1],
     'Space.fromJSON': () => [r.pick(SPACES)],
@@ -541,7 +647,9 @@ function validArgs(key, r, fx, self) {
     'Service#call': () => ['GetVersion', {}],
     'Service#startSession': () => [{ benchmark: { uri: FIB } }],
     'Service#step': () => [{ sessionId: 0, action: [{ int64Value: 0 }] }],
-    'Service#addBenchmark': () => [{ benchmark: [{ uri: 'benchmark://x/y', program: { contents: new TextEncoder().encode('@main {\n}\n') } }] }],
+    'Service#addBenchmark': () => [
+      { benchmark: [{ uri: 'benchmark://x/y', program: { contents: new TextEncoder().encode('@main {\n}\n') } }] },
+    ],
     'CompilerEnv#reset': () => [{ benchmark: FIB }],
     'CompilerEnv#step': () => r.pick([[r.int(3)], [r.int(3), { observationSpaces: ['Autophase'], rewardSpaces: ['IrInstructionCount'] }]]),
     'CompilerEnv#multistep': () => [[0, 1], { observationSpaces: ['IrInstructionCount'], rewardSpaces: ['IrInstructionCount'] }],
@@ -557,11 +665,18 @@ function validArgs(key, r, fx, self) {
     'CompilerEnv#maxEpisodeSteps=': () => [3],
     'ObservationView#get': () => [r.pick(['Ir', 'IrInstructionCount', 'Autophase'])],
     'ObservationView#spec': () => ['Ir'],
-    'ObservationView#addDerivedSpace': () => ['Twice', 'IrInstructionCount', hostileFunction(r, fx), { space: { type: 'Scalar', name: 's', dtype: 'int64' } }],
+    'ObservationView#addDerivedSpace': () => [
+      'Twice',
+      'IrInstructionCount',
+      hostileFunction(r, fx),
+      { space: { type: 'Scalar', name: 's', dtype: 'int64' } },
+    ],
     'ObservationView#addSpace': () => [fx.get(api.ObservationSpaceSpec)],
     'ObservationSpaceSpec#makeDerivedSpace': () => ['D', (v) => v, {}],
     'RewardView#get': () => ['IrInstructionCount'],
-    'RewardView#addSpace': () => [{ name: 'R', observationSpaces: ['IrInstructionCount'], update: hostileFunction(r, fx), reset: hostileFunction(r, fx) }],
+    'RewardView#addSpace': () => [
+      { name: 'R', observationSpaces: ['IrInstructionCount'], update: hostileFunction(r, fx), reset: hostileFunction(r, fx) },
+    ],
     'StationaryStochasticPerArmEnvironment#step': () => [[0]],
     'StationaryStochasticPerArmEnvironment#expectedRewards': () => [[0]],
     'StationaryStochasticPerArmEnvironment#validate': () => [1, 0],
@@ -596,13 +711,7 @@ const SLOW = new Set(['validate', 'validateEnvironment']);
  * one call would take the whole run. Their options are read, and fuzzed,
  * by the constructors and by `SearchAgent#step` and `PolicyTrainer#trainBatch`.
  */
-const UNBOUNDED = new Set([
-  'leaderboard',
-  'Leaderboard#runChunk',
-  'SearchAgent#run',
-  'SearchAgent#runChunk',
-  'PolicyTrainer#trainFor',
-]);
+const UNBOUNDED = new Set(['leaderboard', 'Leaderboard#runChunk', 'SearchAgent#run', 'SearchAgent#runChunk', 'PolicyTrainer#trainFor']);
 
 function targets() {
   const out = [];
@@ -768,7 +877,8 @@ function longEpisode(r, fx) {
 
 function describe(value) {
   try {
-    if (typeof value === 'bigint') return `${value > 10n ** 30n || value < -(10n ** 30n) ? 'a huge ' : ''}${value.toString().slice(0, 40)}n`;
+    if (typeof value === 'bigint')
+      return `${value > 10n ** 30n || value < -(10n ** 30n) ? 'a huge ' : ''}${value.toString().slice(0, 40)}n`;
     if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}... (${value.length})` : value);
     if (typeof value === 'symbol' || typeof value === 'function') return String(value).slice(0, 40);
     if (value && typeof value === 'object') return Object.prototype.toString.call(value);
@@ -829,7 +939,7 @@ function freshEnvProbe() {
  * (a `performance.now()` time) passed. Returns the counts and the failures,
  * each with what is needed to replay it.
  */
-export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures = 20 }) {
+export async function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures = 20 }) {
   const r = new Rand(seed);
   const fx = new Fixtures(r);
   const all = targets();
@@ -839,6 +949,8 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
   const fail = (call, target, args, problem) => {
     failures.push({ seed, call, target: target.key, args: args.map(describe), problem });
   };
+  /** The promises functions returned, each settled to its rejection's problem or null. */
+  const settling = [];
   while (made < calls && performance.now() < deadline && failures.length < maxFailures) {
     const call = made++;
     const target = r.pick(all);
@@ -850,11 +962,15 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
       if (target.kind === 'method' || target.kind === 'getter' || target.kind === 'setter' || target.kind === 'free') {
         const which = r.int(12);
         self =
-          which < 7 ? fx.get(klass)
-          : which < 8 ? fx.freed(r)
-          : which < 9 ? new Proxy(fx.get(klass), {})
-          : which < 10 ? Object.create(klass.prototype)
-          : forged(r, fx, klass);
+          which < 7
+            ? fx.get(klass)
+            : which < 8
+              ? fx.freed(r)
+              : which < 9
+                ? new Proxy(fx.get(klass), {})
+                : which < 10
+                  ? Object.create(klass.prototype)
+                  : forged(r, fx, klass);
         if (self === undefined || self === null) continue;
       }
       if (target.kind === 'tamper') {
@@ -868,7 +984,14 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
       } catch {
         valid = null; // a valid template needs a working `self`; this one is not
       }
-      const arity = target.kind === 'constructor' ? klass.length : target.kind === 'function' ? target.f.length : target.kind === 'method' || target.kind === 'static' ? (target.kind === 'static' ? klass[target.member] : klass.prototype[target.member]).length : 1;
+      const arity =
+        target.kind === 'constructor'
+          ? klass.length
+          : target.kind === 'function'
+            ? target.f.length
+            : target.kind === 'method' || target.kind === 'static'
+              ? (target.kind === 'static' ? klass[target.member] : klass.prototype[target.member]).length
+              : 1;
       if (valid) {
         args = valid.slice();
         if (r.chance(0.7) && args.length) {
@@ -892,9 +1015,22 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
         args = args.map((a) => (typeof a === 'number' && Math.abs(a) > 3 ? 2 : a));
       }
       switch (target.kind) {
-        case 'function':
-          fx.release(target.f(...args));
+        case 'function': {
+          const result = target.f(...args);
+          if (result instanceof Promise) {
+            const described = args.map(describe); // now: a rejection may come after the arguments changed
+            settling.push(
+              result.then(
+                () => null,
+                (error) => {
+                  const problem = badError(error);
+                  return problem && { seed, call, target: target.key, args: described, problem: `its promise ${problem}` };
+                },
+              ),
+            );
+          } else fx.release(result);
           break;
+        }
         case 'constructor':
           fx.release(new klass(...args));
           break;
@@ -958,8 +1094,15 @@ export function fuzz({ seed, calls = Infinity, deadline = Infinity, maxFailures 
     aliveProbe();
     freshEnvProbe();
   } catch (e) {
-    failures.push({ seed, call: made, target: '(end)', args: [], problem: `the instance is not alive at the end: ${e?.name}: ${e?.message}` });
+    failures.push({
+      seed,
+      call: made,
+      target: '(end)',
+      args: [],
+      problem: `the instance is not alive at the end: ${e?.name}: ${e?.message}`,
+    });
   }
+  for (const failure of await Promise.all(settling)) if (failure) failures.push(failure);
   return { seed, calls: made, failures, thrown: Object.fromEntries([...thrown].sort((a, b) => b[1] - a[1])) };
 }
 
@@ -982,7 +1125,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const calls = arg('calls') ?? (minutes === undefined ? 2000 : Infinity);
   const start = performance.now();
   const deadline = minutes === undefined ? Infinity : start + minutes * 60_000;
-  const result = fuzz({ seed, calls, deadline });
+  const result = await fuzz({ seed, calls, deadline });
   report(result, (performance.now() - start) / 1000);
   process.exit(result.failures.length ? 1 : 0);
 }

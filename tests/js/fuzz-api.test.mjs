@@ -9,9 +9,9 @@ const SEEDS = [1, 2, 3];
 const CALLS = 2000;
 
 for (const seed of SEEDS) {
-  test(`fuzz-api: seed ${seed}, ${CALLS} calls of hostile values: typed errors only, the instance alive`, () => {
+  test(`fuzz-api: seed ${seed}, ${CALLS} calls of hostile values: typed errors only, the instance alive`, async () => {
     const start = performance.now();
-    const result = fuzz({ seed, calls: CALLS });
+    const result = await fuzz({ seed, calls: CALLS });
     report(result, (performance.now() - start) / 1000);
     assert.equal(result.calls, CALLS);
     assert.deepEqual(

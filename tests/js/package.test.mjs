@@ -42,16 +42,22 @@ test('the package page\'s ES module examples run against the installed package',
   }
 });
 
-test('Node imports the installed package as ESM, ready without init()', () => {
+test('Node imports the installed package as ESM, ready without init(), large-v0 loaded', () => {
   const script = `
-    import init, { version, canonicalDtype } from 'compgym';
+    import init, { version, canonicalDtype, make, loadDataset } from 'compgym';
     await init();
     let name = null;
     try { canonicalDtype('nope'); } catch (e) { name = e.name; }
-    console.log(JSON.stringify({ version: version(), name, ok: canonicalDtype('int64') }));
+    const env = make('bril-v0', { benchmark: 'benchmark://large-v0/text-stats' });
+    env.reset();
+    env.free();
+    let unknown = null;
+    try { await loadDataset('large-v1'); } catch (e) { unknown = e.name; }
+    const dataset = await loadDataset('large-v0');
+    console.log(JSON.stringify({ version: version(), name, ok: canonicalDtype('int64'), dataset, unknown }));
   `;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64' });
+  assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64', dataset: 'large-v0', unknown: 'LookupError' });
 });
 
 test('Node runs the installed package\'s service in a worker through compgym/remote.js', () => {
@@ -177,15 +183,60 @@ test('a page fetches the pretrained policies only when it asks: before, Policy.p
   });
 });
 
-test('loadPretrained({base}) fetches the policies from another folder; a base of the wrong type is a TypeError that loses nothing', async () => {
-  cpSync(join(scratch, 'node_modules/compgym/policies'), join(scratch, 'copies'), { recursive: true });
+test('a page fetches large-v0\'s programs only when it asks: before, the dataset lists them and a reset to one is a BenchmarkInitError that says how', async () => {
   const script = `
-    import init, { Policy, loadPretrained } from './node_modules/compgym/index.js';
+    import init, { make, loadDataset } from './node_modules/compgym/index.js';
+    await init();
+    const env = make('bril-ic-v0');
+    const listed = env.datasets.find((d) => d.name === 'benchmark://large-v0').benchmarks;
+    try { env.reset({ benchmark: 'benchmark://large-v0/sudoku' }); } catch (e) { window.__before = [e.name, e.message, listed.length]; }
+    env.reset({ benchmark: 'benchmark://suite-v0/dead-code' });
+    let unknown = null;
+    try { await loadDataset('suite-v0'); } catch (e) { unknown = [e.name, e.message]; }
+    await new Promise((resolve) => { window.__go = resolve; });
+    const name = await loadDataset('large-v0');
+    const again = await loadDataset('large-v0'); // idempotent
+    env.reset({ benchmark: 'benchmark://large-v0/sudoku' });
+    const { reward } = env.step('-dce');
+    window.__after = { name, again, unknown, stepped: reward >= 0 };
+    env.free();`;
+  await inPage('dataset.html', script, async (page, url) => {
+    const fetched = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/datasets/')) fetched.push(new URL(request.url()).pathname);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__go !== undefined, null, { timeout: 20_000 });
+    assert.deepEqual(fetched, [], 'nothing of the dataset is fetched before loadDataset()');
+    const [name, message, listed] = await page.evaluate(() => window.__before);
+    assert.equal(name, 'BenchmarkInitError');
+    assert.match(message, /loadDataset\("large-v0"\)/);
+    assert.ok(listed >= 20, `${listed} programs listed`);
+    await page.evaluate(() => window.__go());
+    await page.waitForFunction(() => window.__after !== undefined, null, { timeout: 20_000 });
+    const after = await page.evaluate(() => window.__after);
+    assert.equal(after.unknown[0], 'LookupError');
+    assert.match(after.unknown[1], /"suite-v0" is not a dataset shipped as a file \(large-v0\)/);
+    assert.deepEqual({ ...after, unknown: null }, { name: 'large-v0', again: 'large-v0', unknown: null, stepped: true });
+    assert.deepEqual(fetched, ['/node_modules/compgym/datasets/large-v0.json']);
+  });
+});
+
+test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another folder; a base of the wrong type is a TypeError that loses nothing', async () => {
+  cpSync(join(scratch, 'node_modules/compgym/policies'), join(scratch, 'copies'), { recursive: true });
+  cpSync(join(scratch, 'node_modules/compgym/datasets'), join(scratch, 'copies'), { recursive: true });
+  const script = `
+    import init, { Policy, loadPretrained, loadDataset, make } from './node_modules/compgym/index.js';
     await init();
     try { await loadPretrained({ base: 42 }); } catch (e) { window.__wrong = e.name; }
+    try { await loadDataset('large-v0', { base: {} }); } catch (e) { window.__wrong += ' ' + e.name; }
     const tasks = await loadPretrained({ base: 'copies' });
+    const dataset = await loadDataset('large-v0', { base: 'copies/' });
     const policy = Policy.pretrained();
-    window.__after = { tasks, task: policy.task };
+    const env = make('bril-v0', { benchmark: 'benchmark://large-v0/nbody' });
+    env.reset();
+    window.__after = { tasks, task: policy.task, dataset };
+    env.free();
     policy.free();`;
   await inPage('elsewhere.html', script, async (page, url) => {
     const fetched = [];
@@ -194,8 +245,8 @@ test('loadPretrained({base}) fetches the policies from another folder; a base of
     });
     await page.goto(url);
     await page.waitForFunction(() => window.__after !== undefined, null, { timeout: 20_000 });
-    assert.equal(await page.evaluate(() => window.__wrong), 'TypeError');
-    assert.deepEqual(await page.evaluate(() => window.__after), { tasks: ['size', 'runtime'], task: 'size' });
-    assert.deepEqual(fetched.sort(), ['/copies/pretrained-runtime.json', '/copies/pretrained-size.json']);
+    assert.equal(await page.evaluate(() => window.__wrong), 'TypeError TypeError');
+    assert.deepEqual(await page.evaluate(() => window.__after), { tasks: ['size', 'runtime'], task: 'size', dataset: 'large-v0' });
+    assert.deepEqual(fetched.sort(), ['/copies/large-v0.json', '/copies/pretrained-runtime.json', '/copies/pretrained-size.json']);
   });
 });

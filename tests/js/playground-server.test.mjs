@@ -87,7 +87,7 @@ test('a changed file gets a new ETag; files are compressed on the fly when no pr
   }
 });
 
-test('in Chromium the first-step module is requested by the HTML (preload), once, before the main module has even arrived; the package\'s module once, after the first step is possible', async () => {
+test('in Chromium the first-step module is requested by the HTML (preload), once, before the main module has even arrived; the package\'s module once, after the first step is possible; no dataset or policy file', async () => {
   const env = await start();
   try {
     const page = await open(env);
@@ -104,6 +104,7 @@ test('in Chromium the first-step module is requested by the HTML (preload), once
         fullStart: full[0].startTime,
         ready,
         mainEnd: main.responseEnd,
+        shipped: entries.filter((e) => /\/(datasets|policies)\//.test(e.name)).map((e) => e.name),
         encoded: [first[0].encodedBodySize, full[0].encodedBodySize],
         decoded: [first[0].decodedBodySize, full[0].decodedBodySize],
       };
@@ -112,6 +113,7 @@ test('in Chromium the first-step module is requested by the HTML (preload), once
     assert.equal(timing.initiator, 'link');
     assert.ok(timing.firstStart < timing.mainEnd, `first-step module requested at ${timing.firstStart} ms, main.js done at ${timing.mainEnd} ms`);
     assert.ok(timing.fullStart >= timing.ready, `the package's module requested at ${timing.fullStart} ms, the first step possible at ${timing.ready} ms`);
+    assert.deepEqual(timing.shipped, [], 'no dataset or policy file until a job needs one');
     timing.encoded.forEach((encoded, i) => assert.ok(encoded < timing.decoded[i] / 2, `compressed on the wire: ${encoded} of ${timing.decoded[i]} bytes`));
     assert.deepEqual(page.problems, []);
   } finally {

@@ -113,9 +113,15 @@ test(`a seeded run of ${UPDATES} updates: the mean return and the held-out score
   await page.fill('#train-updates', String(UPDATES));
   await page.fill('#train-every', '5');
   await watchLongTasks(page);
+  // large-v0's programs are a file the lane's worker fetches when training starts (most of the train side).
+  const datasetFetches = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/datasets/')) datasetFetches.push(new URL(request.url()).pathname);
+  });
   await page.click('#train-play');
   await waitForState(page, ['done', 'failed']);
   const run = await trainState(page);
+  assert.deepEqual(datasetFetches, ['/datasets/large-v0.json']);
   // Reported, not asserted: a long task is wall-clock time, which a busy machine stretches.
   const long = await page.longTasks();
   t.diagnostic(`main-thread tasks over 50 ms while training: ${long.length}${long.length ? ` (longest ${Math.max(...long.map((l) => l.duration)).toFixed(0)} ms)` : ''}`);

@@ -4,7 +4,7 @@
 // step sends one. Each job is short (one PPO update: a batch of episodes),
 // so nothing long runs on the page. If the lane ends the worker (a time
 // limit, a new start), the trainer is gone and an update says so.
-import { PolicyTrainer } from '../pkg/index.js';
+import { PolicyTrainer, loadDataset } from '../pkg/index.js';
 import { lookupError } from '../pkg/errors.js';
 
 /** @type {import('../pkg/compgym.js').PolicyTrainer | null} */
@@ -12,11 +12,13 @@ let trainer = null;
 
 /**
  * A new trainer from PolicyTrainer `options`; `{validation}`: the untrained policy's held-out score.
+ * Fetches large-v0's programs first, once (the package's module has only their names; the view trains on some by default).
  * @param {import('../pkg/compgym.js').PolicyTrainerOptions} options checked by the core
  */
-export function trainStartJob(options) {
+export async function trainStartJob(options) {
   trainer?.free();
   trainer = null;
+  await loadDataset('large-v0');
   const created = new PolicyTrainer(options);
   trainer = created;
   return { validation: created.validate() };

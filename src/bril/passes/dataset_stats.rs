@@ -207,7 +207,7 @@ pub fn builtin_datasets() -> Result<Vec<Dataset>> {
             programs: generated_sample(generator::v1::URI_PREFIX, SAMPLE_COUNT, generator::v1::generate)?,
         },
         Dataset { name: "suite-v0".into(), programs: bundled(suite::all())? },
-        Dataset { name: "large-v0".into(), programs: bundled(suite::large::all())? },
+        Dataset { name: "large-v0".into(), programs: bundled(suite::large::all()?)? },
     ])
 }
 

@@ -169,7 +169,7 @@ impl CompilerBackend for BrilBackend {
                 name: LARGE_DATASET.into(),
                 description: "larger programs written for compgym (300+ instructions, several functions): graphs, matrices, numerics, interpreters, simulations"
                     .into(),
-                benchmarks: DatasetBenchmarks::Listed(suite::large::all().iter().map(|b| b.uri()).collect()),
+                benchmarks: DatasetBenchmarks::Listed(suite::large::uris().collect()),
             },
             Dataset {
                 name: RANDOM_DATASET.into(),

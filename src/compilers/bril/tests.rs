@@ -247,8 +247,8 @@ fn random_v1_programs_are_a_dataset() {
 fn the_large_programs_are_a_dataset() {
     let mut env = ic_env();
     let large = env.datasets().dataset("large-v0").unwrap().clone();
-    assert_eq!(large.size(), Some(suite::large::all().len() as u64));
-    let uri = suite::large::all()[0].uri();
+    assert_eq!(large.size(), Some(suite::large::names().count() as u64));
+    let uri = suite::large::uris().next().unwrap();
     env.reset(ResetOptions { benchmark: Some(uri.clone()), ..Default::default() }).unwrap();
     assert_eq!(env.benchmark().unwrap(), uri);
     assert!(env.observation().get("IrInstructionCount").unwrap().as_int().unwrap() >= 300);

@@ -104,3 +104,18 @@ impl JsCompilerEnv {
         run().map_err(to_js_error)
     }
 }
+
+/// Loads a dataset the package ships as a file beside its module (today
+/// `large-v0`) from `json`, the file's text, for every environment, service
+/// and agent of this instance; returns its name. The package's
+/// `loadDataset(name)` fetches the file and calls it; under Node, the
+/// package calls it on import. A file of another dataset or version, or
+/// with programs that do not read, is a ValueError (or the ParseError a
+/// program gives), and nothing changes.
+#[wasm_bindgen(js_name = registerDataset, unchecked_return_type = "ShippedDataset")]
+pub fn register_dataset(#[wasm_bindgen(unchecked_param_type = "string")] json: JsValue) -> JsResult<String> {
+    crate::js::interop::args::string(&json, "a dataset file's JSON")
+        .and_then(|text| crate::bril::suite::large::register(&text))
+        .map(String::from)
+        .map_err(to_js_error)
+}

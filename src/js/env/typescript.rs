@@ -110,6 +110,22 @@ export interface ValidationResult {
   errors: ValidationError[];
 }
 
+/** A dataset the package ships as a file beside its module, fetched by `loadDataset(name)`. */
+export type ShippedDataset = "large-v0";
+
+/**
+ * Fetches a dataset the package ships as a file (in its `datasets/` folder,
+ * beside its module, which carries only the dataset's names) and loads it
+ * for every environment, service and agent of this instance; resolves to its
+ * name. Until then `env.datasets` lists the dataset's benchmarks, and a
+ * reset to one of them is a BenchmarkInitError that says to load it.
+ * Idempotent. Under Node the files are loaded on import and this resolves at
+ * once; the workers (`compgym/worker.js`, `compgym/agents-worker.js`) load
+ * them themselves. `base`: the folder they are served from, if not the
+ * package's own.
+ */
+export function loadDataset(name: ShippedDataset, options?: { base?: string | URL }): Promise<ShippedDataset>;
+
 export interface DatasetInfo {
   name: string;
   description: string;

@@ -6,13 +6,15 @@
 // { module })` does), so the worker neither fetches nor compiles it again.
 import init, * as compgym from './index.js';
 import { serveAgents } from './agents-worker-host.js';
+import { loadDatasets } from './datasets.js';
 
 // The module, then the pretrained policies the policy and guided agents play
-// (files beside the module, fetched once; see pretrained.js).
+// and the datasets the trainer and the leaderboard use (files beside the
+// module, fetched once; see pretrained.js and datasets.js).
 let loading = null;
 const load = (/** @type {unknown} */ message) =>
   (loading ??= init(message && typeof message === 'object' && 'init' in message ? { module_or_path: message.init } : undefined)
-    .then(() => compgym.loadPretrained())
+    .then(() => Promise.all([compgym.loadPretrained(), loadDatasets()]))
     .then(() => compgym));
 
 serveAgents(

@@ -14,6 +14,7 @@ const guarded = guardBindings(bindings);
 
 export * from './compgym.js';
 export { loadPretrained } from './pretrained.js';
+export { loadDataset } from './datasets.js';
 export const {
   CompilerBandit,
   CompilerEnv,

@@ -44,7 +44,8 @@ const builders = {
 
   // esbuild leaves `new URL(..., import.meta.url)` alone: each worker is an
   // entry point of its own, named as the package names it, and the wasm and
-  // the pretrained policies are copied beside the bundles.
+  // the pretrained policies and the datasets shipped as files are copied
+  // beside the bundles.
   async esbuild({ minify = true } = {}) {
     const esbuild = await import('esbuild');
     await esbuild.build({
@@ -61,7 +62,7 @@ const builders = {
       logLevel: 'warning',
     });
     copyFileSync(join(app, 'node_modules/compgym/compgym_bg.wasm'), join(out, 'compgym_bg.wasm'));
-    cpSync(join(app, 'node_modules/compgym/policies'), join(out, 'policies'), { recursive: true });
+    for (const folder of ['policies', 'datasets']) cpSync(join(app, 'node_modules/compgym', folder), join(out, folder), { recursive: true });
     writeFileSync(join(out, 'index.html'), page('<script type="module" src="main.js"></script>'));
   },
 

@@ -9,12 +9,16 @@ const MIN_INSTRUCTIONS: usize = 300;
 const MAX_DYNAMIC: u64 = 5_000_000;
 
 fn cases() -> Vec<Case> {
-    all().iter().map(|b| Case { name: b.uri(), program: b.program().unwrap(), args: b.args() }).collect()
+    all()
+        .unwrap()
+        .iter()
+        .map(|b| Case { name: b.uri(), program: b.program().unwrap(), args: b.args() })
+        .collect()
 }
 
 #[test]
 fn every_benchmark_is_large_verifies_and_prints_its_expected_output() {
-    for b in all() {
+    for b in all().unwrap() {
         let p = b.program().unwrap_or_else(|e| panic!("{}: {e}", b.name));
         crate::bril::verify(&p).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         assert!(p.instr_count() >= MIN_INSTRUCTIONS, "{}: {} instructions", b.name, p.instr_count());
@@ -29,7 +33,7 @@ fn every_benchmark_is_large_verifies_and_prints_its_expected_output() {
 
 #[test]
 fn lookup_by_name_and_uri() {
-    let first = &all()[0];
+    let first = &all().unwrap()[0];
     assert_eq!(get(first.name).unwrap(), first);
     assert_eq!(get(&first.uri()).unwrap(), first);
     assert!(first.uri().starts_with(URI_PREFIX));
@@ -40,6 +44,16 @@ fn lookup_by_name_and_uri() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(names, sorted, "names are sorted and unique");
+    assert_eq!(uris().next().unwrap(), first.uri());
+}
+
+#[test]
+fn a_name_of_the_dataset_not_loaded_says_how_to_load_it() {
+    let error = lookup(None, "benchmark://large-v0/bignum").unwrap_err();
+    assert_eq!(error.kind(), crate::ErrorKind::Lookup);
+    assert!(error.message().contains("loadDataset(\"large-v0\")"), "{error}");
+    let unknown = lookup(None, "nope").unwrap_err();
+    assert_eq!(unknown.message(), "unknown benchmark \"nope\"");
 }
 
 #[test]

@@ -1,10 +1,12 @@
 // The smallest app a user would write: load the wasm, step an environment,
-// call the compiler service in a worker through compgym/remote.js, and run
-// an agent in its worker through compgym/agents.js; and check that the
+// load the dataset shipped as a file and step on one of its programs, call
+// the compiler service in a worker through compgym/remote.js (on such a
+// program, which the worker loads itself), and run an agent in its worker
+// through compgym/agents.js; and check that the
 // package's guard still tells its classes apart, and the Gymnasium face names
 // its wrappers, once bundled and minified.
 // Every bundler test builds this same file; the page reads `window.result`.
-import init, { CompilerBandit, LinUcb, Rng, Space, make, version } from 'compgym';
+import init, { CompilerBandit, LinUcb, Rng, Space, loadDataset, make, version } from 'compgym';
 import { RecordEpisodeStatistics, make as makeGym } from 'compgym/gym';
 import { connectService } from 'compgym/remote.js';
 import { connectAgents } from 'compgym/agents.js';
@@ -15,11 +17,16 @@ async function main() {
   env.reset();
   const { reward } = env.step('-dce');
   env.free();
+  const large = make('bril-ic-v0', { benchmark: 'benchmark://large-v0/bignum' });
+  const dataset = await loadDataset('large-v0');
+  large.reset();
+  const largeStep = typeof large.step('-dce').reward === 'number';
+  large.free();
 
   const remote = connectService();
   try {
     const { compilerVersion } = await remote.getVersion();
-    const { sessionId } = await remote.startSession({ benchmark: { uri: 'benchmark://suite-v0/fib-iter' } });
+    const { sessionId } = await remote.startSession({ benchmark: { uri: 'benchmark://large-v0/huffman' } });
     const step = await remote.step({ sessionId, action: [{ int64Value: 0 }] });
     let error = null;
     try {
@@ -27,7 +34,7 @@ async function main() {
     } catch (e) {
       error = e.name;
     }
-    return { version: version(), reward, compilerVersion, stepped: typeof step.endOfSession === 'boolean', error, guard: guard() };
+    return { version: version(), reward, dataset, largeStep, compilerVersion, stepped: typeof step.endOfSession === 'boolean', error, guard: guard() };
   } finally {
     await remote.terminate();
   }

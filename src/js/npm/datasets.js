@@ -1,0 +1,66 @@
+// The datasets the package ships as files beside its module (datasets/*.json)
+// rather than inside it: the module knows their benchmarks' names, and
+// `loadDataset(name)` fetches the programs and registers them, once; under
+// Node, node.js registers them from disk on import. The workers load them
+// before their first message.
+import { registerDataset } from './compgym.js';
+import { lookupError } from './errors.js';
+import { fetchShipped } from './shipped.js';
+
+/**
+ * Each shipped dataset's file. Each URL is written out whole, so bundlers
+ * that copy the files `new URL(..., import.meta.url)` names find them.
+ * @returns {Record<import('./compgym.js').ShippedDataset, URL>}
+ */
+export function datasetUrls() {
+  return { 'large-v0': new URL('./datasets/large-v0.json', import.meta.url) };
+}
+
+/**
+ * The LookupError for a name that is not a shipped dataset's.
+ * @param {unknown} name
+ */
+export function notShipped(name) {
+  const shipped = Object.keys(datasetUrls()).join(', ');
+  return lookupError(`loadDataset: ${JSON.stringify(name)} is not a dataset shipped as a file (${shipped}); the others are in the module`);
+}
+
+/** @type {Map<string, Promise<import('./compgym.js').ShippedDataset>>} */
+const loading = new Map();
+
+/**
+ * Fetches the shipped dataset `name` and loads it for every environment,
+ * service and agent of this instance; resolves to its name. Idempotent;
+ * after a failure, the next call tries again. A name the package does not
+ * ship as a file is a LookupError. `base`: the folder the files are served
+ * from, if not the package's own.
+ * @param {import('./compgym.js').ShippedDataset} name
+ * @param {{ base?: string | URL }} [options]
+ * @returns {Promise<import('./compgym.js').ShippedDataset>}
+ */
+export function loadDataset(name, { base } = {}) {
+  const urls = datasetUrls();
+  if (typeof name !== 'string' || !Object.hasOwn(urls, name)) return Promise.reject(notShipped(name));
+  const key = /** @type {import('./compgym.js').ShippedDataset} */ (name);
+  let promise = loading.get(key);
+  if (!promise) {
+    promise = fetchShipped(urls[key], { base, caller: 'loadDataset', what: `the ${key} dataset` })
+      .then((text) => /** @type {import('./compgym.js').ShippedDataset} */ (registerDataset(text)))
+      .catch((error) => {
+        loading.delete(key);
+        throw error;
+      });
+    loading.set(key, promise);
+  }
+  return promise;
+}
+
+/**
+ * Loads every shipped dataset; resolves to their names.
+ * @param {{ base?: string | URL }} [options]
+ */
+export function loadDatasets(options) {
+  return Promise.all(
+    Object.keys(datasetUrls()).map((name) => loadDataset(/** @type {import('./compgym.js').ShippedDataset} */ (name), options)),
+  );
+}
