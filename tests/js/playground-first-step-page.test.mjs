@@ -18,8 +18,8 @@ after(async () => {
 });
 
 /** A page whose requests for the package's module wait until `release()`. */
-async function heldPage(fragment) {
-  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+async function heldPage(fragment, viewport = { width: 1440, height: 900 }) {
+  const context = await env.browser.newContext({ viewport });
   const page = await strictPage(context);
   let release;
   const held = new Promise((resolve) => (release = resolve));
@@ -31,11 +31,17 @@ async function heldPage(fragment) {
   return { page, release, close: () => context.close() };
 }
 
-/** Bytes the page has received so far: the document and every resource, headers included. */
+/**
+ * Bytes the page had received when a step became possible (the `compgym:ready` mark): the document
+ * and every resource done by then, headers included (what `make bench-page` counts). The episode's
+ * views load right after.
+ */
 function received(page) {
-  return page.evaluate(() =>
-    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce((sum, e) => sum + e.transferSize, 0),
-  );
+  return page.evaluate(() => {
+    const ready = performance.getEntriesByName('compgym:ready')[0].startTime;
+    const done = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= ready);
+    return [...performance.getEntriesByType('navigation'), ...done].reduce((sum, e) => sum + e.transferSize, 0);
+  });
 }
 
 test('with the package held back the page is ready in under 400 KB and steps; when it arrives the episode moves onto it whole', async (t) => {
@@ -90,6 +96,28 @@ test('with the package held back the page is ready in under 400 KB and steps; wh
   await close();
 });
 
+test('with the package held back the program\'s views show the episode, and at 390 px nothing is wider than the screen', async () => {
+  const { page, release, close } = await heldPage('#p=suite/loop-invariant', { width: 390, height: 844 });
+  await page.waitForSelector('html[data-ready]');
+  await press(page, '-licm');
+  // The editor, the diff, the CFG and the observations, on the first-step module.
+  await page.waitForFunction(() => document.querySelector('#editor .cm-content')?.textContent.includes('@main'));
+  await page.waitForFunction(() => Number(document.querySelector('#diff')?.dataset.changedRows) > 0);
+  assert.match(await page.textContent('#diff-sentence'), /^-licm: /);
+  await page.waitForSelector('#cfg[data-state="drawn"]:not([data-changed="0"])', { state: 'attached' });
+  await page.waitForFunction(() => Number(document.querySelector('#obs')?.dataset.changed) > 0);
+  assert.equal(await page.evaluate(() => window.compgymPlayground.hasPackage), false);
+  assert.ok(!(await page.$('html[data-complete]')), 'the agents, training, spaces and bandit views wait for the package');
+  // The reward list, whose runtime rewards say they need a run until the package runs the program, fits.
+  assert.match(await page.$eval('#reward', (r) => r.textContent), /needs a program that runs/);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  release();
+  await page.waitForSelector('html[data-complete]', { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.deepEqual(page.problems, []);
+  await close();
+});
+
 test('a program the first-step module cannot load (a generated one) waits for the package, which it asks for before the page is ready', async () => {
   const { page, release, close } = await heldPage('#p=gen/7/50');
   release();
@@ -139,7 +167,7 @@ test('when the package\'s module cannot be fetched, the page says so and the pas
   await page.goto(`${env.url}#p=suite/dead-code`);
   await page.waitForSelector('html[data-ready]');
   await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#status').textContent));
-  assert.match(await page.textContent('#status'), /^The rest of the playground could not be loaded \(.+\): the passes work; the other views follow once it loads\.$/);
+  assert.match(await page.textContent('#status'), /^The rest of the playground could not be loaded \(.+\): the passes and the program.s views work; the others follow once it loads\.$/);
   await press(page, '-dce');
   assert.equal(await page.evaluate(() => window.compgymPlayground.episode.current.depth), 1);
   // A run needs the package in a worker: it fails with the reason, and the page goes on.

@@ -1,9 +1,11 @@
 // The page's entry. The first-step module is already compiling (index.html
 // started it). Once it is ready the episode is loaded on it — from the URL's
 // state if it has one — and the passes panel is wired: from then a step is
-// possible, which `<html data-ready>` marks. Then the package's module is
-// fetched and the episode moves onto it, and the other views load as chunks
-// and mount as they arrive; `<html data-complete>` marks the end.
+// possible, which `<html data-ready>` marks. Then the views that show the
+// episode (the editor, the diff, the charts, the CFG, the observations) load
+// as chunks and mount as they arrive, while the package's module is fetched
+// and the episode moves onto it; the views that need the package (agents,
+// training, spaces, bandit) follow it. `<html data-complete>` marks the end.
 import * as api from '../pkg/index.js';
 import { firstStepReady, loadFull } from './wasm.js';
 import { firstStepApi, catalog as firstStepCatalog } from './first-step.js';
@@ -23,14 +25,17 @@ const $ = (id) => /** @type {any} */ (document.getElementById(id));
 performance.mark('compgym:main');
 
 // The views' modules, loaded once a step is possible so that their parsing
-// does not compete with the wasm's compilation.
-const VIEWS = {
+// does not compete with the first module's compilation: those of the episode
+// at once (they work on either module), the others once the package is here.
+const EPISODE_VIEWS = {
   editor: () => import('./editor.js'),
   diff: () => import('./diff-view.js'),
   charts: () => import('./charts.js'),
   cfg: () => import('./cfg-view.js'),
   observations: () => import('./observation-view.js'),
   explain: () => import('./explain.js'),
+};
+const PACKAGE_VIEWS = {
   agents: () => import('./agents-panel.js'),
   train: () => import('./train-panel.js'),
   spaces: () => import('./spaces-panel.js'),
@@ -77,13 +82,24 @@ async function start() {
   performance.mark('compgym:ready');
   /** @type {any} */ (window).compgymPlayground = app;
 
+  for (const [name, load] of Object.entries(EPISODE_VIEWS)) views[name] = load();
+  const episodeViews = Promise.all([
+    mount('editor', ({ createEditor }) => program.attachEditor(createEditor($('editor')))),
+    mount('diff', ({ mountDiff }) => mountDiff(app, $)),
+    mount('explain', ({ mountExplain }) => mountExplain(app, $)),
+    mount('charts', ({ mountCharts }) => mountCharts(app, $)),
+    mount('cfg', ({ mountCfg }) => mountCfg(app, $)),
+    mount('observations', ({ mountObservations }) => mountObservations(app, $)),
+  ]);
+
   try {
     await app.ensurePackage();
   } catch (error) {
-    // The first-step module goes on serving the passes; the views wait for
-    // the package, which whatever needs it next asks for again.
+    // The first-step module goes on serving the passes and the episode's
+    // views; the others wait for the package, which whatever needs it next
+    // asks for again.
     status(
-      `The rest of the playground could not be loaded (${describe(error)}): the passes work; the other views follow once it loads.`,
+      `The rest of the playground could not be loaded (${describe(error)}): the passes and the program's views work; the others follow once it loads.`,
       'error',
     );
     await app.packageRuns;
@@ -91,14 +107,9 @@ async function start() {
   }
   $('version').textContent = api.version();
 
-  for (const [name, load] of Object.entries(VIEWS)) views[name] = load();
+  for (const [name, load] of Object.entries(PACKAGE_VIEWS)) views[name] = load();
   await Promise.all([
-    mount('editor', ({ createEditor }) => program.attachEditor(createEditor($('editor')))),
-    mount('diff', ({ mountDiff }) => mountDiff(app, $)),
-    mount('explain', ({ mountExplain }) => mountExplain(app, $)),
-    mount('charts', ({ mountCharts }) => mountCharts(app, $)),
-    mount('cfg', ({ mountCfg }) => mountCfg(app, $)),
-    mount('observations', ({ mountObservations }) => mountObservations(app, $)),
+    episodeViews,
     mount('agents', ({ mountAgents }) => mountAgents(app, $)),
     mount('train', ({ mountTrain }) => mountTrain(app, $)),
     mount('spaces', ({ mountSpaces }) => mountSpaces(app, $)),
