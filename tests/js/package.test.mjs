@@ -222,6 +222,36 @@ test('a page fetches large-v0\'s programs only when it asks: before, the dataset
   });
 });
 
+test('the service\'s worker without large-v0\'s file (a bundle that left it out) serves all the rest, and a session on one of its programs says it is not loaded', async () => {
+  const script = `
+    import { connectService } from './node_modules/compgym/remote.js';
+    const remote = connectService();
+    const { sessionId } = await remote.startSession({ benchmark: { uri: 'benchmark://suite-v0/fib-iter' } });
+    const step = await remote.step({ sessionId, action: [{ int64Value: 0 }] });
+    let refused = null;
+    try { await remote.startSession({ benchmark: { uri: 'benchmark://large-v0/sudoku' } }); } catch (e) { refused = [e.name, e.message]; }
+    const again = await remote.step({ sessionId, action: [{ int64Value: 1 }] });
+    window.__result = { stepped: typeof step.endOfSession === 'boolean', refused, again: typeof again.endOfSession === 'boolean' };
+    await remote.terminate();`;
+  await inPage('no-dataset.html', script, async (page, url) => {
+    await page.route('**/datasets/**', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    const warnings = [];
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    await page.goto(url);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30_000 });
+    const result = await page.evaluate(() => window.__result);
+    assert.equal(result.stepped, true);
+    assert.equal(result.again, true, 'the session goes on after the refusal');
+    assert.equal(result.refused[0], 'BenchmarkInitError');
+    assert.match(result.refused[1], /the large-v0 programs are not loaded/);
+    assert.ok(warnings.some((w) => /serves without large-v0's programs: could not fetch the large-v0 dataset .*HTTP 404/.test(w)), warnings.join('\n'));
+    // The 404 was this test's doing; anything else is a problem.
+    const others = page.problems.filter((p) => !p.includes('/datasets/large-v0.json'));
+    page.problems.length = 0;
+    assert.deepEqual(others, []);
+  });
+});
+
 test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another folder; a base of the wrong type is a TypeError that loses nothing', async () => {
   cpSync(join(scratch, 'node_modules/compgym/policies'), join(scratch, 'copies'), { recursive: true });
   cpSync(join(scratch, 'node_modules/compgym/datasets'), join(scratch, 'copies'), { recursive: true });

@@ -6,7 +6,7 @@
 // { module })` does), so the worker neither fetches nor compiles it again.
 import init, * as compgym from './index.js';
 import { serveAgents } from './agents-worker-host.js';
-import { loadDatasets } from './datasets.js';
+import { loadDatasetsInWorker } from './datasets.js';
 
 // The module, then the pretrained policies the policy and guided agents play
 // and the datasets the trainer and the leaderboard use (files beside the
@@ -14,7 +14,7 @@ import { loadDatasets } from './datasets.js';
 let loading = null;
 const load = (/** @type {unknown} */ message) =>
   (loading ??= init(message && typeof message === 'object' && 'init' in message ? { module_or_path: message.init } : undefined)
-    .then(() => Promise.all([compgym.loadPretrained(), loadDatasets()]))
+    .then(() => Promise.all([compgym.loadPretrained(), loadDatasetsInWorker()]))
     .then(() => compgym));
 
 serveAgents(

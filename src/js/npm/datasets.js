@@ -56,11 +56,22 @@ export function loadDataset(name, { base } = {}) {
 }
 
 /**
- * Loads every shipped dataset; resolves to their names.
- * @param {{ base?: string | URL }} [options]
+ * What a worker does before its first message: loads every shipped dataset,
+ * and serves without one that cannot be fetched (a bundle that left its
+ * file out), saying so on the console; a reset to one of its programs is
+ * then the BenchmarkInitError that says it is not loaded. Resolves to the
+ * names loaded.
  */
-export function loadDatasets(options) {
-  return Promise.all(
-    Object.keys(datasetUrls()).map((name) => loadDataset(/** @type {import('./compgym.js').ShippedDataset} */ (name), options)),
-  );
+export async function loadDatasetsInWorker() {
+  const names = /** @type {import('./compgym.js').ShippedDataset[]} */ (Object.keys(datasetUrls()));
+  const results = await Promise.allSettled(names.map((name) => loadDataset(name)));
+  results.forEach((result, i) => {
+    if (result.status === 'rejected') {
+      const reason = result.reason?.message ?? String(result.reason);
+      console.warn(
+        `compgym: the worker serves without ${names[i]}'s programs: ${reason} (copy the package's datasets/ folder beside the worker)`,
+      );
+    }
+  });
+  return names.filter((_, i) => results[i].status === 'fulfilled');
 }

@@ -9,7 +9,7 @@
 // what `connectService()` in remote.js does, so bundlers can rewrite the URL).
 // Methods named `Env.*` are compgym/gym's environment methods (see gym/worker-envs.js).
 import init, { Service } from './index.js';
-import { loadDatasets } from './datasets.js';
+import { loadDatasetsInWorker } from './datasets.js';
 import { serve } from './worker-host.js';
 
 const NAME_PREFIX = 'compgym:';
@@ -21,7 +21,7 @@ const compiler = new URL(import.meta.url).searchParams.get('compiler') ?? named;
 serve(
   // The datasets shipped as files, so every benchmark resets as under Node.
   init()
-    .then(() => loadDatasets())
+    .then(() => loadDatasetsInWorker())
     .then(() => new Service(compiler)),
   (listener) => globalThis.addEventListener('message', (event) => listener(event.data)),
   (message) => globalThis.postMessage(message),
