@@ -34,14 +34,15 @@ export function measure(compgym, { benchmark, episodeLength, coldUris, seconds }
   });
   // First visits: each episode on a copy under one of `coldUris` rotating
   // URIs, more than the compiler remembers (`compgym-bench env --json` says
-  // how many), so every pass runs; resets are not timed. Without `coldUris`,
-  // not measured.
+  // how many), each copy with a comment of its own (environments share what
+  // they learnt of the same text), so every pass runs; resets are not timed.
+  // Without `coldUris`, not measured.
   env.reset({ benchmark });
   const source = env.observation.get('Ir');
   let [busy, coldSteps] = [0, 0];
   for (let episode = 0; coldUris && (episode === 0 || busy < seconds); episode++) {
     const uri = `benchmark://bench-v0/first-visit-${episode % coldUris}`;
-    env.addBenchmark(uri, source);
+    env.addBenchmark(uri, `${source}# first visit ${episode}\n`);
     env.reset({ benchmark: uri });
     const start = now();
     for (let i = 0; i < episodeLength; i++) env.step(action());

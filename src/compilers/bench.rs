@@ -8,8 +8,9 @@
 //! repeated episodes mostly revisit known states. "First visits" measures
 //! the other extreme: every episode on a copy of the program the compiler
 //! has not seen recently (added under one of [`COLD_URIS`] rotating URIs,
-//! more than the compiler keeps), so every pass really runs; its resets,
-//! which parse the copy, are not timed.
+//! more than the compiler keeps, each copy with a comment of its own, since
+//! environments share what they learnt of the same text), so every pass
+//! really runs; its resets, which parse the copy, are not timed.
 
 use crate::env::{CompilerEnv, EnvOptions, ResetOptions};
 use crate::error::{Error, Result};
@@ -131,7 +132,8 @@ fn first_visits(
     let (mut busy, mut steps, mut episode) = (0.0, 0usize, 0usize);
     loop {
         let uri = format!("benchmark://bench-v0/first-visit-{}", episode % COLD_URIS);
-        env.add_benchmark(crate::service::Benchmark::from_contents(&uri, source.as_str()))?;
+        let copy = format!("{source}# first visit {episode}\n");
+        env.add_benchmark(crate::service::Benchmark::from_contents(&uri, copy.as_str()))?;
         env.reset(ResetOptions { benchmark: Some(uri), ..Default::default() })?;
         let start = clock();
         for _ in 0..config.episode_length.max(1) {

@@ -5,6 +5,7 @@
 pub mod envs;
 pub mod observations;
 mod parsed;
+mod shared_tables;
 mod states;
 
 use crate::bril::compile::run_program;
@@ -19,7 +20,7 @@ use crate::service::{
 use crate::spaces::{Commandline, CommandlineFlag, Space};
 use crate::value::Value;
 use observations::{static_observation, Obs};
-use states::{ProgramState, StateTable, STATES_PER_BENCHMARK};
+use states::{Knowledge, ProgramState, StateTable, STATES_PER_BENCHMARK};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -35,10 +36,11 @@ pub const ACTION_SPACE: &str = "passes";
 
 /// The compiler backend. It keeps what it learnt about recent benchmarks
 /// (the parsed program, baselines, the states passes led to) so a reset
-/// parses nothing and later episodes reuse earlier ones' work. Each
-/// environment has its own (forks share it): what an environment's action
-/// mask knows then depends on its own steps alone, so seeded runs replay
-/// whatever other environments did.
+/// parses nothing and later episodes reuse earlier ones' work; environments
+/// on the same benchmark share that work ([`shared_tables`]). Each
+/// environment has its own backend (forks share it) and so its own
+/// [`Knowledge`]: what its action mask knows depends on its own steps
+/// alone, so seeded runs replay whatever other environments did.
 #[derive(Default)]
 pub struct BrilBackend {
     recent: Rc<RefCell<HashMap<String, Recent>>>,
@@ -46,8 +48,9 @@ pub struct BrilBackend {
 
 /// A benchmark seen recently: its contents, to notice a replaced benchmark.
 struct Recent {
-    contents: Vec<u8>,
+    contents: Rc<[u8]>,
     shared: Rc<Shared>,
+    knowledge: Rc<Knowledge>,
 }
 
 /// How many benchmarks the backend remembers; past it, it forgets them all
@@ -59,21 +62,24 @@ impl BrilBackend {
         BrilBackend::default()
     }
 
-    /// What every session on `benchmark` shares, parsed at most once while recent.
-    fn shared(&self, benchmark: &Benchmark) -> Result<Rc<Shared>> {
+    /// What every session on `benchmark` shares, parsed at most once while
+    /// recent, and what this environment's sessions found on it.
+    fn shared(&self, benchmark: &Benchmark) -> Result<(Rc<Shared>, Rc<Knowledge>)> {
         if let Some(recent) = self.recent.borrow().get(&benchmark.uri) {
-            if recent.contents == benchmark.contents() {
-                return Ok(recent.shared.clone());
+            if *recent.contents == *benchmark.contents() {
+                return Ok((recent.shared.clone(), recent.knowledge.clone()));
             }
         }
-        let shared = Rc::new(Shared::new(parse_benchmark(benchmark)?));
+        let contents: Rc<[u8]> = benchmark.contents().into();
+        let shared = shared_tables::shared_for(&contents, || Ok(Shared::new(parse_benchmark(benchmark)?)))?;
+        let knowledge = Rc::new(Knowledge::default());
         let mut recent = self.recent.borrow_mut();
         if recent.len() >= RECENT_BENCHMARKS {
             recent.clear();
         }
-        let entry = Recent { contents: benchmark.contents().to_vec(), shared: shared.clone() };
+        let entry = Recent { contents, shared: shared.clone(), knowledge: knowledge.clone() };
         recent.insert(benchmark.uri.clone(), entry);
-        Ok(shared)
+        Ok((shared, knowledge))
     }
 }
 
@@ -129,7 +135,8 @@ impl CompilerBackend for BrilBackend {
         benchmark: &Benchmark,
         _action_space: usize,
     ) -> Result<Box<dyn CompilationSession>> {
-        Ok(Box::new(BrilSession::on(self.shared(benchmark)?)))
+        let (shared, knowledge) = self.shared(benchmark)?;
+        Ok(Box::new(BrilSession::on(shared, knowledge)))
     }
 
     fn resolve_benchmark(&self, uri: &BenchmarkUri) -> Result<Option<Benchmark>> {
@@ -256,6 +263,9 @@ pub struct BrilSession {
     /// with every session that reached the same state.
     state: Rc<ProgramState>,
     shared: Rc<Shared>,
+    /// What this environment's sessions found passes to leave unchanged
+    /// (for the action mask), on `shared`'s states.
+    knowledge: Rc<Knowledge>,
     limits: Limits,
     /// The run of the current program when it cannot be the state's own
     /// (other arguments or limits), until an action changes the program.
@@ -264,11 +274,11 @@ pub struct BrilSession {
 
 impl BrilSession {
     pub fn new(program: Program) -> BrilSession {
-        BrilSession::on(Rc::new(Shared::new(program)))
+        BrilSession::on(Rc::new(Shared::new(program)), Rc::default())
     }
 
-    fn on(shared: Rc<Shared>) -> BrilSession {
-        BrilSession { state: shared.root.clone(), shared, limits: default_limits(), own_run: None }
+    fn on(shared: Rc<Shared>, knowledge: Rc<Knowledge>) -> BrilSession {
+        BrilSession { state: shared.root.clone(), shared, knowledge, limits: default_limits(), own_run: None }
     }
 
     /// The current program.
@@ -320,7 +330,8 @@ impl CompilationSession for BrilSession {
             usize::try_from(index).ok().and_then(|i| passes::registry().get(i).map(|p| (i, p))).ok_or_else(
                 || Error::value(format!("no pass {index}: there are {}", passes::registry().len())),
             )?;
-        let changed = ProgramState::apply(&mut self.state, index, pass, &self.shared.states)?;
+        let changed =
+            ProgramState::apply(&mut self.state, index, pass, &self.shared.states, &self.knowledge)?;
         if changed {
             self.own_run = None;
         }
@@ -372,13 +383,14 @@ impl CompilationSession for BrilSession {
     /// What the shared graph of states knows: passes that some session
     /// already found to leave this very program unchanged.
     fn known_no_effect(&self, no_effect: &mut [bool]) {
-        self.state.mark_unchanged(no_effect);
+        self.state.mark_unchanged(&self.knowledge, no_effect);
     }
 
     fn fork(&self) -> Result<Box<dyn CompilationSession>> {
         Ok(Box::new(BrilSession {
             state: self.state.clone(),
             shared: self.shared.clone(),
+            knowledge: self.knowledge.clone(),
             limits: self.limits,
             own_run: self.own_run.clone(),
         }))

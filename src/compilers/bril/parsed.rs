@@ -1,10 +1,10 @@
 //! Benchmarks parsed once per thread, whichever environment asks.
 //!
-//! What an environment learns about a benchmark (baselines, the states
-//! passes led to) is its own until `close()`; the parsed program is not
-//! learnt, only read from the text, so every environment shares it. A reset
-//! after `close()`, or in a new environment, then parses nothing, and adding
-//! a benchmark and resetting on it parses once. A small table, kept in the
+//! What environments learn about a benchmark (baselines, the states passes
+//! led to) lives while one of them holds it (`shared_tables`); the parsed
+//! program is not learnt, only read from the text, so it is kept beyond
+//! that. A reset after every environment on the benchmark was closed then
+//! parses nothing, and adding a benchmark and resetting on it parses once. A small table, kept in the
 //! order of use: programs are shared (`Arc` functions), so a copy costs a
 //! few allocations.
 

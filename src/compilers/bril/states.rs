@@ -18,6 +18,13 @@
 //! table. The table's budget bounds it: past the budget, new states are
 //! still made but no longer remembered.
 //!
+//! Environments on the same benchmark share its table (see
+//! [`super::shared_tables`]), so what one learns, another does not redo.
+//! What an environment *knows*, for its action mask, stays its own
+//! ([`Knowledge`]): a pass it never tried on a program is not masked for it
+//! because another environment found it to do nothing there, so a seeded
+//! run's masks do not depend on what other environments did.
+//!
 //! [`identity`]: crate::bril::identity
 
 use super::observations::Obs;
@@ -42,6 +49,10 @@ enum Transition {
 
 pub struct ProgramState {
     program: Program,
+    /// Whether the table holds it (and so every session that reaches this
+    /// program reaches this very state). One it does not hold belongs to
+    /// the session that made it and its forks.
+    remembered: Cell<bool>,
     next: RefCell<Vec<Transition>>,
     /// The run under the benchmark's own arguments and default limits.
     run: OnceCell<Rc<RunSummary>>,
@@ -84,6 +95,7 @@ impl StateTable {
             return (state, false);
         }
         self.left.set(left - 1);
+        state.remembered.set(true);
         table.entry(key).or_default().push(state.clone());
         (state, true)
     }
@@ -99,6 +111,7 @@ impl ProgramState {
     fn new(program: Program) -> ProgramState {
         ProgramState {
             program,
+            remembered: Cell::new(false),
             next: RefCell::new(vec![Transition::Untried; registry().len()]),
             run: OnceCell::new(),
             features: RefCell::default(),
@@ -109,8 +122,14 @@ impl ProgramState {
         &self.program
     }
 
-    /// Marks in `no_effect` the passes known to leave this program unchanged.
-    pub fn mark_unchanged(&self, no_effect: &mut [bool]) {
+    /// Marks in `no_effect` the passes `knowledge`'s sessions found to
+    /// leave this program unchanged.
+    pub fn mark_unchanged(self: &Rc<Self>, knowledge: &Knowledge, no_effect: &mut [bool]) {
+        if self.remembered.get() {
+            knowledge.mark(self, no_effect);
+            return;
+        }
+        // Only its own session and forks hold it: what it remembers, they found.
         for (slot, transition) in no_effect.iter_mut().zip(self.next.borrow().iter()) {
             *slot |= matches!(transition, Transition::Unchanged);
         }
@@ -136,13 +155,23 @@ impl ProgramState {
     /// different program. Runs the pass only if no session on this table
     /// ran it on this program before; a pass that fails is not remembered.
     /// A state nobody else holds (one the table does not remember) is
-    /// changed in place, not copied.
+    /// changed in place, not copied. A pass that leaves the program
+    /// unchanged is noted in `knowledge`.
     pub fn apply(
         state: &mut Rc<ProgramState>,
         index: usize,
         pass: &PassInfo,
         table: &StateTable,
+        knowledge: &Knowledge,
     ) -> Result<bool> {
+        let changed = Self::step(state, index, pass, table)?;
+        if !changed && state.remembered.get() {
+            knowledge.note(state, index);
+        }
+        Ok(changed)
+    }
+
+    fn step(state: &mut Rc<ProgramState>, index: usize, pass: &PassInfo, table: &StateTable) -> Result<bool> {
         let known = state.next.borrow().get(index).cloned().unwrap_or(Transition::Untried);
         match known {
             Transition::Unchanged => return Ok(false),
@@ -191,6 +220,35 @@ impl ProgramState {
     }
 }
 
+/// What one environment's sessions (an environment and its forks) found
+/// passes to leave unchanged, on the states of a table they share with
+/// other environments: a bit per pass, per state. States are known by
+/// address, which is theirs while the table lives, and the table outlives
+/// the knowledge (whoever holds one holds the other).
+#[derive(Default)]
+pub struct Knowledge {
+    unchanged: RefCell<HashMap<*const ProgramState, Vec<u64>>>,
+}
+
+impl Knowledge {
+    fn note(&self, state: &Rc<ProgramState>, index: usize) {
+        let mut unchanged = self.unchanged.borrow_mut();
+        let bits =
+            unchanged.entry(Rc::as_ptr(state)).or_insert_with(|| vec![0; registry().len().div_ceil(64)]);
+        if let Some(word) = bits.get_mut(index / 64) {
+            *word |= 1 << (index % 64);
+        }
+    }
+
+    fn mark(&self, state: &Rc<ProgramState>, no_effect: &mut [bool]) {
+        if let Some(bits) = self.unchanged.borrow().get(&Rc::as_ptr(state)) {
+            for (index, slot) in no_effect.iter_mut().enumerate() {
+                *slot |= bits.get(index / 64).is_some_and(|word| word >> (index % 64) & 1 == 1);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,12 +266,34 @@ mod tests {
         StateTable::new(parse_any(SOURCE).unwrap(), states)
     }
 
+    thread_local! {
+        /// The knowledge of the one environment a test plays (each test runs on a thread of its own).
+        static KNOWN: Knowledge = Knowledge::default();
+    }
+
     /// Applies `flag` to a session at `state`; returns where it went and whether it moved.
     fn step(state: &Rc<ProgramState>, flag: &str, table: &StateTable) -> (Rc<ProgramState>, bool) {
+        KNOWN.with(|known| step_as(known, state, flag, table))
+    }
+
+    /// [`step`] by the environment whose knowledge is `known`.
+    fn step_as(
+        known: &Knowledge,
+        state: &Rc<ProgramState>,
+        flag: &str,
+        table: &StateTable,
+    ) -> (Rc<ProgramState>, bool) {
         let (index, info) = pass(flag);
         let mut at = state.clone();
-        let changed = ProgramState::apply(&mut at, index, info, table).unwrap();
+        let changed = ProgramState::apply(&mut at, index, info, table, known).unwrap();
         (at, changed)
+    }
+
+    /// The passes the test's environment knows to leave `state` unchanged.
+    fn unchanged(state: &Rc<ProgramState>) -> Vec<bool> {
+        let mut known = vec![false; registry().len()];
+        KNOWN.with(|k| state.mark_unchanged(k, &mut known));
+        known
     }
 
     #[wasm_bindgen_test(unsupported = test)]
@@ -233,14 +313,11 @@ mod tests {
     fn a_state_knows_which_passes_left_it_unchanged() {
         let (table, root) = table(10);
         let (dce, _) = pass("-dce");
-        let mut known = vec![false; registry().len()];
-        root.mark_unchanged(&mut known);
-        assert!(known.iter().all(|&k| !k), "nothing tried yet");
+        assert!(unchanged(&root).iter().all(|&k| !k), "nothing tried yet");
         let (first, _) = step(&root, "-dce", &table);
         step(&first, "-dce", &table);
-        root.mark_unchanged(&mut known);
-        assert!(!known[dce], "-dce changed the root");
-        first.mark_unchanged(&mut known);
+        assert!(!unchanged(&root)[dce], "-dce changed the root");
+        let known = unchanged(&first);
         assert!(known[dce] && known.iter().filter(|&&k| k).count() == 1, "-dce is done at its result");
     }
 
@@ -253,9 +330,7 @@ mod tests {
         assert!(changed);
         assert!(Rc::ptr_eq(&by_dce, &by_adce), "the same program is the same state");
         step(&by_dce, "-lvn", &table);
-        let mut known = vec![false; registry().len()];
-        by_adce.mark_unchanged(&mut known);
-        assert!(known[pass("-lvn").0], "what one path learnt, the other knows");
+        assert!(unchanged(&by_adce)[pass("-lvn").0], "what one path learnt, the other knows");
         assert_eq!(table.len(), 2);
     }
 
@@ -289,11 +364,39 @@ mod tests {
         let (table, root) = table(1);
         let mut only = Rc::new(ProgramState::new(root.program().clone()));
         let (dce, info) = pass("-dce");
-        assert!(ProgramState::apply(&mut only, dce, info, &table).unwrap());
+        let known = Knowledge::default();
+        assert!(ProgramState::apply(&mut only, dce, info, &table, &known).unwrap());
         assert_eq!(only.program().instr_count(), 2);
-        assert!(!ProgramState::apply(&mut only, dce, info, &table).unwrap(), "and what it learnt is fresh");
+        assert!(
+            !ProgramState::apply(&mut only, dce, info, &table, &known).unwrap(),
+            "and what it learnt is fresh"
+        );
+        let mut marked = vec![false; registry().len()];
+        only.mark_unchanged(&known, &mut marked);
+        assert!(marked[dce], "a state the table does not hold keeps what its session found");
         let (back, remembered) = table.intern(root.program().clone());
         assert!(remembered && Rc::ptr_eq(&back, &root), "the root is found by content");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn environments_sharing_a_table_share_its_work_but_each_knows_only_what_it_tried() {
+        let (table, root) = table(10);
+        let (first, second) = (Knowledge::default(), Knowledge::default());
+        let (done, _) = step_as(&first, &root, "-dce", &table);
+        let (dce, _) = pass("-dce");
+        assert!(!step_as(&first, &done, "-dce", &table).1);
+        // The second finds the first's states (no pass runs again)...
+        let (same, changed) = step_as(&second, &root, "-dce", &table);
+        assert!(changed && Rc::ptr_eq(&same, &done));
+        // ...but its mask knows only what it tried itself.
+        let marks = |known: &Knowledge| {
+            let mut marked = vec![false; registry().len()];
+            done.mark_unchanged(known, &mut marked);
+            marked[dce]
+        };
+        assert!(marks(&first) && !marks(&second));
+        assert!(!step_as(&second, &done, "-dce", &table).1);
+        assert!(marks(&second));
     }
 
     #[wasm_bindgen_test(unsupported = test)]

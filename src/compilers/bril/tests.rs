@@ -9,6 +9,7 @@ use crate::env::compiler_env::{EnvOptions, ResetOptions, StepOptions};
 use crate::error::ErrorKind;
 use crate::service::Benchmark;
 use crate::value::Value;
+use std::rc::Rc;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const BENCHMARK: &str = "benchmark://suite-v0/dead-code";
@@ -303,4 +304,44 @@ fn programs_that_cannot_load_are_refused_when_added_and_main_is_needed_to_valida
     let library = "@helper(x: int): int {\n  ret x;\n}\n";
     let errors = validate_user_program("benchmark://user-v0/library", library);
     assert!(errors.len() == 1 && errors[0].contains("no @main"), "{errors:?}");
+}
+
+/// Two environments on one benchmark share its states (the second's step
+/// reaches the very program the first's made, no pass run again), but each
+/// masks only what it tried itself; the states go when the last one closes.
+#[wasm_bindgen_test(unsupported = test)]
+fn environments_on_one_benchmark_share_its_states_not_their_masks() {
+    use crate::service::CompilationSession;
+    let uri = "benchmark://own-v0/shared-states";
+    let text = "@main {\n  x: int = const 1;\n  y: int = id x;\n  z: int = add x x;\n  print y;\n}\n";
+    let benchmark = Benchmark::from_contents(uri, text);
+    let before = super::shared_tables::entries();
+    let (first, second) = (super::BrilBackend::new(), super::BrilBackend::new());
+    let (shared, first_knows) = first.shared(&benchmark).unwrap();
+    let (same, second_knows) = second.shared(&benchmark).unwrap();
+    assert!(Rc::ptr_eq(&shared, &same), "one table for the benchmark");
+    assert!(!Rc::ptr_eq(&first_knows, &second_knows), "two environments' knowledge");
+    let mut a = super::BrilSession::on(shared.clone(), first_knows);
+    let mut b = super::BrilSession::on(same, second_knows);
+    assert!(!a.apply_action(&flag("-dce")).unwrap().action_had_no_effect, "z is dead");
+    assert!(a.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    assert!(!b.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    assert!(Rc::ptr_eq(&a.state, &b.state), "the second reached the first's state");
+    let dce = passes::registry().iter().position(|p| p.flag == "-dce").unwrap();
+    let masked = |s: &super::BrilSession| {
+        let mut no_effect = vec![false; passes::registry().len()];
+        s.known_no_effect(&mut no_effect);
+        no_effect[dce]
+    };
+    assert!(masked(&a) && !masked(&b), "the second never tried -dce here");
+    assert!(b.apply_action(&flag("-dce")).unwrap().action_had_no_effect);
+    assert!(masked(&b));
+    // A third environment after both are gone starts a table of its own.
+    let weak = Rc::downgrade(&shared);
+    drop((a, b, shared, first, second));
+    assert!(weak.upgrade().is_none(), "the states went with the environments");
+    let third = super::BrilBackend::new();
+    let (fresh, _) = third.shared(&benchmark).unwrap();
+    assert_eq!(fresh.root.program().instr_count(), 4);
+    assert!(super::shared_tables::entries() <= before + 2, "dead entries are swept");
 }
