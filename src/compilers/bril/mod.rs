@@ -380,8 +380,9 @@ impl CompilationSession for BrilSession {
         })
     }
 
-    /// What the shared graph of states knows: passes that some session
-    /// already found to leave this very program unchanged.
+    /// What this environment knows: passes one of its sessions found to
+    /// leave this very program unchanged (not what other environments
+    /// sharing the states found).
     fn known_no_effect(&self, no_effect: &mut [bool]) {
         self.state.mark_unchanged(&self.knowledge, no_effect);
     }
