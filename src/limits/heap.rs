@@ -7,6 +7,12 @@
 //! [`fits`] asks the allocator itself whether a request can be served.
 //! Natively nothing is counted (the operating system's memory is not this
 //! module's to count), as for [`memory_in_use`](super::memory_in_use).
+//!
+//! Under wasm32 it also grows the memory ahead of need, a quarter at a
+//! time ([`grow_ahead`]): left to itself the allocator grows it 64 KiB at a
+//! time, and each growth makes the JS engine replace the memory's buffer
+//! and count it again, so a heap growing by hundreds of megabytes spent
+//! most of its time in the engine's garbage collector.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +34,7 @@ fn charged(size: usize) -> usize {
 unsafe impl GlobalAlloc for CountingAllocator {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grow_ahead(layout.size());
         let ptr = System.alloc(layout);
         if !ptr.is_null() {
             LIVE.fetch_add(charged(layout.size()), Ordering::Relaxed);
@@ -36,6 +43,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
     #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grow_ahead(layout.size());
         let ptr = System.alloc_zeroed(layout);
         if !ptr.is_null() {
             LIVE.fetch_add(charged(layout.size()), Ordering::Relaxed);
@@ -49,6 +57,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        grow_ahead(new_size);
         let moved = System.realloc(ptr, layout, new_size);
         if !moved.is_null() {
             LIVE.fetch_add(charged(new_size), Ordering::Relaxed);
@@ -61,6 +70,57 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// The least the memory is grown by ahead of need.
+#[cfg(target_arch = "wasm32")]
+const GROW_AHEAD_MIN: usize = 4 << 20;
+
+/// The memory's size when [`grow_ahead`] last tried to grow it.
+#[cfg(target_arch = "wasm32")]
+static TRIED_AT: AtomicUsize = AtomicUsize::new(0);
+
+/// When what is live and `request` come within an eighth of the memory's
+/// size, has the allocator take a quarter more (at least
+/// [`GROW_AHEAD_MIN`], never past [`MEMORY_CEILING`](super::MEMORY_CEILING))
+/// in one growth and give it back: the freed stretch joins its free space
+/// and serves the next requests, so the memory grows in a few large steps
+/// rather than in thousands of small ones. Below the ceiling a failure
+/// changes nothing: the request then grows the memory as it would have.
+/// Tried once per memory size: if the allocator served the stretch from
+/// free space it had (the count is an estimate), the memory did not grow,
+/// and trying again before it has would only do the same.
+#[inline(always)]
+fn grow_ahead(request: usize) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let size = core::arch::wasm32::memory_size(0) * 65536;
+        let wanted = LIVE.load(Ordering::Relaxed).saturating_add(request);
+        if wanted.saturating_add(size / 8) > size && TRIED_AT.swap(size, Ordering::Relaxed) != size {
+            grow_now(size);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = request;
+}
+
+#[cfg(target_arch = "wasm32")]
+#[inline(never)]
+#[cold]
+fn grow_now(size: usize) {
+    let room = (super::MEMORY_CEILING as usize).saturating_sub(size);
+    let step = (size / 4).max(GROW_AHEAD_MIN).min(room);
+    let Ok(layout) = Layout::from_size_align(step, 8) else { return };
+    if step == 0 {
+        return;
+    }
+    // SAFETY: a non-zero layout, freed with the same layout; nothing is counted.
+    unsafe {
+        let ptr = System.alloc(layout);
+        if !ptr.is_null() {
+            System.dealloc(ptr, layout);
+        }
+    }
+}
 
 /// The bytes allocated and not freed (0 natively).
 pub fn live_bytes() -> u64 {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { make, wasmMemoryBytes } from '../../pkg/node.js';
+import { make, wasmLiveBytes } from '../../pkg/node.js';
 
 setFlagsFromString('--expose-gc');
 /** @type {() => void} */
@@ -28,8 +28,8 @@ async function collect(count, finalized) {
 
 /**
  * Rounds of 400 stepped environments and 400 forks left to the collector,
- * half of them freed by hand first (when `freeHalf`); the wasm memory after
- * two rounds and after five more.
+ * half of them freed by hand first (when `freeHalf`); the wasm memory live
+ * after two rounds and after five more.
  * @param {boolean} freeHalf
  */
 async function rounds(freeHalf) {
@@ -59,9 +59,9 @@ async function rounds(freeHalf) {
   };
   await round();
   await round();
-  const settled = wasmMemoryBytes();
+  const settled = wasmLiveBytes();
   for (let i = 0; i < 5; i++) await round();
-  return [settled, wasmMemoryBytes()];
+  return [settled, wasmLiveBytes()];
 }
 
 test('objects the garbage collector takes free their wasm memory', async () => {

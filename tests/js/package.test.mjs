@@ -53,11 +53,13 @@ test('Node imports the installed package as ESM, ready without init(), large-v0 
     env.free();
     let unknown = null;
     try { await loadDataset('large-v1'); } catch (e) { unknown = e.name; }
+    let wrong = null;
+    try { await loadDataset([]); } catch (e) { wrong = e.name; }
     const dataset = await loadDataset('large-v0');
-    console.log(JSON.stringify({ version: version(), name, ok: canonicalDtype('int64'), dataset, unknown }));
+    console.log(JSON.stringify({ version: version(), name, ok: canonicalDtype('int64'), dataset, unknown, wrong }));
   `;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64', dataset: 'large-v0', unknown: 'LookupError' });
+  assert.deepEqual(JSON.parse(out), { version: manifest.version, name: 'TypeError', ok: 'int64', dataset: 'large-v0', unknown: 'LookupError', wrong: 'TypeError' });
 });
 
 test('Node runs the installed package\'s service in a worker through compgym/remote.js', () => {

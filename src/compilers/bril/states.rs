@@ -262,12 +262,15 @@ mod tests {
 
     const SOURCE: &str = "@main {\n  x: int = const 1;\n  y: int = add x x;\n  print x;\n}\n";
 
+    /// A table of `SOURCE`, and the test's environment knowing nothing yet (under wasm every test
+    /// runs on one thread, and a state of an earlier test's table may have had the same address).
     fn table(states: usize) -> (StateTable, Rc<ProgramState>) {
+        KNOWN.with(|known| known.unchanged.borrow_mut().clear());
         StateTable::new(parse_any(SOURCE).unwrap(), states)
     }
 
     thread_local! {
-        /// The knowledge of the one environment a test plays (each test runs on a thread of its own).
+        /// The knowledge of the one environment a test plays (emptied by [`table`]).
         static KNOWN: Knowledge = Knowledge::default();
     }
 

@@ -4,7 +4,7 @@
 // Node, node.js registers them from disk on import. The workers load them
 // before their first message.
 import { registerDataset } from './compgym.js';
-import { lookupError } from './errors.js';
+import { lookupError, typeError } from './errors.js';
 import { fetchShipped } from './shipped.js';
 
 /**
@@ -17,12 +17,19 @@ export function datasetUrls() {
 }
 
 /**
- * The LookupError for a name that is not a shipped dataset's.
+ * Why `name` cannot be loaded, or null if it names a shipped dataset: a
+ * TypeError for what is not a string (described by its type alone: a hostile
+ * value's getters are not run), a LookupError for another name.
  * @param {unknown} name
+ * @returns {Error | null}
  */
-export function notShipped(name) {
-  const shipped = Object.keys(datasetUrls()).join(', ');
-  return lookupError(`loadDataset: ${JSON.stringify(name)} is not a dataset shipped as a file (${shipped}); the others are in the module`);
+export function nameError(name) {
+  if (typeof name !== 'string') return typeError(`loadDataset: the name must be a string, got ${name === null ? 'null' : typeof name}`);
+  const urls = datasetUrls();
+  if (Object.hasOwn(urls, name)) return null;
+  return lookupError(
+    `loadDataset: ${JSON.stringify(name)} is not a dataset shipped as a file (${Object.keys(urls).join(', ')}); the others are in the module`,
+  );
 }
 
 /** @type {Map<string, Promise<import('./compgym.js').ShippedDataset>>} */
@@ -40,7 +47,8 @@ const loading = new Map();
  */
 export function loadDataset(name, { base } = {}) {
   const urls = datasetUrls();
-  if (typeof name !== 'string' || !Object.hasOwn(urls, name)) return Promise.reject(notShipped(name));
+  const refused = nameError(name);
+  if (refused) return Promise.reject(refused);
   const key = /** @type {import('./compgym.js').ShippedDataset} */ (name);
   let promise = loading.get(key);
   if (!promise) {

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { initSync, registerDataset, registerPretrained } from './api.js';
 import { pretrainedUrls } from './pretrained.js';
-import { datasetUrls, notShipped } from './datasets.js';
+import { datasetUrls, nameError } from './datasets.js';
 
 initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
 const pretrained = pretrainedUrls().map((url) => registerPretrained(readFileSync(url, 'utf8')));
-const datasets = Object.values(datasetUrls()).map((url) => registerDataset(readFileSync(url, 'utf8')));
+for (const url of Object.values(datasetUrls())) registerDataset(readFileSync(url, 'utf8'));
 
 export * from './api.js';
 export default async function init() {}
@@ -23,6 +23,7 @@ export async function loadPretrained() {
  * @param {unknown} name
  */
 export async function loadDataset(name) {
-  if (typeof name === 'string' && /** @type {string[]} */ (datasets).includes(name)) return name;
-  throw notShipped(name);
+  const refused = nameError(name);
+  if (refused) throw refused;
+  return /** @type {string} */ (name);
 }
