@@ -21,6 +21,8 @@ struct Entry {
 #[derive(Default)]
 struct Live {
     by_hash: HashMap<u64, Vec<Entry>>,
+    /// How many entries `by_hash` holds, live or not yet swept.
+    count: usize,
     /// Entries at the last sweep of the dead ones (sweeps are amortised).
     swept_at: usize,
 }
@@ -54,15 +56,18 @@ pub(super) fn shared_for(contents: &Rc<[u8]>, make: impl FnOnce() -> Result<Shar
     LIVE.with(|live| {
         let mut live = live.borrow_mut();
         let entries = live.by_hash.entry(hash).or_default();
+        let before = entries.len();
         entries.retain(|e| e.shared.strong_count() > 0);
         entries.push(Entry { contents: contents.clone(), shared: Rc::downgrade(&shared) });
-        let count: usize = live.by_hash.values().map(Vec::len).sum();
-        if count > 2 * live.swept_at.max(64) {
+        let after = entries.len();
+        live.count = live.count + after - before;
+        if live.count > 2 * live.swept_at.max(64) {
             live.by_hash.retain(|_, entries| {
                 entries.retain(|e| e.shared.strong_count() > 0);
                 !entries.is_empty()
             });
-            live.swept_at = live.by_hash.values().map(Vec::len).sum();
+            live.count = live.by_hash.values().map(Vec::len).sum();
+            live.swept_at = live.count;
         }
     });
     Ok(shared)
@@ -71,5 +76,9 @@ pub(super) fn shared_for(contents: &Rc<[u8]>, make: impl FnOnce() -> Result<Shar
 /// How many benchmarks the table holds an entry for, live or not yet swept.
 #[cfg(test)]
 pub(super) fn entries() -> usize {
-    LIVE.with(|live| live.borrow().by_hash.values().map(Vec::len).sum())
+    LIVE.with(|live| {
+        let live = live.borrow();
+        debug_assert_eq!(live.count, live.by_hash.values().map(Vec::len).sum::<usize>());
+        live.count
+    })
 }
