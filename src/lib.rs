@@ -15,6 +15,8 @@ pub mod first_step;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod limits;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native_allocator;
 pub mod rewards;
 pub mod rng;
 pub mod service;

@@ -30,6 +30,8 @@ use std::path::{Path, PathBuf};
 /// `error`, `rng`, `value` and `limits` are the foundation every layer may use.
 const LAYERS: &[(&str, &[&str])] = &[
     ("error", &[]),
+    // The native builds' allocator settings: imports nothing of the crate.
+    ("native_allocator", &[]),
     ("rng", &["error"]),
     ("value", &["error", "rng"]),
     ("limits", &["error", "rng", "value"]),

@@ -20,7 +20,8 @@ mod space;
 use pyo3::prelude::*;
 
 /// The Rust side's allocations go through mimalloc, as in the native
-/// binaries (docs/benchmarks.md, "The native allocator").
+/// binaries (docs/benchmarks.md, "The native allocator"), with their
+/// settings (`compgym::native_allocator`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -32,6 +33,7 @@ fn registered_ids() -> Vec<String> {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    compgym::native_allocator::configure();
     errors::add(m)?;
     m.add_class::<space::PySpace>()?;
     m.add_class::<env::PyGymEnv>()?;

@@ -3,7 +3,8 @@
 //! runs); this file lends it the process's files and standard streams.
 //! The benchmark drivers are `compgym-bench`'s.
 
-/// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+/// mimalloc, for speed (docs/benchmarks.md, "The native allocator"), with
+/// the settings of `compgym::native_allocator`.
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -70,6 +71,8 @@ impl Io for Native {
 }
 
 fn main() -> ExitCode {
+    #[cfg(not(target_arch = "wasm32"))]
+    compgym::native_allocator::configure();
     let mut words = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
     let invoked_as = words.next().unwrap_or_default();
     // Started as `brili` (a link): brili's command line.

@@ -15,7 +15,8 @@
 //! compgym-bench shape NAME SIZE [SEED]                    a generated program of a shape and size
 //! ```
 
-/// mimalloc, for speed (docs/benchmarks.md, "The native allocator").
+/// mimalloc, for speed (docs/benchmarks.md, "The native allocator"), with
+/// the settings of `compgym::native_allocator`.
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -109,6 +110,8 @@ fn command(name: &str) -> Option<Command> {
 }
 
 fn main() -> ExitCode {
+    #[cfg(not(target_arch = "wasm32"))]
+    compgym::native_allocator::configure();
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     let result = match args.first().map(String::as_str) {
         Some("help" | "-h" | "--help") => {
