@@ -72,6 +72,34 @@ test('throwing getters, revoked Proxies and lying lengths are typed errors', () 
   stillWorks();
 });
 
+test('loadPretrained and loadDataset: options other than { base } are a TypeError of their own, as a rejected promise', async () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cases = [
+    [42, /options must be an object/],
+    [{ baseUrl: 'x' }, /unknown option "baseUrl"/],
+    [{ get base() { throw new RangeError('boom'); } }, /could not be read: boom/],
+    [revoked.proxy, /could not be read/],
+  ];
+  for (const [options, pattern] of cases) {
+    for (const [caller, load] of [
+      ['loadPretrained', () => api.loadPretrained(options)],
+      ['loadDataset', () => api.loadDataset('large-v0', options)],
+    ]) {
+      const promise = load(); // never throws: the error is the promise's
+      await assert.rejects(promise, (e) => {
+        assert.equal(e.name, 'TypeError', e.message);
+        assert.match(e.message, new RegExp(`^${caller}: `));
+        assert.match(e.message, pattern);
+        return true;
+      });
+    }
+  }
+  assert.deepEqual(await api.loadPretrained(null), ['size', 'runtime']);
+  assert.equal(await api.loadDataset('large-v0', {}), 'large-v0');
+  stillWorks();
+});
+
 test('wrong argument types are TypeErrors naming the argument, whatever their valueOf does', () => {
   const hostile = { valueOf() { throw new Error('valueOf'); }, toString() { throw new Error('toString'); } };
   throwsNamed(() => api.canonicalDtype(hostile), 'TypeError', /name must be a string/);

@@ -254,7 +254,7 @@ test('the service\'s worker without large-v0\'s file (a bundle that left it out)
   });
 });
 
-test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another folder; a base of the wrong type is a TypeError that loses nothing', async () => {
+test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another folder; a base of the wrong type or options other than { base } are a TypeError that loses nothing', async () => {
   cpSync(join(scratch, 'node_modules/compgym/policies'), join(scratch, 'copies'), { recursive: true });
   cpSync(join(scratch, 'node_modules/compgym/datasets'), join(scratch, 'copies'), { recursive: true });
   const script = `
@@ -262,6 +262,16 @@ test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another fo
     await init();
     try { await loadPretrained({ base: 42 }); } catch (e) { window.__wrong = e.name; }
     try { await loadDataset('large-v0', { base: {} }); } catch (e) { window.__wrong += ' ' + e.name; }
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    window.__hostile = [];
+    for (const options of [42, { baseUrl: 'x' }, { get base() { throw new RangeError('boom'); } }, revoked.proxy]) {
+      for (const load of [() => loadPretrained(options), () => loadDataset('large-v0', options)]) {
+        let promise;
+        try { promise = load(); } catch (e) { window.__hostile.push('thrown ' + e.name); continue; }
+        try { await promise; window.__hostile.push('resolved'); } catch (e) { window.__hostile.push(e.name); }
+      }
+    }
     const tasks = await loadPretrained({ base: 'copies' });
     const dataset = await loadDataset('large-v0', { base: 'copies/' });
     const policy = Policy.pretrained();
@@ -278,6 +288,7 @@ test('loadPretrained({base}) and loadDataset(name, {base}) fetch from another fo
     await page.goto(url);
     await page.waitForFunction(() => window.__after !== undefined, null, { timeout: 20_000 });
     assert.equal(await page.evaluate(() => window.__wrong), 'TypeError TypeError');
+    assert.deepEqual(await page.evaluate(() => window.__hostile), new Array(8).fill('TypeError'), 'options other than { base }: a rejected promise');
     assert.deepEqual(await page.evaluate(() => window.__after), { tasks: ['size', 'runtime'], task: 'size', dataset: 'large-v0' });
     assert.deepEqual(fetched.sort(), ['/copies/large-v0.json', '/copies/pretrained-runtime.json', '/copies/pretrained-size.json']);
   });

@@ -5,7 +5,7 @@
 // before their first message.
 import { registerDataset } from './compgym.js';
 import { lookupError, typeError } from './errors.js';
-import { fetchShipped } from './shipped.js';
+import { baseOption, fetchShipped } from './shipped.js';
 
 /**
  * Each shipped dataset's file. Each URL is written out whole, so bundlers
@@ -40,15 +40,22 @@ const loading = new Map();
  * service and agent of this instance; resolves to its name. Idempotent;
  * after a failure, the next call tries again. A name the package does not
  * ship as a file is a LookupError. `base`: the folder the files are served
- * from, if not the package's own.
+ * from, if not the package's own; options that are not `{ base }` are a
+ * TypeError.
  * @param {import('./compgym.js').ShippedDataset} name
  * @param {{ base?: string | URL }} [options]
  * @returns {Promise<import('./compgym.js').ShippedDataset>}
  */
-export function loadDataset(name, { base } = {}) {
+export function loadDataset(name, options) {
   const urls = datasetUrls();
   const refused = nameError(name);
   if (refused) return Promise.reject(refused);
+  let base;
+  try {
+    base = baseOption(options, 'loadDataset');
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const key = /** @type {import('./compgym.js').ShippedDataset} */ (name);
   let promise = loading.get(key);
   if (!promise) {

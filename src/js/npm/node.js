@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { initSync, registerDataset, registerPretrained } from './api.js';
 import { pretrainedUrls } from './pretrained.js';
 import { datasetUrls, nameError } from './datasets.js';
+import { baseOption } from './shipped.js';
 
 initSync({ module: readFileSync(new URL('./compgym_bg.wasm', import.meta.url)) });
 const pretrained = pretrainedUrls().map((url) => registerPretrained(readFileSync(url, 'utf8')));
@@ -14,16 +15,23 @@ for (const url of Object.values(datasetUrls())) registerDataset(readFileSync(url
 
 export * from './api.js';
 export default async function init() {}
-/** The pretrained policies' tasks: registered on import already. */
-export async function loadPretrained() {
+/**
+ * The pretrained policies' tasks: registered on import already. The options
+ * are checked as in a browser, so code that runs here runs there.
+ * @param {unknown} [options]
+ */
+export async function loadPretrained(options) {
+  baseOption(options, 'loadPretrained');
   return pretrained;
 }
 /**
  * A shipped dataset's name: registered on import already.
  * @param {unknown} name
+ * @param {unknown} [options]
  */
-export async function loadDataset(name) {
+export async function loadDataset(name, options) {
   const refused = nameError(name);
   if (refused) throw refused;
+  baseOption(options, 'loadDataset');
   return /** @type {string} */ (name);
 }

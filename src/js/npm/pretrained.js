@@ -4,7 +4,7 @@
 // Node, node.js registers them from disk on import. The agents' worker
 // loads them before its first job.
 import { registerPretrained } from './compgym.js';
-import { fetchShipped } from './shipped.js';
+import { baseOption, fetchShipped } from './shipped.js';
 
 /**
  * Where the package keeps them. Each URL is written out whole, so bundlers
@@ -23,11 +23,18 @@ let loading = null;
  * and the agents that play or search with them; resolves to their tasks.
  * Idempotent; after a failure, the next call tries again. `base`: the folder
  * they are served from, if not the package's own (with a bundler that does
- * not copy the files `new URL(..., import.meta.url)` names).
+ * not copy the files `new URL(..., import.meta.url)` names); options that
+ * are not `{ base }` are a TypeError.
  * @param {{ base?: string | URL }} [options]
  * @returns {Promise<import('./compgym.js').PolicyTask[]>}
  */
-export function loadPretrained({ base } = {}) {
+export function loadPretrained(options) {
+  let base;
+  try {
+    base = baseOption(options, 'loadPretrained');
+  } catch (error) {
+    return Promise.reject(error);
+  }
   loading ??= Promise.all(
     pretrainedUrls().map(async (packaged) =>
       registerPretrained(await fetchShipped(packaged, { base, caller: 'loadPretrained', what: 'the pretrained policy' })),

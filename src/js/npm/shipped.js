@@ -4,6 +4,30 @@
 import { namedError, typeError } from './errors.js';
 
 /**
+ * The `base` option of `caller`'s options (undefined when there is none),
+ * read without trusting them: options that are not an object, have another
+ * key, or cannot be read (a throwing getter, a revoked Proxy) are a TypeError
+ * naming `caller`, thrown here rather than by the engine or the getter.
+ * @param {unknown} options
+ * @param {string} caller
+ * @returns {unknown}
+ */
+export function baseOption(options, caller) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object') throw typeError(`${caller}: options must be an object like { base }, got ${typeof options}`);
+  let keys, base;
+  try {
+    keys = Object.keys(options);
+    base = /** @type {{ base?: unknown }} */ (options).base;
+  } catch (error) {
+    throw typeError(`${caller}: the options could not be read: ${error instanceof Error ? error.message : typeof error}`);
+  }
+  const unknown = keys.find((key) => key !== 'base');
+  if (unknown !== undefined) throw typeError(`${caller}: unknown option ${JSON.stringify(unknown)} (the one option is base)`);
+  return base;
+}
+
+/**
  * `url`'s file in the folder `base` (absolute, or relative to the page).
  * @param {URL} url
  * @param {unknown} base
