@@ -91,10 +91,11 @@ bench-env: ## environment steps/s, fork and observation latency: native, Node an
 	@scripts/setup.sh test
 	@node bench/env.mjs
 
-bench-vector: ## vector environments in Node: steps/s of one environment, SyncVectorEnv, AsyncVectorEnv on 1, 2 and 4 workers
+bench-vector: ## vector environments in Node: steps/s of one environment, SyncVectorEnv, AsyncVectorEnv on 1, 2 and 4 workers; then 32 environments on new programs over time, with their memory
 	@scripts/setup.sh build
 	@scripts/build.sh
 	@node bench/vector.mjs
+	@node bench/vector-memory.mjs 32 30
 
 bench-learning: ## docs/learning.md's tables from scratch: the policies of both tasks, three seeds each, ranked on held-out programs (hours of CPU)
 	@scripts/learning.sh

@@ -117,3 +117,30 @@ fn environments_made_from_the_shared_prototype_are_independent() {
     assert_eq!(make("bril-v0", bad).err().unwrap().name(), "LookupError");
     assert!(make("bril-v0", EnvOptions::default()).is_ok());
 }
+
+/// An environment reset to one new program after another (a training run
+/// on generated programs, a vector of them) keeps the tables of only a few:
+/// those reset once are dropped first, so the memory stops growing after
+/// the first dozen programs, where it grew with every program up to 256.
+#[test]
+fn programs_reset_once_are_not_kept() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut env = make("bril-ic-v0", EnvOptions::default()).unwrap();
+    let mut play = |seeds: std::ops::Range<u64>| {
+        for seed in seeds {
+            let uri = format!("generator://random-v1/{seed}?size=60");
+            env.reset(ResetOptions { benchmark: Some(uri), ..Default::default() }).unwrap();
+            for action in [0, 3, 7, 11] {
+                env.step(Value::Int(action)).unwrap();
+            }
+        }
+    };
+    // Past the first 80, the thread's cache of parsed programs is full too.
+    play(0..80);
+    let after_80 = live_bytes();
+    play(80..250);
+    let after_250 = live_bytes();
+    let growth = after_250.saturating_sub(after_80);
+    eprintln!("after 80 programs {after_80} B live, after 250 {after_250} B");
+    assert!(growth < after_80 / 8, "170 more programs once each added {growth} bytes to {after_80}");
+}

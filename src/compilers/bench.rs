@@ -110,9 +110,8 @@ fn per_call(
 }
 
 /// How many URIs the first-visit measure rotates through: more than the
-/// Bril compiler remembers, so each comes back forgotten (the compiler
-/// forgets every benchmark at once when it holds too many, and between two
-/// visits of one URI that happens at least once).
+/// Bril compiler keeps, so each comes back forgotten (it drops the least
+/// recently used first, and each URI's copy has contents of its own anyway).
 pub const COLD_URIS: usize = super::bril::RECENT_BENCHMARKS + 1;
 
 /// Seconds per step of episodes on programs the compiler has not seen

@@ -5,6 +5,7 @@
 pub mod envs;
 pub mod observations;
 mod parsed;
+mod recent;
 mod shared_tables;
 mod states;
 
@@ -43,19 +44,19 @@ pub const ACTION_SPACE: &str = "passes";
 /// alone, so seeded runs replay whatever other environments did.
 #[derive(Default)]
 pub struct BrilBackend {
-    recent: Rc<RefCell<HashMap<String, Recent>>>,
+    recent: Rc<RefCell<recent::Recent<Remembered>>>,
 }
 
 /// A benchmark seen recently: its contents, to notice a replaced benchmark.
-struct Recent {
+struct Remembered {
     contents: Rc<[u8]>,
     shared: Rc<Shared>,
     knowledge: Rc<Knowledge>,
 }
 
-/// How many benchmarks the backend remembers; past it, it forgets them all
-/// (cheap to relearn, and it bounds memory without bookkeeping).
-pub const RECENT_BENCHMARKS: usize = 256;
+/// How many benchmarks reset more than once the backend remembers (those
+/// reset once are fewer, [`recent`]).
+pub const RECENT_BENCHMARKS: usize = recent::KEPT;
 
 impl BrilBackend {
     pub fn new() -> BrilBackend {
@@ -65,20 +66,16 @@ impl BrilBackend {
     /// What every session on `benchmark` shares, parsed at most once while
     /// recent, and what this environment's sessions found on it.
     fn shared(&self, benchmark: &Benchmark) -> Result<(Rc<Shared>, Rc<Knowledge>)> {
-        if let Some(recent) = self.recent.borrow().get(&benchmark.uri) {
-            if *recent.contents == *benchmark.contents() {
-                return Ok((recent.shared.clone(), recent.knowledge.clone()));
+        if let Some(known) = self.recent.borrow_mut().get(&benchmark.uri) {
+            if *known.contents == *benchmark.contents() {
+                return Ok((known.shared.clone(), known.knowledge.clone()));
             }
         }
         let contents: Rc<[u8]> = benchmark.contents().into();
         let shared = shared_tables::shared_for(&contents, || Ok(Shared::new(parse_benchmark(benchmark)?)))?;
         let knowledge = Rc::new(Knowledge::default());
-        let mut recent = self.recent.borrow_mut();
-        if recent.len() >= RECENT_BENCHMARKS {
-            recent.clear();
-        }
-        let entry = Recent { contents, shared: shared.clone(), knowledge: knowledge.clone() };
-        recent.insert(benchmark.uri.clone(), entry);
+        let entry = Remembered { contents, shared: shared.clone(), knowledge: knowledge.clone() };
+        self.recent.borrow_mut().insert(&benchmark.uri, entry);
         Ok((shared, knowledge))
     }
 }
