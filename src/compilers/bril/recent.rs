@@ -120,12 +120,13 @@ impl<T> Recent<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     fn uri(i: usize) -> String {
         format!("benchmark://t-v0/{i}")
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn programs_reset_once_stay_few() {
         let mut recent = Recent::default();
         for i in 0..1000 {
@@ -136,7 +137,7 @@ mod tests {
         assert_eq!(recent.holds(&uri(1000 - ON_PROBATION - 1)), None, "the oldest are dropped first");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn programs_reset_again_are_kept_among_new_ones() {
         let mut recent = Recent::default();
         // A train split of 100 programs, each reset between many new ones.
@@ -156,7 +157,7 @@ mod tests {
         assert!(recent.len() <= 100 + ON_PROBATION);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_hit_on_probation_keeps_it_and_the_kept_drop_their_least_recently_used() {
         let mut recent = Recent::default();
         recent.insert("a", 1);
