@@ -109,10 +109,10 @@ fn grow_ahead(request: usize) {
 fn grow_now(size: usize) {
     let room = (super::MEMORY_CEILING as usize).saturating_sub(size);
     let step = (size / 4).max(GROW_AHEAD_MIN).min(room);
-    let Ok(layout) = Layout::from_size_align(step, 8) else { return };
     if step == 0 {
         return;
     }
+    let Ok(layout) = Layout::from_size_align(step, 8) else { return };
     // SAFETY: a non-zero layout, freed with the same layout; nothing is counted.
     unsafe {
         let ptr = System.alloc(layout);

@@ -4,9 +4,9 @@
 //! led to) lives while one of them holds it (`shared_tables`); the parsed
 //! program is not learnt, only read from the text, so it is kept beyond
 //! that. A reset after every environment on the benchmark was closed then
-//! parses nothing, and adding a benchmark and resetting on it parses once. A small table, kept in the
-//! order of use: programs are shared (`Arc` functions), so a copy costs a
-//! few allocations.
+//! parses nothing, and adding a benchmark and resetting on it parses once.
+//! A small table, kept in the order of use: programs are shared (`Arc`
+//! functions), so a copy costs a few allocations.
 
 use crate::bril::Program;
 use crate::error::Result;

@@ -84,20 +84,16 @@ impl<T> Recent<T> {
         self.entries.insert(uri.to_string(), Entry { value, last_used: self.clock, kept });
     }
 
-    /// Drops the least recently used entry of a segment while it is full.
+    /// Drops the least recently used entry of a segment if it is full (each
+    /// caller then adds one entry to it).
     fn make_room(&mut self, kept: bool) {
         let capacity = if kept { KEPT } else { ON_PROBATION };
-        while self.entries.values().filter(|e| e.kept == kept).count() >= capacity {
-            let oldest = self
-                .entries
-                .iter()
-                .filter(|(_, e)| e.kept == kept)
-                .min_by_key(|(_, e)| e.last_used)
-                .map(|(uri, _)| uri.clone());
-            match oldest {
-                Some(uri) => self.entries.remove(&uri),
-                None => return,
-            };
+        let segment = || self.entries.iter().filter(|(_, e)| e.kept == kept);
+        if segment().count() < capacity {
+            return;
+        }
+        if let Some(oldest) = segment().min_by_key(|(_, e)| e.last_used).map(|(uri, _)| uri.clone()) {
+            self.entries.remove(&oldest);
         }
     }
 
